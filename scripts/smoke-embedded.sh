@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Starts the built plane on the embedded database (PGlite) in a temporary data dir, logs in with
+# the bootstrap credentials, reads /health and /api/v1/version, and stops it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir="$(mktemp -d)"
+port=$(( 20000 + RANDOM % 20000 ))
+cat > "$dir/plane.toml" <<TOML
+[network]
+public_url = "http://127.0.0.1:${port}"
+listen = "127.0.0.1:${port}"
+TOML
+env -u DATABASE_URL ARGUS_BOOTSTRAP_LOGIN=smoke ARGUS_BOOTSTRAP_PASSWORD=smoke-password-1 \
+  node dist/src/plane/main.js serve --config "$dir/plane.toml" >"$dir/out.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
+for _ in $(seq 1 120); do
+  grep -q "database ready" "$dir/out.log" 2>/dev/null && break
+  sleep 0.5
+done
+base="http://127.0.0.1:${port}"
+curl -fsS "$base/health" | grep -q '"database":"up"'
+token=$(curl -fsS -H 'content-type: application/json' -d '{"login":"smoke","password":"smoke-password-1"}' "$base/api/v1/auth/login" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')
+curl -fsS -H "authorization: Bearer $token" "$base/api/v1/version" | grep -q '"git_sha"'
+test -d "$dir/db"
+echo "smoke: embedded database OK"

@@ -1,0 +1,122 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import pino, { type Logger } from 'pino';
+import type { Clock } from '../common/clock.js';
+import type { PlaneConfig } from './config/config.js';
+import type { Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { DbHealth } from './db/health.js';
+import { LiveBus } from './live/bus.js';
+import { LiveStreams } from './live/sse.js';
+import { AuditRing } from './audit/audit.ring.js';
+import { AuditService } from './audit/audit.service.js';
+import { auditStore } from './audit/audit.store.js';
+import { AuthService } from './auth/auth.service.js';
+import { installErrorHandler } from './http/errors.handler.js';
+import { installMethodRouting } from './http/routing.js';
+import { registerRoutes } from './routes.js';
+import { describeErrors } from './errors.js';
+import { InventoryServices } from './inventory.js';
+
+export interface PlaneServices {
+  health: DbHealth;
+  bus: LiveBus;
+  streams: LiveStreams;
+  ring: AuditRing;
+  audit: AuditService;
+  auth: AuthService;
+  inventory: InventoryServices;
+}
+
+export interface Plane {
+  app: FastifyInstance;
+  services: PlaneServices;
+  /** Resolves once migrations, bootstrap and the key are in place (the process answers before). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const LOG_REDACT = [
+  'req.headers.authorization', 'req.headers.cookie', 'password', '*.password', 'token', '*.token', 'secret', '*.secret',
+  'api_token', '*.api_token', 'auth_backend_secret', '*.auth_backend_secret',
+];
+
+export function makeLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' } }, destination);
+}
+
+export async function buildApp(deps: { config: PlaneConfig; database: Database; clock: Clock; logger?: Logger }): Promise<Plane> {
+  const { config, database, clock } = deps;
+  const log = deps.logger ?? makeLogger(config.logLevel);
+  const db = database.db;
+
+  const health = new DbHealth(db, log.child({ part: 'db' }));
+  const bus = new LiveBus(database, log);
+  const streams = new LiveStreams(config.live, clock);
+  const ring = new AuditRing(db, config.live.ringSize, log);
+  const audit = new AuditService(db, clock, ring, streams);
+  const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
+  const inventory = new InventoryServices(db, clock, audit, auth);
+
+  auth.subscribe(bus);
+  ring.start(bus);
+  auth.onNews((news) => {
+    if (news.kind === 'keys_rotated') streams.endAll();
+    else if (news.kind === 'user_revoked') streams.endWhere((p) => p.userId === news.user_id);
+    else streams.endWhere((p) => p.sessionId === news.sid);
+  });
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    trustProxy: false,
+    bodyLimit: 1 << 20,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    return503OnClosing: true,
+  });
+  installErrorHandler(app, health);
+  installMethodRouting(app);
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.removeHeader('x-powered-by');
+    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Argus control plane', version: '1',
+        description: 'Every error body is {error: code, ...}. Codes: ' + describeErrors().map((e) => `${e.status} ${e.code}`).join(', '),
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      'x-error-codes': describeErrors(),
+    } as any,
+  });
+
+  registerRoutes(app, { health, auth, audit, inventory, database });
+
+  let readyResolve!: () => void;
+  const readyPromise = new Promise<void>((r) => { readyResolve = r; });
+  health.onChange((up) => { if (up) readyResolve(); });
+  health.startProbe(async () => {
+    await migrate(database);
+    const now = clock.now();
+    await auditStore.ensurePartitions(db, new Date(now - 31 * 86_400_000), new Date(now + 62 * 86_400_000));
+    if (config.bootstrap) await inventory.users.bootstrap(config.bootstrap);
+    await auth.loadKey();
+    await ring.catchUp();
+  });
+
+  return {
+    app,
+    services: { health, bus, streams, ring, audit, auth, inventory },
+    ready: () => readyPromise,
+    async close() {
+      health.stop();
+      streams.endAll();
+      await app.close();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Schema } from '../db/schema.js';
+
+// Held from the audit insert to commit, so that seq order is commit order: a stream resumed
+// from g:<n> can then never miss a record committed later with a smaller number.
+const AUDIT_SEQ_LOCK = 724_201_002;
+
+export interface AuditInsert {
+  id: string;
+  occurred_at: Date;
+  ended_at: Date | null;
+  org_id: string | null;
+  actor_id: string | null;
+  actor_name: string;
+  actor_role: string;
+  ip: string;
+  user_agent: string;
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  object_name: string;
+  params: Record<string, unknown>;
+  node_id: string | null;
+}
+
+export interface AuditRow extends AuditInsert { seq: number }
+
+export interface AuditFilter {
+  orgId: string | null;
+  before: { ts: Date; id: string } | null;
+  occurredFrom: Date | null;
+  occurredTo: Date | null;
+  actorId: string | null;
+  action: string | null;
+  objectType: string | null;
+  objectId: string | null;
+  nodeId: string | null;
+  /** prefix-matched words, all required */
+  words: string[];
+  limit: number;
+}
+
+const ROW_COLUMNS = [
+  'id', 'seq', 'occurred_at', 'ended_at', 'org_id', 'actor_id', 'actor_name', 'actor_role', 'ip', 'user_agent',
+  'action', 'object_type', 'object_id', 'object_name', 'params', 'node_id',
+] as const;
+
+/** The only SQL of the audit trail. */
+export const auditStore = {
+  async insert(db: Db, row: AuditInsert): Promise<number> {
+    await sql`select pg_advisory_xact_lock(${AUDIT_SEQ_LOCK})`.execute(db);
+    const r = await db.insertInto('audit')
+      .values({ ...row, params: JSON.stringify(row.params), seq: sql<number>`nextval('audit_seq')` })
+      .returning('seq').executeTakeFirstOrThrow();
+    return Number(r.seq);
+  },
+
+  /** Closes a begun record (sets ended_at); a new seq carries the `updated` frame. */
+  async close(db: Db, id: string, occurredAt: Date, endedAt: Date, maxExtensions: number): Promise<AuditRow | undefined> {
+    await sql`select pg_advisory_xact_lock(${AUDIT_SEQ_LOCK})`.execute(db);
+    const r = await db.updateTable('audit')
+      .set({ ended_at: endedAt, seq: sql<number>`nextval('audit_seq')`, extensions: sql<number>`extensions + 1` })
+      .where('id', '=', id).where('occurred_at', '=', occurredAt).where('extensions', '<', maxExtensions)
+      .returning(ROW_COLUMNS).executeTakeFirst();
+    return r as AuditRow | undefined;
+  },
+
+  async headSeq(db: Db): Promise<number> {
+    const r = await db.selectFrom('audit').select(sql<number>`coalesce(max(seq), 0)`.as('head')).executeTakeFirstOrThrow();
+    return Number(r.head);
+  },
+
+  async list(db: Db, f: AuditFilter): Promise<AuditRow[]> {
+    let q = db.selectFrom('audit').select(ROW_COLUMNS);
+    if (f.orgId) q = q.where('org_id', '=', f.orgId);
+    if (f.before) q = q.where((eb: ExpressionBuilder<Schema, 'audit'>) =>
+      eb(eb.refTuple('occurred_at', 'id'), '<', eb.tuple(f.before!.ts, f.before!.id)));
+    if (f.occurredFrom) q = q.where('occurred_at', '>=', f.occurredFrom);
+    if (f.occurredTo) q = q.where('occurred_at', '<=', f.occurredTo);
+    if (f.actorId) q = q.where('actor_id', '=', f.actorId);
+    if (f.action) q = q.where('action', '=', f.action);
+    if (f.objectType !== null) q = q.where('object_type', '=', f.objectType);
+    if (f.objectId) q = q.where('object_id', '=', f.objectId);
+    if (f.nodeId) q = q.where('node_id', '=', f.nodeId);
+    if (f.words.length) {
+      const query = f.words.map((w) => `'${w.replace(/'/g, "''")}':*`).join(' & ');
+      q = q.where(sql<boolean>`search @@ to_tsquery('simple', ${query})`);
+    }
+    const rows = await q.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+    return rows as AuditRow[];
+  },
+
+  async get(db: Db, id: string, occurredAt: Date, orgId: string | null): Promise<AuditRow | undefined> {
+    let q = db.selectFrom('audit').select(ROW_COLUMNS).where('id', '=', id).where('occurred_at', '=', occurredAt);
+    if (orgId) q = q.where('org_id', '=', orgId);
+    return (await q.executeTakeFirst()) as AuditRow | undefined;
+  },
+
+  /** Records after `seq` in stream order: fills the ring at start and after a LISTEN reconnect. */
+  async since(db: Db, seq: number, limit: number): Promise<AuditRow[]> {
+    return (await db.selectFrom('audit').select(ROW_COLUMNS).where('seq', '>', seq).orderBy('seq').limit(limit).execute()) as AuditRow[];
+  },
+
+  async latest(db: Db, limit: number): Promise<AuditRow[]> {
+    const rows = await db.selectFrom('audit').select(ROW_COLUMNS).orderBy('seq', 'desc').limit(limit).execute();
+    return (rows as AuditRow[]).reverse();
+  },
+
+  async ensurePartitions(db: Db, from: Date, to: Date): Promise<void> {
+    await sql`select argus_ensure_audit_partitions(${from}, ${to})`.execute(db);
+  },
+};

@@ -1,0 +1,205 @@
+import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Logger } from 'pino';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import { channels, notify, type LiveBus } from '../live/bus.js';
+import type { AuditService, AuditActor } from '../audit/audit.service.js';
+import { authStore, kidOf, type SigningKey } from './auth.store.js';
+import { verifyPassword, dummyHashPromise } from './password.js';
+
+const TOKEN_TYPE = 'argus-session+jwt';
+
+export type AuthNews =
+  | { kind: 'keys_rotated' }
+  | { kind: 'session_revoked'; sid: string }
+  | { kind: 'user_revoked'; user_id: string };
+
+export interface LoginResult {
+  token: string;
+  expires_at: string;
+  user: { id: string; org_id: string; login: string; name: string; role: string; disabled: boolean };
+}
+
+/**
+ * Sessions: JWTs signed with the current key id and recorded in the database, so logout,
+ * rotation, disabling and demotion take effect at once on every plane process.
+ */
+export class AuthService {
+  private key: SigningKey | null = null;
+  private readonly newsListeners: Array<(n: AuthNews) => void> = [];
+  private readonly byLogin: RateLimiterMemory;
+  private readonly byAddress: RateLimiterMemory;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly log: Logger,
+    private readonly opts: { sessionTtlSecs: number; throttle: { attempts: number; windowSecs: number } },
+  ) {
+    this.byLogin = new RateLimiterMemory({ points: opts.throttle.attempts, duration: opts.throttle.windowSecs });
+    this.byAddress = new RateLimiterMemory({ points: opts.throttle.attempts * 4, duration: opts.throttle.windowSecs });
+  }
+
+  /** Follows session news (rotation, revocation) published by any plane process. */
+  subscribe(bus: LiveBus): void {
+    bus.subscribe(channels.auth, (payload) => {
+      const news = JSON.parse(payload) as AuthNews;
+      const after = news.kind === 'keys_rotated' ? this.reloadKey() : Promise.resolve();
+      void after.then(() => { for (const fn of this.newsListeners) fn(news); });
+    }, () => { void this.reloadKey().catch(() => {}); });
+  }
+
+  onNews(fn: (n: AuthNews) => void): void { this.newsListeners.push(fn); }
+
+  /** Loads (or creates, once across processes) the signing key. */
+  loadKey(): Promise<void> { return this.reloadKey(); }
+
+  private async reloadKey(): Promise<void> {
+    let key = await authStore.loadKey(this.db);
+    if (!key) {
+      await authStore.insertKeyIfAbsent(this.db, { materialId: randomBytes(6).toString('hex'), epoch: 1, secret: randomBytes(32) });
+      key = await authStore.loadKey(this.db);
+    }
+    this.key = key!;
+  }
+
+  currentKid(): string | null { return this.key ? kidOf(this.key) : null; }
+
+  async login(login: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
+    const loginKey = login.toLowerCase().slice(0, 256);
+    await this.checkThrottle(loginKey, from.ip);
+    const user = await authStore.findUserByLogin(this.db, login);
+    // An unknown login is checked against a dummy hash so both failures cost the same time.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHashPromise));
+    const now = new Date(this.clock.now());
+    if (!user || !ok || user.disabled) {
+      await Promise.all([
+        this.byLogin.penalty(loginKey, 1).catch(() => {}),
+        this.byAddress.penalty(from.ip, 1).catch(() => {}),
+      ]);
+      await this.db.transaction().execute((trx) => this.audit.record(trx, {
+        actor: { id: user?.id ?? null, name: login.slice(0, 128), role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
+        action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: login.slice(0, 128),
+        params: { reason: !user ? 'unknown_login' : user.disabled ? 'disabled' : 'wrong_password' },
+      }));
+      throw errors.invalidCredentials();
+    }
+    await this.byLogin.delete(loginKey).catch(() => {});
+    const kid = this.requireKey();
+    const sid = randomUUID();
+    const expiresAt = new Date(now.getTime() + this.opts.sessionTtlSecs * 1000);
+    const token = await new SignJWT({ sid, org: user.org_id, role: user.role })
+      .setProtectedHeader({ alg: 'HS256', kid: kidOf(kid), typ: TOKEN_TYPE })
+      .setSubject(user.id)
+      .setIssuedAt(Math.floor(now.getTime() / 1000))
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(kid.secret);
+    await this.db.transaction().execute(async (trx) => {
+      await authStore.insertSession(trx, {
+        id: sid, user_id: user.id, org_id: user.org_id, kid: kidOf(kid), created_at: now, expires_at: expiresAt,
+        ip: from.ip, user_agent: from.userAgent.slice(0, 512),
+      });
+      const max = await authStore.maxSessionsPerUser(trx, user.org_id);
+      if (max !== null) await authStore.revokeOldestBeyond(trx, user.id, max, now);
+      await this.audit.record(trx, {
+        actor: { id: user.id, name: user.name, role: user.role, orgId: user.org_id, ip: from.ip, userAgent: from.userAgent },
+        action: 'auth.login', objectType: 'session', objectId: sid, objectName: user.login, params: {},
+      });
+    });
+    return {
+      token,
+      expires_at: expiresAt.toISOString(),
+      user: { id: user.id, org_id: user.org_id, login: user.login, name: user.name, role: user.role, disabled: user.disabled },
+    };
+  }
+
+  private async checkThrottle(loginKey: string, ip: string): Promise<void> {
+    const [a, b] = await Promise.all([this.byLogin.get(loginKey), this.byAddress.get(ip)]);
+    let wait = 0;
+    if (a && a.consumedPoints >= this.opts.throttle.attempts) wait = Math.max(wait, a.msBeforeNext);
+    if (b && b.consumedPoints >= this.opts.throttle.attempts * 4) wait = Math.max(wait, b.msBeforeNext);
+    if (wait > 0) throw errors.loginThrottled(Math.max(1, Math.ceil(wait / 1000)));
+  }
+
+  private requireKey(): SigningKey {
+    if (!this.key) throw errors.dbUnavailable();
+    return this.key;
+  }
+
+  /** Signature, key id, type and expiry only: for the routes that must not touch the database. */
+  async verifyToken(token: string): Promise<{ sub: string; sid: string; kid: string; exp: number }> {
+    const key = this.key;
+    if (!key) throw errors.unauthorized();
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.kid !== kidOf(key)) throw new Error('unknown key id');
+      const { payload } = await jwtVerify(token, key.secret, {
+        algorithms: ['HS256'], typ: TOKEN_TYPE, currentDate: new Date(this.clock.now()),
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
+      return { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp };
+    } catch {
+      throw errors.unauthorized();
+    }
+  }
+
+  /** Full check: the token verifies and its session is live in the database. */
+  async authenticate(token: string, from: { ip: string; userAgent: string }): Promise<Principal> {
+    const claims = await this.verifyToken(token);
+    const row = await authStore.findLiveSession(this.db, claims.sid, claims.kid, new Date(this.clock.now()));
+    if (!row || row.user_id !== claims.sub) throw errors.unauthorized();
+    return {
+      userId: row.user_id, orgId: row.org_id, role: row.role, login: row.login, name: row.name,
+      sessionId: row.session_id, expiresAt: Math.min(row.expires_at.getTime(), claims.exp * 1000), ip: from.ip, userAgent: from.userAgent,
+    };
+  }
+
+  async logout(p: Principal): Promise<void> {
+    const now = new Date(this.clock.now());
+    await this.db.transaction().execute(async (trx) => {
+      await authStore.revokeSession(trx, p.sessionId, now);
+      await this.audit.record(trx, { actor: actorOf(p), action: 'auth.logout', objectType: 'session', objectId: p.sessionId, objectName: p.login, params: {} });
+      await notify(trx, channels.auth, JSON.stringify({ kind: 'session_revoked', sid: p.sessionId } satisfies AuthNews));
+    });
+  }
+
+  /** Ends every session of a user (disabled, demoted, deleted) inside the caller's transaction. */
+  async revokeUser(trx: Db, userId: string): Promise<void> {
+    await authStore.revokeUserSessions(trx, userId, new Date(this.clock.now()));
+    await notify(trx, channels.auth, JSON.stringify({ kind: 'user_revoked', user_id: userId } satisfies AuthNews));
+  }
+
+  async rotateKeys(p: Principal, scope: 'material' | 'epoch'): Promise<{ kid: string; scope: string }> {
+    const now = new Date(this.clock.now());
+    try {
+      const kid = await this.db.transaction().execute(async (trx) => {
+        const current = await authStore.loadKey(trx);
+        if (!current) throw new Error('no signing key');
+        const next: SigningKey = scope === 'material'
+          ? { materialId: randomBytes(6).toString('hex'), epoch: 1, secret: randomBytes(32) }
+          : { ...current, epoch: current.epoch + 1 };
+        await authStore.replaceKey(trx, next, now);
+        await authStore.revokeAllSessions(trx, now);
+        await this.audit.record(trx, {
+          actor: actorOf(p), action: 'auth.keys_rotated', objectType: 'signing_key', objectId: null, objectName: kidOf(next), params: { scope },
+        });
+        await notify(trx, channels.auth, JSON.stringify({ kind: 'keys_rotated' } satisfies AuthNews));
+        return kidOf(next);
+      });
+      await this.reloadKey();
+      return { kid, scope };
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'key rotation failed');
+      throw (err as { code?: string }).code ? err : errors.rotateFailed();
+    }
+  }
+}
+
+export function actorOf(p: Principal): AuditActor {
+  return { id: p.userId, name: p.name, role: p.role, orgId: p.orgId, ip: p.ip, userAgent: p.userAgent };
+}

@@ -1,0 +1,142 @@
+import { parse as parseToml } from 'smol-toml';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface PlaneConfig {
+  /** The folder of plane.toml: the embedded database, the secret key file and evidence default live here. */
+  dataDir: string;
+  configFile: string | null;
+  database: { kind: 'postgres'; url: string; source: 'DATABASE_URL' | 'plane.toml' } | { kind: 'pglite'; dir: string | null };
+  listen: { host: string; port: number };
+  publicUrl: string;
+  logLevel: LogLevel;
+  logLevelSource: 'file' | 'environment';
+  bootstrap: { login: string; password: string } | null;
+  dvrExportMaxSecs: number;
+  moduleRateLimitDefault: number;
+  sessionTtlSecs: number;
+  live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number };
+  /** Failed logins allowed per login and per address inside the window before 429. */
+  loginThrottle: { attempts: number; windowSecs: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`configuration has ${problems.length} problem(s):\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+export const DEFAULT_PLANE_TOML = `# Argus control plane settings. GET/PATCH /api/v1/settings/plane edit this file;
+# hand edits are kept (comments and foreign lines too).
+
+# Longest archive export, seconds (60..86400).
+dvr_export_max_secs = 3600
+
+# [database]
+# url = "postgres://user@127.0.0.1/argus"   # absent: embedded database under this folder (db/)
+
+[network]
+public_url = "http://127.0.0.1:8080"
+listen = "127.0.0.1:8080"
+
+[network.tls]
+mode = "off"            # off | external | pem | self_signed | acme
+
+[logging]
+minimum_level = "info"  # debug | info | warn | error; RUST_LOG or ARGUS_LOG in the environment wins
+
+[events]
+module_rate_limit_default = 200   # events per second for a module token whose rate_limit is null
+`;
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Parses plane.toml text plus the environment; every problem is collected, then thrown together. */
+export function parsePlaneConfig(opts: {
+  text: string;
+  configFile: string | null;
+  env: Record<string, string | undefined>;
+  dataDir?: string;
+}): PlaneConfig {
+  const problems: string[] = [];
+  let doc: Record<string, any> = {};
+  try {
+    doc = parseToml(opts.text) as Record<string, any>;
+  } catch (err) {
+    throw new ConfigError([`${opts.configFile ?? 'plane.toml'}: ${(err as Error).message.split('\n')[0]}`]);
+  }
+  const dataDir = opts.dataDir ?? (opts.configFile ? dirname(resolve(opts.configFile)) : resolve('data'));
+  const env = opts.env;
+
+  const dvr = doc.dvr_export_max_secs ?? 3600;
+  if (!Number.isInteger(dvr) || dvr < 60 || dvr > 86400) problems.push('dvr_export_max_secs must be an integer in 60..86400');
+
+  let database: PlaneConfig['database'] = { kind: 'pglite', dir: join(dataDir, 'db') };
+  const fileUrl = doc.database?.url;
+  if (fileUrl !== undefined && typeof fileUrl !== 'string') problems.push('[database] url must be a string');
+  const url = env.DATABASE_URL || (typeof fileUrl === 'string' ? fileUrl : '');
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) problems.push('database url must start with postgres://');
+    else database = { kind: 'postgres', url, source: env.DATABASE_URL ? 'DATABASE_URL' : 'plane.toml' };
+  }
+
+  const listenText = String(doc.network?.listen ?? '127.0.0.1:8080');
+  const listen = parseListen(listenText);
+  if (!listen) problems.push(`[network] listen must be IP:port, got "${listenText}"`);
+  const publicUrl = String(doc.network?.public_url ?? `http://${listenText}`);
+  try { new URL(publicUrl); } catch { problems.push(`[network] public_url is not a URL: "${publicUrl}"`); }
+
+  const envLevel = (env.RUST_LOG || env.ARGUS_LOG || '').trim().toLowerCase();
+  const fileLevel = String(doc.logging?.minimum_level ?? 'info');
+  if (!LEVELS.includes(fileLevel as LogLevel)) problems.push(`[logging] minimum_level must be one of ${LEVELS.join(', ')}`);
+  let logLevel = fileLevel as LogLevel;
+  let logLevelSource: PlaneConfig['logLevelSource'] = 'file';
+  if (envLevel) {
+    if (LEVELS.includes(envLevel as LogLevel)) { logLevel = envLevel as LogLevel; logLevelSource = 'environment'; }
+    else problems.push(`RUST_LOG/ARGUS_LOG must be one of ${LEVELS.join(', ')}`);
+  }
+
+  const rate = doc.events?.module_rate_limit_default ?? 200;
+  if (!Number.isInteger(rate) || rate < 1) problems.push('[events] module_rate_limit_default must be an integer >= 1');
+
+  let bootstrap: PlaneConfig['bootstrap'] = null;
+  const bl = env.ARGUS_BOOTSTRAP_LOGIN, bp = env.ARGUS_BOOTSTRAP_PASSWORD;
+  if (bl || bp) {
+    if (!bl || !bp) problems.push('ARGUS_BOOTSTRAP_LOGIN and ARGUS_BOOTSTRAP_PASSWORD are set together');
+    else if (bp.length < 8) problems.push('ARGUS_BOOTSTRAP_PASSWORD must have at least 8 characters');
+    else bootstrap = { login: bl, password: bp };
+  }
+
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    dataDir,
+    configFile: opts.configFile,
+    database,
+    listen: listen!,
+    publicUrl,
+    logLevel,
+    logLevelSource,
+    bootstrap,
+    dvrExportMaxSecs: dvr,
+    moduleRateLimitDefault: rate,
+    sessionTtlSecs: 12 * 3600,
+    live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192 },
+    loginThrottle: { attempts: 5, windowSecs: 300 },
+  };
+}
+
+function parseListen(text: string): { host: string; port: number } | null {
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(text);
+  if (!m) return null;
+  const port = Number(m[2]);
+  if (port > 65535) return null;
+  const host = m[1]!.replace(/^\[|\]$/g, '');
+  if (!host.includes(':') && host.split('.').some((o) => Number(o) > 255)) return null;
+  return { host, port };
+}
+
+export function configPathFrom(arg: string | undefined): string {
+  const p = arg ?? join('data', 'plane.toml');
+  return isAbsolute(p) ? p : resolve(p);
+}

@@ -1,0 +1,126 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface OrgsTable {
+  id: string;
+  name: string;
+  max_cameras: number | null;
+  max_users: number | null;
+  attachment_quota_bytes: number | null;
+  max_sessions_per_user: number | null;
+  max_dashboards: number | null;
+  max_reports: number | null;
+  max_tags: number | null;
+  max_event_templates: number | null;
+  max_agents: number | null;
+  max_agent_devices: number | null;
+  max_agent_access_rules: number | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  login: string;
+  name: string;
+  role: 'superadmin' | 'admin' | 'user';
+  password_hash: string;
+  disabled: Generated<boolean>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface SigningKeysTable {
+  singleton: Generated<boolean>;
+  material_id: string;
+  epoch: number;
+  secret: Uint8Array;
+  rotated_at: DefaultedTimestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  org_id: string;
+  kid: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
+}
+
+export interface TagsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface NodesTable {
+  id: string;
+  name: string;
+  url: string;
+  api_token_enc: string;
+  auth_backend_secret_enc: string | null;
+  enabled: Generated<boolean>;
+  state: Generated<string>;
+  last_seen_at: Timestamp | null;
+  version: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface CamerasTable {
+  id: string;
+  org_id: string;
+  node_id: string;
+  name: string;
+  main_source: string;
+  sub_source: string | null;
+  status: Generated<'live' | 'unavailable' | 'degraded' | 'failing'>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface CameraTagsTable { camera_id: string; tag_id: string }
+export interface UserCameraGrantsTable { user_id: string; camera_id: string }
+export interface UserTagGrantsTable { user_id: string; tag_id: string }
+
+export interface AuditTable {
+  id: string;
+  seq: number;
+  occurred_at: Timestamp;
+  ended_at: Timestamp | null;
+  org_id: string | null;
+  actor_id: string | null;
+  actor_name: string;
+  actor_role: string;
+  ip: string;
+  user_agent: string;
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  object_name: string;
+  params: ColumnType<Record<string, unknown>, string, string>;
+  node_id: string | null;
+  extensions: Generated<number>;
+  search: ColumnType<never, never, never>;
+}
+
+export interface Schema {
+  orgs: OrgsTable;
+  users: UsersTable;
+  signing_keys: SigningKeysTable;
+  sessions: SessionsTable;
+  tags: TagsTable;
+  nodes: NodesTable;
+  cameras: CamerasTable;
+  camera_tags: CameraTagsTable;
+  user_camera_grants: UserCameraGrantsTable;
+  user_tag_grants: UserTagGrantsTable;
+  audit: AuditTable;
+}

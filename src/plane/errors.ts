@@ -1,0 +1,55 @@
+import { ApiError } from '../common/api-error.js';
+
+export { ApiError };
+
+/**
+ * The plane's error catalogue: every code the API can answer, each a factory thrown where
+ * its rule lives. `describeErrors()` feeds the OpenAPI document; a test proves they agree.
+ */
+export const errors = {
+  unauthorized: () => new ApiError(401, 'unauthorized'),
+  invalidCredentials: () => new ApiError(401, 'invalid_credentials'),
+  forbidden: () => new ApiError(403, 'forbidden'),
+  crossOrg: () => new ApiError(403, 'cross_org'),
+  auditNotVisible: () => new ApiError(403, 'audit is not visible to operators'),
+  notFound: () => new ApiError(404, 'not_found'),
+  methodNotAllowed: (allow: string[]) => new ApiError(405, 'method_not_allowed', {}, { allow: allow.join(', ') }),
+  alreadyExists: () => new ApiError(409, 'already_exists'),
+  conflict: (code: 'node_in_use' | 'org_not_empty' | 'tag_in_use') => new ApiError(409, code),
+  quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached') => new ApiError(409, code),
+  payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
+  loginThrottled: (retryAfter: number) =>
+    new ApiError(429, 'too_many_login_attempts', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
+  liveStreamCapacity: (scope: 'global' | 'principal') =>
+    new ApiError(429, 'live_stream_capacity', { scope, retry_after: 2 }, { 'retry-after': '2' }),
+  notImplemented: () => new ApiError(501, 'not_implemented'),
+  rotateFailed: () => new ApiError(500, 'rotate_failed'),
+  internal: () => new ApiError(500, 'internal_error'),
+  dbUnavailable: () => new ApiError(503, 'db_unavailable'),
+  badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
+} as const;
+
+/** 400 codes: those of document 1 (audit) and the validation codes of the inventory routes. */
+export const badRequestCodes = [
+  'bad_request',
+  'bad_audit_cursor', 'bad_audit_range', 'audit_search_must_be_2_to_128_chars',
+  'audit_search_requires_explicit_range', 'audit_search_range_max_31_days', 'bad_audit_action',
+  'bad_audit_object_type', 'query_too_long', 'bad_cursor', 'bad_limit',
+  'bad_name', 'bad_login', 'bad_password', 'bad_role', 'bad_url', 'bad_source_url', 'bad_limit_value',
+  'unknown_node', 'unknown_tag', 'unknown_camera', 'unknown_org', 'bad_last_event_id',
+] as const;
+export type BadRequestCode = (typeof badRequestCodes)[number];
+
+/** Every (status, code) pair the catalogue can produce, for the OpenAPI document. */
+export function describeErrors(): Array<{ status: number; code: string }> {
+  const out: Array<{ status: number; code: string }> = [];
+  const add = (e: ApiError) => out.push({ status: e.status, code: e.code });
+  add(errors.unauthorized()); add(errors.invalidCredentials()); add(errors.forbidden()); add(errors.crossOrg()); add(errors.auditNotVisible());
+  add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists());
+  for (const c of ['node_in_use', 'org_not_empty', 'tag_in_use'] as const) add(errors.conflict(c));
+  for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
+  add(errors.payloadTooLarge()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
+  add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());
+  for (const c of badRequestCodes) add(errors.badRequest(c));
+  return out;
+}

@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errors } from '../errors.js';
+import { isConnectionError, type DbHealth } from '../db/health.js';
+
+/**
+ * Renders every failure once, as the spec's envelope. Nothing of a stack, SQL text or file
+ * path reaches a body: unknown failures are logged and answered as `internal_error`.
+ */
+export function installErrorHandler(app: FastifyInstance, health: DbHealth): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err, req, health);
+    if (apiError.status >= 500 && apiError.code !== 'db_unavailable') {
+      req.log.error({ err: { message: err.message, code: err.code, stack: err.stack } }, 'request failed');
+    }
+    for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
+    reply.code(apiError.status).send(apiError.body());
+  });
+}
+
+function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err.validation) {
+    const v = err.validation[0];
+    const field = String(v?.instancePath ?? '').replace(/^\//, '') || String((v?.params as any)?.missingProperty ?? '');
+    const mapped = req.routeOptions.config?.validationCode?.(field, String(v?.keyword ?? ''));
+    // Unmapped: the framework's own text, as document 1 says for GET /audit/{id}.
+    return mapped ? new ApiError(400, mapped) : new ApiError(400, err.message);
+  }
+  if (isConnectionError(err)) {
+    health.markDown(err);
+    return errors.dbUnavailable();
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'unsupported_media_type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'bad_json');
+  }
+  if (err.statusCode === 400 && (err as any).type === 'entity.parse.failed') return new ApiError(400, 'bad_json');
+  if (err instanceof SyntaxError) return new ApiError(400, 'bad_json');
+  // A database constraint the service did not foresee: a conflict with existing data, not a crash.
+  const pgCode = (err as { code?: string }).code;
+  if (pgCode === '23505') return errors.alreadyExists();
+  return errors.internal();
+}

@@ -1,0 +1,30 @@
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../errors.js';
+
+const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/**
+ * 404 versus 405: a path that exists with other methods answers 405 with `Allow`
+ * (document 1: `GET /api/v1/nodes/{id}` is 405 because only PATCH is registered there).
+ */
+export function installMethodRouting(app: FastifyInstance): void {
+  const known = FindMyWay({ ignoreTrailingSlash: false });
+  const seen = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      const key = `${m} ${route.url}`;
+      if (seen.has(key) || !METHODS.includes(m as HTTPMethod)) continue;
+      seen.add(key);
+      known.on(m as HTTPMethod, route.url, () => {});
+    }
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    const allow = METHODS.filter((m) => m !== 'HEAD' && m !== 'OPTIONS' && known.find(m, path));
+    const e = allow.length ? errors.methodNotAllowed(allow) : errors.notFound();
+    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+    reply.code(e.status).send(e.body());
+  });
+}

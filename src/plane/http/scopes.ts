@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../errors.js';
+import type { DbHealth } from '../db/health.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { atLeast, type Role } from './principal.js';
+
+export function bearerToken(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+export function clientOf(req: FastifyRequest): { ip: string; userAgent: string } {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip, userAgent: typeof ua === 'string' ? ua : '' };
+}
+
+/** Routes that need the database answer 503 at once while it is away. */
+export function requireDatabase(scope: FastifyInstance, health: DbHealth): void {
+  scope.addHook('onRequest', async () => {
+    if (!health.isUp) throw errors.dbUnavailable();
+  });
+}
+
+/** The authenticated scope: a live session in the database, checked on every request. */
+export function requireSession(scope: FastifyInstance, auth: AuthService, health: DbHealth): void {
+  scope.addHook('onRequest', async (req) => {
+    const token = bearerToken(req);
+    if (!token) throw errors.unauthorized();
+    await auth.verifyToken(token);
+    if (!health.isUp) throw errors.dbUnavailable();
+    req.principal = await auth.authenticate(token, clientOf(req));
+  });
+}
+
+/** A role gate inside the authenticated scope. */
+export function requireRole(scope: FastifyInstance, min: Role): void {
+  scope.addHook('onRequest', async (req) => {
+    if (!req.principal || !atLeast(req.principal.role, min)) throw errors.forbidden();
+  });
+}

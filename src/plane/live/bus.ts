@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database, Db } from '../db/database.js';
+
+/** Channels that carry live frames and session news between plane processes. */
+export const channels = {
+  audit: 'argus_audit',
+  auth: 'argus_auth',
+} as const;
+
+/** Queues a notification; PostgreSQL delivers it when the surrounding transaction commits. */
+export async function notify(db: Db, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}
+
+/**
+ * LISTEN for the whole process. A subscription made while the database is away is retried
+ * until it holds; `onConnect` runs after every (re)connection so the subscriber can read what
+ * was committed while it was deaf.
+ */
+export class LiveBus {
+  private readonly unlisten: Array<() => Promise<void>> = [];
+  private closed = false;
+
+  constructor(private readonly database: Database, private readonly log: Logger, private readonly retryMs = 500) {}
+
+  subscribe(channel: string, handler: (payload: string) => void, onConnect?: () => void): void {
+    const attempt = async () => {
+      if (this.closed) return;
+      try {
+        const stop = await this.database.listen(channel, (payload) => {
+          try { handler(payload); } catch (err) { this.log.error({ err, channel }, 'live frame handler failed'); }
+        }, onConnect);
+        if (this.closed) await stop(); else this.unlisten.push(stop);
+      } catch {
+        setTimeout(attempt, this.retryMs).unref();
+      }
+    };
+    void attempt();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.unlisten.map((u) => u()));
+  }
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from './db/database.js';
+import type { DbHealth } from './db/health.js';
+import type { AuthService } from './auth/auth.service.js';
+import type { AuditService } from './audit/audit.service.js';
+import type { InventoryServices } from './inventory.js';
+import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
+import { publicServiceRoutes, versionRoute } from './service/service.routes.js';
+import { loginRoute, sessionRoutes, keyRotationRoute } from './auth/auth.routes.js';
+import { auditRoutes } from './audit/audit.routes.js';
+
+export interface RouteDeps {
+  health: DbHealth;
+  auth: AuthService;
+  audit: AuditService;
+  inventory: InventoryServices;
+  database: Database;
+}
+
+/**
+ * The explicit register list. Scopes carry the permissions: public, database-backed public
+ * (login), authenticated (a live session), admin and superadmin.
+ */
+export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  publicServiceRoutes(app, deps);
+  versionRoute(app, deps);
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.register(async (pub) => {
+    requireDatabase(pub, deps.health);
+    loginRoute(pub, deps);
+  });
+
+  app.register(async (authd) => {
+    requireSession(authd, deps.auth, deps.health);
+    sessionRoutes(authd, deps);
+    authd.register(async (s) => auditRoutes(s, deps));
+
+    authd.register(async (admin) => {
+      requireRole(admin, 'admin');
+    });
+
+    authd.register(async (superadmin) => {
+      requireRole(superadmin, 'superadmin');
+      keyRotationRoute(superadmin, deps);
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import postgres from 'postgres';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { openDatabase, type Database } from '../../src/plane/db/database.js';
+import { parsePlaneConfig, type PlaneConfig } from '../../src/plane/config/config.js';
+import { buildApp, makeLogger, type Plane } from '../../src/plane/app.js';
+import { ManualClock, systemClock, type Clock } from '../../src/common/clock.js';
+
+/** Secrets of the test suite carry this mark; a test greps logs and bodies for it. */
+export const CANARY = 'CANARY7f3';
+export const ROOT = { login: 'root', password: `root-${CANARY}-pass` };
+
+export interface TestDb { database: Database; url: string | null; drop(): Promise<void> }
+
+/** A fresh database: a new one on the TEST_DATABASE_URL server, else an in-memory PGlite. */
+export async function freshDatabase(): Promise<TestDb> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) {
+    const database = await openDatabase({ kind: 'pglite', dir: null });
+    return { database, url: null, drop: () => database.close() };
+  }
+  const name = `argus_t_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const database = await openDatabase({ kind: 'postgres', url });
+  return {
+    database, url,
+    async drop() {
+      await database.close().catch(() => {});
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
+
+export function testConfig(over: Partial<PlaneConfig> = {}): PlaneConfig {
+  const base = parsePlaneConfig({ text: '', configFile: null, env: {}, dataDir: '/tmp/argus-test' });
+  return { ...base, bootstrap: ROOT, ...over };
+}
+
+/** Captures everything the plane logs, so tests can look for leaked secrets. */
+export class LogCapture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, cb: () => void): void { this.text += chunk.toString(); cb(); }
+}
+
+export interface TestPlane {
+  plane: Plane;
+  db: TestDb;
+  clock: Clock;
+  logs: LogCapture;
+  close(): Promise<void>;
+}
+
+export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: Clock; db?: TestDb } = {}): Promise<TestPlane> {
+  const db = opts.db ?? await freshDatabase();
+  const logs = new LogCapture();
+  const clock = opts.clock ?? systemClock;
+  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, logger: makeLogger('info', logs) });
+  await plane.app.ready();
+  await plane.ready();
+  return {
+    plane, db, clock, logs,
+    async close() { await plane.close(); if (!opts.db) await db.drop(); },
+  };
+}
+
+export { ManualClock, pino };
