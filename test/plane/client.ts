@@ -28,7 +28,7 @@ export class Client {
 
 export async function login(app: FastifyInstance, creds: { login: string; password: string } = ROOT): Promise<Client> {
   const c = new Client(app);
-  const r = await c.post('/api/v1/auth/login', creds);
+  const r = await c.post('/api/v1/auth/login', { login: creds.login, password: creds.password });
   if (r.status !== 200) throw new Error(`login ${creds.login} failed: ${r.status} ${r.text}`);
   c.token = r.body.token;
   return c;

@@ -37,7 +37,8 @@ describe('login, me, logout', () => {
     const a = await c.post('/api/v1/auth/login', { login: 'nobody', password: 'whatever-1' });
     const b = await c.post('/api/v1/auth/login', { login: 'root', password: 'wrong-password' });
     expect(a.status).toBe(401);
-    expect(b.status).toBe(b.status);
+    expect(b.status).toBe(401);
+    expect(a.body).toEqual({ error: "invalid_credentials" });
     expect(a.text).toBe(b.text);
   });
 });

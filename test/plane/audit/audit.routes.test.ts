@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { startPlane, type TestPlane } from '../harness.js';
+import { Client, login } from '../client.js';
+import { seedOrg, seedUser } from '../fixtures.js';
+import { AUDIT_ACTIONS } from '../../../src/plane/audit/actions.js';
+
+let t: TestPlane;
+let root: Client, adminA: Client, adminB: Client, operatorA: Client;
+let orgA: string, orgB: string;
+
+beforeAll(async () => {
+  t = await startPlane();
+  const db = t.db.database.db;
+  orgA = await seedOrg(db, 'org-a');
+  orgB = await seedOrg(db, 'org-b');
+  const a = await seedUser(db, orgA, 'admin', 'admin-a');
+  const b = await seedUser(db, orgB, 'admin', 'admin-b');
+  const o = await seedUser(db, orgA, 'user', 'operator-a');
+  root = await login(t.plane.app);
+  adminA = await login(t.plane.app, a);
+  adminB = await login(t.plane.app, b);
+  operatorA = await login(t.plane.app, o);
+});
+afterAll(async () => { await t?.close(); });
+
+describe('GET /api/v1/audit', () => {
+  it('lists newest first with a g:<n> stream cursor and no next field', async () => {
+    const r = await root.get('/api/v1/audit');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['rows', 'stream_cursor']);
+    expect(r.body.stream_cursor).toMatch(/^g:\d+$/);
+    const times = r.body.rows.map((x: any) => Date.parse(x.occurred_at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(Object.keys(r.body.rows[0]).sort()).toEqual([
+      'action', 'actor_id', 'actor_name', 'actor_role', 'ended_at', 'id', 'ip', 'node_id', 'object_id',
+      'object_name', 'object_type', 'occurred_at', 'org_id', 'params', 'user_agent',
+    ]);
+  });
+
+  it('refuses role user with the operator message on every audit endpoint', async () => {
+    for (const url of ['/api/v1/audit', '/api/v1/audit/actions', '/api/v1/audit/export.csv', '/api/v1/audit/stream',
+      `/api/v1/audit/00000000-0000-7000-8000-000000000000?occurred_at=2026-01-01T00:00:00Z`]) {
+      const r = await operatorA.get(url);
+      expect(r.status, url).toBe(403);
+      expect(r.body, url).toEqual({ error: 'audit is not visible to operators' });
+    }
+  });
+
+  it('limits an organisation administrator to its own organisation', async () => {
+    const mine = await adminA.get('/api/v1/audit?limit=500');
+    expect(mine.status).toBe(200);
+    expect(mine.body.rows.length).toBeGreaterThan(0);
+    expect(mine.body.rows.every((r: any) => r.org_id === orgA)).toBe(true);
+    expect((await adminA.get(`/api/v1/audit?org=${orgA}`)).status).toBe(200);
+    const foreign = await adminA.get(`/api/v1/audit?org=${orgB}`);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({ error: 'cross_org' });
+  });
+
+  it('lets a superadmin see all organisations and narrow with org', async () => {
+    const all = await root.get('/api/v1/audit?limit=500');
+    const orgs = new Set(all.body.rows.map((r: any) => r.org_id));
+    expect(orgs.has(orgA) && orgs.has(orgB)).toBe(true);
+    const narrowed = await root.get(`/api/v1/audit?org=${orgB}&limit=500`);
+    expect(narrowed.body.rows.length).toBeGreaterThan(0);
+    expect(narrowed.body.rows.every((r: any) => r.org_id === orgB)).toBe(true);
+  });
+
+  it('pages with before_ts and before_id without overlap or gap', async () => {
+    for (let i = 0; i < 4; i++) await login(t.plane.app);
+    const whole = (await root.get('/api/v1/audit?limit=500')).body.rows.map((r: any) => r.id);
+    const seen: string[] = [];
+    let url = '/api/v1/audit?limit=3';
+    for (;;) {
+      const page = (await root.get(url)).body.rows;
+      seen.push(...page.map((r: any) => r.id));
+      if (page.length < 3) break;
+      const last = page[page.length - 1];
+      url = `/api/v1/audit?limit=3&before_ts=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`;
+    }
+    expect(seen).toEqual(whole);
+  });
+
+  it.each([
+    ['before_ts alone', `before_ts=2026-01-01T00:00:00Z`, 'bad_audit_cursor'],
+    ['before_id alone', `before_id=00000000-0000-7000-8000-000000000000`, 'bad_audit_cursor'],
+    ['from after to', 'occurred_from=2026-02-01T00:00:00Z&occurred_to=2026-01-01T00:00:00Z', 'bad_audit_range'],
+    ['q of one character', 'q=a&occurred_from=2026-01-01T00:00:00Z', 'audit_search_must_be_2_to_128_chars'],
+    ['q of 129 characters', `q=${'a'.repeat(129)}&occurred_from=2026-01-01T00:00:00Z`, 'audit_search_must_be_2_to_128_chars'],
+    ['q without occurred_from', 'q=login', 'audit_search_requires_explicit_range'],
+    ['q over 32 days', 'q=login&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-02T00:00:01Z', 'audit_search_range_max_31_days'],
+    ['unknown action', 'action=auth.nonsense', 'bad_audit_action'],
+    ['object_type of 65', `object_type=${'x'.repeat(65)}`, 'bad_audit_object_type'],
+  ])('answers 400 for %s', async (_name, qs, code) => {
+    const r = await root.get(`/api/v1/audit?${qs}`);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: code });
+  });
+
+  it('accepts q over exactly 31 days and 128 characters', async () => {
+    const r = await root.get(`/api/v1/audit?q=${'a'.repeat(128)}&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-01T00:00:00Z`);
+    expect(r.status).toBe(200);
+  });
+
+  it('limits the page to 1..500', async () => {
+    expect((await root.get('/api/v1/audit?limit=1')).body.rows).toHaveLength(1);
+    expect((await root.get('/api/v1/audit?limit=0')).status).toBe(400);
+    expect((await root.get('/api/v1/audit?limit=501')).status).toBe(400);
+  });
+
+  it('filters by action, actor_id, object_type and object_id', async () => {
+    const r = await root.get('/api/v1/audit?action=auth.login&limit=500');
+    expect(r.body.rows.length).toBeGreaterThan(0);
+    expect(r.body.rows.every((x: any) => x.action === 'auth.login')).toBe(true);
+    const one = r.body.rows[0];
+    const byActor = await root.get(`/api/v1/audit?actor_id=${one.actor_id}&limit=500`);
+    expect(byActor.body.rows.every((x: any) => x.actor_id === one.actor_id)).toBe(true);
+    const byObject = await root.get(`/api/v1/audit?object_id=${one.object_id}&object_type=session`);
+    expect(byObject.body.rows.map((x: any) => x.id)).toEqual([one.id]);
+    const none = await root.get(`/api/v1/audit?node_id=${one.id}`);
+    expect(none.body.rows).toEqual([]);
+  });
+
+  it('filters by time and searches words, also inside params', async () => {
+    await new Client(t.plane.app).post('/api/v1/auth/login', { login: 'admin-a', password: 'not-it-at-all' });
+    const from = new Date(Date.now() - 3600_000).toISOString();
+    const r = await root.get(`/api/v1/audit?q=wrong_pass&occurred_from=${encodeURIComponent(from)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.rows.length).toBeGreaterThan(0);
+    expect(r.body.rows.every((x: any) => x.action === 'auth.login_failed')).toBe(true);
+    const future = await root.get(`/api/v1/audit?occurred_from=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`);
+    expect(future.body.rows).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/audit/{id}', () => {
+  it('returns one record with params, scoped to the caller', async () => {
+    const row = (await adminA.get('/api/v1/audit?limit=1')).body.rows[0];
+    const r = await adminA.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(row);
+    const foreign = await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    const missing = await adminB.get(`/api/v1/audit/01900000-0000-7000-8000-000000000000?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).toBe(missing.text);
+    expect(foreign.body).toEqual({ error: 'not_found' });
+    expect((await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}&org=${orgA}`)).body).toEqual({ error: 'cross_org' });
+  });
+
+  it('answers 400 with the framework text when occurred_at is missing or unparseable', async () => {
+    const a = await root.get('/api/v1/audit/01900000-0000-7000-8000-000000000000');
+    expect(a.status).toBe(400);
+    expect(a.body.error).toMatch(/occurred_at/);
+    const b = await root.get('/api/v1/audit/01900000-0000-7000-8000-000000000000?occurred_at=yesterday');
+    expect(b.status).toBe(400);
+    expect(b.body.error).toMatch(/occurred_at/);
+  });
+});
+
+describe('GET /api/v1/audit/actions', () => {
+  it('returns the closed vocabulary covering the groups of document 1', async () => {
+    const r = await adminA.get('/api/v1/audit/actions');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ rows: [...AUDIT_ACTIONS] });
+    for (const named of ['auth.login', 'auth.login_failed', 'auth.keys_rotated', 'node.create', 'storage.update', 'grant.update',
+      'export.dvr', 'data.blob_download', 'data.csv_export', 'settings.update', 'camera.update', 'event.delete']) {
+      expect(r.body.rows).toContain(named);
+    }
+    for (const group of ['auth.', 'node.', 'storage.', 'agent', 'grant.', 'view.', 'data.', 'org.', 'user.', 'tag.', 'camera.',
+      'mosaic.', 'report.', 'dashboard.', 'widget.', 'template.', 'token.', 'share.', 'ptz.', 'onvif.']) {
+      expect(r.body.rows.some((a: string) => a.startsWith(group)), group).toBe(true);
+    }
+    for (const a of r.body.rows) expect((await root.get(`/api/v1/audit?action=${a}&limit=1`)).status, a).toBe(200);
+  });
+});
+
+describe('GET /api/v1/audit/export.csv', () => {
+  it('exports 500 rows with the exact header, no user_agent, and audits itself', async () => {
+    const r = await root.get('/api/v1/audit/export.csv?limit=3');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(r.headers['content-disposition']).toBe('attachment; filename=audit.csv');
+    const lines = r.text.split('\r\n');
+    expect(lines[0]).toBe('occurred_at,org_id,actor_id,actor_name,actor_role,ip,action,object_type,object_id,object_name,node_id,params');
+    const records = parseCsv(r.text, { columns: true }) as Record<string, string>[];
+    expect(records.length).toBeGreaterThan(3); // limit ignored
+    expect(records.length).toBeLessThanOrEqual(500);
+    const after = await root.get('/api/v1/audit?action=data.csv_export&limit=1');
+    expect(after.body.rows[0].action).toBe('data.csv_export');
+  });
+
+  it('prefixes formula-like cells with an apostrophe, also after spaces', async () => {
+    for (const name of ['=cmd|calc', '+1+1', '-2-2', '@SUM(A1)', '   =HYPERLINK("x")']) {
+      await new Client(t.plane.app).post('/api/v1/auth/login', { login: name, password: 'irrelevant-1' });
+    }
+    const r = await root.get('/api/v1/audit/export.csv?action=auth.login_failed');
+    const records = parseCsv(r.text, { columns: true }) as Record<string, string>[];
+    const names = records.map((x) => x.object_name);
+    for (const n of ["'=cmd|calc", "'+1+1", "'-2-2", "'@SUM(A1)", "'   =HYPERLINK(\"x\")"]) expect(names).toContain(n);
+    expect(records.every((x) => !/^\s*[=+\-@]/.test(x.actor_name))).toBe(true);
+  });
+
+  it('applies the list checks and scope', async () => {
+    expect((await root.get('/api/v1/audit/export.csv?before_id=01900000-0000-7000-8000-000000000000')).body).toEqual({ error: 'bad_audit_cursor' });
+    expect((await adminA.get(`/api/v1/audit/export.csv?org=${orgB}`)).body).toEqual({ error: 'cross_org' });
+    const mine = parseCsv((await adminA.get('/api/v1/audit/export.csv')).text, { columns: true }) as Record<string, string>[];
+    expect(mine.every((x) => x.org_id === orgA)).toBe(true);
+  });
+});
