@@ -1,0 +1,171 @@
+import { createServer, type Server } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { pino, type Logger } from 'pino';
+import { ApiError } from '../common/api-error.js';
+import { systemClock, type Clock } from './clock.js';
+import { BUILD, type BuildInfo } from './build.js';
+import type { NodeContext, NodeFastify } from './context.js';
+import type { NodeConfig } from './config/config.types.js';
+import { ConfigService } from './config/config.service.js';
+import { configRoutes } from './config/config.routes.js';
+import { errors } from './errors.js';
+import { Gate } from './gate/gate.service.js';
+import { ClientAddressResolver } from './gate/client-address.js';
+import { LoginThrottle, type ThrottleOptions } from './gate/throttle.js';
+import { registerGate } from './gate/gate.hook.js';
+import { authRoutes } from './gate/auth.routes.js';
+import { grantsRoutes } from './grants/grants.routes.js';
+import { MediaGrants } from './grants/grants.service.js';
+import { SessionKeyRing } from './grants/session-keys.js';
+import { LicenseService } from './license/license.service.js';
+import { trustedKeys } from './license/trusted-keys.js';
+import { NodeMetrics } from './metrics/metrics.service.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
+import { StreamRegistry } from './system/streams.service.js';
+import { streamsRoutes } from './system/streams.routes.js';
+import { systemRoutes } from './system/system.routes.js';
+import { eventsRoutes } from './system/events.routes.js';
+import { markStorage } from './system/system.service.js';
+import { adminRoutes } from './admin/admin.routes.js';
+import { mediaRoutes } from './media/media.routes.js';
+import { Recordings } from './lifecycle/recordings.js';
+
+export interface BuildNodeAppOptions {
+  configPath: string;
+  /** The bytes `config` was parsed from: recorded as the `boot` epoch when new. */
+  configText: string;
+  config: NodeConfig;
+  clock?: Clock;
+  logger?: Logger;
+  build?: BuildInfo;
+  licenseKeys?: string[];
+  throttle?: ThrottleOptions;
+}
+
+export interface NodeApp {
+  app: NodeFastify;
+  ctx: NodeContext;
+  /** Opens every `http` listener; returns their URLs. */
+  listen(): Promise<string[]>;
+  /** Gives open recordings up to 5 s, then closes listeners. Resolves with recordings that did not close. */
+  stop(): Promise<number>;
+}
+
+/** Logged URLs lose their `token` query value: a session token must not end up in a log file. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+}
+
+export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> {
+  const clock = opts.clock ?? systemClock;
+  const build = opts.build ?? BUILD;
+  const log = opts.logger ?? pino({ level: opts.config.log_level, base: { program: 'argus-node' } });
+  const configService = new ConfigService(opts.configPath, opts.config.data_dir, clock);
+  const ctx: NodeContext = {
+    clock, log, build,
+    gate: new Gate(clock, opts.config.auth),
+    addresses: new ClientAddressResolver(),
+    throttle: new LoginThrottle(clock, opts.throttle),
+    metrics: new NodeMetrics(),
+    config: configService,
+    license: new LicenseService(configService.configDir, clock, build.build_date, opts.licenseKeys ?? trustedKeys(build.profile)),
+    grants: new MediaGrants(clock),
+    sessionKeys: new SessionKeyRing(clock),
+    streams: new StreamRegistry(() => clock.now()),
+    recordings: new Recordings(),
+  };
+
+  // Hot application: every applied configuration reaches each subsystem here, and only here.
+  configService.onApply((next, prev) => {
+    ctx.gate.configure(next.auth);
+    ctx.addresses.configure(next.trusted_proxies);
+    ctx.sessionKeys.configure(next.session_keys?.secret);
+    ctx.streams.sync(next.streams);
+    log.level = next.log_level;
+    if (prev && JSON.stringify(prev.listen) !== JSON.stringify(next.listen)) log.warn('http listeners changed: they take effect at the next restart');
+    if (prev && prev.data_dir !== next.data_dir) log.warn('data_dir changed: it takes effect at the next restart');
+    if (prev) for (const s of next.storages) void markStorage(s);
+  });
+  await configService.boot(opts.configText, opts.config);
+  await ctx.license.load();
+  await Promise.all(opts.config.storages.map(markStorage));
+
+  const app: NodeFastify = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // Request lines are logged by the onResponse hook below, with `token` query values redacted.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: false,
+    bodyLimit: 256 * 1024,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Every body of this API is JSON, whatever the client calls it; anything else is a 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') { done(null, undefined); return; }
+    try { done(null, JSON.parse(text)); } catch { done(errors.invalidRequest('body is not JSON'), undefined); }
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    let e: ApiError;
+    if (err instanceof ApiError) e = err;
+    else if (err.validation) e = errors.invalidRequest(err.message);
+    else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = errors.payloadTooLarge(req.routeOptions.bodyLimit ?? 0);
+    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 'invalid_request', { message: err.message });
+    else {
+      req.log.error({ err, url: redactUrl(req.url) }, 'request failed');
+      e = errors.internal();
+    }
+    reply.code(e.status).headers(e.headers).send(e.body());
+  });
+  app.setNotFoundHandler((_req, reply) => {
+    const e = errors.notFound();
+    reply.code(e.status).send(e.body());
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    ctx.metrics.response(reply.statusCode);
+    req.log.debug({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  registerGate(app, ctx);
+  authRoutes(app, ctx);
+  grantsRoutes(app, ctx);
+  configRoutes(app, ctx);
+  streamsRoutes(app, ctx);
+  systemRoutes(app, ctx);
+  eventsRoutes(app, ctx);
+  metricsRoutes(app, ctx);
+  adminRoutes(app);
+  mediaRoutes(app, ctx);
+
+  const extra: Server[] = [];
+  return {
+    app,
+    ctx,
+    async listen() {
+      const [first, ...rest] = opts.config.listen;
+      const urls = [await app.listen({ host: first.host, port: first.port })];
+      for (const l of rest) {
+        // Fastify owns one server; further `http` lines share its routing (and so its gate).
+        const server = createServer((req, res) => app.routing(req, res));
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(l.port, l.host, () => resolve());
+        });
+        extra.push(server);
+        urls.push(`http://${l.host.includes(':') ? `[${l.host}]` : l.host}:${l.port}`);
+      }
+      return urls;
+    },
+    async stop() {
+      const unclosed = await ctx.recordings.closeAll();
+      if (unclosed > 0) log.warn({ unclosed }, 'recordings did not close within the stop grace');
+      await Promise.all(extra.map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
+      await app.close();
+      return unclosed;
+    },
+  };
+}

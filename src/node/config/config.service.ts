@@ -1,0 +1,145 @@
+import { readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../../common/atomic-file.js';
+import type { Clock } from '../clock.js';
+import { errors } from '../errors.js';
+import { ConfigHistory, configHash, type HistoryEntry } from '../history/history.service.js';
+import type { AuthSettings, NodeConfig } from './config.types.js';
+import { ConfigParseError } from './grammar.js';
+import { ConfigValueError, parseConfig } from './validate.js';
+import { ConfigText } from './writer.js';
+
+/** Which `auth { }` credentials are set: all that stays of the block once the gate has its fingerprints. */
+export type AuthPresence = { [K in Exclude<keyof AuthSettings, 'admin_ip_bind'>]: boolean } & { admin_ip_bind: boolean };
+
+export type RuntimeConfig = Omit<NodeConfig, 'auth'> & { auth: AuthPresence };
+
+export interface ApplyResult {
+  entry: HistoryEntry;
+  changed: boolean;
+}
+
+/** Called with the full configuration (secrets included) on every applied change; must not keep `auth`. */
+export type ApplyListener = (next: NodeConfig, prev: RuntimeConfig | null) => void;
+
+function presence(auth: AuthSettings): AuthPresence {
+  return {
+    admin_password: auth.admin_password !== undefined,
+    session_secret: auth.session_secret !== undefined,
+    admin_ip_bind: auth.admin_ip_bind,
+    api_read_token: auth.api_read_token !== undefined,
+    api_write_token: auth.api_write_token !== undefined,
+  };
+}
+
+/** Parses `text` and turns a grammar or value failure into the API's 400 `invalid_config`. */
+export function parseForApi(text: string, configDir: string): NodeConfig {
+  try {
+    return parseConfig(text, configDir).config;
+  } catch (err) {
+    if (err instanceof ConfigParseError) throw errors.invalidConfig([err.message]);
+    if (err instanceof ConfigValueError) throw errors.invalidConfig(err.problems);
+    throw err;
+  }
+}
+
+/**
+ * The applied configuration, its history and every change to it. Changes are serialised: each
+ * one validates the whole new text, replaces the file atomically, appends a history epoch, then
+ * tells the listeners (hot application). The text itself is not kept in memory: it holds every
+ * secret, and the history blob of the current epoch is the source of truth for the API.
+ */
+export class ConfigService {
+  private current: RuntimeConfig | null = null;
+  private listeners: ApplyListener[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly configDir: string;
+  readonly history: ConfigHistory;
+
+  constructor(readonly path: string, dataDir: string, private readonly clock: Clock) {
+    this.configDir = dirname(path);
+    this.history = new ConfigHistory(`${dataDir}/config-history`, clock);
+  }
+
+  onApply(listener: ApplyListener): void {
+    this.listeners.push(listener);
+  }
+
+  get config(): RuntimeConfig {
+    if (!this.current) throw new Error('configuration not loaded');
+    return this.current;
+  }
+
+  get epoch(): HistoryEntry {
+    const latest = this.history.latest();
+    if (!latest) throw new Error('configuration history is empty');
+    return latest;
+  }
+
+  /** Start: records the file as a `boot` epoch unless the last epoch already has these bytes. */
+  async boot(text: string, config: NodeConfig): Promise<HistoryEntry> {
+    await this.history.open();
+    const latest = this.history.latest();
+    const entry = latest?.hash === configHash(text) ? latest : await this.history.append(text, 'system', 'boot');
+    this.install(config);
+    return entry;
+  }
+
+  currentText(): Promise<string> {
+    return this.history.bytes(this.epoch.hash);
+  }
+
+  /** An API change: edit the applied text and apply the result as a new epoch. */
+  edit(actor: string, change: (text: ConfigText) => void): Promise<ApplyResult> {
+    return this.serialise(async () => {
+      const text = new ConfigText(await this.currentText());
+      try {
+        change(text);
+      } catch (err) {
+        if (err instanceof ConfigParseError) throw errors.invalidConfig([err.message]);
+        throw err;
+      }
+      return this.applyNow(text.text, actor, 'api', true);
+    });
+  }
+
+  rollback(epoch: number, actor: string): Promise<ApplyResult & { rolled_from: number }> {
+    return this.serialise(async () => {
+      const target = this.history.get(epoch);
+      if (!target) throw errors.epochNotFound(epoch);
+      const rolledFrom = this.epoch.epoch;
+      const result = await this.applyNow(await this.history.bytes(target.hash), actor, 'api', true);
+      return { ...result, rolled_from: rolledFrom };
+    });
+  }
+
+  /** SIGHUP: the operator edited the file by hand; an invalid file is refused and the old one stays applied. */
+  reload(): Promise<ApplyResult> {
+    return this.serialise(async () => this.applyNow(await readFile(this.path, 'utf8'), 'operator', 'reload', false));
+  }
+
+  private async applyNow(text: string, actor: string, via: string, writeFile: boolean): Promise<ApplyResult> {
+    const next = parseForApi(text, this.configDir);
+    if (configHash(text) === this.epoch.hash) return { entry: this.epoch, changed: false };
+    if (writeFile) await writeFileAtomic(this.path, text, await this.fileMode());
+    const entry = await this.history.append(text, actor, via);
+    this.install(next);
+    return { entry, changed: true };
+  }
+
+  private install(next: NodeConfig): void {
+    const prev = this.current;
+    for (const l of this.listeners) l(next, prev);
+    this.current = { ...next, auth: presence(next.auth) };
+  }
+
+  private async fileMode(): Promise<number> {
+    try { return (await stat(this.path)).mode & 0o777; } catch { return 0o600; }
+  }
+
+  private serialise<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

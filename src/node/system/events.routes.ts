@@ -1,0 +1,41 @@
+import type { ServerResponse } from 'node:http';
+import type { NodeContext, NodeFastify } from '../context.js';
+import { EVENTS_PATH } from '../gate/levels.js';
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * `GET /api/v1/events`: the node's own server-sent events feed of stream state changes. The
+ * first event is a snapshot so a client never has to combine a list request with the feed.
+ */
+export function eventsRoutes(app: NodeFastify, ctx: NodeContext): void {
+  const open = new Set<ServerResponse>();
+  // preClose: the server waits for open connections, and an event stream never ends by itself.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
+
+  app.get(EVENTS_PATH, async (req, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    const send = (event: string, data: unknown): void => {
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    send('snapshot', { streams: ctx.streams.list() });
+    const unsubscribe = ctx.streams.subscribe((e) => send('stream', e));
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    open.add(res);
+    req.raw.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(res);
+    });
+  });
+}
