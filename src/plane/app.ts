@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import pino, { type Logger } from 'pino';
@@ -17,6 +18,7 @@ import { installMethodRouting } from './http/routing.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
+import { SecretBox } from './crypto/secret-box.js';
 
 export interface PlaneServices {
   health: DbHealth;
@@ -45,7 +47,11 @@ export function makeLogger(level: string, destination?: pino.DestinationStream):
   return pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' } }, destination);
 }
 
-export async function buildApp(deps: { config: PlaneConfig; database: Database; clock: Clock; logger?: Logger }): Promise<Plane> {
+/**
+ * `secretKey`: 32 bytes that encrypt stored node secrets; main.ts keeps it in `<data dir>/secret.key`.
+ * Absent (some tests): a key for this process only, so node secrets stored now do not open after it.
+ */
+export async function buildApp(deps: { config: PlaneConfig; database: Database; clock: Clock; secretKey?: Uint8Array; logger?: Logger }): Promise<Plane> {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
   const db = database.db;
@@ -56,7 +62,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const ring = new AuditRing(db, config.live.ringSize, log);
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
-  const inventory = new InventoryServices(db, clock, audit, auth);
+  const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
 
   auth.subscribe(bus);
   ring.start(bus);

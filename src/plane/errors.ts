@@ -15,7 +15,7 @@ export const errors = {
   notFound: () => new ApiError(404, 'not_found'),
   methodNotAllowed: (allow: string[]) => new ApiError(405, 'method_not_allowed', {}, { allow: allow.join(', ') }),
   alreadyExists: () => new ApiError(409, 'already_exists'),
-  conflict: (code: 'node_in_use' | 'org_not_empty' | 'tag_in_use') => new ApiError(409, code),
+  conflict: (code: 'node_in_use' | 'org_not_empty') => new ApiError(409, code),
   quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached') => new ApiError(409, code),
   payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
   loginThrottled: (retryAfter: number) =>
@@ -37,6 +37,7 @@ export const badRequestCodes = [
   'bad_audit_object_type', 'query_too_long', 'bad_cursor', 'bad_limit',
   'bad_name', 'bad_login', 'bad_password', 'bad_role', 'bad_url', 'bad_source_url', 'bad_limit_value',
   'unknown_node', 'unknown_tag', 'unknown_camera', 'unknown_org', 'bad_last_event_id',
+  'unknown_field', 'bad_org', 'bad_token',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 
@@ -46,7 +47,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   const add = (e: ApiError) => out.push({ status: e.status, code: e.code });
   add(errors.unauthorized()); add(errors.invalidCredentials()); add(errors.forbidden()); add(errors.crossOrg()); add(errors.auditNotVisible());
   add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists());
-  for (const c of ['node_in_use', 'org_not_empty', 'tag_in_use'] as const) add(errors.conflict(c));
+  for (const c of ['node_in_use', 'org_not_empty'] as const) add(errors.conflict(c));
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
   add(errors.payloadTooLarge()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());

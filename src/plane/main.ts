@@ -9,6 +9,7 @@ import { systemClock } from '../common/clock.js';
 import { ConfigError, DEFAULT_PLANE_TOML, configPathFrom, parsePlaneConfig, type PlaneConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { buildApp, makeLogger } from './app.js';
+import { loadOrCreateSecretKey } from './crypto/secret-box.js';
 
 const USAGE = 'usage: argus-plane serve [--config FILE]';
 
@@ -46,7 +47,8 @@ async function serve(configArg: string | undefined): Promise<void> {
   const database = await openDatabase(config.database.kind === 'postgres'
     ? { kind: 'postgres', url: config.database.url }
     : { kind: 'pglite', dir: config.database.dir });
-  const plane = await buildApp({ config, database, clock: systemClock, logger: log });
+  const secretKey = await loadOrCreateSecretKey(config.dataDir);
+  const plane = await buildApp({ config, database, clock: systemClock, secretKey, logger: log });
   await plane.app.listen({ host: config.listen.host, port: config.listen.port });
   const where = config.database.kind === 'postgres' ? 'PostgreSQL server' : `embedded database in ${config.database.dir}`;
   process.stdout.write(`argus-plane: listening on ${config.publicUrl} (${where})\n`);

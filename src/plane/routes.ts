@@ -8,6 +8,12 @@ import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
 import { publicServiceRoutes, versionRoute } from './service/service.routes.js';
 import { loginRoute, sessionRoutes, keyRotationRoute } from './auth/auth.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
+import { orgsRoutes } from './orgs/orgs.routes.js';
+import { usersAdminRoutes, usersSelfRoutes } from './users/users.routes.js';
+import { grantsRoutes } from './rights/grants.routes.js';
+import { tagsRoutes } from './tags/tags.routes.js';
+import { nodesRoutes } from './nodes/nodes.routes.js';
+import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -35,14 +41,22 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     requireSession(authd, deps.auth, deps.health);
     sessionRoutes(authd, deps);
     authd.register(async (s) => auditRoutes(s, deps));
+    usersSelfRoutes(authd, deps.inventory);
+    camerasReadRoutes(authd, deps.inventory);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
+      usersAdminRoutes(admin, deps.inventory);
+      grantsRoutes(admin, deps.inventory);
+      tagsRoutes(admin, deps.inventory);
+      camerasAdminRoutes(admin, deps.inventory);
     });
 
     authd.register(async (superadmin) => {
       requireRole(superadmin, 'superadmin');
       keyRotationRoute(superadmin, deps);
+      orgsRoutes(superadmin, deps.inventory);
+      nodesRoutes(superadmin, deps.inventory);
     });
   });
 }

@@ -10,6 +10,8 @@ import { ManualClock, systemClock, type Clock } from '../../src/common/clock.js'
 /** Secrets of the test suite carry this mark; a test greps logs and bodies for it. */
 export const CANARY = 'CANARY7f3';
 export const ROOT = { login: 'root', password: `root-${CANARY}-pass` };
+/** The fixed key that encrypts stored node secrets in tests (32 bytes). */
+export const TEST_SECRET_KEY = new Uint8Array(32).fill(7);
 
 export interface TestDb { database: Database; url: string | null; drop(): Promise<void> }
 
@@ -60,7 +62,7 @@ export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: 
   const db = opts.db ?? await freshDatabase();
   const logs = new LogCapture();
   const clock = opts.clock ?? systemClock;
-  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, logger: makeLogger('info', logs) });
+  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs) });
   await plane.app.ready();
   await plane.ready();
   return {

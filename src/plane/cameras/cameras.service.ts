@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import { isUuid, pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
+import { writeScope } from '../rights/org-scope.js';
+import { cameraScope, type CameraScope } from '../rights/camera-rights.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { actorOf } from '../auth/auth.service.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import type { TagsService } from '../tags/tags.service.js';
+import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
+import { camerasStore, type CameraRecord } from './cameras.store.js';
+
+const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
+const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:']);
+const MASK = '***';
+
+/** A source URL of an accepted scheme; network schemes need a host. */
+export function checkSourceUrl(text: string): string {
+  let u: URL;
+  try { u = new URL(text); } catch { throw errors.badRequest('bad_source_url'); }
+  if (!SCHEMES.has(u.protocol) || (NETWORK.has(u.protocol) && !u.hostname)) throw errors.badRequest('bad_source_url');
+  return text;
+}
+
+/**
+ * Camera URLs often carry the camera's password: replies and audit params show it as ***.
+ * A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
+ */
+export function maskSource(text: string): string {
+  try {
+    const u = new URL(text);
+    if (!u.password) return text;
+    u.password = MASK;
+    return u.toString();
+  } catch { return text; }
+}
+
+export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
+
+function cameraRow(c: CameraRecord, tagIds: string[]) {
+  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [{ kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskSource(c.main_source) }];
+  if (c.sub_source !== null) profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskSource(c.sub_source) });
+  return {
+    id: c.id, org_id: c.org_id, node_id: c.node_id, name: c.name,
+    main_source: maskSource(c.main_source), sub_source: c.sub_source === null ? null : maskSource(c.sub_source),
+    tag_ids: tagIds, status: c.status, profiles,
+  };
+}
+
+/**
+ * Cameras as records: reads for anyone within the camera-rights rule, writes for administrators.
+ * Provisioning the streams on the node comes with its own issue; until then a camera stays
+ * `unavailable`.
+ */
+export class CamerasService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly orgs: OrgsService,
+    private readonly nodes: NodesService,
+    private readonly tags: TagsService,
+  ) {}
+
+  /** Distinct ids, each a camera of `orgId`; otherwise 400 unknown_camera (for grants). */
+  async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
+    if (ids.some((i) => !isUuid(i))) throw errors.badRequest('unknown_camera');
+    const set = [...new Set(ids.map((i) => i.toLowerCase()))];
+    if ((await camerasStore.countInOrg(db, orgId, set)) !== set.length) throw errors.badRequest('unknown_camera');
+    return set;
+  }
+
+  async list(p: Principal, q: ListArgs) {
+    const scope = cameraScope(p, q.org);
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    const rows = await camerasStore.list(this.db, { scope, after: q.after ?? null, limit });
+    const tags = await camerasStore.tagsOf(this.db, rows.slice(0, limit).map((r) => r.id));
+    return pageOf(rows, limit, (r) => cameraRow(r, tags.get(r.id) ?? []));
+  }
+
+  async get(p: Principal, rawId: string) {
+    const c = await this.find(this.db, cameraScope(p), rawId);
+    return cameraRow(c, (await camerasStore.tagsOf(this.db, [c.id])).get(c.id)!);
+  }
+
+  async create(p: Principal, body: CameraCreate) {
+    const orgId = writeScope(p, body.org_id);
+    const main = checkSourceUrl(body.main_source);
+    const sub = body.sub_source == null ? null : checkSourceUrl(body.sub_source);
+    const id = randomUUID();
+    return this.db.transaction().execute(async (trx) => {
+      const limits = await this.orgs.lockLimits(trx, orgId);
+      if (!limits) throw errors.badRequest('unknown_org');
+      if (!(await this.nodes.exists(trx, body.node_id.toLowerCase()))) throw errors.badRequest('unknown_node');
+      const tagIds = await this.tags.requireInOrg(trx, orgId, body.tag_ids ?? []);
+      if (limits.max_cameras !== null && (await camerasStore.countInOrg(trx, orgId)) >= limits.max_cameras) {
+        throw errors.quotaReached('max_cameras_reached');
+      }
+      const rec: CameraRecord = { id, org_id: orgId, node_id: body.node_id.toLowerCase(), name: body.name, main_source: main, sub_source: sub, status: 'unavailable' };
+      const { status: _s, ...insert } = rec;
+      await camerasStore.insert(trx, insert);
+      await camerasStore.setTags(trx, id, tagIds);
+      const row = cameraRow(rec, [...tagIds].sort());
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId, nodeId: rec.node_id, action: 'camera.create', objectType: 'camera', objectId: id, objectName: rec.name,
+        params: { name: rec.name, node_id: rec.node_id, main_source: row.main_source, sub_source: row.sub_source, tag_ids: row.tag_ids },
+      });
+      return row;
+    });
+  }
+
+  async update(p: Principal, rawId: string, body: CameraPatch) {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.find(trx, adminScope(p), rawId, true);
+      const beforeTags = (await camerasStore.tagsOf(trx, [before.id])).get(before.id)!;
+      const set: Parameters<typeof camerasStore.update>[2] = {};
+      if (body.name !== undefined && body.name !== before.name) set.name = body.name;
+      if (body.node_id !== undefined && body.node_id.toLowerCase() !== before.node_id) {
+        if (!(await this.nodes.exists(trx, body.node_id.toLowerCase()))) throw errors.badRequest('unknown_node');
+        set.node_id = body.node_id.toLowerCase();
+      }
+      const main = sourceChange(body.main_source, before.main_source);
+      if (main !== undefined) set.main_source = main;
+      const sub = body.sub_source === null ? (before.sub_source === null ? undefined : null) : sourceChange(body.sub_source, before.sub_source);
+      if (sub !== undefined) set.sub_source = sub;
+      let tagIds = beforeTags;
+      if (body.tag_ids !== undefined) {
+        const next = (await this.tags.requireInOrg(trx, before.org_id, body.tag_ids)).sort();
+        if (next.join() !== beforeTags.join()) tagIds = next;
+      }
+      const changed = [...Object.keys(set), ...(tagIds !== beforeTags ? ['tag_ids'] : [])];
+      const after = { ...before, ...set };
+      const row = cameraRow(after, tagIds);
+      if (!changed.length) return row;
+      if (Object.keys(set).length) await camerasStore.update(trx, before.id, set, new Date(this.clock.now()));
+      if (tagIds !== beforeTags) await camerasStore.setTags(trx, before.id, tagIds);
+      const params: Record<string, unknown> = { changed };
+      for (const f of changed) params[f] = (row as Record<string, unknown>)[f];
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: after.org_id, nodeId: after.node_id, action: 'camera.update', objectType: 'camera', objectId: after.id,
+        objectName: after.name, params,
+      });
+      return row;
+    });
+  }
+
+  async delete(p: Principal, rawId: string): Promise<{ id: string; deleted: true }> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.find(trx, adminScope(p), rawId, true);
+      await camerasStore.delete(trx, before.id);
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: before.org_id, nodeId: before.node_id, action: 'camera.delete', objectType: 'camera', objectId: before.id,
+        objectName: before.name, params: {},
+      });
+      return { id: before.id, deleted: true as const };
+    });
+  }
+
+  private async find(db: Db, scope: CameraScope, rawId: string, lock = false): Promise<CameraRecord> {
+    const c = await camerasStore.get(db, requireUuid(rawId), scope, { lock });
+    if (!c) throw errors.notFound();
+    return c;
+  }
+}
+
+/** Writes are administrator routes: the administrator's organisation, or anything for a superadmin. */
+function adminScope(p: Principal): CameraScope {
+  return p.role === 'superadmin' ? { kind: 'all' } : { kind: 'org', orgId: p.orgId };
+}
+
+/** The new source, or undefined when unchanged (equal, or the masked form of the stored one). */
+function sourceChange(next: string | undefined, stored: string | null): string | undefined {
+  if (next === undefined || next === stored || (stored !== null && next === maskSource(stored))) return undefined;
+  return checkSourceUrl(next);
+}

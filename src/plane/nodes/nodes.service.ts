@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import { FOREIGN_KEY_VIOLATION, pgCode } from '../db/pg-errors.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import { pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { actorOf } from '../auth/auth.service.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { NodeCreate, NodePatch } from './nodes.schemas.js';
+import { nodesStore, type NodeRecord } from './nodes.store.js';
+
+const nodeRow = (n: NodeRecord) => ({
+  id: n.id, name: n.name, url: n.url, enabled: n.enabled, state: n.state,
+  last_seen_at: n.last_seen_at ? new Date(n.last_seen_at).toISOString() : null, version: n.version,
+  api_token_configured: n.api_token_enc !== '', auth_backend_secret_configured: n.auth_backend_secret_enc !== null,
+});
+
+// The sealed value names its row and field: a ciphertext moved elsewhere does not open.
+const context = (id: string, field: 'api_token' | 'auth_backend_secret') => `node:${id}:${field}`;
+
+/**
+ * A node's base URL: http or https, a host, no credentials (they would show in every row and
+ * log line; the token travels separately), no query or fragment. Kept without a trailing slash.
+ */
+export function normaliseNodeUrl(text: string): string {
+  let u: URL;
+  try { u = new URL(text); } catch { throw errors.badRequest('bad_url'); }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname || u.username || u.password || u.search || u.hash) {
+    throw errors.badRequest('bad_url');
+  }
+  return u.toString().replace(/\/+$/, '');
+}
+
+/** Streaming nodes as records (superadmin). Polling arrives with its own issue and reads `credentials`. */
+export class NodesService {
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly box: SecretBox) {}
+
+  async exists(db: Db, id: string): Promise<boolean> {
+    return (await nodesStore.get(db, id)) !== undefined;
+  }
+
+  /** The decrypted secrets of a node, for the code that talks to it; never for a reply. */
+  async credentials(id: string): Promise<{ url: string; apiToken: string; authBackendSecret: string | null } | undefined> {
+    const n = await nodesStore.get(this.db, id);
+    if (!n) return undefined;
+    return {
+      url: n.url,
+      apiToken: this.box.open(n.api_token_enc, context(id, 'api_token')),
+      authBackendSecret: n.auth_backend_secret_enc === null ? null : this.box.open(n.auth_backend_secret_enc, context(id, 'auth_backend_secret')),
+    };
+  }
+
+  async list(q: ListArgs) {
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    return pageOf(await nodesStore.list(this.db, { after: q.after ?? null, limit }), limit, nodeRow);
+  }
+
+  async create(p: Principal, body: NodeCreate) {
+    const id = randomUUID();
+    const url = normaliseNodeUrl(body.url);
+    const rec = {
+      id, name: body.name, url, enabled: body.enabled ?? true,
+      api_token_enc: this.box.seal(body.api_token, context(id, 'api_token')),
+      auth_backend_secret_enc: body.auth_backend_secret ? this.box.seal(body.auth_backend_secret, context(id, 'auth_backend_secret')) : null,
+    };
+    return this.db.transaction().execute(async (trx) => {
+      await nodesStore.insert(trx, rec);
+      const row = nodeRow((await nodesStore.get(trx, id))!);
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: null, nodeId: id, action: 'node.create', objectType: 'node', objectId: id, objectName: rec.name,
+        params: { name: rec.name, url, enabled: rec.enabled, auth_backend_configured: row.auth_backend_secret_configured },
+      });
+      return row;
+    });
+  }
+
+  async update(p: Principal, rawId: string, body: NodePatch) {
+    const id = requireUuid(rawId);
+    const url = body.url !== undefined ? normaliseNodeUrl(body.url) : undefined;
+    return this.db.transaction().execute(async (trx) => {
+      const before = await nodesStore.get(trx, id, { lock: true });
+      if (!before) throw errors.notFound();
+      const set: Parameters<typeof nodesStore.update>[2] = {};
+      const changed: string[] = [];
+      if (body.name !== undefined && body.name !== before.name) { set.name = body.name; changed.push('name'); }
+      if (url !== undefined && url !== before.url) { set.url = url; changed.push('url'); }
+      if (body.enabled !== undefined && body.enabled !== before.enabled) { set.enabled = body.enabled; changed.push('enabled'); }
+      // A secret sent is a secret replaced, even if equal: its plaintext is never compared.
+      if (body.api_token !== undefined) { set.api_token_enc = this.box.seal(body.api_token, context(id, 'api_token')); changed.push('api_token'); }
+      if (body.auth_backend_secret !== undefined) {
+        set.auth_backend_secret_enc = body.auth_backend_secret === null ? null : this.box.seal(body.auth_backend_secret, context(id, 'auth_backend_secret'));
+        changed.push('auth_backend_secret');
+      }
+      if (!changed.length) return nodeRow(before);
+      await nodesStore.update(trx, id, set, new Date(this.clock.now()));
+      const after = (await nodesStore.get(trx, id))!;
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: null, nodeId: id, action: 'node.update', objectType: 'node', objectId: id, objectName: after.name,
+        params: { changed, ...(set.name !== undefined ? { name: set.name } : {}), ...(set.url !== undefined ? { url: set.url } : {}), ...(set.enabled !== undefined ? { enabled: set.enabled } : {}) },
+      });
+      return nodeRow(after);
+    });
+  }
+
+  /** A node that still carries cameras stays (409 node_in_use): move or delete them first. */
+  async delete(p: Principal, rawId: string): Promise<{ id: string; deleted: true }> {
+    const id = requireUuid(rawId);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const before = await nodesStore.get(trx, id, { lock: true });
+        if (!before) throw errors.notFound();
+        await nodesStore.delete(trx, id);
+        await this.audit.record(trx, {
+          actor: actorOf(p), orgId: null, nodeId: id, action: 'node.delete', objectType: 'node', objectId: id, objectName: before.name, params: {},
+        });
+        return { id, deleted: true as const };
+      });
+    } catch (err) {
+      if (pgCode(err) === FOREIGN_KEY_VIOLATION) throw errors.conflict('node_in_use');
+      throw err;
+    }
+  }
+}

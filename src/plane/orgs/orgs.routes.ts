@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { principalOf } from '../http/principal.js';
+import { Deleted, IdParams, ListQuery, Page, sec, validationCodes } from '../http/list.js';
+import type { OrgsService } from './orgs.service.js';
+import { OrgCreateBody, OrgFieldCodes, OrgPatchBody, OrgRow } from './orgs.schemas.js';
+
+const config = { validationCode: validationCodes(OrgFieldCodes) };
+const tags = ['organisations'];
+
+/** Superadmin scope. */
+export function orgsRoutes(app: FastifyInstance, deps: { orgs: OrgsService }): void {
+  app.get<{ Querystring: Static<typeof ListQuery> }>('/api/v1/orgs', {
+    schema: { tags, summary: 'Organisations, by id', security: sec, querystring: ListQuery, response: { 200: Page(OrgRow) } },
+    config,
+  }, async (req) => deps.orgs.list(req.query));
+
+  app.post<{ Body: Static<typeof OrgCreateBody> }>('/api/v1/orgs', {
+    schema: { tags, summary: 'Create an organisation (limits: null = unlimited)', security: sec, body: OrgCreateBody, response: { 201: OrgRow } },
+    config,
+  }, async (req, reply) => reply.code(201).send(await deps.orgs.create(principalOf(req), req.body)));
+
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof OrgPatchBody> }>('/api/v1/orgs/:id', {
+    schema: { tags, summary: 'Rename an organisation or change its limits', security: sec, params: IdParams, body: OrgPatchBody, response: { 200: OrgRow } },
+    config,
+  }, async (req) => deps.orgs.update(principalOf(req), req.params.id, req.body));
+
+  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/orgs/:id', {
+    schema: { tags, summary: 'Delete an empty organisation (409 org_not_empty otherwise)', security: sec, params: IdParams, response: { 200: Deleted } },
+  }, async (req) => deps.orgs.delete(principalOf(req), req.params.id));
+}

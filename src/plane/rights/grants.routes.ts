@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { principalOf } from '../http/principal.js';
+import { IdParams, Uuid, sec, validationCodes } from '../http/list.js';
+import type { GrantsService } from './grants.service.js';
+
+const GrantsReply = Type.Object({ camera_ids: Type.Array(Uuid), tag_ids: Type.Array(Uuid) });
+const GrantsBody = Type.Object({
+  camera_ids: Type.Array(Type.String(), { maxItems: 10_000 }),
+  tag_ids: Type.Array(Type.String(), { maxItems: 1_000 }),
+}, { additionalProperties: false });
+const config = { validationCode: validationCodes({ camera_ids: 'unknown_camera', tag_ids: 'unknown_tag' }) };
+const tags = ['camera rights'];
+
+/** Administrator scope. */
+export function grantsRoutes(app: FastifyInstance, deps: { grants: GrantsService }): void {
+  app.get<{ Params: Static<typeof IdParams> }>('/api/v1/users/:id/grants', {
+    schema: { tags, summary: 'Cameras granted to a user, directly and through tags', security: sec, params: IdParams, response: { 200: GrantsReply } },
+  }, async (req) => deps.grants.get(principalOf(req), req.params.id));
+
+  app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof GrantsBody> }>('/api/v1/users/:id/grants', {
+    schema: {
+      tags, summary: 'Replace both lists; ids must belong to the user\'s organisation (400 unknown_camera, unknown_tag)',
+      security: sec, params: IdParams, body: GrantsBody, response: { 200: GrantsReply },
+    },
+    config,
+  }, async (req) => deps.grants.put(principalOf(req), req.params.id, req.body));
+}
