@@ -80,6 +80,17 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     return503OnClosing: true,
   });
   installErrorHandler(app, health);
+  // One error envelope for the whole API: every documented route answers it for its failures.
+  app.addSchema({
+    $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,
+    description: 'Error envelope: `error` holds the code; some codes add fields (scope, retry_after).',
+    properties: { error: { type: 'string', description: 'One of the catalogue codes', examples: describeErrors().map((e) => e.code) } },
+  });
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+    const response = (route.schema.response ?? {}) as Record<string, unknown>;
+    if (!('default' in response)) route.schema.response = { ...response, default: { $ref: 'ErrorEnvelope#' } };
+  });
   installMethodRouting(app);
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -98,6 +109,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       'x-error-codes': describeErrors(),
     } as any,
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
   registerRoutes(app, { health, auth, audit, inventory, database });

@@ -18,6 +18,8 @@ export const errors = {
   conflict: (code: 'node_in_use' | 'org_not_empty') => new ApiError(409, code),
   quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached') => new ApiError(409, code),
   payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
+  unsupportedMediaType: () => new ApiError(415, 'unsupported_media_type'),
+  badJson: () => new ApiError(400, 'bad_json'),
   loginThrottled: (retryAfter: number) =>
     new ApiError(429, 'too_many_login_attempts', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   liveStreamCapacity: (scope: 'global' | 'principal') =>
@@ -49,7 +51,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists());
   for (const c of ['node_in_use', 'org_not_empty'] as const) add(errors.conflict(c));
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
-  add(errors.payloadTooLarge()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
+  add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());
   for (const c of badRequestCodes) add(errors.badRequest(c));
   return out;

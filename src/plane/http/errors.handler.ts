@@ -32,13 +32,12 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return errors.payloadTooLarge();
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError(415, 'unsupported_media_type');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return errors.unsupportedMediaType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, 'bad_json');
+      return errors.badJson();
   }
-  if (err.statusCode === 400 && (err as any).type === 'entity.parse.failed') return new ApiError(400, 'bad_json');
-  if (err instanceof SyntaxError) return new ApiError(400, 'bad_json');
+  if (err instanceof SyntaxError) return errors.badJson();
   // A database constraint the service did not foresee: a conflict with existing data, not a crash.
   const pgCode = (err as { code?: string }).code;
   if (pgCode === '23505') return errors.alreadyExists();

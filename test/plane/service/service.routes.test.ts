@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlane, type TestPlane } from '../harness.js';
+import { Client, login } from '../client.js';
+import { describeErrors } from '../../../src/plane/errors.js';
+import { NOT_IMPLEMENTED_PATHS } from '../../../src/plane/service/service.routes.js';
+
+let t: TestPlane;
+let root: Client;
+beforeAll(async () => { t = await startPlane(); root = await login(t.plane.app); });
+afterAll(async () => { await t?.close(); });
+
+describe('service endpoints', () => {
+  it('GET /health is public and says whether the database answers', async () => {
+    const r = await new Client(t.plane.app).get('/health');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('GET /api/v1/version needs a session and returns every field of document 1', async () => {
+    expect((await new Client(t.plane.app).get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
+    const r = await root.get('/api/v1/version');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['debug', 'dirty', 'features', 'git', 'git_sha', 'opt_level', 'profile', 'target', 'version']);
+    expect(r.body.git_sha).toMatch(/^([0-9a-f]{40}|unknown)$/);
+    expect(typeof r.body.dirty).toBe('boolean');
+    expect(Array.isArray(r.body.features)).toBe(true);
+  });
+
+  it('answers 501 not_implemented on every method of the not-implemented paths', async () => {
+    expect(NOT_IMPLEMENTED_PATHS).toEqual(['/api/v1/config', '/api/v1/config/globals', '/api/v1/config/logging', '/api/v1/license', '/api/v1/logs']);
+    for (const path of NOT_IMPLEMENTED_PATHS) {
+      for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        const r = await root.req(m, path, m === 'GET' || m === 'DELETE' ? undefined : {});
+        expect(r.status, `${m} ${path}`).toBe(501);
+        expect(r.body).toEqual({ error: 'not_implemented' });
+      }
+    }
+  });
+
+  it('answers 404 not_found for an unknown path and 405 with Allow for a known path with another method', async () => {
+    const a = await root.get('/api/v1/no-such-thing');
+    expect(a.status).toBe(404);
+    expect(a.body).toEqual({ error: 'not_found' });
+    const b = await root.req('DELETE', '/api/v1/audit/actions');
+    expect(b.status).toBe(405);
+    expect(b.body).toEqual({ error: 'method_not_allowed' });
+    expect(b.headers.allow).toBe('GET');
+  });
+});
+
+describe('GET /api/v1/openapi.json', () => {
+  it('is an OpenAPI 3.1 document of every route, documenting every catalogue code', async () => {
+    const r = await new Client(t.plane.app).get('/api/v1/openapi.json');
+    expect(r.status).toBe(200);
+    const doc = r.body;
+    expect(doc.openapi).toBe('3.1.0');
+    for (const p of ['/health', '/api/v1/version', '/api/v1/auth/login', '/api/v1/auth/logout', '/api/v1/auth/me',
+      '/api/v1/admin/keys/rotate', '/api/v1/audit', '/api/v1/audit/{id}', '/api/v1/audit/actions', '/api/v1/audit/export.csv',
+      '/api/v1/audit/stream', ...NOT_IMPLEMENTED_PATHS]) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+    const envelope = doc.components.schemas.ErrorEnvelope;
+    expect(envelope.required).toEqual(['error']);
+    const documented = new Set(envelope.properties.error.examples);
+    for (const { code } of describeErrors()) expect(documented.has(code), code).toBe(true);
+    for (const { status, code } of describeErrors()) expect(doc.info.description).toContain(`${status} ${code}`);
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
