@@ -18,6 +18,7 @@ import { installMethodRouting } from './http/routing.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
+import { JobRunner } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
 
 export interface PlaneServices {
@@ -28,6 +29,7 @@ export interface PlaneServices {
   audit: AuditService;
   auth: AuthService;
   inventory: InventoryServices;
+  jobs: JobRunner;
 }
 
 export interface Plane {
@@ -114,13 +116,26 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
 
   registerRoutes(app, { health, auth, audit, inventory, database });
 
-  let readyResolve!: () => void;
-  const readyPromise = new Promise<void>((r) => { readyResolve = r; });
-  health.onChange((up) => { if (up) readyResolve(); });
-  health.startProbe(async () => {
-    await migrate(database);
+  const ensureAuditPartitions = async () => {
     const now = clock.now();
     await auditStore.ensurePartitions(db, new Date(now - 31 * 86_400_000), new Date(now + 62 * 86_400_000));
+  };
+  const jobs = new JobRunner(log.child({ part: 'jobs' }), () => clock.now());
+  let readyResolve!: () => void;
+  const readyPromise = new Promise<void>((r) => { readyResolve = r; });
+  health.onChange((up) => {
+    if (!up) return;
+    readyResolve();
+    // Monthly audit partitions exist a month behind and two ahead, so rows never pile up in
+    // the default partition.
+    if (!jobs.list().length) jobs.start({
+      name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000,
+      run: ensureAuditPartitions,
+    });
+  });
+  health.startProbe(async () => {
+    await migrate(database);
+    await ensureAuditPartitions();
     if (config.bootstrap) await inventory.users.bootstrap(config.bootstrap);
     await auth.loadKey();
     await ring.catchUp();
@@ -128,10 +143,11 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
 
   return {
     app,
-    services: { health, bus, streams, ring, audit, auth, inventory },
+    services: { health, bus, streams, ring, audit, auth, inventory, jobs },
     ready: () => readyPromise,
     async close() {
       health.stop();
+      jobs.stop();
       streams.endAll();
       await app.close();
       await bus.close();

@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+
+/** A named background job: idempotent, so a missed or repeated run does no harm. */
+export interface Job {
+  name: string;
+  everyMs: number;
+  /** Work that should stop (and resume next run) once `deadline` (epoch ms) passes. */
+  run(deadline: number): Promise<void>;
+  budgetMs: number;
+}
+
+export interface JobStatus { name: string; runs: number; failures: number; last_run_ms: number | null; last_error: string | null }
+
+/** Runs jobs on their cadence, one run of a job at a time, never letting a failure escape. */
+export class JobRunner {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly status = new Map<string, JobStatus>();
+  private stopped = false;
+
+  constructor(private readonly log: Logger, private readonly now: () => number = Date.now) {}
+
+  start(job: Job): void {
+    this.status.set(job.name, { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null });
+    const tick = async () => {
+      await this.runOnce(job);
+      if (!this.stopped) this.timers.set(job.name, setTimeout(tick, job.everyMs).unref());
+    };
+    this.timers.set(job.name, setTimeout(tick, 0).unref());
+  }
+
+  async runOnce(job: Job): Promise<void> {
+    const s = this.status.get(job.name) ?? { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null };
+    this.status.set(job.name, s);
+    try {
+      await job.run(this.now() + job.budgetMs);
+      s.last_error = null;
+    } catch (err) {
+      s.failures++;
+      s.last_error = (err as Error).message;
+      this.log.warn({ job: job.name, err: s.last_error }, 'background job failed; retried next run');
+    } finally {
+      s.runs++;
+      s.last_run_ms = this.now();
+    }
+  }
+
+  list(): JobStatus[] { return [...this.status.values()].map((s) => ({ ...s })); }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+  }
+}
