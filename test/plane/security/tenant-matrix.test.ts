@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { startPlane, type TestPlane } from '../harness.js';
+import { Client, login } from '../client.js';
+import { seedOrg, seedUser } from '../fixtures.js';
+
+/**
+ * Tenant isolation, generated from the OpenAPI route list: every route with a path id is tried
+ * as each actor on an object of organisation A. An actor without access must get exactly the
+ * answer it gets for an id that does not exist (status and bytes), so a foreign object is
+ * indistinguishable from a missing one. A new route without an entry here fails the generator.
+ */
+type Actor = 'superadmin' | 'adminA' | 'operatorA' | 'adminB' | 'operatorB' | 'anonymous';
+const ACTORS: Actor[] = ['anonymous', 'operatorB', 'adminB', 'operatorA', 'adminA', 'superadmin'];
+
+interface Ctx { root: Client; adminA: Client; orgA: string; nodeId: string; t: TestPlane }
+interface Entry {
+  /** creates the org-A object; returns its id and any query string the route needs */
+  make(ctx: Ctx): Promise<{ id: string; query?: string }>;
+  body?: unknown;
+  /** actors that may act on org A's object */
+  allowed: Actor[];
+}
+
+const uniq = () => randomUUID().slice(0, 8);
+const makeTag = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/tags', { name: `tag-${uniq()}` })).body.id });
+const makeUser = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/users', { login: `u-${uniq()}`, name: 'u', password: 'long-enough-1', role: 'user' })).body.id });
+const makeCamera = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: c.nodeId, main_source: 'rtsp://10.0.0.1/a' })).body.id });
+const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
+const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
+const makeAudit = async (c: Ctx) => {
+  const row = (await c.adminA.get('/api/v1/audit?limit=1')).body.rows[0];
+  return { id: row.id, query: `occurred_at=${encodeURIComponent(row.occurred_at)}` };
+};
+
+export const MATRIX: Record<string, Entry> = {
+  'GET /api/v1/audit/{id}': { make: makeAudit, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/orgs/{id}': { make: makeOrg, body: { name: `renamed-${uniq()}` }, allowed: ['superadmin'] },
+  'DELETE /api/v1/orgs/{id}': { make: makeOrg, allowed: ['superadmin'] },
+  'PATCH /api/v1/users/{id}': { make: makeUser, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/users/{id}': { make: makeUser, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/users/{id}/grants': { make: makeUser, allowed: ['superadmin', 'adminA'] },
+  'PUT /api/v1/users/{id}/grants': { make: makeUser, body: { camera_ids: [], tag_ids: [] }, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/tags/{id}': { make: makeTag, body: { name: `t-${uniq()}` }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/tags/{id}': { make: makeTag, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/nodes/{id}': { make: makeNode, body: { enabled: false }, allowed: ['superadmin'] },
+  'DELETE /api/v1/nodes/{id}': { make: makeNode, allowed: ['superadmin'] },
+  'GET /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/cameras/{id}': { make: makeCamera, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
+};
+
+let t: TestPlane;
+let ctx: Ctx;
+let clients: Record<Actor, Client>;
+let routes: string[];
+
+beforeAll(async () => {
+  t = await startPlane({ config: { loginThrottle: { attempts: 1000, windowSecs: 60 } } });
+  const db = t.db.database.db;
+  const orgA = await seedOrg(db, 'tenant-a');
+  const orgB = await seedOrg(db, 'tenant-b');
+  const app = t.plane.app;
+  clients = {
+    superadmin: await login(app),
+    adminA: await login(app, await seedUser(db, orgA, 'admin', 'm-admin-a')),
+    operatorA: await login(app, await seedUser(db, orgA, 'user', 'm-operator-a')),
+    adminB: await login(app, await seedUser(db, orgB, 'admin', 'm-admin-b')),
+    operatorB: await login(app, await seedUser(db, orgB, 'user', 'm-operator-b')),
+    anonymous: new Client(app),
+  };
+  const nodeId = (await makeNode({ root: clients.superadmin } as Ctx)).id;
+  ctx = { root: clients.superadmin, adminA: clients.adminA, orgA, nodeId, t };
+  const doc = (await clients.anonymous.get('/api/v1/openapi.json')).body;
+  routes = [];
+  for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    if (!/\{[a-z_]+\}/.test(path)) continue;
+    for (const method of Object.keys(item)) {
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) routes.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+});
+afterAll(async () => { await t?.close(); });
+
+describe('tenant isolation matrix', () => {
+  it('has an entry for every route with a path id in the OpenAPI document', () => {
+    expect(routes.length).toBeGreaterThan(10);
+    const missing = routes.filter((r) => !(r in MATRIX));
+    expect(missing, `routes without a tenant-matrix entry: ${missing.join(', ')}`).toEqual([]);
+    const stale = Object.keys(MATRIX).filter((r) => !routes.includes(r));
+    expect(stale).toEqual([]);
+  });
+
+  it.each(Object.keys(MATRIX))('%s: foreign or unauthorised is indistinguishable from missing', async (route) => {
+    const entry = MATRIX[route]!;
+    const [method, path] = route.split(' ') as [string, string];
+    const target = await entry.make(ctx);
+    expect(target.id, `fixture for ${route}`).toMatch(/^[0-9a-f-]{36}$/);
+    const url = (id: string) => path.replace(/\{[a-z_]+\}/, id) + (target.query ? `?${target.query}` : '');
+    const ghost = randomUUID();
+    // Actors without access first (a DELETE by an allowed actor removes the object).
+    for (const actor of ACTORS.filter((a) => !entry.allowed.includes(a))) {
+      const c = clients[actor];
+      const real = await c.req(method as any, url(target.id), entry.body);
+      const missing = await c.req(method as any, url(ghost), entry.body);
+      expect([401, 403, 404], `${actor} ${route}`).toContain(real.status);
+      expect(real.status, `${actor} ${route} status vs missing`).toBe(missing.status);
+      expect(real.text, `${actor} ${route} body vs missing`).toBe(missing.text);
+      if (actor === 'anonymous') expect(real.body).toEqual({ error: 'unauthorized' });
+      if (actor === 'adminB' || actor === 'operatorB') expect(real.status).not.toBe(401);
+    }
+    const allowed = entry.allowed[entry.allowed.length - 1]!;
+    const ok = await clients[allowed].req(method as any, url(target.id), entry.body);
+    expect(ok.status, `${allowed} ${route}: ${ok.text}`).toBeGreaterThanOrEqual(200);
+    expect(ok.status).toBeLessThan(300);
+    const gone = await clients[allowed].req(method as any, url(ghost), entry.body);
+    expect(gone.status, `${allowed} ${route} on a missing id`).toBe(404);
+    expect(gone.body).toEqual({ error: 'not_found' });
+  });
+
+  it('shows an operator a granted camera and nothing else of its organisation', async () => {
+    const cam = await makeCamera(ctx);
+    const other = await makeCamera(ctx);
+    const op = (await clients.operatorA.get('/api/v1/auth/me')).body.user.id;
+    expect((await clients.adminA.put(`/api/v1/users/${op}/grants`, { camera_ids: [cam.id], tag_ids: [] })).status).toBe(200);
+    expect((await clients.operatorA.get(`/api/v1/cameras/${cam.id}`)).status).toBe(200);
+    const hidden = await clients.operatorA.get(`/api/v1/cameras/${other.id}`);
+    const missing = await clients.operatorA.get(`/api/v1/cameras/${randomUUID()}`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).toBe(missing.text);
+    const list = (await clients.operatorA.get('/api/v1/cameras')).body.rows.map((r: any) => r.id);
+    expect(list).toEqual([cam.id]);
+  });
+});
