@@ -16,7 +16,7 @@ export interface PlaneConfig {
   dvrExportMaxSecs: number;
   moduleRateLimitDefault: number;
   sessionTtlSecs: number;
-  live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number };
+  live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number; lagBytes: number };
   /** Failed logins allowed per login and per address inside the window before 429. */
   loginThrottle: { attempts: number; windowSecs: number };
 }
@@ -121,7 +121,7 @@ export function parsePlaneConfig(opts: {
     dvrExportMaxSecs: dvr,
     moduleRateLimitDefault: rate,
     sessionTtlSecs: 12 * 3600,
-    live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192 },
+    live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
     loginThrottle: { attempts: 5, windowSecs: 300 },
   };
 }

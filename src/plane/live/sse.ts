@@ -3,11 +3,16 @@ import type { Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 
-export interface LiveLimits { globalCapacity: number; perPrincipal: number; heartbeatMs: number }
-
-// A subscriber whose socket holds more than this unsent is lagging: its stream is ended
-// (terminal resync) rather than buffering without bound in the plane's memory.
-const LAG_BYTES = 1 << 20;
+export interface LiveLimits {
+  globalCapacity: number;
+  perPrincipal: number;
+  heartbeatMs: number;
+  /**
+   * A subscriber whose socket holds more than this unsent is lagging: its stream is ended
+   * (terminal resync) rather than buffered without bound in the plane's memory.
+   */
+  lagBytes: number;
+}
 
 /**
  * One live SSE stream: `id:` and `data:` lines only, `:` heartbeats, and an end when the
@@ -18,12 +23,12 @@ export class LiveStream {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly closeHandlers: Array<() => void> = [];
 
-  constructor(readonly principal: Principal, private readonly reply: FastifyReply) {}
+  constructor(readonly principal: Principal, private readonly reply: FastifyReply, private readonly lagBytes: number) {}
 
   get closed(): boolean { return this.ended; }
 
   /** True when the client reads slower than frames arrive. */
-  get lagging(): boolean { return this.reply.raw.writableLength > LAG_BYTES; }
+  get lagging(): boolean { return this.reply.raw.writableLength > this.lagBytes; }
 
   send(id: string | number, data: unknown): void {
     this.write(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -80,7 +85,7 @@ export class LiveStreams {
     const mine = this.perPrincipal.get(principal.userId) ?? 0;
     if (mine >= this.limits.perPrincipal) throw errors.liveStreamCapacity('principal');
 
-    const stream = new LiveStream(principal, reply);
+    const stream = new LiveStream(principal, reply, this.limits.lagBytes);
     this.open.add(stream);
     this.perPrincipal.set(principal.userId, mine + 1);
     stream.onClose(() => {

@@ -18,7 +18,7 @@ const head = async () => (await root.get('/api/v1/audit?limit=1')).body.stream_c
 const n = (cursor: string) => Number(cursor.slice(2));
 
 beforeAll(async () => {
-  t = await startPlane({ config: { live: { globalCapacity: 40, perPrincipal: 32, heartbeatMs: 200, ringSize: 50 }, loginThrottle: { attempts: 1000, windowSecs: 60 } } });
+  t = await startPlane({ config: { live: { globalCapacity: 40, perPrincipal: 32, heartbeatMs: 200, ringSize: 50, lagBytes: 1 << 20 }, loginThrottle: { attempts: 1000, windowSecs: 60 } } });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   const db = t.db.database.db;
   orgA = await seedOrg(db, 'org-a');
