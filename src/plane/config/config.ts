@@ -85,7 +85,10 @@ export function parsePlaneConfig(opts: {
   const listen = parseListen(listenText);
   if (!listen) problems.push(`[network] listen must be IP:port, got "${listenText}"`);
   const publicUrl = String(doc.network?.public_url ?? `http://${listenText}`);
-  try { new URL(publicUrl); } catch { problems.push(`[network] public_url is not a URL: "${publicUrl}"`); }
+  // A public URL derived from a broken listen value is not a second problem.
+  if (listen || doc.network?.public_url !== undefined) {
+    try { new URL(publicUrl); } catch { problems.push(`[network] public_url is not a URL: "${publicUrl}"`); }
+  }
 
   const envLevel = (env.RUST_LOG || env.ARGUS_LOG || '').trim().toLowerCase();
   const fileLevel = String(doc.logging?.minimum_level ?? 'info');
