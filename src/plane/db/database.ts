@@ -1,7 +1,7 @@
-import { Kysely } from 'kysely';
-import postgres, { type Sql } from 'postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { mkdir } from 'node:fs/promises';
-import { PostgresJsDriver, PgliteDriver, type PoolStats } from './drivers.js';
+import { PgliteDriver, type PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
 
 export type Db = Kysely<Schema>;
@@ -35,42 +35,146 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
 function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: number }): Database {
   const max = target.max ?? 10;
-  let driver: PostgresJsDriver | undefined;
-  const sql: Sql = postgres(target.url, {
+  // node-postgres rather than postgres.js: postgres.js 3.4.x can throw from a setImmediate
+  // after a socket dies (an uncatchable TypeError that ends the process) and can leave a
+  // reserved or pooled connection unable to write again (porsager/postgres#1154, #1208).
+  const connectionTimeoutMillis = (target.connectTimeoutSecs ?? 2) * 1000;
+  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as any)) as any };
+  const pool = new pg.Pool({
+    connectionString: target.url,
     max,
     // Short: while the server is away a request should fail fast with db_unavailable
     // instead of hanging, and a returning server is found within the probe interval.
-    connect_timeout: target.connectTimeoutSecs ?? 2,
-    idle_timeout: 60,
-    max_lifetime: 60 * 30,
-    onnotice: () => {},
-    onclose: () => driver?.connectionClosed(),
-    types: { int8: { to: INT8, from: [INT8], serialize: (v: number) => String(v), parse: (v: string) => Number(v) } } as any,
-    connection: { application_name: 'argus-plane' },
+    connectionTimeoutMillis,
+    idleTimeoutMillis: 60_000,
+    maxLifetimeSeconds: 60 * 30,
+    application_name: 'argus-plane',
+    types,
   });
-  driver = new PostgresJsDriver(sql, max);
-  const db = new Kysely<Schema>({ dialect: driver.dialect() });
+  // A connection that dies while idle, or while checked out between two queries, emits
+  // 'error': without a listener that would end the process. The failure reaches the next
+  // query on it as a connection error (503), and the pool drops the client on release.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => { client.on('error', () => {}); });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const listener = new PgListener({ connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types });
   return {
     kind: 'postgres',
     db,
-    async listen(channel, handler, onConnect) {
-      const sub = await sql.listen(channel, handler, onConnect);
-      return async () => { await sub.unlisten().catch(() => {}); };
-    },
+    listen: (channel, handler, onConnect) => listener.listen(channel, handler, onConnect),
     async withSession(fn) {
-      const reserved = await sql.reserve();
+      const client = await pool.connect();
+      let failed: Error | undefined;
       try {
         return await fn({
-          exec: async (text) => { await reserved.unsafe(text).simple(); },
-          query: async (text, params = []) => Array.from(await reserved.unsafe(text, params as any[])) as any,
+          exec: async (text) => { await client.query(text); },
+          query: async (text, params = []) => (await client.query(text, params)).rows as any,
         });
+      } catch (err) {
+        failed = err as Error;
+        throw err;
       } finally {
-        reserved.release();
+        // A session that failed may hold a lock or a broken socket: drop it rather than reuse it.
+        client.release(failed);
       }
     },
-    poolStats: () => driver!.stats(),
-    close: () => db.destroy(),
+    poolStats: () => ({
+      max, size: pool.totalCount, idle: pool.idleCount, in_use: Math.max(0, pool.totalCount - pool.idleCount),
+    }),
+    async close() { await listener.close(); await db.destroy(); },
   };
+}
+
+/**
+ * One LISTEN connection for every channel of the process. When it drops, it reconnects
+ * every `retryMs`, LISTENs again and runs each `onConnect` so subscribers catch up.
+ */
+class PgListener {
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private readonly channels = new Map<string, Array<{ handler: NotifyHandler; onConnect?: () => void }>>();
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly config: pg.ClientConfig, private readonly retryMs = 250) {}
+
+  async listen(channel: string, handler: NotifyHandler, onConnect?: () => void): Promise<() => Promise<void>> {
+    const client = await this.connect();
+    await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    const entry = { handler, onConnect };
+    const list = this.channels.get(channel) ?? [];
+    list.push(entry);
+    this.channels.set(channel, list);
+    onConnect?.();
+    return async () => {
+      const l = this.channels.get(channel);
+      if (!l) return;
+      l.splice(l.indexOf(entry) >>> 0, 1);
+      if (!l.length) {
+        this.channels.delete(channel);
+        await this.client?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
+      }
+    };
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.closed) return Promise.reject(new Error('database closed'));
+    if (this.client) return Promise.resolve(this.client);
+    if (this.connecting) return this.connecting;
+    const client = new pg.Client(this.config);
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (this.client === client) this.client = null;
+      client.end().catch(() => {});
+      this.scheduleReconnect();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (msg) => {
+      for (const e of this.channels.get(msg.channel) ?? []) e.handler(msg.payload ?? '');
+    });
+    this.connecting = client.connect().then(() => {
+      this.connecting = null;
+      if (lost || this.closed) { client.end().catch(() => {}); throw new Error('listen connection lost'); }
+      this.client = client;
+      return client;
+    }, (err) => {
+      this.connecting = null;
+      lost = true;
+      client.end().catch(() => {});
+      throw err;
+    });
+    return this.connecting;
+  }
+
+  /** After a loss: reconnect, LISTEN to every channel again, then let subscribers catch up. */
+  private scheduleReconnect(): void {
+    if (this.closed || this.retry || this.channels.size === 0) return;
+    this.retry = setTimeout(async () => {
+      this.retry = null;
+      try {
+        const client = await this.connect();
+        for (const channel of this.channels.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+        for (const list of this.channels.values()) for (const e of list) e.onConnect?.();
+      } catch {
+        this.client?.end().catch(() => {});
+        this.client = null;
+        this.scheduleReconnect();
+      }
+    }, this.retryMs);
+    this.retry.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => {});
+  }
 }
 
 async function openPglite(dir: string | null): Promise<Database> {

@@ -2,7 +2,6 @@ import {
   CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type QueryResult, type Kysely,
 } from 'kysely';
-import type { Sql, ReservedSql } from 'postgres';
 import type { PGlite } from '@electric-sql/pglite';
 
 /** Live pool figures for the process sampler (document 1, control-plane process sample). */
@@ -20,63 +19,6 @@ function dialectOf(driver: Driver): Dialect {
 function toResult<R>(rows: R[], command: string | undefined, count: number | undefined): QueryResult<R> {
   const affects = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
   return affects ? { rows, numAffectedRows: BigInt(count ?? 0) } : { rows };
-}
-
-/**
- * Kysely over postgres.js. Written here (rather than kysely-postgres-js) so that the pool can
- * report its figures: postgres.js keeps its queues private, so in_use is counted at reserve
- * time and size follows the high-water mark of concurrent use, shrinking as connections close.
- */
-export class PostgresJsDriver implements Driver {
-  private inUse = 0;
-  private size = 0;
-  constructor(private readonly sql: Sql, private readonly max: number) {}
-
-  connectionClosed(): void { this.size = Math.max(this.inUse, this.size - 1); }
-
-  stats(): PoolStats {
-    return { max: this.max, size: this.size, idle: Math.max(0, this.size - this.inUse), in_use: this.inUse };
-  }
-
-  async init(): Promise<void> {}
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const reserved = await this.sql.reserve();
-    this.inUse++;
-    if (this.inUse > this.size) this.size = this.inUse;
-    return new PostgresJsConnection(reserved);
-  }
-
-  async beginTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('begin'));
-  }
-  async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('commit'));
-  }
-  async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('rollback'));
-  }
-  async releaseConnection(conn: DatabaseConnection): Promise<void> {
-    this.inUse--;
-    (conn as PostgresJsConnection).reserved.release();
-  }
-  async destroy(): Promise<void> {
-    await this.sql.end({ timeout: 2 });
-  }
-
-  dialect(): Dialect { return dialectOf(this); }
-}
-
-class PostgresJsConnection implements DatabaseConnection {
-  constructor(readonly reserved: ReservedSql) {}
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.reserved.unsafe(query.sql, query.parameters as any[]);
-    return toResult(Array.from(result) as R[], result.command, result.count);
-  }
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('streaming queries are not used');
-  }
 }
 
 /**

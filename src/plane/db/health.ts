@@ -8,12 +8,16 @@ const CONNECTION_CODES = new Set([
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
 ]);
 
+// node-postgres reports a lost or never-made connection by message only (no code).
+const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+
 /** True for failures of the connection (server gone, restarting, refusing), not of the query. */
 export function isConnectionError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: string; errno?: string; cause?: unknown };
+  const e = err as { code?: string; errno?: string; cause?: unknown; message?: unknown };
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
   if (typeof e.errno === 'string' && CONNECTION_CODES.has(e.errno)) return true;
+  if (e.code === undefined && typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
   return e.cause !== undefined && e.cause !== err && isConnectionError(e.cause);
 }
 
