@@ -6,7 +6,7 @@ import { cameraScope, cameraVisible, canSeeCamera, visibleCameraIds } from '../.
 import type { Principal, Role } from '../../../src/plane/http/principal.js';
 import { seedOrg, seedUser } from '../fixtures.js';
 
-const principal = (role: Role, orgId: string, userId = randomUUID()): Principal => ({
+const principal = (role: Role, orgId: string, userId: string = randomUUID()): Principal => ({
   userId, orgId, role, login: 'x', name: 'x', sessionId: randomUUID(), expiresAt: Date.now() + 1000, ip: '', userAgent: '',
 });
 
