@@ -7,6 +7,7 @@ import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify } from '../live/bus.js';
 import { LiveStreams } from '../live/sse.js';
+import { readScope } from '../rights/org-scope.js';
 import { isAuditAction, AUDIT_ACTIONS } from './actions.js';
 import { auditStore, type AuditFilter, type AuditRow } from './audit.store.js';
 import { frameOf, type AuditRing, type AuditFrame } from './audit.ring.js';
@@ -110,15 +111,8 @@ export class AuditService {
 
   actions(): { rows: string[] } { return { rows: [...AUDIT_ACTIONS] }; }
 
-  /** The organisation a caller reads: its own, or for a superadmin the one named (or all). */
-  private scope(p: Principal, org: string | undefined): string | null {
-    if (p.role === 'superadmin') return org ?? null;
-    if (org !== undefined && org !== p.orgId) throw errors.crossOrg();
-    return p.orgId;
-  }
-
   private filter(p: Principal, q: AuditQuery, limit: number): AuditFilter {
-    const orgId = this.scope(p, q.org);
+    const orgId = readScope(p, q.org);
     if ((q.before_ts === undefined) !== (q.before_id === undefined)) throw errors.badRequest('bad_audit_cursor');
     const from = q.occurred_from !== undefined ? new Date(q.occurred_from) : null;
     const to = q.occurred_to !== undefined ? new Date(q.occurred_to) : null;
@@ -155,7 +149,7 @@ export class AuditService {
   }
 
   async get(p: Principal, id: string, occurredAt: string, org: string | undefined) {
-    const orgId = this.scope(p, org);
+    const orgId = readScope(p, org);
     const row = await auditStore.get(this.db, id, new Date(occurredAt), orgId);
     if (!row) throw errors.notFound();
     return jsonRow(row);
@@ -174,7 +168,7 @@ export class AuditService {
 
   /** The audit SSE stream: replay from the ring after `g:<n>`, then live, filtered to the caller's scope. */
   async stream(req: FastifyRequest, reply: FastifyReply, p: Principal, q: { org?: string; last_event_id?: string }): Promise<void> {
-    const orgId = this.scope(p, q.org);
+    const orgId = readScope(p, q.org);
     const resume = LiveStreams.resumePoint(req, q.last_event_id);
     const stream = this.streams.start(req, reply, p);
     const visible = (f: AuditFrame) => orgId === null || f.org_id === orgId;
