@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { startPlane, ROOT, type TestPlane } from '../harness.js';
+import { seedUser } from '../fixtures.js';
+
+let t: TestPlane;
+beforeAll(async () => { t = await startPlane({ config: { loginThrottle: { attempts: 5, windowSecs: 300 } } }); });
+afterAll(async () => { await t?.close(); });
+
+async function attempt(login: string, password: string, ip: string) {
+  const r = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login, password }, remoteAddress: ip });
+  return { status: r.statusCode, body: r.json(), headers: r.headers, text: r.body };
+}
+
+function expectThrottled(r: Awaited<ReturnType<typeof attempt>>) {
+  expect(r.status).toBe(429);
+  expect(Object.keys(r.body).sort()).toEqual(['error', 'retry_after']);
+  expect(r.body.error).toBe('too_many_login_attempts');
+  expect(Number.isInteger(r.body.retry_after)).toBe(true);
+  expect(r.body.retry_after).toBeGreaterThanOrEqual(1);
+  expect(r.body.retry_after).toBeLessThanOrEqual(300);
+  expect(r.headers['retry-after']).toBe(String(r.body.retry_after));
+}
+
+describe('login throttling', () => {
+  it('throttles one login after 5 failures from anywhere, even with the right password; other logins pass', async () => {
+    const orgId = (await t.db.database.db.selectFrom('orgs').select('id').executeTakeFirstOrThrow()).id;
+    const victim = await seedUser(t.db.database.db, orgId, 'admin', 'victim');
+    for (let i = 0; i < 5; i++) {
+      const r = await attempt('victim', `wrong-${i}`, `10.0.1.${i + 1}`);
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ error: 'invalid_credentials' });
+    }
+    expectThrottled(await attempt('victim', 'wrong-6', '10.0.1.99'));
+    expectThrottled(await attempt('VICTIM', victim.password, '10.0.1.100'));
+    // Neither the other users nor those addresses are locked out.
+    expect((await attempt(ROOT.login, ROOT.password, '10.0.1.1')).status).toBe(200);
+  });
+
+  it('throttles one address after 20 failures across logins; other addresses pass', async () => {
+    for (let i = 0; i < 20; i++) {
+      const r = await attempt(`nobody-${i}`, 'whatever-pass', '10.0.2.1');
+      expect(r.status).toBe(401);
+    }
+    const r = await attempt('someone-else', 'whatever-pass', '10.0.2.1');
+    expectThrottled(r);
+    expectThrottled(await attempt(ROOT.login, ROOT.password, '10.0.2.1'));
+    expect((await attempt(ROOT.login, ROOT.password, '10.0.2.2')).status).toBe(200);
+  });
+
+  it('refuses a throttled attempt before any password check: only the 5 checked failures are audited', async () => {
+    const rows = await t.db.database.db.selectFrom('audit').select('object_name')
+      .where('action', '=', 'auth.login_failed').where('object_name', '=', 'victim').execute();
+    expect(rows.length).toBe(5);
+  });
+});
+
+describe('an unknown login and a wrong password', () => {
+  let u: TestPlane;
+  beforeAll(async () => { u = await startPlane({ config: { loginThrottle: { attempts: 1000, windowSecs: 60 } } }); });
+  afterAll(async () => { await u?.close(); });
+
+  it('answer with the same status, headers and body, in about the same time', async () => {
+    const go = async (login: string) => {
+      const t0 = performance.now();
+      const r = await u.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login, password: 'not-the-password' } });
+      return { ms: performance.now() - t0, status: r.statusCode, text: r.body, type: r.headers['content-type'], keys: Object.keys(r.headers).sort() };
+    };
+    await go(ROOT.login); await go('warm-up-unknown');
+    const unknown: number[] = [], wrong: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const a = await go(`unknown-${i}`);
+      const b = await go(ROOT.login);
+      expect(a.status).toBe(401);
+      expect({ status: b.status, text: b.text, type: b.type, keys: b.keys }).toEqual({ status: a.status, text: a.text, type: a.type, keys: a.keys });
+      expect(JSON.parse(a.text)).toEqual({ error: 'invalid_credentials' });
+      unknown.push(a.ms); wrong.push(b.ms);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    const ratio = median(unknown) / median(wrong);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+  });
+});
