@@ -20,6 +20,7 @@ import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
 import { JobRunner } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
+import { EventServices } from './eventing.js';
 
 export interface PlaneServices {
   health: DbHealth;
@@ -29,6 +30,7 @@ export interface PlaneServices {
   audit: AuditService;
   auth: AuthService;
   inventory: InventoryServices;
+  events: EventServices;
   jobs: JobRunner;
 }
 
@@ -65,6 +67,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
   const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
+  const events = new EventServices(db, clock, config, audit, inventory);
 
   auth.subscribe(bus);
   ring.start(bus);
@@ -114,7 +117,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  registerRoutes(app, { health, auth, audit, inventory, database });
+  registerRoutes(app, { health, auth, audit, inventory, events, database });
 
   const ensureAuditPartitions = async () => {
     const now = clock.now();
@@ -128,14 +131,15 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     readyResolve();
     // Monthly audit partitions exist a month behind and two ahead, so rows never pile up in
     // the default partition.
-    if (!jobs.list().length) jobs.start({
-      name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000,
-      run: ensureAuditPartitions,
-    });
+    if (!jobs.list().length) {
+      jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
+      jobs.start(events.partitionsJob());
+    }
   });
   health.startProbe(async () => {
     await migrate(database);
     await ensureAuditPartitions();
+    await events.ensurePartitions();
     if (config.bootstrap) await inventory.users.bootstrap(config.bootstrap);
     await auth.loadKey();
     await ring.catchUp();
@@ -143,7 +147,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
 
   return {
     app,
-    services: { health, bus, streams, ring, audit, auth, inventory, jobs },
+    services: { health, bus, streams, ring, audit, auth, inventory, events, jobs },
     ready: () => readyPromise,
     async close() {
       health.stop();

@@ -24,6 +24,10 @@ export const errors = {
     new ApiError(429, 'too_many_login_attempts', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   liveStreamCapacity: (scope: 'global' | 'principal') =>
     new ApiError(429, 'live_stream_capacity', { scope, retry_after: 2 }, { 'retry-after': '2' }),
+  rateLimited: (retryAfter: number) =>
+    new ApiError(429, 'rate_limited', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
+  attachmentTooLarge: () => new ApiError(413, 'attachment_too_large'),
+  attachmentQuotaExceeded: () => new ApiError(507, 'attachment_quota_exceeded'),
   notImplemented: () => new ApiError(501, 'not_implemented'),
   rotateFailed: () => new ApiError(500, 'rotate_failed'),
   internal: () => new ApiError(500, 'internal_error'),
@@ -40,6 +44,7 @@ export const badRequestCodes = [
   'bad_name', 'bad_login', 'bad_password', 'bad_role', 'bad_url', 'bad_source_url', 'bad_limit_value',
   'unknown_node', 'unknown_tag', 'unknown_camera', 'unknown_org', 'bad_last_event_id',
   'unknown_field', 'bad_org', 'bad_token',
+  'reserved_name', 'bad_rate_limit', 'bad_events',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 
@@ -52,6 +57,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   for (const c of ['node_in_use', 'org_not_empty'] as const) add(errors.conflict(c));
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
+  add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());
   for (const c of badRequestCodes) add(errors.badRequest(c));
   return out;

@@ -4,6 +4,7 @@ import type { DbHealth } from './db/health.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { AuditService } from './audit/audit.service.js';
 import type { InventoryServices } from './inventory.js';
+import type { EventServices } from './eventing.js';
 import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
 import { publicServiceRoutes, versionRoute } from './service/service.routes.js';
 import { loginRoute, sessionRoutes, keyRotationRoute } from './auth/auth.routes.js';
@@ -14,12 +15,16 @@ import { grantsRoutes } from './rights/grants.routes.js';
 import { tagsRoutes } from './tags/tags.routes.js';
 import { nodesRoutes } from './nodes/nodes.routes.js';
 import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.js';
+import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
+import { requireModuleToken } from './module-tokens/module-token.scope.js';
+import { intakeRoutes } from './events/intake.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
   auth: AuthService;
   audit: AuditService;
   inventory: InventoryServices;
+  events: EventServices;
   database: Database;
 }
 
@@ -37,6 +42,12 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     loginRoute(pub, deps);
   });
 
+  // Intake: a module token, not a session (a separate credential space).
+  app.register(async (intake) => {
+    requireModuleToken(intake, deps.events.moduleTokens, deps.health);
+    intakeRoutes(intake, deps.events);
+  });
+
   app.register(async (authd) => {
     requireSession(authd, deps.auth, deps.health);
     sessionRoutes(authd, deps);
@@ -50,6 +61,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       grantsRoutes(admin, deps.inventory);
       tagsRoutes(admin, deps.inventory);
       camerasAdminRoutes(admin, deps.inventory);
+      moduleTokensRoutes(admin, deps.events);
     });
 
     authd.register(async (superadmin) => {

@@ -12,7 +12,7 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
-import { camerasStore, type CameraRecord } from './cameras.store.js';
+import { camerasStore, type CameraIdentity, type CameraRecord } from './cameras.store.js';
 
 const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
 const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:']);
@@ -72,6 +72,12 @@ export class CamerasService {
     const set = [...new Set(ids.map((i) => i.toLowerCase()))];
     if ((await camerasStore.countInOrg(db, orgId, set)) !== set.length) throw errors.badRequest('unknown_camera');
     return set;
+  }
+
+  /** Names and node of those of `ids` that are cameras of `orgId`; the others are absent. */
+  async identities(db: Db, orgId: string, ids: string[]): Promise<Map<string, CameraIdentity>> {
+    const rows = await camerasStore.identities(db, orgId, ids.filter(isUuid).map((i) => i.toLowerCase()));
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   async list(p: Principal, q: ListArgs) {

@@ -5,6 +5,7 @@ export interface CameraRecord {
   id: string; org_id: string; node_id: string; name: string; main_source: string; sub_source: string | null;
   status: 'live' | 'unavailable' | 'degraded' | 'failing';
 }
+export interface CameraIdentity { id: string; node_id: string; name: string; node_name: string }
 const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.status'] as const;
 
 /** The only SQL of cameras and their tags. Visibility comes from the camera-rights rule. */
@@ -27,6 +28,13 @@ export const camerasStore = {
     const rows = await db.selectFrom('camera_tags').select(['camera_id', 'tag_id']).where('camera_id', 'in', ids).orderBy('tag_id').execute();
     for (const r of rows) out.get(r.camera_id)?.push(r.tag_id);
     return out;
+  },
+
+  /** Camera and node names of those of `ids` that are cameras of `orgId` (event intake, frames). */
+  async identities(db: Db, orgId: string, ids: string[]): Promise<CameraIdentity[]> {
+    if (!ids.length) return [];
+    return db.selectFrom('cameras as c').innerJoin('nodes as n', 'n.id', 'c.node_id')
+      .select(['c.id', 'c.node_id', 'c.name', 'n.name as node_name']).where('c.org_id', '=', orgId).where('c.id', 'in', ids).execute();
   },
 
   /** How many cameras `orgId` has, or how many of `ids` are its cameras. */

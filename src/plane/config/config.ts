@@ -15,6 +15,8 @@ export interface PlaneConfig {
   bootstrap: { login: string; password: string } | null;
   dvrExportMaxSecs: number;
   moduleRateLimitDefault: number;
+  /** [evidence_storage]: where attachment bytes live (s3 comes with the settings issue). */
+  evidence: { backend: 'local'; dir: string };
   sessionTtlSecs: number;
   live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number; lagBytes: number };
   /** Failed logins allowed per login and per address inside the window before 429. */
@@ -103,6 +105,11 @@ export function parsePlaneConfig(opts: {
   const rate = doc.events?.module_rate_limit_default ?? 200;
   if (!Number.isInteger(rate) || rate < 1) problems.push('[events] module_rate_limit_default must be an integer >= 1');
 
+  const evBackend = doc.evidence_storage?.backend ?? 'local';
+  if (evBackend !== 'local') problems.push('[evidence_storage] backend must be "local" (s3 is not available yet)');
+  const evDir = doc.evidence_storage?.dir ?? join(dataDir, 'evidence');
+  if (typeof evDir !== 'string' || !evDir) problems.push('[evidence_storage] dir must be a non-empty string');
+
   let bootstrap: PlaneConfig['bootstrap'] = null;
   const bl = env.ARGUS_BOOTSTRAP_LOGIN, bp = env.ARGUS_BOOTSTRAP_PASSWORD;
   if (bl || bp) {
@@ -123,6 +130,7 @@ export function parsePlaneConfig(opts: {
     bootstrap,
     dvrExportMaxSecs: dvr,
     moduleRateLimitDefault: rate,
+    evidence: { backend: 'local', dir: resolve(dataDir, String(evDir)) },
     sessionTtlSecs: 12 * 3600,
     live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
     loginThrottle: { attempts: 5, windowSecs: 300 },

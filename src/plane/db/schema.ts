@@ -111,6 +111,68 @@ export interface AuditTable {
   search: ColumnType<never, never, never>;
 }
 
+export interface ModuleTokensTable {
+  id: string;
+  org_id: string;
+  name: string;
+  secret_sha256: Uint8Array;
+  rate_limit: number | null;
+  enabled: Generated<boolean>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface EventStreamTable { singleton: Generated<boolean>; head: number; purge_day: string | null }
+
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface EventsTable {
+  id: string;
+  occurred_at: Timestamp;
+  seq: number;
+  org_id: string;
+  camera_id: string | null;
+  node_id: string | null;
+  token_id: string | null;
+  category: 'camera' | 'system';
+  detector: string;
+  detector_title: Json | null;
+  severity: number | null;
+  confidence: number | null;
+  interval: boolean;
+  ended_at: Timestamp | null;
+  template_id: string | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  ext_id: string | null;
+  list_values: Json<unknown[]>;
+  fields: Json<Record<string, unknown>>;
+  payload: Json<Record<string, unknown>>;
+  attachments: Json<unknown[]>;
+  starred: Generated<boolean>;
+  search: ColumnType<string, string | undefined, string>;
+}
+
+export interface EventExtIdsTable { token_id: string; ext_id: string; event_id: string; occurred_at: Timestamp }
+
+export interface AttachmentsTable {
+  ref: string;
+  org_id: string;
+  token_id: string | null;
+  backend: string;
+  storage_key: string;
+  content_type: string;
+  size: number;
+  sha256: Uint8Array;
+  camera_id: string | null;
+  event_id: string | null;
+  event_occurred_at: Timestamp | null;
+  created_at: DefaultedTimestamp;
+}
+
+export interface OrgEvidenceUsageTable { org_id: string; bytes: Generated<number>; attachments: Generated<number> }
+
 export interface Schema {
   orgs: OrgsTable;
   users: UsersTable;
@@ -123,4 +185,10 @@ export interface Schema {
   user_camera_grants: UserCameraGrantsTable;
   user_tag_grants: UserTagGrantsTable;
   audit: AuditTable;
+  module_tokens: ModuleTokensTable;
+  event_stream: EventStreamTable;
+  events: EventsTable;
+  event_ext_ids: EventExtIdsTable;
+  attachments: AttachmentsTable;
+  org_evidence_usage: OrgEvidenceUsageTable;
 }

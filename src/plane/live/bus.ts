@@ -6,6 +6,7 @@ import type { Database, Db } from '../db/database.js';
 export const channels = {
   audit: 'argus_audit',
   auth: 'argus_auth',
+  events: 'argus_events',
 } as const;
 
 /** Queues a notification; PostgreSQL delivers it when the surrounding transaction commits. */

@@ -28,6 +28,7 @@ const makeUser = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/users', 
 const makeCamera = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: c.nodeId, main_source: 'rtsp://10.0.0.1/a' })).body.id });
 const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
 const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
+const makeModuleToken = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id });
 const makeAudit = async (c: Ctx) => {
   const row = (await c.adminA.get('/api/v1/audit?limit=1')).body.rows[0];
   return { id: row.id, query: `occurred_at=${encodeURIComponent(row.occurred_at)}` };
@@ -48,6 +49,9 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/cameras/{id}': { make: makeCamera, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/module-tokens/{id}': { make: makeModuleToken, body: { rate_limit: 5 }, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/module-tokens/{id}/rotate': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/module-tokens/{id}': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
 };
 
 let t: TestPlane;

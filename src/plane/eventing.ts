@@ -1,0 +1,41 @@
+import type { Clock } from '../common/clock.js';
+import type { Db } from './db/database.js';
+import type { PlaneConfig } from './config/config.js';
+import type { AuditService } from './audit/audit.service.js';
+import type { InventoryServices } from './inventory.js';
+import type { Job } from './jobs/jobs.js';
+import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import { EvidenceService } from './evidence/evidence.service.js';
+import { LocalEvidenceStorage, type EvidenceStorage } from './evidence/evidence.storage.js';
+import { IntakeService } from './events/intake.service.js';
+import { IntakeRateLimiter } from './events/rate-limit.js';
+import { eventsStore } from './events/events.store.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The event domains, wired once: module tokens, evidence storage, intake. They reach the
+ * inventory only through its services.
+ */
+export class EventServices {
+  readonly moduleTokens: ModuleTokensService;
+  readonly evidence: EvidenceService;
+  readonly intake: IntakeService;
+
+  constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices, storage?: EvidenceStorage) {
+    this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
+    this.evidence = new EvidenceService(db, clock, inventory.orgs, storage ?? new LocalEvidenceStorage(config.evidence.dir));
+    this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
+      new IntakeRateLimiter(clock, config.moduleRateLimitDefault));
+  }
+
+  /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */
+  async ensurePartitions(): Promise<number> {
+    const now = this.clock.now();
+    return eventsStore.ensurePartitions(this.db, new Date(now - 32 * DAY_MS), new Date(now + 3 * DAY_MS));
+  }
+
+  partitionsJob(): Job {
+    return { name: 'events.partitions', everyMs: 3600_000, budgetMs: 30_000, run: async () => { await this.ensurePartitions(); } };
+  }
+}

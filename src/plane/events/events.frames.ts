@@ -1,0 +1,62 @@
+/**
+ * Live frames of the event stream (document 2, live stream). A frame is a JSON summary of one
+ * event; one that would not fit the 8 KiB notification bound carries only its keys and
+ * `reconcile_required: true` (the row is complete in the database).
+ */
+export interface EventFrame {
+  seq: number;
+  id: string;
+  occurred_at: string;
+  ended_at: string | null;
+  org_id: string;
+  camera_id: string | null;
+  camera_name: string | null;
+  node_id: string | null;
+  node_name: string | null;
+  detector: string;
+  detector_title: unknown;
+  category: string;
+  severity: number | null;
+  template_id: string | null;
+  interval?: boolean;
+  confidence: number | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  ext_id: string | null;
+  list_values: unknown[];
+  starred: boolean;
+  updated?: true;
+  deleted?: true;
+  reconcile_required?: true;
+}
+
+export const FRAME_BOUND_BYTES = 8 * 1024;
+// What one NOTIFY may carry (PostgreSQL refuses payloads of 8000 bytes and more).
+export const NOTIFY_BOUND_BYTES = 7900;
+
+/** The frame as sent, bounded: too large a frame keeps its identity and asks for a re-read. */
+export function boundFrame(f: EventFrame): EventFrame {
+  if (Buffer.byteLength(JSON.stringify(f)) <= FRAME_BOUND_BYTES) return f;
+  return {
+    seq: f.seq, id: f.id, occurred_at: f.occurred_at, ended_at: f.ended_at, org_id: f.org_id, camera_id: f.camera_id,
+    camera_name: null, node_id: f.node_id, node_name: null, detector: f.detector.slice(0, 256), detector_title: null,
+    category: f.category, severity: f.severity, template_id: f.template_id, confidence: f.confidence, subject_type: null,
+    subject_ref: null, ext_id: null, list_values: [], starred: f.starred,
+    ...(f.updated ? { updated: true as const } : {}), ...(f.deleted ? { deleted: true as const } : {}), reconcile_required: true,
+  };
+}
+
+/**
+ * The one notification of a committed batch: the seq range it wrote, with the frames inline
+ * when they fit the notification bound; otherwise subscribers read the range from the
+ * database (`events since seq`). Never one notification per row: commits serialise on the
+ * notification queue lock.
+ */
+export interface BatchNotice { from: number; to: number; frames?: EventFrame[] }
+
+export function batchNotice(from: number, to: number, frames: EventFrame[]): string {
+  const bounded = frames.map(boundFrame);
+  const full = JSON.stringify({ from, to, frames: bounded } satisfies BatchNotice);
+  if (Buffer.byteLength(full) <= NOTIFY_BOUND_BYTES) return full;
+  return JSON.stringify({ from, to } satisfies BatchNotice);
+}

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/** A new event row as the intake writes it (JSON columns already serialised). */
+export interface EventInsert {
+  id: string;
+  occurred_at: Date;
+  seq: number;
+  camera_id: string | null;
+  node_id: string | null;
+  category: 'camera' | 'system';
+  detector: string;
+  detector_title: string | null;
+  severity: number | null;
+  confidence: number | null;
+  interval: boolean;
+  ended_at: Date | null;
+  template_id: string | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  ext_id: string | null;
+  list_values: string;
+  fields: string;
+  payload: string;
+  attachments: string;
+  /** free text for the search column (to_tsvector 'simple') */
+  search_text: string;
+  /** verbatim `key:value` lexemes of template fields */
+  search_tokens: string[];
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map((r) => r[k]);
+
+/** The only SQL of events. */
+export const eventsStore = {
+  /**
+   * Claims `n` stream positions; returns the new head (the claimed range is head-n+1..head).
+   * The row lock is held to commit: call it as late as possible in the writing transaction.
+   */
+  async claimSeq(trx: Db, n: number): Promise<number> {
+    const r = await sql<{ head: number }>`update event_stream set head = head + ${n} returning head`.execute(trx);
+    return Number(r.rows[0]!.head);
+  },
+
+  /** The committed head of the stream and the purge-day cut-off. */
+  async head(db: Db): Promise<{ head: number; purge_day: string | null }> {
+    const r = await db.selectFrom('event_stream').select(['head', sql<string | null>`to_char(purge_day, 'YYYYMMDD')`.as('purge_day')]).executeTakeFirstOrThrow();
+    return { head: Number(r.head), purge_day: r.purge_day };
+  },
+
+  /**
+   * Claims (token, ext_id) keys for new events; returns the ext_ids claimed by this call. A key
+   * another transaction holds waits for it; keys are taken in sorted order so that two batches
+   * never deadlock.
+   */
+  async claimExtIds(trx: Db, tokenId: string, rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>): Promise<Set<string>> {
+    if (!rows.length) return new Set();
+    const sorted = [...rows].sort((a, b) => (a.ext_id < b.ext_id ? -1 : a.ext_id > b.ext_id ? 1 : 0));
+    const r = await sql<{ ext_id: string }>`insert into event_ext_ids (token_id, ext_id, event_id, occurred_at)
+      select ${tokenId}::uuid, x.ext_id, x.event_id, x.occurred_at
+      from unnest(${sorted.map((s) => s.ext_id)}::text[], ${sorted.map((s) => s.event_id)}::uuid[],
+                  ${sorted.map((s) => s.occurred_at.toISOString())}::timestamptz[]) with ordinality as x(ext_id, event_id, occurred_at, n)
+      order by x.n
+      on conflict do nothing
+      returning ext_id`.execute(trx);
+    return new Set(r.rows.map((x) => x.ext_id));
+  },
+
+  /** The events already named by (token, ext_id). */
+  async byExtIds(db: Db, tokenId: string, extIds: string[]): Promise<Map<string, string>> {
+    if (!extIds.length) return new Map();
+    const rows = await db.selectFrom('event_ext_ids').select(['ext_id', 'event_id'])
+      .where('token_id', '=', tokenId).where('ext_id', 'in', extIds).execute();
+    return new Map(rows.map((r) => [r.ext_id, r.event_id]));
+  },
+
+  /** One multi-row INSERT for the whole batch (arrays unnested server-side). */
+  async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<void> {
+    if (!rows.length) return;
+    await sql`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
+        severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
+        attachments, search)
+      select x.id, x.occurred_at, x.seq, ${orgId}::uuid, x.camera_id, x.node_id, ${tokenId}::uuid, x.category, x.detector,
+        x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
+        x.list_values, x.fields, x.payload, x.attachments,
+        to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector)
+      from unnest(
+        ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[], ${col(rows, 'seq')}::int8[],
+        ${col(rows, 'camera_id')}::uuid[], ${col(rows, 'node_id')}::uuid[], ${col(rows, 'category')}::text[],
+        ${col(rows, 'detector')}::text[], ${col(rows, 'detector_title')}::jsonb[], ${col(rows, 'severity')}::int2[],
+        ${col(rows, 'confidence')}::float8[], ${col(rows, 'interval')}::bool[], ${rows.map((r) => iso(r.ended_at))}::timestamptz[],
+        ${col(rows, 'template_id')}::uuid[], ${col(rows, 'subject_type')}::text[], ${col(rows, 'subject_ref')}::text[],
+        ${col(rows, 'ext_id')}::text[], ${col(rows, 'list_values')}::jsonb[], ${col(rows, 'fields')}::jsonb[],
+        ${col(rows, 'payload')}::jsonb[], ${col(rows, 'attachments')}::jsonb[], ${col(rows, 'search_text')}::text[],
+        ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[]
+      ) as x(id, occurred_at, seq, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
+             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens)`.execute(trx);
+  },
+
+  async ensurePartitions(db: Db, from: Date, to: Date): Promise<number> {
+    const r = await sql<{ made: number }>`select argus_ensure_event_partitions(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz) as made`.execute(db);
+    return Number(r.rows[0]?.made ?? 0);
+  },
+};

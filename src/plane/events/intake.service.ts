@@ -1,0 +1,142 @@
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import { channels, notify } from '../live/bus.js';
+import type { CamerasService } from '../cameras/cameras.service.js';
+import type { CameraIdentity } from '../cameras/cameras.store.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
+import type { ModuleTokensService } from '../module-tokens/module-tokens.service.js';
+import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
+import { eventId } from './events.ids.js';
+import { eventsStore, type EventInsert } from './events.store.js';
+import { batchNotice, type EventFrame } from './events.frames.js';
+import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
+import type { IntakeRateLimiter } from './rate-limit.js';
+
+export type ItemResult = { index: number; id: string } | { index: number; error: ItemError };
+export interface IntakeReply { results: ItemResult[]; stream_cursor: string }
+
+interface Ready { index: number; item: IntakeItem; id: string; camera: CameraIdentity | null; attachments: string }
+
+export const MAX_BATCH = 500;
+
+/** The stream cursor for a head (the purge-day form comes with purge). */
+export function streamCursor(head: { head: number; purge_day: string | null }): string {
+  return head.purge_day ? `d${head.purge_day}:${head.head}` : `g:${head.head}`;
+}
+
+/**
+ * Event intake by modules (document 4 §4): a batch of up to 500 items, each checked on its
+ * own; one transaction writes the whole batch with one multi-row INSERT and publishes one
+ * NOTIFY. The same ext_id from the same token names the first event for ever.
+ */
+export class IntakeService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly tokens: ModuleTokensService,
+    private readonly cameras: CamerasService,
+    private readonly evidence: EvidenceService,
+    private readonly limiter: IntakeRateLimiter,
+  ) {}
+
+  async ingest(token: ModuleTokenCredential, events: unknown[]): Promise<IntakeReply> {
+    if (!Array.isArray(events) || events.length < 1 || events.length > MAX_BATCH) throw errors.badRequest('bad_events');
+    const wait = this.limiter.take(token.id, token.rate_limit, events.length);
+    if (wait > 0) throw errors.rateLimited(wait);
+    const now = this.clock.now();
+    const results: ItemResult[] = new Array(events.length);
+    const valid: Array<{ index: number; item: IntakeItem }> = [];
+    events.forEach((raw, index) => {
+      const v = validateItem(raw, now);
+      if ('error' in v) results[index] = { index, error: v.error };
+      else valid.push({ index, item: v });
+    });
+
+    const cams = await this.cameras.identities(this.db, token.org_id, [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))]);
+    const refs = [...new Set(valid.flatMap((v) => v.item.attachments))];
+    const atts = new Map((await this.evidence.ofOrg(this.db, token.org_id, refs)).map((a) => [a.ref, a]));
+    const ready: Ready[] = [];
+    for (const { index, item } of valid) {
+      const camera = item.cameraId ? cams.get(item.cameraId) ?? null : null;
+      let error: ItemError | null = item.cameraId && !camera ? 'unknown_camera' : null;
+      for (const ref of item.attachments) {
+        if (error) break;
+        const a = atts.get(ref);
+        if (!a) error = 'unknown_attachment';
+        else if (a.camera_id !== null && a.camera_id !== item.cameraId) error = 'attachment_camera_mismatch';
+      }
+      if (error) { results[index] = { index, error }; continue; }
+      const attachments = JSON.stringify(item.attachments.map((ref) => ({ ref, content_type: atts.get(ref)!.content_type, size: Number(atts.get(ref)!.size) })));
+      ready.push({ index, item, id: eventId(item.occurredAt), camera, attachments });
+    }
+
+    const head = await this.write(token, ready, results);
+    return { results, stream_cursor: streamCursor(head) };
+  }
+
+  private async write(token: ModuleTokenCredential, ready: Ready[], results: ItemResult[]) {
+    return this.db.transaction().execute(async (trx) => {
+      // Idempotency first: keys of this batch, the first item of a repeated ext_id wins.
+      const firstOf = new Map<string, Ready>();
+      const fresh: Ready[] = [];
+      const repeats: Ready[] = [];
+      for (const r of ready) {
+        const ext = r.item.extId;
+        if (ext === null) fresh.push(r);
+        else if (firstOf.has(ext)) repeats.push(r);
+        else { firstOf.set(ext, r); fresh.push(r); }
+      }
+      if (firstOf.size) {
+        const claimed = await eventsStore.claimExtIds(trx, token.id, [...firstOf.values()].map((r) => ({ ext_id: r.item.extId!, event_id: r.id, occurred_at: new Date(r.item.occurredAt) })));
+        const known = [...firstOf.keys()].filter((e) => !claimed.has(e));
+        const existing = await eventsStore.byExtIds(trx, token.id, known);
+        for (const ext of known) firstOf.get(ext)!.id = existing.get(ext)!;
+        for (let i = fresh.length - 1; i >= 0; i--) {
+          const ext = fresh[i]!.item.extId;
+          if (ext !== null && !claimed.has(ext)) { repeats.push(fresh[i]!); fresh.splice(i, 1); }
+        }
+      }
+      for (const r of fresh) results[r.index] = { index: r.index, id: r.id };
+      for (const r of repeats) results[r.index] = { index: r.index, id: firstOf.get(r.item.extId!)!.id };
+
+      await this.tokens.touch(trx, token);
+      if (!fresh.length) return eventsStore.head(trx);
+      await this.evidence.link(trx, fresh.flatMap((r) => r.item.attachments.map((ref) => ({
+        ref, camera_id: r.item.cameraId, event_id: r.id, occurred_at: new Date(r.item.occurredAt),
+      }))));
+      // Last: the stream positions, held to commit, then the rows and the batch's one notice.
+      const head = await eventsStore.claimSeq(trx, fresh.length);
+      const first = head - fresh.length + 1;
+      const rows = fresh.map((r, i) => insertOf(r, first + i));
+      await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
+      await notify(trx, channels.events, batchNotice(first, head, rows.map((row, i) => frameOf(token.org_id, row, fresh[i]!))));
+      return { head, purge_day: null as string | null };
+    });
+  }
+}
+
+function insertOf(r: Ready, seq: number): EventInsert {
+  const it = r.item;
+  const title = it.detectorTitle;
+  const words = [it.detector, it.subjectType, it.subjectRef, it.extId,
+    ...(title === null ? [] : typeof title === 'string' ? [title] : Object.values(title))].filter((w) => w);
+  return {
+    id: r.id, occurred_at: new Date(it.occurredAt), seq, camera_id: it.cameraId, node_id: r.camera?.node_id ?? null,
+    category: 'camera', detector: it.detector, detector_title: title === null ? null : JSON.stringify(title),
+    severity: it.severity, confidence: it.confidence, interval: it.interval, ended_at: it.endedAt === null ? null : new Date(it.endedAt),
+    template_id: null, subject_type: it.subjectType, subject_ref: it.subjectRef, ext_id: it.extId, list_values: '[]', fields: '{}',
+    payload: it.payloadJson, attachments: r.attachments, search_text: words.join(' '), search_tokens: [],
+  };
+}
+
+function frameOf(orgId: string, row: EventInsert, r: Ready): EventFrame {
+  const camera = r.camera;
+  return {
+    seq: row.seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: row.ended_at?.toISOString() ?? null,
+    org_id: orgId, camera_id: row.camera_id, camera_name: camera?.name ?? null, node_id: row.node_id, node_name: camera?.node_name ?? null,
+    detector: row.detector, detector_title: r.item.detectorTitle, category: row.category,
+    severity: row.severity, template_id: row.template_id, interval: row.interval, confidence: row.confidence,
+    subject_type: row.subject_type, subject_ref: row.subject_ref, ext_id: row.ext_id, list_values: [], starred: false,
+  };
+}

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
+import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
+import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
+import { storageKey, type EvidenceStorage } from './evidence.storage.js';
+
+/** One attachment is at most 16 MiB (document 2, limits). */
+export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
+const DEFAULT_TYPE = 'application/octet-stream';
+
+export function normaliseContentType(raw: string | undefined): string {
+  const t = (raw ?? '').trim();
+  // Kept as sent, within reason: printable ASCII, bounded.
+  return t && t.length <= 255 && /^[\x20-\x7e]+$/.test(t) ? t : DEFAULT_TYPE;
+}
+
+/**
+ * Evidence attachments: bytes in the storage backend, metadata and per-organisation accounting
+ * in the database. Bytes are written first (atomically), then the metadata row and the usage
+ * are committed under the organisation's lock, so the quota cannot be overshot by racing
+ * uploads; on refusal or failure the written bytes are removed again.
+ */
+export class EvidenceService {
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly orgs: OrgsService, readonly storage: EvidenceStorage) {}
+
+  async upload(token: ModuleTokenCredential, contentType: string | undefined, bytes: Uint8Array) {
+    if (bytes.length > ATTACHMENT_MAX_BYTES) throw errors.attachmentTooLarge();
+    const orgId = token.org_id;
+    // Early refusal without writing anything; rechecked under the lock below.
+    await this.checkQuota(this.db, orgId, bytes.length);
+    const now = new Date(this.clock.now());
+    const ref = uuidv7({ msecs: now.getTime() });
+    const key = storageKey(orgId, ref, now);
+    const type = normaliseContentType(contentType);
+    await this.storage.put(key, bytes, type);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await this.checkQuota(trx, orgId, bytes.length);
+        await evidenceStore.insert(trx, {
+          ref, org_id: orgId, token_id: token.id, backend: this.storage.backend, storage_key: key, content_type: type,
+          size: bytes.length, sha256: createHash('sha256').update(bytes).digest(), camera_id: null, event_id: null, created_at: now,
+        });
+        await evidenceStore.addUsage(trx, orgId, bytes.length, 1);
+      });
+    } catch (err) {
+      await this.storage.delete(key).catch(() => {});
+      throw err;
+    }
+    return { ref, size: bytes.length, content_type: type };
+  }
+
+  private async checkQuota(db: Db, orgId: string, size: number): Promise<void> {
+    // Outside a transaction the row lock ends with the statement: a plain read.
+    const limits = await this.orgs.lockLimits(db, orgId);
+    if (!limits) throw errors.unauthorized();
+    const quota = limits.attachment_quota_bytes;
+    if (quota === null) return;
+    const used = await evidenceStore.usage(db, orgId);
+    if (used.bytes + size > Number(quota)) throw errors.attachmentQuotaExceeded();
+  }
+
+  /** Bytes and count of an organisation's attachments (quota usage figures). */
+  usage(orgId: string): Promise<{ bytes: number; attachments: number }> {
+    return evidenceStore.usage(this.db, orgId);
+  }
+
+  /** The organisation's attachments among `refs` (intake checks references with one query). */
+  ofOrg(db: Db, orgId: string, refs: string[]): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
+    return evidenceStore.ofOrg(db, orgId, refs);
+  }
+
+  link(trx: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {
+    return evidenceStore.link(trx, links);
+  }
+}

@@ -1,0 +1,65 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { writeFileAtomic } from '../../common/atomic-file.js';
+import { resolveInside } from '../../common/resolve-inside.js';
+
+/**
+ * Where evidence bytes live. Keys are the plane's own (`<org>/<yyyy-mm-dd>/<ref>`), never a
+ * client's path. A backend writes a whole object or nothing; `open` answers null for bytes that
+ * are gone (404 object_gone). The `local` backend is a directory; an `s3` backend (settings
+ * issue) implements the same five calls over a bucket.
+ */
+export interface EvidenceStorage {
+  readonly backend: 'local' | 's3';
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  open(key: string): Promise<{ size: number; body: Readable } | null>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** A description for logs and settings, without secrets. */
+  describe(): { backend: string; dir?: string };
+}
+
+export function storageKey(orgId: string, ref: string, at: Date): string {
+  return `${orgId}/${at.toISOString().slice(0, 10)}/${ref}`;
+}
+
+export class LocalEvidenceStorage implements EvidenceStorage {
+  readonly backend = 'local' as const;
+  constructor(private readonly dir: string) {}
+
+  private path(key: string): string {
+    return resolveInside(this.dir, key);
+  }
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(path, bytes, 0o600);
+  }
+
+  async open(key: string): Promise<{ size: number; body: Readable } | null> {
+    const path = this.path(key);
+    try {
+      const s = await stat(path);
+      return { size: s.size, body: createReadStream(path, { highWaterMark: 64 * 1024 }) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try { await stat(this.path(key)); return true; } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await unlink(this.path(key)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err; });
+  }
+
+  describe() { return { backend: 'local', dir: this.dir }; }
+}

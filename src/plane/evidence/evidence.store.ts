@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+export interface AttachmentRecord {
+  ref: string;
+  org_id: string;
+  token_id: string | null;
+  backend: string;
+  storage_key: string;
+  content_type: string;
+  size: number;
+  camera_id: string | null;
+  event_id: string | null;
+}
+
+/** The only SQL of evidence attachments and their accounting. */
+export const evidenceStore = {
+  async insert(db: Db, a: AttachmentRecord & { sha256: Uint8Array; created_at: Date }): Promise<void> {
+    await db.insertInto('attachments').values({ ...a, event_occurred_at: null }).execute();
+  },
+
+  async usage(db: Db, orgId: string): Promise<{ bytes: number; attachments: number }> {
+    const r = await db.selectFrom('org_evidence_usage').select(['bytes', 'attachments']).where('org_id', '=', orgId).executeTakeFirst();
+    return { bytes: Number(r?.bytes ?? 0), attachments: Number(r?.attachments ?? 0) };
+  },
+
+  async addUsage(db: Db, orgId: string, bytes: number, count: number): Promise<void> {
+    await db.insertInto('org_evidence_usage').values({ org_id: orgId, bytes, attachments: count })
+      .onConflict((oc) => oc.column('org_id').doUpdateSet({
+        bytes: sql`org_evidence_usage.bytes + excluded.bytes`, attachments: sql`org_evidence_usage.attachments + excluded.attachments`,
+      })).execute();
+  },
+
+  /** Attachments of `orgId` among `refs`, for linking them to new events. */
+  async ofOrg(db: Db, orgId: string, refs: string[]): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
+    if (!refs.length) return [];
+    return db.selectFrom('attachments').select(['ref', 'camera_id', 'content_type', 'size'])
+      .where('org_id', '=', orgId).where('ref', 'in', refs).execute();
+  },
+
+  /** Binds unbound attachments to the first event that references them. */
+  async link(db: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {
+    if (!links.length) return;
+    await sql`update attachments a set camera_id = l.camera_id, event_id = l.event_id, event_occurred_at = l.occurred_at
+      from unnest(${links.map((l) => l.ref)}::uuid[], ${links.map((l) => l.camera_id)}::uuid[], ${links.map((l) => l.event_id)}::uuid[],
+                  ${links.map((l) => l.occurred_at.toISOString())}::timestamptz[]) as l(ref, camera_id, event_id, occurred_at)
+      where a.ref = l.ref and a.event_id is null`.execute(db);
+  },
+};

@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../errors.js';
+import type { DbHealth } from '../db/health.js';
+import { bearerToken } from '../http/scopes.js';
+import type { ModuleTokensService } from './module-tokens.service.js';
+import type { ModuleTokenCredential } from './module-tokens.store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The module token of an intake-scope request. */
+    moduleToken?: ModuleTokenCredential;
+  }
+}
+
+/**
+ * The intake scope: `Authorization: Bearer <module token secret>`, checked against the database
+ * on every request (a rotated, disabled or deleted token is refused at once). A session token
+ * is not a module token: 401 unauthorized.
+ */
+export function requireModuleToken(scope: FastifyInstance, tokens: ModuleTokensService, health: DbHealth): void {
+  scope.addHook('onRequest', async (req) => {
+    const secret = bearerToken(req);
+    if (!secret) throw errors.unauthorized();
+    if (!health.isUp) throw errors.dbUnavailable();
+    const token = await tokens.authenticate(secret);
+    if (!token) throw errors.unauthorized();
+    req.moduleToken = token;
+  });
+}
+
+export function moduleTokenOf(req: FastifyRequest): ModuleTokenCredential {
+  if (!req.moduleToken) throw new Error('module token missing outside the intake scope');
+  return req.moduleToken;
+}

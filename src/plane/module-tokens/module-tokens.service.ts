@@ -1,0 +1,157 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import { pgCode, UNIQUE_VIOLATION } from '../db/pg-errors.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import { pageOf, requireUuid, DEFAULT_LIMIT } from '../http/list.js';
+import { readScope, recordScope, writeScope } from '../rights/org-scope.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { actorOf } from '../auth/auth.service.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
+import { moduleTokensStore, type ModuleTokenCredential, type ModuleTokenRecord } from './module-tokens.store.js';
+import type { ModuleTokenCreate, ModuleTokenListArgs, ModuleTokenPatch } from './module-tokens.schemas.js';
+
+export const SECRET_PREFIX = 'amt_';
+const RESERVED = /^__/;
+// last_used_at is a hint, not a log: written at most once a minute per token.
+const TOUCH_EVERY_MS = 60_000;
+
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+function newSecret(): { secret: string; hash: Buffer } {
+  const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
+  return { secret, hash: hashSecret(secret) };
+}
+
+export function tokenRow(r: ModuleTokenRecord) {
+  return {
+    id: r.id, org_id: r.org_id, name: r.name, rate_limit: r.rate_limit, enabled: r.enabled,
+    created_at: new Date(r.created_at).toISOString(), last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+  };
+}
+export type TokenRow = ReturnType<typeof tokenRow>;
+
+/**
+ * Module tokens (document 1): bearer secrets of external analytics modules, a credential space
+ * separate from sessions. Only the SHA-256 of a secret is stored; the secret is shown once.
+ * Every authentication reads the database, so a rotation or a disable acts at once in every
+ * plane process.
+ */
+export class ModuleTokensService {
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly orgs: OrgsService, private readonly audit: AuditService) {}
+
+  async list(p: Principal, q: ModuleTokenListArgs) {
+    const orgId = readScope(p, q.org);
+    if (q.q !== undefined && [...q.q].length > 128) throw errors.badRequest('query_too_long');
+    const limit = q.limit ?? DEFAULT_LIMIT;
+    const rows = await moduleTokensStore.list(this.db, { orgId, after: q.after ?? null, limit, q: q.q || null });
+    return pageOf(rows, limit, tokenRow);
+  }
+
+  async create(p: Principal, body: ModuleTokenCreate): Promise<TokenRow & { secret: string }> {
+    checkName(body.name);
+    const orgId = writeScope(p, body.org_id);
+    const { secret, hash } = newSecret();
+    const now = new Date(this.clock.now());
+    const id = randomUUID();
+    const rateLimit = body.rate_limit ?? null;
+    return this.write(async (trx) => {
+      if (!(await this.orgs.exists(trx, orgId))) throw errors.badRequest('unknown_org');
+      await moduleTokensStore.insert(trx, { id, org_id: orgId, name: body.name, rate_limit: rateLimit, secret_sha256: hash, created_at: now });
+      const row = (await moduleTokensStore.get(trx, id, null))!;
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId, action: 'token.create', objectType: 'module_token', objectId: id, objectName: body.name,
+        params: { name: body.name, rate_limit: rateLimit, org_id: orgId },
+      });
+      return { ...tokenRow(row), secret };
+    });
+  }
+
+  async update(p: Principal, rawId: string, body: ModuleTokenPatch): Promise<TokenRow> {
+    const id = requireUuid(rawId);
+    if (body.name !== undefined) checkName(body.name);
+    return this.write(async (trx) => {
+      const before = await moduleTokensStore.get(trx, id, recordScope(p), { lock: true });
+      if (!before) throw errors.notFound();
+      const set: ModuleTokenPatch = {};
+      if (body.name !== undefined && body.name !== before.name) set.name = body.name;
+      if (body.rate_limit !== undefined && body.rate_limit !== before.rate_limit) set.rate_limit = body.rate_limit;
+      if (body.enabled !== undefined && body.enabled !== before.enabled) set.enabled = body.enabled;
+      if (!Object.keys(set).length) return tokenRow(before);
+      await moduleTokensStore.update(trx, id, set, new Date(this.clock.now()));
+      const after = (await moduleTokensStore.get(trx, id, null))!;
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: before.org_id, action: 'token.update', objectType: 'module_token', objectId: id, objectName: after.name,
+        params: { changed: Object.keys(set), ...set, ...(set.name !== undefined ? { previous_name: before.name } : {}) },
+      });
+      return tokenRow(after);
+    });
+  }
+
+  /** A new secret; the old one stops authenticating with the commit (no overlap). */
+  async rotate(p: Principal, rawId: string): Promise<TokenRow & { secret: string }> {
+    const id = requireUuid(rawId);
+    const { secret, hash } = newSecret();
+    return this.write(async (trx) => {
+      const before = await moduleTokensStore.get(trx, id, recordScope(p), { lock: true });
+      if (!before) throw errors.notFound();
+      await moduleTokensStore.update(trx, id, { secret_sha256: hash }, new Date(this.clock.now()));
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: before.org_id, action: 'token.rotate', objectType: 'module_token', objectId: id, objectName: before.name, params: {},
+      });
+      return { ...tokenRow(before), secret };
+    });
+  }
+
+  /** Accepted events stay; open intervals of this token are then closed by an administrator. */
+  async delete(p: Principal, rawId: string): Promise<{ id: string; deleted: true }> {
+    const id = requireUuid(rawId);
+    return this.write(async (trx) => {
+      const before = await moduleTokensStore.get(trx, id, recordScope(p), { lock: true });
+      if (!before) throw errors.notFound();
+      await moduleTokensStore.delete(trx, id);
+      await this.audit.record(trx, {
+        actor: actorOf(p), orgId: before.org_id, action: 'token.delete', objectType: 'module_token', objectId: id, objectName: before.name, params: {},
+      });
+      return { id, deleted: true as const };
+    });
+  }
+
+  /** The enabled token a bearer secret names, or undefined. */
+  async authenticate(secret: string): Promise<ModuleTokenCredential | undefined> {
+    if (!secret.startsWith(SECRET_PREFIX) || secret.length > 128) return undefined;
+    return moduleTokensStore.bySecret(this.db, hashSecret(secret));
+  }
+
+  /** Records use inside the caller's transaction, at most once a minute per token. */
+  async touch(trx: Db, t: ModuleTokenCredential): Promise<void> {
+    const now = this.clock.now();
+    if (t.last_used_at && now - new Date(t.last_used_at).getTime() < TOUCH_EVERY_MS) return;
+    await moduleTokensStore.touch(trx, t.id, new Date(now));
+  }
+
+  /** Creates a reserved (`__`) token for the plane's own producers and tests; invisible in the routes. */
+  async createReserved(orgId: string, name: string, rateLimit: number | null = null): Promise<{ id: string; secret: string }> {
+    if (!RESERVED.test(name)) throw new Error('reserved token names start with __');
+    const { secret, hash } = newSecret();
+    const id = randomUUID();
+    await moduleTokensStore.insert(this.db, { id, org_id: orgId, name, rate_limit: rateLimit, secret_sha256: hash, created_at: new Date(this.clock.now()) });
+    return { id, secret };
+  }
+
+  private async write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(fn);
+    } catch (err) {
+      if (pgCode(err) === UNIQUE_VIOLATION) throw errors.alreadyExists();
+      throw err;
+    }
+  }
+}
+
+function checkName(name: string): void {
+  if (RESERVED.test(name)) throw errors.badRequest('reserved_name');
+}
