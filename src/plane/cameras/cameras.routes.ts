@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, ListQuery, Page, sec, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { CamerasService } from './cameras.service.js';
 import { CameraCreateBody, CameraFieldCodes, CameraPatchBody, CameraRow } from './cameras.schemas.js';
 
@@ -30,6 +30,7 @@ export function camerasAdminRoutes(app: FastifyInstance, deps: { cameras: Camera
       tags, summary: 'Add a camera on a node (status unavailable until its node serves it)',
       security: sec, body: CameraCreateBody, response: { 201: CameraRow },
     },
+    preValidation: strictBody(CameraCreateBody, CameraFieldCodes),
     config,
   }, async (req, reply) => reply.code(201).send(await deps.cameras.create(principalOf(req), req.body)));
 
@@ -38,6 +39,7 @@ export function camerasAdminRoutes(app: FastifyInstance, deps: { cameras: Camera
       tags, summary: 'Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored',
       security: sec, params: IdParams, body: CameraPatchBody, response: { 200: CameraRow },
     },
+    preValidation: strictBody(CameraPatchBody, CameraFieldCodes),
     config,
   }, async (req) => deps.cameras.update(principalOf(req), req.params.id, req.body));
 

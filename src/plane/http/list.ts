@@ -1,5 +1,7 @@
 import { Type, type TSchema } from 'typebox';
-import { errors } from '../errors.js';
+import Value from 'typebox/value';
+import type { FastifyRequest } from 'fastify';
+import { errors, type BadRequestCode } from '../errors.js';
 
 /**
  * The list and record conventions of document 1 shared by the inventory routes: `{rows, next}`
@@ -66,6 +68,26 @@ export function validationCodes(fields: Record<string, string> = {}) {
 }
 
 export const sec = [{ bearer: [] }];
+
+/**
+ * A body checked as sent, before the framework's validator: that one coerces types (it must, for
+ * query strings), which in a body would turn `"disabled": null` into `false` and re-enable a user,
+ * or `"max_users": ""` into unlimited. Use on every inventory route with a body:
+ *   { preValidation: strictBody(Body, FieldCodes), ... }
+ */
+export function strictBody(schema: TSchema, fields: Record<string, string> = {}) {
+  const code = validationCodes(fields);
+  return async (req: FastifyRequest): Promise<void> => {
+    if (Value.Check(schema, req.body)) return;
+    const e = Value.Errors(schema, req.body)[0] as { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown> } | undefined;
+    if (!e) throw errors.badRequest('bad_request');
+    if (e.schemaPath.endsWith('/additionalProperties')) throw errors.badRequest('unknown_field');
+    const field = e.keyword === 'required'
+      ? String((e.params.requiredProperties as string[] | undefined)?.[0] ?? '')
+      : e.instancePath.replace(/^\//, '');
+    throw errors.badRequest(field ? code(field, e.keyword) as BadRequestCode : 'bad_request');
+  };
+}
 
 /** The reply of every inventory DELETE, as the module-token routes of document 1 answer. */
 export const Deleted = Type.Object({ id: Uuid, deleted: Type.Literal(true) });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, Page, sec, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { NodesService } from './nodes.service.js';
 import { NodeCreateBody, NodeFieldCodes, NodePatchBody, NodeRow } from './nodes.schemas.js';
 
@@ -28,11 +28,13 @@ export function nodesRoutes(app: FastifyInstance, deps: { nodes: NodesService })
       tags, summary: 'Register a node: api_token and auth_backend_secret are write-only and stored encrypted',
       security: sec, body: NodeCreateBody, response: { 201: NodeRow },
     },
+    preValidation: strictBody(NodeCreateBody, NodeFieldCodes),
     config,
   }, async (req, reply) => reply.code(201).send(await deps.nodes.create(principalOf(req), req.body)));
 
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof NodePatchBody> }>('/api/v1/nodes/:id', {
     schema: { tags, summary: 'Change a node; a secret sent replaces the stored one, auth_backend_secret null clears it', security: sec, params: IdParams, body: NodePatchBody, response: { 200: NodeRow } },
+    preValidation: strictBody(NodePatchBody, NodeFieldCodes),
     config,
   }, async (req) => deps.nodes.update(principalOf(req), req.params.id, req.body));
 

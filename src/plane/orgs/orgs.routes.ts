@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, ListQuery, Page, sec, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { OrgsService } from './orgs.service.js';
 import { OrgCreateBody, OrgFieldCodes, OrgPatchBody, OrgRow } from './orgs.schemas.js';
 
@@ -17,11 +17,13 @@ export function orgsRoutes(app: FastifyInstance, deps: { orgs: OrgsService }): v
 
   app.post<{ Body: Static<typeof OrgCreateBody> }>('/api/v1/orgs', {
     schema: { tags, summary: 'Create an organisation (limits: null = unlimited)', security: sec, body: OrgCreateBody, response: { 201: OrgRow } },
+    preValidation: strictBody(OrgCreateBody, OrgFieldCodes),
     config,
   }, async (req, reply) => reply.code(201).send(await deps.orgs.create(principalOf(req), req.body)));
 
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof OrgPatchBody> }>('/api/v1/orgs/:id', {
     schema: { tags, summary: 'Rename an organisation or change its limits', security: sec, params: IdParams, body: OrgPatchBody, response: { 200: OrgRow } },
+    preValidation: strictBody(OrgPatchBody, OrgFieldCodes),
     config,
   }, async (req) => deps.orgs.update(principalOf(req), req.params.id, req.body));
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { IdParams, Uuid, sec, validationCodes } from '../http/list.js';
+import { IdParams, Uuid, sec, strictBody, validationCodes } from '../http/list.js';
 import type { GrantsService } from './grants.service.js';
 
 const GrantsReply = Type.Object({ camera_ids: Type.Array(Uuid), tag_ids: Type.Array(Uuid) });
@@ -9,7 +9,8 @@ const GrantsBody = Type.Object({
   camera_ids: Type.Array(Type.String(), { maxItems: 10_000 }),
   tag_ids: Type.Array(Type.String(), { maxItems: 1_000 }),
 }, { additionalProperties: false });
-const config = { validationCode: validationCodes({ camera_ids: 'unknown_camera', tag_ids: 'unknown_tag' }) };
+const GrantCodes = { camera_ids: 'unknown_camera', tag_ids: 'unknown_tag' };
+const config = { validationCode: validationCodes(GrantCodes) };
 const tags = ['camera rights'];
 
 /** Administrator scope. */
@@ -23,6 +24,7 @@ export function grantsRoutes(app: FastifyInstance, deps: { grants: GrantsService
       tags, summary: 'Replace both lists; ids must belong to the user\'s organisation (400 unknown_camera, unknown_tag)',
       security: sec, params: IdParams, body: GrantsBody, response: { 200: GrantsReply },
     },
+    preValidation: strictBody(GrantsBody, GrantCodes),
     config,
   }, async (req) => deps.grants.put(principalOf(req), req.params.id, req.body));
 }

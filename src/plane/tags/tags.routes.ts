@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, ListQuery, Page, sec, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { TagsService } from './tags.service.js';
 import { TagCreateBody, TagFieldCodes, TagPatchBody, TagRow } from './tags.schemas.js';
 
@@ -17,11 +17,13 @@ export function tagsRoutes(app: FastifyInstance, deps: { tags: TagsService }): v
 
   app.post<{ Body: Static<typeof TagCreateBody> }>('/api/v1/tags', {
     schema: { tags, summary: 'Create a tag (409 already_exists for a name taken in the organisation)', security: sec, body: TagCreateBody, response: { 201: TagRow } },
+    preValidation: strictBody(TagCreateBody, TagFieldCodes),
     config,
   }, async (req, reply) => reply.code(201).send(await deps.tags.create(principalOf(req), req.body)));
 
   app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof TagPatchBody> }>('/api/v1/tags/:id', {
     schema: { tags, summary: 'Rename a tag', security: sec, params: IdParams, body: TagPatchBody, response: { 200: TagRow } },
+    preValidation: strictBody(TagPatchBody, TagFieldCodes),
     config,
   }, async (req) => deps.tags.update(principalOf(req), req.params.id, req.body));
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, ListQuery, Page, sec, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { UsersService } from './users.service.js';
 import { UserCreateBody, UserFieldCodes, UserPatchBody, UserRow } from './users.schemas.js';
 
@@ -20,6 +20,7 @@ export function usersAdminRoutes(app: FastifyInstance, deps: { users: UsersServi
       tags, summary: 'Create a user (org_id defaults to the caller\'s; only a superadmin creates a superadmin)',
       security: sec, body: UserCreateBody, response: { 201: UserRow },
     },
+    preValidation: strictBody(UserCreateBody, UserFieldCodes),
     config,
   }, async (req, reply) => reply.code(201).send(await deps.users.create(principalOf(req), req.body)));
 
@@ -35,6 +36,7 @@ export function usersSelfRoutes(app: FastifyInstance, deps: { users: UsersServic
       tags, summary: 'Change a user. Own record: name and password only. Disabling, demoting or moving ends its sessions.',
       security: sec, params: IdParams, body: UserPatchBody, response: { 200: UserRow },
     },
+    preValidation: strictBody(UserPatchBody, UserFieldCodes),
     config,
   }, async (req) => deps.users.update(principalOf(req), req.params.id, req.body));
 }

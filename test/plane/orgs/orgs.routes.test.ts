@@ -55,6 +55,10 @@ describe('organisations', () => {
     expect((await x.root.post('/api/v1/orgs', {})).body).toEqual({ error: 'bad_name' });
     expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: -1 })).body).toEqual({ error: 'bad_limit_value' });
     expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: 1.5 })).body).toEqual({ error: 'bad_limit_value' });
+    // no coercion in bodies: "" or "5" is not a limit (it would otherwise become unlimited or 5)
+    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: '' })).body).toEqual({ error: 'bad_limit_value' });
+    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: '5' })).body).toEqual({ error: 'bad_limit_value' });
+    expect((await x.root.post('/api/v1/orgs', { name: 42 })).body).toEqual({ error: 'bad_name' });
     const unknown = await x.root.post('/api/v1/orgs', { name: 'x', plan: 'gold' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ error: 'unknown_field' });

@@ -72,6 +72,13 @@ describe('users: create and list', () => {
     const dup = await c.post('/api/v1/users', { login: ROOT.login.toUpperCase(), password: PASSWORD });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: 'already_exists' });
+    // bodies are checked as sent: no type coercion (null is not false, a number is not a name)
+    const target = await createUser(t, x.a.admin, { login: unique('strict'), disabled: false });
+    expect((await c.patch(`/api/v1/users/${target.id}`, { disabled: null })).body).toEqual({ error: 'bad_request' });
+    expect((await c.patch(`/api/v1/users/${target.id}`, { disabled: 'false' })).body).toEqual({ error: 'bad_request' });
+    expect((await c.patch(`/api/v1/users/${target.id}`, { name: 12345 })).body).toEqual({ error: 'bad_name' });
+    expect((await c.post('/api/v1/users', { login: unique('u'), password: 12345678 })).body).toEqual({ error: 'bad_password' });
+    expect((await c.post('/api/v1/users', { login: unique('u') })).body).toEqual({ error: 'bad_password' });
     const unknownOrg = await x.root.post('/api/v1/users', { login: unique('u'), password: PASSWORD, org_id: randomId() });
     expect(unknownOrg.body).toEqual({ error: 'unknown_org' });
   });
