@@ -24,6 +24,11 @@ export function intakeRoutes(app: FastifyInstance, deps: { intake: IntakeService
         + 'returns the first event\'s id and changes nothing. Over the token\'s rate: 429 rate_limited with retry_after and Retry-After.',
     },
     bodyLimit: INTAKE_BODY_LIMIT,
+    // As sent, before the validator's type coercion (which would turn "x" into ["x"]).
+    preValidation: async (req) => {
+      const events = (req.body as { events?: unknown } | null)?.events;
+      if (events !== undefined && !Array.isArray(events)) throw errors.badRequest('bad_events');
+    },
     config: { validationCode: validationCodes(IntakeFieldCodes) },
   }, async (req) => deps.intake.ingest(moduleTokenOf(req), req.body.events));
 
