@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const MAIN = resolve(import.meta.dirname, '../../src/node/main.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** Starts the built node (`npm run build` first) with `body` as its configuration. */
+export async function startBenchNode(body: string): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
+  const port = await freePort();
+  const config = join(dir, 'argus-node.conf');
+  await writeFile(config, `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level info;\n${body}`);
+  const proc = spawn(process.execPath, [MAIN, 'run', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((res, rej) => {
+    let buf = '';
+    proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      buf += c;
+      if (buf.includes('listening on')) res();
+    });
+    proc.once('exit', (code) => rej(new Error(`node exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    proc,
+    stop: () => new Promise((res) => { proc.once('exit', () => res()); proc.kill('SIGTERM'); }),
+  };
+}
+
+export function stats(samples: number[]): string {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p: number): number => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return `n=${s.length} min=${s[0].toFixed(1)} median=${q(0.5).toFixed(1)} p90=${q(0.9).toFixed(1)} max=${s[s.length - 1].toFixed(1)} (ms)`;
+}
