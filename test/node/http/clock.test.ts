@@ -24,7 +24,8 @@ beforeAll(async () => {
   node = await buildNodeApp({ configPath, configText: text, config: parseConfig(text, dir).config, clock, logger: pino({ level: 'silent' }) });
   [base] = await node.listen();
 });
-afterAll(async () => { await node?.stop(); });
+let stopped = false;
+afterAll(async () => { if (!stopped) await node?.stop(); });
 
 const login = (password: string, xff = '192.0.2.1') =>
   call(base, 'POST', '/api/v1/auth/login', { body: { password }, headers: { 'x-forwarded-for': xff } });
@@ -68,4 +69,17 @@ describe('time rules (in-process node, manual clock)', () => {
     const h = (await call(base, 'GET', '/api/v1/config/history', { token: s.token })).json;
     expect(h[h.length - 1]).toMatchObject({ ts_ms: now, via: 'api', actor: 'admin' });
   });
+
+  it('stop gives a stuck recording 5 s, and one that closes ends the wait early', async () => {
+    let closed = false;
+    node.ctx.recordings.add({ stream: 'cam1', close: async () => { await new Promise((r) => setTimeout(r, 100)); closed = true; } });
+    node.ctx.recordings.add({ stream: 'stuck', close: () => new Promise(() => {}) });
+    const t0 = performance.now();
+    stopped = true;
+    expect(await node.stop()).toBe(1);
+    const took = performance.now() - t0;
+    expect(closed).toBe(true);
+    expect(took).toBeGreaterThanOrEqual(4990);
+    expect(took).toBeLessThan(6500);
+  }, 15_000);
 });

@@ -170,3 +170,24 @@ describe('reload (SIGHUP)', () => {
     expect((await call(n.url, 'GET', '/api/v1/streams', { token: `${WRITE}-v2` })).status).toBe(200);
   });
 });
+
+describe('hot application of every auth parameter', () => {
+  it('session_secret and admin_ip_bind changed through the API apply to the next request', async () => {
+    const n = await start('trusted_proxies 127.0.0.1;\nauth {\n    admin_password hot-pw;\n    session_secret "first secret value";\n}\n');
+    const login = async (xff: string) => (await call(n.url, 'POST', '/api/v1/auth/login', { body: { password: 'hot-pw' }, headers: { 'x-forwarded-for': xff } })).json.token as string;
+    const use = async (token: string, xff: string) => (await call(n.url, 'GET', '/api/v1/streams', { token, headers: { 'x-forwarded-for': xff } })).status;
+    const first = await login('192.0.2.1');
+    const patch = (auth: Record<string, unknown>) => call(n.url, 'PATCH', '/api/v1/config/globals', { token: first, body: { auth: { admin_password: 'hot-pw', ...auth } } });
+
+    expect((await patch({ session_secret: 'first secret value', admin_ip_bind: true })).status).toBe(200);
+    expect(await use(first, '192.0.2.2')).toBe(200);
+    const bound = await login('192.0.2.1');
+    expect(await use(bound, '192.0.2.1')).toBe(200);
+    expect(await use(bound, '192.0.2.2')).toBe(401);
+
+    expect((await patch({ session_secret: 'second secret value' })).status).toBe(200);
+    expect(await use(first, '192.0.2.1')).toBe(401);
+    const second = await login('192.0.2.1');
+    expect(await use(second, '192.0.2.2')).toBe(200);
+  });
+});
