@@ -191,3 +191,16 @@ describe('hot application of every auth parameter', () => {
     expect(await use(second, '192.0.2.2')).toBe(200);
   });
 });
+
+describe('listeners', () => {
+  it('every http line is a listener behind the same gate, and the start-up output lists them', async () => {
+    const { freePort } = await import('../helpers/node-process.js');
+    const second = await freePort();
+    const n = await start(`http 127.0.0.1:${second};\nauth { api_read_token ${READ}; }\n`);
+    expect(n.logs.map((l) => l.msg)).toContain(`listening on http://127.0.0.1:${n.port}, http://127.0.0.1:${second}`);
+    const other = `http://127.0.0.1:${second}`;
+    expect((await call(other, 'GET', '/api/v1/streams')).status).toBe(401);
+    expect((await call(other, 'GET', '/api/v1/streams', { token: READ })).status).toBe(200);
+    expect((await call(other, 'GET', '/admin')).status).toBe(200);
+  });
+});
