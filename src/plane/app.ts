@@ -15,6 +15,7 @@ import { auditStore } from './audit/audit.store.js';
 import { AuthService } from './auth/auth.service.js';
 import { installErrorHandler } from './http/errors.handler.js';
 import { installMethodRouting } from './http/routing.js';
+import { installValidators } from './http/validation.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
@@ -81,10 +82,10 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: false,
     bodyLimit: 1 << 20,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     return503OnClosing: true,
   });
   installErrorHandler(app, health);
+  installValidators(app);
   // One error envelope for the whole API: every documented route answers it for its failures.
   app.addSchema({
     $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,

@@ -41,5 +41,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   // A database constraint the service did not foresee: a conflict with existing data, not a crash.
   const pgCode = (err as { code?: string }).code;
   if (pgCode === '23505') return errors.alreadyExists();
+  // A row still referenced elsewhere (a delete the service did not foresee): a conflict, not a crash.
+  if (pgCode === '23503') return errors.stillReferenced();
   return errors.internal();
 }
