@@ -123,7 +123,7 @@ export interface ModuleTokensTable {
   last_used_at: Timestamp | null;
 }
 
-export interface EventStreamTable { singleton: Generated<boolean>; head: number; purge_day: string | null }
+export interface EventStreamTable { singleton: Generated<boolean>; purge_day: string | null }
 
 type Json<T = unknown> = ColumnType<T, string, string>;
 

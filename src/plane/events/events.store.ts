@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
+// The advisory lock of event writers (shared) and of safe-head readers (exclusive).
+const EVENT_WRITERS = 724_201_003;
+
 /** A new event row as the intake writes it (JSON columns already serialised). */
 export interface EventInsert {
   id: string;
   occurred_at: Date;
-  seq: number;
   camera_id: string | null;
   node_id: string | null;
   category: 'camera' | 'system';
@@ -35,18 +37,28 @@ const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map
 /** The only SQL of events. */
 export const eventsStore = {
   /**
-   * Claims `n` stream positions; returns the new head (the claimed range is head-n+1..head).
-   * The row lock is held to commit: call it as late as possible in the writing transaction.
+   * Joins the event writers: call first in a transaction that will draw stream positions. Held
+   * to commit; writers share it, so their commits still group. Returns the purge day in force.
    */
-  async claimSeq(trx: Db, n: number): Promise<number> {
-    const r = await sql<{ head: number }>`update event_stream set head = head + ${n} returning head`.execute(trx);
-    return Number(r.rows[0]!.head);
+  async beginWrite(trx: Db): Promise<{ purge_day: string | null }> {
+    const r = await sql<{ purge_day: string | null }>`select pg_advisory_xact_lock_shared(${EVENT_WRITERS}),
+      (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day`.execute(trx);
+    return { purge_day: r.rows[0]?.purge_day ?? null };
   },
 
-  /** The committed head of the stream and the purge-day cut-off. */
-  async head(db: Db): Promise<{ head: number; purge_day: string | null }> {
-    const r = await db.selectFrom('event_stream').select(['head', sql<string | null>`to_char(purge_day, 'YYYYMMDD')`.as('purge_day')]).executeTakeFirstOrThrow();
-    return { head: Number(r.head), purge_day: r.purge_day };
+  /**
+   * A safe resume point of the stream: every seq at or below it is committed or abandoned. For
+   * an instant it waits for the writers in flight (and holds new ones back), then reads the
+   * sequence. Take it before a query whose rows the stream continues.
+   */
+  async safeHead(db: Db): Promise<{ head: number; purge_day: string | null }> {
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${EVENT_WRITERS})`.execute(trx);
+      const r = await sql<{ head: number; purge_day: string | null }>`
+        select (select case when is_called then last_value else 0 end from event_seq) as head,
+               (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day`.execute(trx);
+      return { head: Number(r.rows[0]!.head), purge_day: r.rows[0]!.purge_day };
+    });
   },
 
   /**
@@ -75,18 +87,21 @@ export const eventsStore = {
     return new Map(rows.map((r) => [r.ext_id, r.event_id]));
   },
 
-  /** One multi-row INSERT for the whole batch (arrays unnested server-side). */
-  async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<void> {
-    if (!rows.length) return;
-    await sql`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
+  /**
+   * One multi-row INSERT for the whole batch (arrays unnested server-side); stream positions are
+   * drawn in row order. Returns the seq of each row by id. Call beginWrite first.
+   */
+  async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<Map<string, number>> {
+    if (!rows.length) return new Map();
+    const r = await sql<{ id: string; seq: number }>`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
         severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
         attachments, search)
-      select x.id, x.occurred_at, x.seq, ${orgId}::uuid, x.camera_id, x.node_id, ${tokenId}::uuid, x.category, x.detector,
+      select x.id, x.occurred_at, nextval('event_seq'), ${orgId}::uuid, x.camera_id, x.node_id, ${tokenId}::uuid, x.category, x.detector,
         x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
         x.list_values, x.fields, x.payload, x.attachments,
         to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector)
       from unnest(
-        ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[], ${col(rows, 'seq')}::int8[],
+        ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[],
         ${col(rows, 'camera_id')}::uuid[], ${col(rows, 'node_id')}::uuid[], ${col(rows, 'category')}::text[],
         ${col(rows, 'detector')}::text[], ${col(rows, 'detector_title')}::jsonb[], ${col(rows, 'severity')}::int2[],
         ${col(rows, 'confidence')}::float8[], ${col(rows, 'interval')}::bool[], ${rows.map((r) => iso(r.ended_at))}::timestamptz[],
@@ -94,8 +109,11 @@ export const eventsStore = {
         ${col(rows, 'ext_id')}::text[], ${col(rows, 'list_values')}::jsonb[], ${col(rows, 'fields')}::jsonb[],
         ${col(rows, 'payload')}::jsonb[], ${col(rows, 'attachments')}::jsonb[], ${col(rows, 'search_text')}::text[],
         ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[]
-      ) as x(id, occurred_at, seq, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
-             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens)`.execute(trx);
+      ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
+             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens, n)
+      order by x.n
+      returning id, seq`.execute(trx);
+    return new Map(r.rows.map((x) => [x.id, Number(x.seq)]));
   },
 
   async ensurePartitions(db: Db, from: Date, to: Date): Promise<number> {

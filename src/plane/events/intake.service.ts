@@ -40,6 +40,10 @@ export class IntakeService {
     private readonly limiter: IntakeRateLimiter,
   ) {}
 
+  /**
+   * `stream_cursor` of the reply: the position just before this batch's first event (the
+   * stream then delivers the batch and what follows), or a safe head when nothing was written.
+   */
   async ingest(token: ModuleTokenCredential, events: unknown[]): Promise<IntakeReply> {
     if (!Array.isArray(events) || events.length < 1 || events.length > MAX_BATCH) throw errors.badRequest('bad_events');
     const wait = this.limiter.take(token.id, token.rate_limit, events.length);
@@ -71,12 +75,17 @@ export class IntakeService {
       ready.push({ index, item, id: eventId(item.occurredAt), camera, attachments });
     }
 
-    const head = await this.write(token, ready, results);
-    return { results, stream_cursor: streamCursor(head) };
+    const written = await this.write(token, ready, results);
+    if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
+    // After commit, outside the transaction: a NOTIFY inside it would serialise every
+    // writer's commit on the notification lock. A lost notice shows as a seq gap to listeners.
+    await notify(this.db, channels.events, written.notice);
+    return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
   }
 
   private async write(token: ModuleTokenCredential, ready: Ready[], results: ItemResult[]) {
     return this.db.transaction().execute(async (trx) => {
+      const { purge_day } = await eventsStore.beginWrite(trx);
       // Idempotency first: keys of this batch, the first item of a repeated ext_id wins.
       const firstOf = new Map<string, Ready>();
       const fresh: Ready[] = [];
@@ -101,28 +110,26 @@ export class IntakeService {
       for (const r of repeats) results[r.index] = { index: r.index, id: firstOf.get(r.item.extId!)!.id };
 
       await this.tokens.touch(trx, token);
-      if (!fresh.length) return eventsStore.head(trx);
+      if (!fresh.length) return null;
       await this.evidence.link(trx, fresh.flatMap((r) => r.item.attachments.map((ref) => ({
         ref, camera_id: r.item.cameraId, event_id: r.id, occurred_at: new Date(r.item.occurredAt),
       }))));
-      // Last: the stream positions, held to commit, then the rows and the batch's one notice.
-      const head = await eventsStore.claimSeq(trx, fresh.length);
-      const first = head - fresh.length + 1;
-      const rows = fresh.map((r, i) => insertOf(r, first + i));
-      await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
-      await notify(trx, channels.events, batchNotice(first, head, rows.map((row, i) => frameOf(token.org_id, row, fresh[i]!))));
-      return { head, purge_day: null as string | null };
+      const rows = fresh.map(insertOf);
+      const seqs = await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
+      const frames = rows.map((row, i) => frameOf(token.org_id, row, fresh[i]!, seqs.get(row.id)!)).sort((a, b) => a.seq - b.seq);
+      const first = frames[0]!.seq, last = frames[frames.length - 1]!.seq;
+      return { first, purgeDay: purge_day, notice: batchNotice(first, last, frames) };
     });
   }
 }
 
-function insertOf(r: Ready, seq: number): EventInsert {
+function insertOf(r: Ready): EventInsert {
   const it = r.item;
   const title = it.detectorTitle;
   const words = [it.detector, it.subjectType, it.subjectRef, it.extId,
     ...(title === null ? [] : typeof title === 'string' ? [title] : Object.values(title))].filter((w) => w);
   return {
-    id: r.id, occurred_at: new Date(it.occurredAt), seq, camera_id: it.cameraId, node_id: r.camera?.node_id ?? null,
+    id: r.id, occurred_at: new Date(it.occurredAt), camera_id: it.cameraId, node_id: r.camera?.node_id ?? null,
     category: 'camera', detector: it.detector, detector_title: title === null ? null : JSON.stringify(title),
     severity: it.severity, confidence: it.confidence, interval: it.interval, ended_at: it.endedAt === null ? null : new Date(it.endedAt),
     template_id: null, subject_type: it.subjectType, subject_ref: it.subjectRef, ext_id: it.extId, list_values: '[]', fields: '{}',
@@ -130,10 +137,10 @@ function insertOf(r: Ready, seq: number): EventInsert {
   };
 }
 
-function frameOf(orgId: string, row: EventInsert, r: Ready): EventFrame {
+function frameOf(orgId: string, row: EventInsert, r: Ready, seq: number): EventFrame {
   const camera = r.camera;
   return {
-    seq: row.seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: row.ended_at?.toISOString() ?? null,
+    seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: row.ended_at?.toISOString() ?? null,
     org_id: orgId, camera_id: row.camera_id, camera_name: camera?.name ?? null, node_id: row.node_id, node_name: camera?.node_name ?? null,
     detector: row.detector, detector_title: r.item.detectorTitle, category: row.category,
     severity: row.severity, template_id: row.template_id, interval: row.interval, confidence: row.confidence,

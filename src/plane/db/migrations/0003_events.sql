@@ -16,18 +16,18 @@ create table module_tokens (
 create unique index module_tokens_secret_key on module_tokens (secret_sha256);
 create unique index module_tokens_org_name_key on module_tokens (org_id, lower(name));
 
--- The event stream head: the global sequence of stream positions (cursor g:<n>). A writer
--- claims its numbers with `update ... set head = head + n returning head` as the last step
--- of its transaction; the row lock is held to commit, so sequence order is commit order and a
--- stream resumed from g:<n> never misses a row committed later with a smaller number. Readers
--- take the committed head without waiting. purge_day is the day cut-off of the
--- `d<purge-day>:<n>` cursor form (null until a purge sets it).
+-- The event stream: seq is the global stream position (cursor g:<n>), drawn from event_seq
+-- inside the insert. Writers do not serialise (their commits group): a writer holds
+-- pg_advisory_xact_lock_shared(EVENT_WRITERS) from before it draws numbers until commit, and
+-- a reader that needs a safe resume point (every seq at or below it committed or abandoned)
+-- takes the same lock exclusively for an instant and reads event_seq. purge_day is the day
+-- cut-off of the `d<purge-day>:<n>` cursor form (null until a purge sets it).
+create sequence event_seq;
 create table event_stream (
   singleton boolean primary key default true check (singleton),
-  head bigint not null default 0,
   purge_day date
 );
-insert into event_stream (singleton, head) values (true, 0);
+insert into event_stream (singleton) values (true);
 
 -- Events, partitioned by day of occurred_at. id is a UUIDv7 whose time is occurred_at
 -- (millisecond precision; occurred_at is stored truncated to the millisecond), so a card read

@@ -1,0 +1,153 @@
+/**
+ * Event intake throughput: POST /api/v1/events through HTTP in batches of 100 against the real
+ * plane executable (a child process on a fresh PostgreSQL database), next to a raw COPY of the
+ * same rows into the same table in the same run. Prints a table.
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/intake.js
+ *   (DURATION_MS default 10000, CONCURRENCY default 8, BATCH default 100)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import postgres from 'postgres';
+import { v7 as uuidv7 } from 'uuid';
+
+const BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION_MS = Number(process.env.DURATION_MS ?? 10_000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const BATCH = Number(process.env.BATCH ?? 100);
+const PASSWORD = 'bench-password-1';
+
+async function freePort(): Promise<number> {
+  return new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as any).port; s.close(() => res(p)); }); });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
+function http(port: number, method: string, path: string, body: string | null, token?: string): Promise<{ status: number; json: any }> {
+  return new Promise((res, rej) => {
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: {
+      ...(body !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    } }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c) => chunks.push(c));
+      r.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        res({ status: r.statusCode ?? 0, json: text.startsWith('{') ? JSON.parse(text) : text });
+      });
+    });
+    req.on('error', rej);
+    if (body !== null) req.write(body);
+    req.end();
+  });
+}
+
+// A fresh database for this run.
+const dbName = `argus_bench_${randomBytes(4).toString('hex')}`;
+const admin = postgres(BASE, { max: 1, onnotice: () => {} });
+await admin.unsafe(`create database ${dbName}`);
+const url = new URL(BASE); url.pathname = `/${dbName}`;
+const dataDir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
+const port = await freePort();
+await writeFile(join(dataDir, 'plane.toml'), `[network]\nlisten = "127.0.0.1:${port}"\npublic_url = "http://127.0.0.1:${port}"\n[logging]\nminimum_level = "warn"\n`);
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const child = spawn(process.execPath, [...(process.env.BENCH_PLANE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PLANE_PROF}`] : []), join(root, 'src', 'plane', 'main.js'), 'serve', '--config', join(dataDir, 'plane.toml')], {
+  env: { ...process.env, DATABASE_URL: url.toString(), ARGUS_BOOTSTRAP_LOGIN: 'root', ARGUS_BOOTSTRAP_PASSWORD: PASSWORD, RUST_LOG: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((res, rej) => {
+  child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('database ready')) res(); });
+  child.on('exit', (code) => rej(new Error(`plane exited ${code}`)));
+});
+
+let sql: ReturnType<typeof postgres> | null = null;
+try {
+  const login = await http(port, 'POST', '/api/v1/auth/login', JSON.stringify({ login: 'root', password: PASSWORD }));
+  const session = login.json.token as string;
+  const node = await http(port, 'POST', '/api/v1/nodes', JSON.stringify({ name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' }), session);
+  const cams: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    cams.push((await http(port, 'POST', '/api/v1/cameras', JSON.stringify({ name: `cam-${i}`, node_id: node.json.id, main_source: 'rtsp://10.0.0.1/a' }), session)).json.id);
+  }
+  const tok = await http(port, 'POST', '/api/v1/module-tokens', JSON.stringify({ name: 'bench', rate_limit: 1_000_000 }), session);
+  const secret = tok.json.secret as string;
+
+  const item = (i: number) => ({
+    detector: `lpr.plate.${i % 4}`, occurred_at: new Date().toISOString(), camera_id: cams[i % cams.length], severity: 'info',
+    confidence: 0.9, subject_type: 'plate', subject_ref: `AB${i % 1000}`, detector_title: { en: 'Plate read' },
+    payload: { plate: `AB${i % 1000}`, box: [10, 20, 110, 60], lane: i % 3 },
+  });
+  // Pre-serialised bodies: the client does as little as possible on the shared cores.
+  const bodies = Array.from({ length: 32 }, (_, b) => JSON.stringify({ events: Array.from({ length: BATCH }, (_, i) => item(b * BATCH + i)) }));
+
+  const counts = { events: 0, batches: 0, failed: 0 };
+  const latencies: number[] = [];
+  async function worker(until: number, measure: boolean) {
+    let k = 0;
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const r = await http(port, 'POST', '/api/v1/events', bodies[k++ % bodies.length]!, secret);
+      if (!measure) continue;
+      if (r.status === 200) { counts.batches++; counts.events += BATCH; latencies.push(performance.now() - t0); } else counts.failed++;
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => worker(performance.now() + 1500, false)));
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => worker(t0 + DURATION_MS, true)));
+  const httpSecs = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const httpRate = counts.events / httpSecs;
+
+  // The same rows by COPY, into the same table, in the same run.
+  sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const [{ org_id, token_id, node_id }] = await sql`select org_id, token_id, node_id from events limit 1`;
+  const n = counts.events;
+  // COPY cannot draw from the sequence: reserve a block of stream positions for the copied rows.
+  const [{ head }] = await sql`select setval('event_seq', (select last_value from event_seq) + ${n}) - ${n} as head`;
+  const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
+  function* lines() {
+    let seq = Number(head);
+    for (let i = 0; i < n; i += 1000) {
+      let chunk = '';
+      for (let j = i; j < Math.min(n, i + 1000); j++) {
+        const it = item(j);
+        const now = Date.now();
+        chunk += [uuidv7({ msecs: now }), new Date(now).toISOString(), ++seq, org_id, it.camera_id, node_id, token_id, 'camera', it.detector,
+          esc(JSON.stringify(it.detector_title)), 1, it.confidence, 'f', '\\N', '\\N', it.subject_type, it.subject_ref, '\\N', '[]', '{}',
+          esc(JSON.stringify(it.payload)), '[]', esc(`'${it.detector.split('.').join("' '")}' 'plate' '${it.subject_ref.toLowerCase()}' 'read'`)].join('\t') + '\n';
+      }
+      yield chunk;
+    }
+  }
+  const c0 = performance.now();
+  const writable = await sql`copy events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
+    severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search)
+    from stdin`.writable();
+  await pipeline(Readable.from(lines()), writable);
+  const copySecs = (performance.now() - c0) / 1000;
+  const copyRate = n / copySecs;
+  const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]?.toFixed(1) ?? '-';
+
+  console.log(`\nEvent intake, fresh database, batches of ${BATCH}, ${CONCURRENCY} connections, ${httpSecs.toFixed(1)} s`);
+  console.log('| path | events | seconds | events/s | share of COPY |');
+  console.log('|---|---|---|---|---|');
+  console.log(`| POST /api/v1/events (HTTP, module token) | ${n} | ${httpSecs.toFixed(1)} | ${httpRate.toFixed(0)} | ${(100 * httpRate / copyRate).toFixed(0)}% |`);
+  console.log(`| COPY of the same rows into events | ${n} | ${copySecs.toFixed(1)} | ${copyRate.toFixed(0)} | 100% |`);
+  console.log(`batch latency ms: p50 ${p(0.5)}, p99 ${p(0.99)}; failed batches: ${counts.failed}`);
+} finally {
+  await sql?.end();
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  agent.destroy();
+  await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
+  await admin.end();
+  await rm(dataDir, { recursive: true, force: true });
+}
+void randomUUID;

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDb } from '../harness.js';
+import { migrate } from '../../../src/plane/db/migrate.js';
+import { eventsStore, type EventInsert } from '../../../src/plane/events/events.store.js';
+import { eventId, timeOfEventId } from '../../../src/plane/events/events.ids.js';
+import { batchNotice, boundFrame, type EventFrame } from '../../../src/plane/events/events.frames.js';
+
+let t: TestDb;
+const ORG = '11111111-1111-4111-8111-111111111111';
+beforeAll(async () => {
+  t = await freshDatabase();
+  await migrate(t.database);
+  const now = Date.now();
+  await eventsStore.ensurePartitions(t.database.db, new Date(now - 86_400_000), new Date(now + 86_400_000));
+});
+afterAll(async () => { await t?.drop(); });
+
+const row = (over: Partial<EventInsert> = {}): EventInsert => ({
+  id: eventId(Date.now()), occurred_at: new Date(), camera_id: null, node_id: null, category: 'camera', detector: 'd', detector_title: null,
+  severity: null, confidence: null, interval: false, ended_at: null, template_id: null, subject_type: null, subject_ref: null, ext_id: null,
+  list_values: '[]', fields: '{}', payload: '{}', attachments: '[]', search_text: 'd', search_tokens: [], ...over,
+});
+
+describe('event ids', () => {
+  it('carry the event time to the millisecond; any other shape is not an event id', () => {
+    const at = Date.parse('2026-03-04T05:06:07.891Z');
+    const id = eventId(at);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(timeOfEventId(id)!.toISOString()).toBe('2026-03-04T05:06:07.891Z');
+    expect(timeOfEventId(id.toUpperCase())!.getTime()).toBe(at);
+    for (const bad of ['', 'x', '00000000-0000-4000-8000-000000000000', `${id}0`, id.replace(/-/g, ''), `../${id}`]) expect(timeOfEventId(bad)).toBeNull();
+  });
+});
+
+describe('stream positions', () => {
+  it('safeHead waits for writers in flight, so a cursor never skips a row committed after it', async () => {
+    const db = t.database.db;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    let seqA = 0;
+    const writer = db.transaction().execute(async (trx) => {
+      await eventsStore.beginWrite(trx);
+      seqA = [...(await eventsStore.insertBatch(trx, ORG, null, [row()])).values()][0]!;
+      await gate;
+    });
+    while (!seqA) await new Promise((r) => setTimeout(r, 5));
+    let head: number | null = null;
+    const reader = eventsStore.safeHead(db).then((h) => { head = h.head; });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(head).toBeNull(); // still waiting for the writer
+    release();
+    await writer; await reader;
+    expect(head).toBeGreaterThanOrEqual(seqA);
+  });
+
+  it('draws positions in row order within a batch; returns them by id', async () => {
+    const rows = [row(), row(), row()];
+    const seqs = await t.database.db.transaction().execute(async (trx) => {
+      await eventsStore.beginWrite(trx);
+      return eventsStore.insertBatch(trx, ORG, null, rows);
+    });
+    const s = rows.map((r) => seqs.get(r.id)!);
+    expect(s[1]).toBe(s[0]! + 1);
+    expect(s[2]).toBe(s[0]! + 2);
+  });
+});
+
+describe('frames', () => {
+  const frame = (over: Partial<EventFrame> = {}): EventFrame => ({
+    seq: 1, id: eventId(Date.now()), occurred_at: new Date().toISOString(), ended_at: null, org_id: ORG, camera_id: null, camera_name: null,
+    node_id: null, node_name: null, detector: 'd', detector_title: null, category: 'camera', severity: 1, template_id: null, interval: false,
+    confidence: null, subject_type: null, subject_ref: null, ext_id: null, list_values: [], starred: false, ...over,
+  });
+
+  it('a frame over 8 KiB keeps its keys and carries reconcile_required instead of its data', () => {
+    const f = frame({ detector_title: { en: 'x'.repeat(9000) }, subject_ref: 'S' });
+    const b = boundFrame(f);
+    expect(b).toMatchObject({ id: f.id, seq: 1, reconcile_required: true, detector_title: null, subject_ref: null });
+    expect(Buffer.byteLength(JSON.stringify(b))).toBeLessThan(8192);
+    expect(boundFrame(frame())).not.toHaveProperty('reconcile_required');
+  });
+
+  it('one notice per batch: frames inline when they fit the notification bound, else the range only', () => {
+    const small = JSON.parse(batchNotice(5, 6, [frame({ seq: 5 }), frame({ seq: 6 })]));
+    expect(small.frames).toHaveLength(2);
+    const big = batchNotice(1, 100, Array.from({ length: 100 }, (_, i) => frame({ seq: i + 1 })));
+    expect(JSON.parse(big)).toEqual({ from: 1, to: 100 });
+  });
+});
