@@ -19,7 +19,7 @@ export function auditRoutes(app: FastifyInstance, deps: { audit: AuditService })
   app.get<{ Querystring: Static<typeof AuditListQuery> }>('/api/v1/audit', {
     schema: { tags: ['audit'], summary: 'Audit records, newest first', security: sec, querystring: AuditListQuery, response: { 200: AuditListReply } },
     config: { validationCode: limitCode },
-  }, async (req) => deps.audit.list(principalOf(req), req.query));
+  }, async (req, reply) => reply.type('application/json; charset=utf-8').send(await deps.audit.listJson(principalOf(req), req.query)));
 
   app.get('/api/v1/audit/actions', {
     schema: { tags: ['audit'], summary: 'The closed action vocabulary', security: sec, response: { 200: AuditActionsReply } },

@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
@@ -18,6 +18,8 @@ export type AuthNews =
   | { kind: 'session_revoked'; sid: string }
   | { kind: 'user_revoked'; user_id: string };
 
+export interface VerifiedClaims { sub: string; sid: string; kid: string; exp: number }
+
 export interface LoginResult {
   token: string;
   expires_at: string;
@@ -30,6 +32,8 @@ export interface LoginResult {
  */
 export class AuthService {
   private key: SigningKey | null = null;
+  /** The key imported once for WebCrypto: importing it on every verify cost more than the HMAC. */
+  private hmacKey: webcrypto.CryptoKey | null = null;
   private readonly newsListeners: Array<(n: AuthNews) => void> = [];
   private readonly byLogin: RateLimiterMemory;
   private readonly byAddress: RateLimiterMemory;
@@ -65,7 +69,9 @@ export class AuthService {
       await authStore.insertKeyIfAbsent(this.db, { materialId: randomBytes(6).toString('hex'), epoch: 1, secret: randomBytes(32) });
       key = await authStore.loadKey(this.db);
     }
+    const hmacKey = await webcrypto.subtle.importKey('raw', key!.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     this.key = key!;
+    this.hmacKey = hmacKey;
   }
 
   currentKid(): string | null { return this.key ? kidOf(this.key) : null; }
@@ -98,7 +104,7 @@ export class AuthService {
       .setSubject(user.id)
       .setIssuedAt(Math.floor(now.getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(kid.secret);
+      .sign(this.hmacKey!);
     await this.db.transaction().execute(async (trx) => {
       await authStore.insertSession(trx, {
         id: sid, user_id: user.id, org_id: user.org_id, kid: kidOf(kid), created_at: now, expires_at: expiresAt,
@@ -132,13 +138,13 @@ export class AuthService {
   }
 
   /** Signature, key id, type and expiry only: for the routes that must not touch the database. */
-  async verifyToken(token: string): Promise<{ sub: string; sid: string; kid: string; exp: number }> {
-    const key = this.key;
-    if (!key) throw errors.unauthorized();
+  async verifyToken(token: string): Promise<VerifiedClaims> {
+    const key = this.key, hmacKey = this.hmacKey;
+    if (!key || !hmacKey) throw errors.unauthorized();
     try {
       const header = decodeProtectedHeader(token);
       if (header.kid !== kidOf(key)) throw new Error('unknown key id');
-      const { payload } = await jwtVerify(token, key.secret, {
+      const { payload } = await jwtVerify(token, hmacKey, {
         algorithms: ['HS256'], typ: TOKEN_TYPE, currentDate: new Date(this.clock.now()),
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
@@ -149,8 +155,8 @@ export class AuthService {
   }
 
   /** Full check: the token verifies and its session is live in the database. */
-  async authenticate(token: string, from: { ip: string; userAgent: string }): Promise<Principal> {
-    const claims = await this.verifyToken(token);
+  async authenticate(token: string, from: { ip: string; userAgent: string }, verified?: VerifiedClaims): Promise<Principal> {
+    const claims = verified ?? await this.verifyToken(token);
     const row = await authStore.findLiveSession(this.db, claims.sid, claims.kid, new Date(this.clock.now()));
     if (!row || row.user_id !== claims.sub) throw errors.unauthorized();
     return {

@@ -28,9 +28,9 @@ export function requireSession(scope: FastifyInstance, auth: AuthService, health
   scope.addHook('onRequest', async (req) => {
     const token = bearerToken(req);
     if (!token) throw errors.unauthorized();
-    await auth.verifyToken(token);
+    const claims = await auth.verifyToken(token);
     if (!health.isUp) throw errors.dbUnavailable();
-    req.principal = await auth.authenticate(token, clientOf(req));
+    req.principal = await auth.authenticate(token, clientOf(req), claims);
   });
 }
 
