@@ -101,7 +101,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.removeHeader('x-powered-by');
-    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (req.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store')) reply.header('cache-control', 'no-store');
     return payload;
   });
 

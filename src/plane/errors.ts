@@ -46,6 +46,7 @@ export const badRequestCodes = [
   'unknown_node', 'unknown_tag', 'unknown_camera', 'unknown_org', 'bad_last_event_id',
   'unknown_field', 'bad_org', 'bad_token',
   'reserved_name', 'bad_rate_limit', 'bad_events',
+  'bad_event_cursor', 'bad_event_range', 'bad_severity', 'bad_severity_range', 'bad_category',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

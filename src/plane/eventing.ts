@@ -8,6 +8,7 @@ import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
 import { EvidenceService } from './evidence/evidence.service.js';
 import { LocalEvidenceStorage, type EvidenceStorage } from './evidence/evidence.storage.js';
 import { IntakeService } from './events/intake.service.js';
+import { EventsService } from './events/events.service.js';
 import { IntakeRateLimiter } from './events/rate-limit.js';
 import { eventsStore } from './events/events.store.js';
 
@@ -21,12 +22,14 @@ export class EventServices {
   readonly moduleTokens: ModuleTokensService;
   readonly evidence: EvidenceService;
   readonly intake: IntakeService;
+  readonly events: EventsService;
 
   constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices, storage?: EvidenceStorage) {
     this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
     this.evidence = new EvidenceService(db, clock, inventory.orgs, storage ?? new LocalEvidenceStorage(config.evidence.dir));
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
       new IntakeRateLimiter(clock, config.moduleRateLimitDefault));
+    this.events = new EventsService(db);
   }
 
   /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */

@@ -18,6 +18,7 @@ import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.
 import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken } from './module-tokens/module-token.scope.js';
 import { intakeRoutes } from './events/intake.routes.js';
+import { eventsReadRoutes } from './events/events.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -54,6 +55,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     authd.register(async (s) => auditRoutes(s, deps));
     usersSelfRoutes(authd, deps.inventory);
     camerasReadRoutes(authd, deps.inventory);
+    eventsReadRoutes(authd, deps.events);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');

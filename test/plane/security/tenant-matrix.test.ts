@@ -29,6 +29,11 @@ const makeCamera = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/camera
 const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
 const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
 const makeModuleToken = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id });
+const makeEvent = async (c: Ctx) => {
+  const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `ev-${uniq()}` })).body.secret;
+  const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date().toISOString() }] });
+  return { id: r.body.results[0].id };
+};
 const makeAudit = async (c: Ctx) => {
   const row = (await c.adminA.get('/api/v1/audit?limit=1')).body.rows[0];
   return { id: row.id, query: `occurred_at=${encodeURIComponent(row.occurred_at)}` };
@@ -52,6 +57,8 @@ export const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/module-tokens/{id}': { make: makeModuleToken, body: { rate_limit: 5 }, allowed: ['superadmin', 'adminA'] },
   'POST /api/v1/module-tokens/{id}/rotate': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/module-tokens/{id}': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
+  // a camera-less event: administrators of its organisation see it, an operator (no camera rights to it) does not
+  'GET /api/v1/events/{id}': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
 };
 
 let t: TestPlane;

@@ -1,0 +1,94 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../db/database.js';
+import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
+
+/** A stored event as the feed and the card read it (names joined from the inventory). */
+export interface EventRow {
+  id: string;
+  seq: number;
+  occurred_at: Date;
+  ended_at: Date | null;
+  org_id: string;
+  camera_id: string | null;
+  camera_name: string | null;
+  node_id: string | null;
+  node_name: string | null;
+  token_id: string | null;
+  category: string;
+  detector: string;
+  detector_title: unknown;
+  severity: number | null;
+  confidence: number | null;
+  interval: boolean;
+  template_id: string | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  ext_id: string | null;
+  list_values: unknown[];
+  payload: Record<string, unknown>;
+  attachments: unknown[];
+  starred: boolean;
+}
+
+export interface FeedFilter {
+  scope: CameraScope;
+  from: Date | null;
+  to: Date | null;
+  camera: string | null;
+  tag: string | null;
+  /** exact id, or a prefix when `prefix` */
+  detector: { value: string; prefix: boolean } | null;
+  /** inclusive bounds; `none` selects events without severity */
+  severity: { min: number | null; max: number | null } | 'none';
+  starred: boolean;
+  open: boolean;
+  category: string | null;
+  after: { ts: Date; id: string } | null;
+  limit: number;
+}
+
+const SELECT = sql`e.id, e.seq, e.occurred_at, e.ended_at, e.org_id, e.camera_id, c.name as camera_name, e.node_id, n.name as node_name,
+  e.token_id, e.category, e.detector, e.detector_title, e.severity, e.confidence, e."interval", e.template_id, e.subject_type,
+  e.subject_ref, e.ext_id, e.list_values, e.payload, e.attachments, e.starred`;
+const FROM = sql`events e left join cameras c on c.id = e.camera_id left join nodes n on n.id = e.node_id`;
+
+const likePrefix = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
+
+function where(f: FeedFilter): RawBuilder<SqlBool> {
+  const parts: RawBuilder<unknown>[] = [cameraVisible(f.scope, 'e.camera_id', 'e.org_id')];
+  if (f.from) parts.push(sql`e.occurred_at >= ${f.from}`);
+  if (f.to) parts.push(sql`e.occurred_at < ${f.to}`);
+  if (f.camera) parts.push(sql`e.camera_id = ${f.camera}`);
+  if (f.tag) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = ${f.tag})`);
+  if (f.detector) parts.push(f.detector.prefix ? sql`e.detector like ${likePrefix(f.detector.value)}` : sql`e.detector = ${f.detector.value}`);
+  if (f.severity === 'none') parts.push(sql`e.severity is null`);
+  else {
+    if (f.severity.min !== null) parts.push(sql`e.severity >= ${f.severity.min}`);
+    if (f.severity.max !== null) parts.push(sql`e.severity <= ${f.severity.max}`);
+    // Debug (0) only when a bound reaches zero; without bounds events without severity stay.
+    if (f.severity.min === null && f.severity.max === null) parts.push(sql`e.severity is distinct from 0`);
+    else if ((f.severity.min ?? 1) > 0 && (f.severity.max ?? 1) > 0) parts.push(sql`e.severity > 0`);
+  }
+  if (f.starred) parts.push(sql`e.starred`);
+  if (f.open) parts.push(sql`e."interval" and e.ended_at is null`);
+  if (f.category) parts.push(sql`e.category = ${f.category}`);
+  if (f.after) parts.push(sql`(e.occurred_at, e.id) < (${f.after.ts}, ${f.after.id})`);
+  return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+/** The SQL of event reads (feed, card). */
+export const eventsReadStore = {
+  /** Newest first, limit + 1 rows (the extra one says another page exists). */
+  async feed(db: Db, f: FeedFilter): Promise<EventRow[]> {
+    const r = await sql<EventRow>`select ${SELECT} from ${FROM} where ${where(f)}
+      order by e.occurred_at desc, e.id desc limit ${f.limit + 1}`.execute(db);
+    return r.rows;
+  },
+
+  /** One event by its key; occurred_at comes from the id, so one partition is read. */
+  async get(db: Db, scope: CameraScope, id: string, occurredAt: Date): Promise<EventRow | undefined> {
+    const r = await sql<EventRow>`select ${SELECT} from ${FROM}
+      where e.occurred_at = ${occurredAt} and e.id = ${id} and ${cameraVisible(scope, 'e.camera_id', 'e.org_id')}`.execute(db);
+    return r.rows[0];
+  },
+};

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { principalOf } from '../http/principal.js';
+import { IdParams, sec, validationCodes } from '../http/list.js';
+import type { EventsService } from './events.service.js';
+import { EventCard, FeedFieldCodes, FeedPage, FeedQuery } from './events.schemas.js';
+
+const tags = ['events'];
+
+/** Authenticated scope: any signed-in user, narrowed by camera rights. */
+export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsService }): void {
+  app.get<{ Querystring: Static<typeof FeedQuery> }>('/api/v1/events', {
+    schema: {
+      tags, security: sec, querystring: FeedQuery, response: { 200: FeedPage },
+      summary: 'The event feed, newest first; next page with after_ts=<next_ts>&after_id=<next_id>',
+      description: 'Without severity parameters debug events are hidden; they appear when a bound reaches zero. '
+        + 'Errors: bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, cross_org.',
+    },
+    config: { validationCode: validationCodes(FeedFieldCodes) },
+  }, async (req) => deps.events.feed(principalOf(req), req.query));
+
+  app.get<{ Params: Static<typeof IdParams> }>('/api/v1/events/:id', {
+    schema: {
+      tags, security: sec, params: IdParams, response: { 200: EventCard },
+      summary: 'One event card (404 for an unknown id, an id of another shape, or an event outside your rights)',
+    },
+  }, async (req, reply) => {
+    const card = await deps.events.card(principalOf(req), req.params.id);
+    return reply.header('cache-control', 'private, no-store').send(card);
+  });
+}

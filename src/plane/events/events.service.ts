@@ -1,0 +1,106 @@
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import { isUuid } from '../http/list.js';
+import { cameraScope } from '../rights/camera-rights.js';
+import { timeOfEventId } from './events.ids.js';
+import { eventsReadStore, type EventRow, type FeedFilter } from './events.read.store.js';
+import { eventsStore } from './events.store.js';
+import { streamCursor } from './intake.service.js';
+import { SEVERITIES } from './intake.validate.js';
+
+export interface FeedQuery {
+  org?: string; from?: string; to?: string; camera?: string; tag?: string; detector?: string;
+  severity?: string; severity_max?: string; starred?: boolean; open?: boolean; category?: string;
+  after_ts?: string; after_id?: string; limit?: number;
+}
+
+export const FEED_DEFAULT_LIMIT = 100;
+
+function iso(d: Date | string | null): string | null {
+  return d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
+}
+
+/** The event as the API shows it: severity by name (stream frames carry the number). */
+export function eventJson(r: EventRow) {
+  return {
+    id: r.id, occurred_at: iso(r.occurred_at)!, ended_at: iso(r.ended_at), org_id: r.org_id, camera_id: r.camera_id,
+    camera_name: r.camera_name, node_id: r.node_id, node_name: r.node_name, detector: r.detector, detector_title: r.detector_title ?? null,
+    category: r.category, severity: r.severity === null ? null : SEVERITIES[r.severity]!, confidence: r.confidence, interval: r.interval,
+    template_id: r.template_id, subject_type: r.subject_type, subject_ref: r.subject_ref, list_values: r.list_values, payload: r.payload,
+    attachments: r.attachments, starred: r.starred, ext_id: r.ext_id,
+  };
+}
+
+/** A severity word or 0..4; `none` only where the caller allows it. */
+function severityOf(v: string): number {
+  if (/^[0-4]$/.test(v)) return Number(v);
+  const i = SEVERITIES.indexOf(v.toLowerCase() as typeof SEVERITIES[number]);
+  if (i < 0) throw errors.badRequest('bad_severity');
+  return i;
+}
+
+/**
+ * Reading events (document 2, feed and card): every read goes through the camera-rights rule,
+ * so an event of a camera the caller cannot see is absent, never forbidden.
+ */
+export class EventsService {
+  constructor(private readonly db: Db) {}
+
+  filter(p: Principal, q: FeedQuery): FeedFilter {
+    const scope = cameraScope(p, q.org);
+    if ((q.after_ts === undefined) !== (q.after_id === undefined)) throw errors.badRequest('bad_event_cursor');
+    const from = q.from !== undefined ? new Date(q.from) : null;
+    const to = q.to !== undefined ? new Date(q.to) : null;
+    if (from && to && from.getTime() >= to.getTime()) throw errors.badRequest('bad_event_range');
+    let severity: FeedFilter['severity'];
+    if (q.severity !== undefined && q.severity.toLowerCase() === 'none') {
+      if (q.severity_max !== undefined) throw errors.badRequest('bad_severity_range');
+      severity = 'none';
+    } else {
+      const min = q.severity !== undefined ? severityOf(q.severity) : null;
+      const max = q.severity_max !== undefined ? severityOf(q.severity_max) : null;
+      if (min !== null && max !== null && min > max) throw errors.badRequest('bad_severity_range');
+      severity = { min, max };
+    }
+    if (q.category !== undefined && q.category !== 'camera' && q.category !== 'system') throw errors.badRequest('bad_category');
+    const detector = q.detector === undefined ? null
+      : q.detector.endsWith('*') ? { value: q.detector.slice(0, -1), prefix: true } : { value: q.detector, prefix: false };
+    const nothing = '00000000-0000-0000-0000-000000000000';
+    return {
+      scope, from, to,
+      // An id of the wrong shape matches nothing (like an unknown one).
+      camera: q.camera === undefined ? null : isUuid(q.camera) ? q.camera.toLowerCase() : nothing,
+      tag: q.tag === undefined ? null : isUuid(q.tag) ? q.tag.toLowerCase() : nothing,
+      detector, severity, starred: q.starred === true, open: q.open === true, category: q.category ?? null,
+      after: q.after_ts !== undefined ? { ts: new Date(q.after_ts), id: q.after_id!.toLowerCase() } : null,
+      limit: Math.min(500, Math.max(1, q.limit ?? FEED_DEFAULT_LIMIT)),
+    };
+  }
+
+  async feed(p: Principal, q: FeedQuery) {
+    const f = this.filter(p, q);
+    // Taken before the query: an event committed meanwhile is then delivered by the stream.
+    const cursor = streamCursor(await eventsStore.safeHead(this.db));
+    const rows = await eventsReadStore.feed(this.db, f);
+    const more = rows.length > f.limit;
+    const page = more ? rows.slice(0, f.limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      rows: page.map(eventJson),
+      next_ts: more ? iso(last!.occurred_at) : null,
+      next_id: more ? last!.id : null,
+      stream_cursor: cursor,
+    };
+  }
+
+  /** The card. A malformed id is 404 without a database read. */
+  async card(p: Principal, id: string) {
+    const at = timeOfEventId(id);
+    if (!at) throw errors.notFound();
+    const row = await eventsReadStore.get(this.db, cameraScope(p), id.toLowerCase(), at);
+    if (!row) throw errors.notFound();
+    // Templates (title, rendered details) come with the templates issue.
+    return { event: eventJson(row), template: null, rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] } };
+  }
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { startPlane, type TestPlane } from '../harness.js';
+import { Client } from '../client.js';
+import { tenants, unique, NOT_FOUND, type Tenants } from '../inventory.helpers.js';
+import { eventId } from '../../../src/plane/events/events.ids.js';
+
+let t: TestPlane;
+let x: Tenants;
+let cam1: string, cam2: string, camB: string, tagId: string;
+const ids: Record<string, string> = {};
+const BASE = Date.now() - 3600_000;
+const at = (i: number) => new Date(BASE + i * 1000).toISOString();
+
+// Org A: e0..e7 on cam1 / cam2 / no camera; org B: b0.
+const A_EVENTS: Array<[string, Record<string, unknown>]> = [
+  ['e0', { detector: 'lpr.plate', camera: 1, severity: 'info' }],
+  ['e1', { detector: 'lpr.plate_x', camera: 1, severity: 'debug' }],
+  ['e2', { detector: 'motion', camera: 2, severity: 'warning' }],
+  ['e3', { detector: 'lprXplate', camera: 1 }],
+  ['e4', { detector: 'motion', camera: 1, severity: 4, interval: true }],
+  ['e5', { detector: 'motion', severity: 'error', interval: true, ended: true }],
+  ['e6', { detector: 'lpr.face', camera: 1, severity: 0 }],
+  ['e7', { detector: 'lpr.plate', camera: 2, severity: 'critical' }],
+];
+
+async function send(mod: Client, items: unknown[]) {
+  const r = await mod.post('/api/v1/events', { events: items });
+  expect(r.status, r.text).toBe(200);
+  return r.body.results.map((i: any) => { expect(i.id, JSON.stringify(i)).toBeDefined(); return i.id as string; });
+}
+const feed = async (c: Client, q = '') => { const r = await c.get(`/api/v1/events${q}`); expect(r.status, r.text).toBe(200); return r.body; };
+const names = (body: any) => body.rows.map((r: any) => Object.keys(ids).find((k) => ids[k] === r.id) ?? r.id);
+
+beforeAll(async () => {
+  t = await startPlane();
+  x = await tenants(t);
+  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
+  tagId = (await x.a.admin.post('/api/v1/tags', { name: unique('gate') })).body.id;
+  const cam = async (admin: Client, tag_ids: string[] = []) => (await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a', tag_ids })).body.id;
+  cam1 = await cam(x.a.admin, [tagId]); cam2 = await cam(x.a.admin); camB = await cam(x.b.admin);
+  expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
+  const tok = async (admin: Client) => new Client(t.plane.app, (await admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 100000 })).body.secret);
+  const modA = await tok(x.a.admin), modB = await tok(x.b.admin);
+  const items = A_EVENTS.map(([, e], i) => ({
+    detector: e.detector, occurred_at: at(i), severity: e.severity, interval: e.interval,
+    camera_id: e.camera === 1 ? cam1 : e.camera === 2 ? cam2 : undefined, ended_at: e.ended ? at(i + 1) : undefined,
+  }));
+  (await send(modA, items)).forEach((id: string, i: number) => { ids[A_EVENTS[i]![0]] = id; });
+  ids.b0 = (await send(modB, [{ detector: 'lpr.plate', occurred_at: at(3), camera_id: camB, severity: 'info' }]))[0];
+});
+afterAll(async () => { await t?.close(); });
+
+describe('GET /api/v1/events', () => {
+  it('newest first with every field; debug hidden by default; a stream cursor taken before the query', async () => {
+    const body = await feed(x.a.admin);
+    expect(names(body)).toEqual(['e7', 'e5', 'e4', 'e3', 'e2', 'e0']);
+    expect(body.next_ts).toBeNull();
+    expect(body.next_id).toBeNull();
+    const maxSeq = await sql<{ m: number }>`select max(seq) as m from events`.execute(t.db.database.db);
+    expect(body.stream_cursor).toBe(`g:${maxSeq.rows[0]!.m}`);
+    const cam = (await x.a.admin.get(`/api/v1/cameras/${cam2}`)).body;
+    expect(body.rows[0]).toEqual({
+      id: ids.e7, occurred_at: at(7), ended_at: null, org_id: x.a.orgId, camera_id: cam2, camera_name: cam.name, node_id: cam.node_id,
+      node_name: expect.any(String), detector: 'lpr.plate', detector_title: null, category: 'camera', severity: 'critical', confidence: null,
+      interval: false, template_id: null, subject_type: null, subject_ref: null, list_values: [], payload: {}, attachments: [],
+      starred: false, ext_id: null,
+    });
+    expect(body.rows.find((r: any) => r.id === ids.e5)).toMatchObject({ camera_id: null, interval: true, ended_at: at(6), severity: 'error' });
+  });
+
+  it('camera rights: an operator sees only granted cameras; other organisations are absent; org narrowing', async () => {
+    expect(names(await feed(x.a.operator))).toEqual(['e4', 'e3', 'e0']);
+    expect(names(await feed(x.b.admin))).toEqual(['b0']);
+    expect(names(await feed(x.b.operator))).toEqual([]);
+    expect(names(await feed(x.root, `?org=${x.b.orgId}`))).toEqual(['b0']);
+    expect(names(await feed(x.root))).toEqual(expect.arrayContaining(['e7', 'b0']));
+    const foreign = await x.a.operator.get(`/api/v1/events?org=${x.b.orgId}`);
+    expect([foreign.status, foreign.body]).toEqual([403, { error: 'cross_org' }]);
+    expect(names(await feed(x.a.operator, `?camera=${cam2}`))).toEqual([]);
+    expect((await x.anon.get('/api/v1/events')).status).toBe(401);
+  });
+
+  it('keyset pages with after_ts/after_id; limit default 100 and clamped to 1..500', async () => {
+    const p1 = await feed(x.a.admin, '?limit=2');
+    expect(names(p1)).toEqual(['e7', 'e5']);
+    expect([p1.next_ts, p1.next_id]).toEqual([at(5), ids.e5]);
+    const p2 = await feed(x.a.admin, `?limit=2&after_ts=${encodeURIComponent(p1.next_ts)}&after_id=${p1.next_id}`);
+    expect(names(p2)).toEqual(['e4', 'e3']);
+    const p3 = await feed(x.a.admin, `?limit=2&after_ts=${encodeURIComponent(p2.next_ts)}&after_id=${p2.next_id}`);
+    expect(names(p3)).toEqual(['e2', 'e0']);
+    expect(p3.next_ts).toBeNull();
+    expect(names(await feed(x.a.admin, '?limit=0'))).toEqual(['e7']);
+    expect(names(await feed(x.a.admin, '?limit=100000'))).toHaveLength(6);
+  });
+
+  it('filters: camera, tag, detector exact and prefix, category, open, starred, from/to', async () => {
+    expect(names(await feed(x.a.admin, `?camera=${cam2}`))).toEqual(['e7', 'e2']);
+    expect(names(await feed(x.a.admin, '?camera=not-a-uuid'))).toEqual([]);
+    expect(names(await feed(x.a.admin, `?tag=${tagId}`))).toEqual(['e4', 'e3', 'e0']);
+    expect(names(await feed(x.a.admin, '?detector=lpr.plate'))).toEqual(['e7', 'e0']);
+    // the prefix is literal: `_` and `.` are not wildcards
+    expect(names(await feed(x.a.admin, '?detector=lpr.*&severity=0'))).toEqual(['e7', 'e6', 'e1', 'e0']);
+    expect(names(await feed(x.a.admin, '?detector=lpr.plate_*&severity=debug'))).toEqual(['e1']);
+    expect(names(await feed(x.a.admin, '?category=camera'))).toHaveLength(6);
+    expect(names(await feed(x.a.admin, '?category=system'))).toEqual([]);
+    expect(names(await feed(x.a.admin, '?open=true'))).toEqual(['e4']);
+    expect(names(await feed(x.a.admin, '?starred=true'))).toEqual([]);
+    await sql`update events set starred = true where id = ${ids.e2}`.execute(t.db.database.db);
+    expect(names(await feed(x.a.admin, '?starred=true'))).toEqual(['e2']);
+    expect(names(await feed(x.a.admin, `?from=${encodeURIComponent(at(2))}&to=${encodeURIComponent(at(5))}`))).toEqual(['e4', 'e3', 'e2']);
+  });
+
+  it('severity: not below; upper bound; debug only when a bound reaches zero; none', async () => {
+    expect(names(await feed(x.a.admin, '?severity=warning'))).toEqual(['e7', 'e5', 'e4', 'e2']);
+    expect(names(await feed(x.a.admin, '?severity=2'))).toEqual(['e7', 'e5', 'e4', 'e2']);
+    expect(names(await feed(x.a.admin, '?severity=debug'))).toEqual(['e7', 'e6', 'e5', 'e4', 'e2', 'e1', 'e0']);
+    expect(names(await feed(x.a.admin, '?severity=debug&severity_max=0'))).toEqual(['e6', 'e1']);
+    expect(names(await feed(x.a.admin, '?severity_max=0'))).toEqual(['e6', 'e1']);
+    expect(names(await feed(x.a.admin, '?severity_max=info'))).toEqual(['e0']);
+    expect(names(await feed(x.a.admin, '?severity=INFO&severity_max=warning'))).toEqual(['e2', 'e0']);
+    expect(names(await feed(x.a.admin, '?severity=none'))).toEqual(['e3']);
+  });
+
+  it('errors of the feed table', async () => {
+    const cases: Array<[string, string]> = [
+      [`?after_ts=${encodeURIComponent(at(1))}`, 'bad_event_cursor'], [`?after_id=${ids.e1}`, 'bad_event_cursor'],
+      ['?after_ts=yesterday&after_id=x', 'bad_event_cursor'],
+      [`?from=${encodeURIComponent(at(3))}&to=${encodeURIComponent(at(3))}`, 'bad_event_range'],
+      [`?from=${encodeURIComponent(at(4))}&to=${encodeURIComponent(at(3))}`, 'bad_event_range'], ['?from=monday', 'bad_event_range'],
+      ['?severity=fatal', 'bad_severity'], ['?severity_max=7', 'bad_severity'],
+      ['?severity=none&severity_max=info', 'bad_severity_range'], ['?severity=error&severity_max=info', 'bad_severity_range'],
+      ['?category=module', 'bad_category'], ['?colour=red', 'unknown_field'],
+    ];
+    for (const [q, code] of cases) {
+      const r = await x.a.admin.get(`/api/v1/events${q}`);
+      expect([r.status, r.body], q).toEqual([400, { error: code }]);
+    }
+  });
+});
+
+describe('GET /api/v1/events/{id}', () => {
+  it('the card: event, template, rendered; Cache-Control private, no-store', async () => {
+    const r = await x.a.operator.get(`/api/v1/events/${ids.e0}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers['cache-control']).toBe('private, no-store');
+    expect(r.body.event).toMatchObject({ id: ids.e0, detector: 'lpr.plate', severity: 'info', camera_id: cam1 });
+    expect(r.body.template).toBeNull();
+    expect(r.body.rendered).toEqual({ title: 'lpr.plate', details: [] });
+    expect((await x.a.admin.get(`/api/v1/events/${ids.e0.toUpperCase()}`)).body.event.id).toBe(ids.e0);
+  });
+
+  it('404 not_found alike for unknown, malformed, foreign and ungranted events', async () => {
+    const unknown = eventId(BASE);
+    for (const [c, id] of [
+      [x.a.admin, unknown], [x.a.admin, 'nope'], [x.a.admin, '00000000-0000-4000-8000-000000000000'], [x.a.admin, ids.b0],
+      [x.b.admin, ids.e0], [x.a.operator, ids.e2], [x.a.operator, ids.e5], [x.b.operator, ids.b0],
+    ] as Array<[Client, string]>) {
+      const r = await c.get(`/api/v1/events/${id}`);
+      expect([r.status, r.text], id).toEqual([404, NOT_FOUND]);
+    }
+    expect((await x.root.get(`/api/v1/events/${ids.b0}`)).status).toBe(200);
+    expect((await x.anon.get(`/api/v1/events/${ids.e0}`)).status).toBe(401);
+  });
+});
