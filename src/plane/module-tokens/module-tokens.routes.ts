@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, Page, sec, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { ModuleTokensService } from './module-tokens.service.js';
 import {
   ModuleTokenCreateBody, ModuleTokenFieldCodes, ModuleTokenListQuery, ModuleTokenPatchBody, ModuleTokenRow, ModuleTokenWithSecret,
@@ -32,6 +32,7 @@ export function moduleTokensRoutes(app: FastifyInstance, deps: { moduleTokens: M
       tags, summary: 'Create a module token; the reply carries the secret once (Cache-Control: no-store, Pragma: no-cache)',
       security: sec, body: ModuleTokenCreateBody, response: { 201: ModuleTokenWithSecret },
     },
+    preValidation: strictBody(ModuleTokenCreateBody, ModuleTokenFieldCodes),
     config,
   }, async (req, reply) => noStore(reply).code(201).send(await svc.create(principalOf(req), req.body)));
 
@@ -40,6 +41,7 @@ export function moduleTokensRoutes(app: FastifyInstance, deps: { moduleTokens: M
       tags, summary: 'Rename, set the rate limit (null = installation default) or enable/disable; disabling stops intake at once',
       security: sec, params: IdParams, body: ModuleTokenPatchBody, response: { 200: ModuleTokenRow },
     },
+    preValidation: strictBody(ModuleTokenPatchBody, ModuleTokenFieldCodes),
     config,
   }, async (req) => svc.update(principalOf(req), req.params.id, req.body));
 

@@ -153,5 +153,7 @@ export class ModuleTokensService {
 }
 
 function checkName(name: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name) || !name.trim()) throw errors.badRequest('bad_name');
   if (RESERVED.test(name)) throw errors.badRequest('reserved_name');
 }

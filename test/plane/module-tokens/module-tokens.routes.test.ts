@@ -39,6 +39,7 @@ describe('module tokens', () => {
       [{ name: '__system' }, 'reserved_name'], [{ name: '__' }, 'reserved_name'],
       [{ name: 'ok', rate_limit: 0 }, 'bad_rate_limit'], [{ name: 'ok', rate_limit: -5 }, 'bad_rate_limit'],
       [{ name: 'ok', rate_limit: 1.5 }, 'bad_rate_limit'], [{ name: 'ok', rate_limit: 'fast' }, 'bad_rate_limit'],
+      [{ name: 'ok', rate_limit: '5' }, 'bad_rate_limit'], [{ name: 'x\u0001y' }, 'bad_name'], [{ name: 'ok', rate_limit: true }, 'bad_rate_limit'], [{ name: 7 }, 'bad_name'],
       [{ name: 'ok', colour: 1 }, 'unknown_field'],
     ];
     for (const [body, code] of cases) {
@@ -102,7 +103,9 @@ describe('module tokens', () => {
     const r3 = await x.a.admin.patch(`/api/v1/module-tokens/${tok.id}`, { rate_limit: 7, name: 'Renamed' });
     expect(r3.body).toMatchObject({ rate_limit: 7, name: 'Renamed', enabled: false });
     expect(r3.headers['pragma']).toBeUndefined();
-    for (const [body, code] of [[{ name: '__x' }, 'reserved_name'], [{ name: '' }, 'bad_name'], [{ rate_limit: 0 }, 'bad_rate_limit'], [{ secret: 'x' }, 'unknown_field']] as const) {
+    // as sent: null is not false, "false" is not false
+    for (const [body, code] of [[{ name: '__x' }, 'reserved_name'], [{ name: '' }, 'bad_name'], [{ rate_limit: 0 }, 'bad_rate_limit'],
+      [{ secret: 'x' }, 'unknown_field'], [{ enabled: null }, 'bad_request'], [{ enabled: 'false' }, 'bad_request'], [{ rate_limit: '3' }, 'bad_rate_limit']] as const) {
       expect((await x.a.admin.patch(`/api/v1/module-tokens/${tok.id}`, body)).body).toEqual({ error: code });
     }
     const other = (await x.a.admin.post('/api/v1/module-tokens', { name: unique('o') })).body;
