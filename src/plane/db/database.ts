@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PgliteDriver, type PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
@@ -57,7 +58,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   // query on it as a connection error (503), and the pool drops the client on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => { client.on('error', () => {}); });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const listener = new PgListener({ connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types });
   return {
     kind: 'postgres',
@@ -83,6 +84,41 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       max, size: pool.totalCount, idle: pool.idleCount, in_use: Math.max(0, pool.totalCount - pool.idleCount),
     }),
     async close() { await listener.close(); await db.destroy(); },
+  };
+}
+
+// Named statements kept per connection at most; past that, queries are sent unnamed.
+const PREPARED_PER_CONNECTION = 256;
+const prepared = new WeakMap<pg.PoolClient, Set<string>>();
+
+/**
+ * The pool as Kysely sees it: every parameterised query runs as a named prepared statement
+ * of its connection, so the server plans it once per connection instead of on every call.
+ * On the partitioned audit table planning cost more than running the page query itself.
+ */
+function preparingPool(pool: pg.Pool) {
+  const prepare = (client: pg.PoolClient) => {
+    if (prepared.has(client)) return;
+    const names = new Set<string>();
+    prepared.set(client, names);
+    const query = client.query.bind(client) as (...args: any[]) => any;
+    (client as any).query = (text: unknown, values?: unknown, cb?: unknown) => {
+      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || typeof cb === 'function') return query(text, values, cb);
+      const name = 'k' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
+      if (!names.has(name)) {
+        if (names.size >= PREPARED_PER_CONNECTION) return query(text, values);
+        names.add(name);
+      }
+      return query({ name, text, values });
+    };
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      prepare(client);
+      return client;
+    },
+    end: () => pool.end(),
   };
 }
 

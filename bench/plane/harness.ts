@@ -1,0 +1,92 @@
+/**
+ * Shared by the plane benches: a fresh database on the PostgreSQL server of TEST_DATABASE_URL
+ * (or DATABASE_URL), and the real plane executable started on it, with its RSS read from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+
+export const BOOT = { login: 'bench-root', password: 'bench-root-password' };
+
+export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (!base) throw new Error('set TEST_DATABASE_URL or DATABASE_URL to a PostgreSQL server (postgres://...)');
+  const name = `argus_bench_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+export interface BenchPlane { base: string; child: ChildProcess; rssMb(): Promise<number>; cpuMs(): Promise<number>; stop(): Promise<void> }
+
+/** CPU time (user + system) of a process so far, in ms; 0 when it is gone. */
+export async function processCpuMs(pid: number): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s
+  } catch { return 0; }
+}
+
+/** `node dist/src/plane/main.js serve` on the given database; resolves once the database is ready. */
+export async function startPlaneProcess(databaseUrl: string): Promise<BenchPlane> {
+  const main = resolve('dist/src/plane/main.js');
+  if (!existsSync(main)) throw new Error('run "npm run build" first');
+  const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  await writeFile(join(dir, 'plane.toml'), `[network]\npublic_url = "${base}"\nlisten = "127.0.0.1:${port}"\n[logging]\nminimum_level = "warn"\n`);
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ARGUS_BOOTSTRAP_LOGIN: BOOT.login, ARGUS_BOOTSTRAP_PASSWORD: BOOT.password };
+  delete env.RUST_LOG; delete env.ARGUS_LOG;
+  const child = spawn(process.execPath, [...(process.env.PLANE_NODE_ARGS ?? '').split(' ').filter(Boolean), main, 'serve', '--config', join(dir, 'plane.toml')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (b) => { out += b.toString(); });
+  const until = Date.now() + 60_000;
+  while (!out.includes('database ready')) {
+    if (child.exitCode !== null) throw new Error(`plane exited:\n${out}`);
+    if (Date.now() > until) throw new Error(`plane not ready:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    base, child,
+    async rssMb() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+    },
+    cpuMs: () => processCpuMs(child.pid!),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function loginToken(base: string, creds: { login: string; password: string }): Promise<string> {
+  const r = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
+  if (r.status !== 200) throw new Error(`login ${creds.login}: ${r.status} ${await r.text()}`);
+  return ((await r.json()) as { token: string }).token;
+}
