@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { pino, type Logger } from 'pino';
@@ -30,6 +32,14 @@ import { markStorage } from './system/system.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { Recordings } from './lifecycle/recordings.js';
+import { resolveFfmpeg } from './media/ffmpeg.js';
+import { MediaPipeline } from './media/ingest/ingest.service.js';
+import { DvrService } from './media/dvr/dvr.service.js';
+import { ViewerAccess } from './media/viewer/viewer.service.js';
+import { ViewerSessions } from './media/viewer/sessions.service.js';
+import { Previews } from './media/hls/preview.js';
+import { segmentSecs, viewerIdleMs } from './media/media.context.js';
+import { sessionsRoutes } from './media/viewer/sessions.routes.js';
 
 export interface BuildNodeAppOptions {
   configPath: string;
@@ -41,6 +51,8 @@ export interface BuildNodeAppOptions {
   build?: BuildInfo;
   licenseKeys?: string[];
   throttle?: ThrottleOptions;
+  /** Environment for media tuning and the ffmpeg lookup (tests); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface NodeApp {
@@ -52,9 +64,9 @@ export interface NodeApp {
   stop(): Promise<number>;
 }
 
-/** Logged URLs lose their `token` query value: a session token must not end up in a log file. */
+/** Logged URLs lose their `token` and `t` (ticket) query values: credentials must not end up in a log file. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+  return url.replace(/([?&](?:token|t)=)[^&]*/gi, '$1[redacted]');
 }
 
 export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> {
@@ -62,6 +74,22 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   const build = opts.build ?? BUILD;
   const log = opts.logger ?? pino({ level: opts.config.log_level, base: { program: 'argus-node' } });
   const configService = new ConfigService(opts.configPath, opts.config.data_dir, clock);
+  const env = opts.env ?? process.env;
+  const ffmpeg = resolveFfmpeg(env);
+  const grants = new MediaGrants(clock);
+  const sessionKeys = new SessionKeyRing(clock);
+  const streams = new StreamRegistry(() => clock.now());
+  const recordings = new Recordings();
+  const idleMs = viewerIdleMs(env);
+  // Media runs on the wall clock (ffmpeg stamps segments with it); the injected clock is for credentials.
+  const sessions = new ViewerSessions(Date.now, idleMs);
+  const dvr = new DvrService(log, Date.now);
+  // data_dir is read once: a change applies at the next restart, like the listeners.
+  const dataDir = opts.config.data_dir;
+  const pipeline = new MediaPipeline({
+    log, now: Date.now, registry: streams, recordings, dvr, liveRoot: join(dataDir, 'live'),
+    ffmpeg: ffmpeg.path, segmentSecs: segmentSecs(env), viewers: (s) => sessions.count(s), parkAfterMs: idleMs,
+  });
   const ctx: NodeContext = {
     clock, log, build,
     gate: new Gate(clock, opts.config.auth),
@@ -70,26 +98,38 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     metrics: new NodeMetrics(),
     config: configService,
     license: new LicenseService(configService.configDir, clock, build.build_date, opts.licenseKeys ?? trustedKeys(build.profile)),
-    grants: new MediaGrants(clock),
-    sessionKeys: new SessionKeyRing(clock),
-    streams: new StreamRegistry(() => clock.now()),
-    recordings: new Recordings(),
+    grants,
+    sessionKeys,
+    streams,
+    recordings,
+    media: {
+      pipeline, dvr, sessions, ffmpeg: ffmpeg.path, tmpDir: join(dataDir, 'tmp'),
+      viewers: new ViewerAccess(clock, grants, sessionKeys),
+      previews: new Previews(ffmpeg.path),
+    },
   };
+  log.debug({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg located');
 
+  let mediaSync: Promise<void> = Promise.resolve();
   // Hot application: every applied configuration reaches each subsystem here, and only here.
   configService.onApply((next, prev) => {
     ctx.gate.configure(next.auth);
     ctx.addresses.configure(next.trusted_proxies);
     ctx.sessionKeys.configure(next.session_keys?.secret);
     ctx.streams.sync(next.streams);
+    // Serialised: a quick second epoch must not overtake the first on its way to the pipeline.
+    mediaSync = mediaSync.then(() => pipeline.sync(next.streams, next.storages)).catch((err: unknown) => log.error({ err }, 'media pipeline sync failed'));
     log.level = next.log_level;
     if (prev && JSON.stringify(prev.listen) !== JSON.stringify(next.listen)) log.warn('http listeners changed: they take effect at the next restart');
     if (prev && prev.data_dir !== next.data_dir) log.warn('data_dir changed: it takes effect at the next restart');
     if (prev) for (const s of next.storages) void markStorage(s);
   });
+  // Marked before the pipeline creates stream folders in them: only an empty storage is marked.
+  await Promise.all(opts.config.storages.map(markStorage));
+  await rm(join(dataDir, 'tmp'), { recursive: true, force: true });
   await configService.boot(opts.configText, opts.config);
   await ctx.license.load();
-  await Promise.all(opts.config.storages.map(markStorage));
+  await mediaSync;
 
   const app: NodeFastify = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -137,6 +177,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   streamsRoutes(app, ctx);
   systemRoutes(app, ctx);
   eventsRoutes(app, ctx);
+  sessionsRoutes(app, ctx);
   metricsRoutes(app, ctx);
   adminRoutes(app);
   mediaRoutes(app, ctx);
@@ -163,6 +204,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     async stop() {
       const unclosed = await ctx.recordings.closeAll();
       if (unclosed > 0) log.warn({ unclosed }, 'recordings did not close within the stop grace');
+      await pipeline.close();
       await Promise.all(extra.map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
       await app.close();
       return unclosed;

@@ -14,6 +14,7 @@ import type { MediaGrants } from './grants/grants.service.js';
 import type { SessionKeyRing } from './grants/session-keys.js';
 import type { StreamRegistry } from './system/streams.service.js';
 import type { Recordings } from './lifecycle/recordings.js';
+import type { MediaContext } from './media/media.context.js';
 
 export type NodeFastify = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -32,4 +33,5 @@ export interface NodeContext {
   sessionKeys: SessionKeyRing;
   streams: StreamRegistry;
   recordings: Recordings;
+  media: MediaContext;
 }

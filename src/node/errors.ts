@@ -22,8 +22,14 @@ export const errors = {
   epochNotFound: (epoch: number) => new ApiError(404, 'epoch_not_found', { epoch }),
   streamNotFound: (name: string) => new ApiError(404, 'stream_not_found', { stream: name }),
   mediaForbidden: (reason: MediaReason, message: string) => new ApiError(403, 'forbidden', { reason, message }),
-  streamNotReady: (name: string) =>
-    new ApiError(503, 'stream_not_ready', { stream: name, message: 'the media pipeline is not serving this stream' }, { 'retry-after': '2' }),
+  streamNotReady: (name: string, state?: string, reason?: string | null) =>
+    new ApiError(503, 'stream_not_ready', {
+      stream: name, message: 'the media pipeline is not serving this stream yet',
+      ...(state ? { state } : {}), ...(reason ? { reason } : {}),
+    }, { 'retry-after': '2' }),
+  noRecording: (name: string) => new ApiError(404, 'no_recording', { stream: name, message: 'nothing is recorded in this range' }),
+  rangeInvalid: (message: string) => new ApiError(400, 'invalid_range', { message }),
+  exportFailed: () => new ApiError(500, 'export_failed'),
   internal: () => new ApiError(500, 'internal'),
 };
 

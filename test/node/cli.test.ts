@@ -87,7 +87,7 @@ describe('argus-node run: start-up output and licence enforcement', () => {
   }
 
   it('start line, stream count, listeners, licence line, and exactly one gate line and one metrics line', async () => {
-    const n = await startNode('auth { admin_password pw-start-up; }\nstream a { input testsrc://a; }\n', {
+    const n = await startNode('auth { admin_password pw-start-up; }\nstream a { input rtsp://127.0.0.1:9/none; }\n', {
       files: { 'license.json': signedLicense({ licensee: 'ACME', expires: isoDay(100), updates_until: 'unlimited', nodes: 1 }) },
     });
     started.push(n);
@@ -104,7 +104,7 @@ describe('argus-node run: start-up output and licence enforcement', () => {
   });
 
   it('a build newer than updates_until: media answers 403 with the message', async () => {
-    const n = await startNode('stream a { input testsrc://a; }\n', {
+    const n = await startNode('stream a { input rtsp://127.0.0.1:9/none; }\n', {
       files: { 'license.json': signedLicense({ licensee: 'ACME', expires: isoDay(100), updates_until: '2020-01-01', nodes: 1 }) },
     });
     started.push(n);
@@ -119,8 +119,8 @@ describe('argus-node run: start-up output and licence enforcement', () => {
 
   it('grace serves media; past grace media answers 403', async () => {
     const [grace, over] = await Promise.all([
-      startNode('stream a { input testsrc://a; }\n', { files: { 'license.json': signedLicense({ licensee: 'A', expires: isoDay(-2), updates_until: 'unlimited', nodes: 1 }) } }),
-      startNode('stream a { input testsrc://a; }\n', { files: { 'license.json': signedLicense({ licensee: 'A', expires: isoDay(-20), updates_until: 'unlimited', nodes: 1 }) } }),
+      startNode('stream a { input rtsp://127.0.0.1:9/none; }\n', { files: { 'license.json': signedLicense({ licensee: 'A', expires: isoDay(-2), updates_until: 'unlimited', nodes: 1 }) } }),
+      startNode('stream a { input rtsp://127.0.0.1:9/none; }\n', { files: { 'license.json': signedLicense({ licensee: 'A', expires: isoDay(-20), updates_until: 'unlimited', nodes: 1 }) } }),
     ]);
     started.push(grace, over);
     expect((await call(grace.url, 'GET', '/api/v1/system')).json.license).toEqual({ state: 'grace' });

@@ -17,6 +17,14 @@ export interface TicketClaims {
   protocols?: string[];
   sub: string;
   exp: number;
+  /** Viewer session the ticket belongs to (GET /api/v1/sessions). */
+  sid?: string;
+  /** Set when the ticket came from a media grant: the grant's client address and intent bind it. */
+  ip?: string;
+  intent?: string;
+  subject_kind?: string;
+  subject_name?: string;
+  camera_id?: string;
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { StreamSettings } from '../config/config.types.js';
 
-/** `offline` until the media pipeline reports otherwise; `parked` is an on-demand stream with no viewer. */
-export type StreamState = 'live' | 'degraded' | 'failing' | 'parked' | 'offline' | 'removed';
+/**
+ * `starting` until the first segment, then `live`, `degraded` or `failing` as the ingest reports;
+ * `parked` is an on-demand stream with no viewer; `offline` a stream the pipeline does not run.
+ */
+export type StreamState = 'starting' | 'live' | 'degraded' | 'failing' | 'parked' | 'offline' | 'removed';
 
 export interface StreamStatus {
   name: string;
@@ -30,7 +33,7 @@ export class StreamRegistry {
       }
     }
     for (const s of streams) {
-      const initial: StreamState = s.on_demand ? 'parked' : 'offline';
+      const initial: StreamState = s.on_demand ? 'parked' : 'starting';
       const prev = this.states.get(s.name);
       if (!prev) this.set(s.name, initial);
     }

@@ -28,7 +28,10 @@ export function systemRoutes(app: NodeFastify, ctx: NodeContext): void {
       ...cpu.sample(),
       ...(await memory()),
       stream_counts: ctx.streams.counts(),
-      storages: await Promise.all(ctx.config.config.storages.map(storageReport)),
+      storages: await Promise.all(ctx.config.config.storages.map(async (s) => ({
+        ...(await storageReport(s)),
+        write_iops: ctx.media.dvr.writeRate(s.name),
+      }))),
       license: lic.state === null ? null : { state: lic.state },
     };
   });

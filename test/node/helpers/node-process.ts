@@ -47,7 +47,7 @@ export interface RunningNode {
  * Starts `node dist/src/node/main.js run` on a free loopback port. `body` is the configuration
  * without the `http` and `data_dir` lines, which the helper adds at the top; null reuses the file in `dir`.
  */
-export async function startNode(body: string | null, opts: { dir?: string; files?: Record<string, string>; port?: number } = {}): Promise<RunningNode> {
+export async function startNode(body: string | null, opts: { dir?: string; files?: Record<string, string>; port?: number; env?: Record<string, string> } = {}): Promise<RunningNode> {
   const dir = opts.dir ?? (await tempDir());
   const port = opts.port ?? (await freePort());
   const configPath = join(dir, 'argus-node.conf');
@@ -55,7 +55,7 @@ export async function startNode(body: string | null, opts: { dir?: string; files
     await writeFile(configPath, `http 127.0.0.1:${port};\ndata_dir ${JSON.stringify(join(dir, 'data'))};\n${body}`, { mode: 0o600 });
   }
   for (const [name, content] of Object.entries(opts.files ?? {})) await writeFile(join(dir, name), content);
-  const proc = spawn(process.execPath, [MAIN, 'run', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [MAIN, 'run', configPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
   const logs: LogLine[] = [];
   const stderr: string[] = [];
   const waiters = new Set<() => void>();

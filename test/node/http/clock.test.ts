@@ -18,7 +18,7 @@ let base: string;
 beforeAll(async () => {
   const dir = await tempDir();
   const port = await freePort();
-  const text = `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\ntrusted_proxies 127.0.0.1;\nlog_level silent;\nauth { admin_password clock-pw; }\nauth_backend { hs256 viewer-secret-0123456789; }\nstream cam1 { input testsrc://a; }\n`;
+  const text = `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\ntrusted_proxies 127.0.0.1;\nlog_level silent;\nauth { admin_password clock-pw; }\nauth_backend { hs256 viewer-secret-0123456789; }\nstream cam1 { input rtsp://127.0.0.1:9/none; }\n`;
   const configPath = join(dir, 'argus-node.conf');
   await writeFile(configPath, text);
   node = await buildNodeApp({ configPath, configText: text, config: parseConfig(text, dir).config, clock, logger: pino({ level: 'silent' }) });

@@ -13,7 +13,7 @@ auth {
     api_write_token ${WRITE};
 }
 auth_backend { hs256 viewer-secret-0123456789; }
-stream cam1 { input testsrc://cam1; }
+stream cam1 { input testsrc://cam1; on_demand; }
 `;
 
 let node: RunningNode;
@@ -157,10 +157,10 @@ describe('static API tokens: the level table (real node)', () => {
     const r = await fetch(`${node.url}/api/v1/events`, { headers: { authorization: `Bearer ${READ}` }, signal: ac.signal });
     const reader = r.body!.getReader();
     let text = new TextDecoder().decode((await reader.read()).value);
-    const put = await call(node.url, 'PUT', '/api/v1/streams/cam9', { token: WRITE, body: { input: 'testsrc://cam9' } });
+    const put = await call(node.url, 'PUT', '/api/v1/streams/cam9', { token: WRITE, body: { input: 'testsrc://cam9', on_demand: true } });
     expect(put.status).toBe(201);
     while (!text.includes('event: stream')) text += new TextDecoder().decode((await reader.read()).value);
-    expect(text).toMatch(/event: stream\ndata: \{"name":"cam9","state":"offline"/);
+    expect(text).toMatch(/event: stream\ndata: \{"name":"cam9","state":"parked"/);
     ac.abort();
     expect((await call(node.url, 'DELETE', '/api/v1/streams/cam9', { token: WRITE })).status).toBe(200);
   });

@@ -16,7 +16,7 @@ auth {
 auth_backend { hs256 ${VIEWER_SECRET}; }
 
 stream cam1 {
-    input rtsp://user:camera-pass@10.0.0.1/main;
+    input rtsp://user:camera-pass@127.0.0.1:9/main;
 }
 `;
 
@@ -142,7 +142,7 @@ describe('configuration endpoints (real node)', () => {
 
   it('GET /api/v1/streams hides camera passwords from the read token', async () => {
     const r = await call(node.url, 'GET', '/api/v1/streams', { token: READ });
-    expect(r.json.rows[0]).toMatchObject({ name: 'cam1', input: 'rtsp://user:***@10.0.0.1/main' });
+    expect(r.json.rows[0]).toMatchObject({ name: 'cam1', input: 'rtsp://user:***@127.0.0.1:9/main' });
     expect(r.text).not.toContain('camera-pass');
   });
 
@@ -218,7 +218,7 @@ describe('configuration endpoints (real node)', () => {
     expect(put.status).toBe(201);
     expect(put.json.stream).toMatchObject({ name: 'cam2', on_demand: true, state: 'parked' });
     expect(await readFile(node.configPath, 'utf8')).toContain('stream cam2 {\n    input testsrc://two;\n    on_demand;\n}\n');
-    expect((await call(node.url, 'PUT', '/api/v1/streams/cam2', { token: session, body: { input: 'testsrc://two' } })).status).toBe(200);
+    expect((await call(node.url, 'PUT', '/api/v1/streams/cam2', { token: session, body: { input: 'testsrc://two', on_demand: true } })).status).toBe(200);
     const del = await call(node.url, 'DELETE', '/api/v1/streams/cam2', { token: session });
     expect(del.status).toBe(200);
     expect((await call(node.url, 'DELETE', '/api/v1/streams/cam2', { token: session })).status).toBe(404);
@@ -231,7 +231,7 @@ describe('GET /api/v1/system (real node)', () => {
     const r = await call(node.url, 'GET', '/api/v1/system', { token: session });
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(['cpus', 'host_cpu_busy_pct', 'license', 'mem_available_mb', 'mem_total_mb', 'proc_cpu_cores', 'rss_mb', 'storages', 'stream_counts', 'version']);
-    expect(r.json.stream_counts).toEqual({ total: 1, live: 0, degraded: 0, failing: 0 });
+    expect(r.json.stream_counts).toEqual({ total: 1, live: 0, degraded: 0, failing: 1 });
     expect(r.json.license).toBeNull();
     expect(r.json.rss_mb).toBeGreaterThan(0);
   });

@@ -19,7 +19,7 @@ function startupLines(n: RunningNode): { gate: string[]; metrics: string[] } {
 
 describe('a node with no gate credential at all', () => {
   it('leaves the API open, keeps /metrics closed (401 to every request) and warns once at start', async () => {
-    const n = await start('stream cam1 { input testsrc://a; }\n');
+    const n = await start('stream cam1 { input testsrc://a; on_demand; }\n');
     expect((await call(n.url, 'GET', '/api/v1/streams')).status).toBe(200);
     expect((await call(n.url, 'GET', '/metrics')).status).toBe(401);
     expect((await call(n.url, 'GET', '/metrics', { token: 'anything-at-all-123' })).status).toBe(401);
