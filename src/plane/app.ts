@@ -68,7 +68,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
   const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
-  const events = new EventServices(db, clock, config, audit, inventory);
+  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }));
 
   auth.subscribe(bus);
   ring.start(bus);

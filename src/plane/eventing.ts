@@ -11,6 +11,8 @@ import { IntakeService } from './events/intake.service.js';
 import { EventsService } from './events/events.service.js';
 import { IntakeRateLimiter } from './events/rate-limit.js';
 import { eventsStore } from './events/events.store.js';
+import { EventNotifier } from './events/notifier.js';
+import type { Logger } from 'pino';
 
 const DAY_MS = 86_400_000;
 
@@ -24,11 +26,12 @@ export class EventServices {
   readonly intake: IntakeService;
   readonly events: EventsService;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices, storage?: EvidenceStorage) {
+  constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
+    log: Pick<Logger, 'warn'>, storage?: EvidenceStorage) {
     this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
     this.evidence = new EvidenceService(db, clock, inventory.orgs, storage ?? new LocalEvidenceStorage(config.evidence.dir));
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
-      new IntakeRateLimiter(clock, config.moduleRateLimitDefault));
+      new IntakeRateLimiter(clock, config.moduleRateLimitDefault), new EventNotifier(db, log));
     this.events = new EventsService(db);
   }
 

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
@@ -30,11 +31,10 @@ export const camerasStore = {
     return out;
   },
 
-  /** Camera and node names of those of `ids` that are cameras of `orgId` (event intake, frames). */
-  async identities(db: Db, orgId: string, ids: string[]): Promise<CameraIdentity[]> {
-    if (!ids.length) return [];
-    return db.selectFrom('cameras as c').innerJoin('nodes as n', 'n.id', 'c.node_id')
-      .select(['c.id', 'c.node_id', 'c.name', 'n.name as node_name']).where('c.org_id', '=', orgId).where('c.id', 'in', ids).execute();
+  /** Camera and node names of those of `ids` that are cameras of `orgId`, as a scalar JSON subquery another statement embeds (event intake, frames). */
+  identitiesSql(orgId: string, ids: string[]): RawBuilder<CameraIdentity[]> {
+    return sql<CameraIdentity[]>`(select coalesce(json_agg(json_build_object('id', c.id, 'node_id', c.node_id, 'name', c.name, 'node_name', n.name)), '[]')
+      from cameras c join nodes n on n.id = c.node_id where c.org_id = ${orgId}::uuid and c.id = any(${ids}::uuid[]))`;
   },
 
   /** How many cameras `orgId` has, or how many of `ids` are its cameras. */

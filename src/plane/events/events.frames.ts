@@ -47,10 +47,10 @@ export function boundFrame(f: EventFrame): EventFrame {
 }
 
 /**
- * The one notification of a committed batch: the seq range it wrote, with the frames inline
- * when they fit the notification bound; otherwise subscribers read the range from the
- * database (`events since seq`). Never one notification per row: commits serialise on the
- * notification queue lock.
+ * The notice of a committed batch: the seq range it drew (other batches' positions may lie
+ * inside it), with the frames inline when they fit the notification bound; otherwise
+ * subscribers read the range from the table. A NOTIFY payload on channel argus_events is a
+ * JSON array of such notices (see EventNotifier); never one notification per row.
  */
 export interface BatchNotice { from: number; to: number; frames?: EventFrame[] }
 

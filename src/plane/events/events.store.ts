@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 
 // The advisory lock of event writers (shared) and of safe-head readers (exclusive).
@@ -38,12 +38,13 @@ const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map
 export const eventsStore = {
   /**
    * Joins the event writers: call first in a transaction that will draw stream positions. Held
-   * to commit; writers share it, so their commits still group. Returns the purge day in force.
+   * to commit; writers share it, so their commits still group. Returns the purge day in force
+   * and the value of `also`, a scalar subquery that rides along to save a round trip.
    */
-  async beginWrite(trx: Db): Promise<{ purge_day: string | null }> {
-    const r = await sql<{ purge_day: string | null }>`select pg_advisory_xact_lock_shared(${EVENT_WRITERS}),
-      (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day`.execute(trx);
-    return { purge_day: r.rows[0]?.purge_day ?? null };
+  async beginWrite<T = null>(trx: Db, also?: RawBuilder<T>): Promise<{ purge_day: string | null; also: T }> {
+    const r = await sql<{ purge_day: string | null; also: T }>`select pg_advisory_xact_lock_shared(${EVENT_WRITERS}),
+      (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day, ${also ?? sql`null`} as also`.execute(trx);
+    return { purge_day: r.rows[0]?.purge_day ?? null, also: r.rows[0]!.also };
   },
 
   /**

@@ -1,7 +1,7 @@
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors.js';
-import { channels, notify } from '../live/bus.js';
+import type { EventNotifier } from './notifier.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { CameraIdentity } from '../cameras/cameras.store.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
@@ -27,8 +27,9 @@ export function streamCursor(head: { head: number; purge_day: string | null }): 
 
 /**
  * Event intake by modules (document 4 §4): a batch of up to 500 items, each checked on its
- * own; one transaction writes the whole batch with one multi-row INSERT and publishes one
- * NOTIFY. The same ext_id from the same token names the first event for ever.
+ * own; one transaction writes the whole batch with one multi-row INSERT; its notice goes out
+ * after commit (at most one NOTIFY per batch). The same ext_id from the same token names the
+ * first event for ever.
  */
 export class IntakeService {
   constructor(
@@ -38,6 +39,7 @@ export class IntakeService {
     private readonly cameras: CamerasService,
     private readonly evidence: EvidenceService,
     private readonly limiter: IntakeRateLimiter,
+    private readonly notifier: EventNotifier,
   ) {}
 
   /**
@@ -57,12 +59,22 @@ export class IntakeService {
       else valid.push({ index, item: v });
     });
 
-    const cams = await this.cameras.identities(this.db, token.org_id, [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))]);
+    const written = await this.write(token, valid, results);
+    if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
+    // Not awaited: the reply does not wait for the live notice (listeners fill gaps from the table).
+    void this.notifier.publish(written.notice);
+    return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
+  }
+
+  /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
+  private async resolve(trx: Db, token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem }>,
+    cams: CameraIdentity[], results: ItemResult[]): Promise<Ready[]> {
+    const camById = new Map(cams.map((c) => [c.id, c]));
     const refs = [...new Set(valid.flatMap((v) => v.item.attachments))];
-    const atts = new Map((await this.evidence.ofOrg(this.db, token.org_id, refs)).map((a) => [a.ref, a]));
+    const atts = new Map((await this.evidence.ofOrg(trx, token.org_id, refs)).map((a) => [a.ref, a]));
     const ready: Ready[] = [];
     for (const { index, item } of valid) {
-      const camera = item.cameraId ? cams.get(item.cameraId) ?? null : null;
+      const camera = item.cameraId ? camById.get(item.cameraId) ?? null : null;
       let error: ItemError | null = item.cameraId && !camera ? 'unknown_camera' : null;
       for (const ref of item.attachments) {
         if (error) break;
@@ -74,18 +86,16 @@ export class IntakeService {
       const attachments = JSON.stringify(item.attachments.map((ref) => ({ ref, content_type: atts.get(ref)!.content_type, size: Number(atts.get(ref)!.size) })));
       ready.push({ index, item, id: eventId(item.occurredAt), camera, attachments });
     }
-
-    const written = await this.write(token, ready, results);
-    if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
-    // After commit, outside the transaction: a NOTIFY inside it would serialise every
-    // writer's commit on the notification lock. A lost notice shows as a seq gap to listeners.
-    await notify(this.db, channels.events, written.notice);
-    return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
+    return ready;
   }
 
-  private async write(token: ModuleTokenCredential, ready: Ready[], results: ItemResult[]) {
+  private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem }>, results: ItemResult[]) {
+    if (!valid.length) return null;
+    const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     return this.db.transaction().execute(async (trx) => {
-      const { purge_day } = await eventsStore.beginWrite(trx);
+      // Joins the writers; the camera lookup rides along in the same statement.
+      const { purge_day, also } = await eventsStore.beginWrite(trx, cameraIds.length ? this.cameras.identitiesSql(token.org_id, cameraIds) : undefined);
+      const ready = await this.resolve(trx, token, valid, (also as CameraIdentity[] | null) ?? [], results);
       // Idempotency first: keys of this batch, the first item of a repeated ext_id wins.
       const firstOf = new Map<string, Ready>();
       const fresh: Ready[] = [];

@@ -4,6 +4,7 @@ import { migrate } from '../../../src/plane/db/migrate.js';
 import { eventsStore, type EventInsert } from '../../../src/plane/events/events.store.js';
 import { eventId, timeOfEventId } from '../../../src/plane/events/events.ids.js';
 import { batchNotice, boundFrame, type EventFrame } from '../../../src/plane/events/events.frames.js';
+import { EventNotifier } from '../../../src/plane/events/notifier.js';
 
 let t: TestDb;
 const ORG = '11111111-1111-4111-8111-111111111111';
@@ -85,5 +86,22 @@ describe('frames', () => {
     expect(small.frames).toHaveLength(2);
     const big = batchNotice(1, 100, Array.from({ length: 100 }, (_, i) => frame({ seq: i + 1 })));
     expect(JSON.parse(big)).toEqual({ from: 1, to: 100 });
+  });
+});
+
+describe('EventNotifier', () => {
+  it('sends every notice; those queued while a send is in flight go together, each NOTIFY within the bound', async () => {
+    const got: string[] = [];
+    const stop = await t.database.listen('argus_events', (p) => got.push(p));
+    try {
+      const n = new EventNotifier(t.database.db, { warn: () => {} });
+      const notices = Array.from({ length: 40 }, (_, i) => JSON.stringify({ from: i, to: i, pad: 'x'.repeat(900) }));
+      await Promise.all(notices.map((x) => n.publish(x)));
+      for (let i = 0; i < 100 && got.flatMap((p) => JSON.parse(p)).length < 40; i++) await new Promise((r) => setTimeout(r, 20));
+      const all = got.flatMap((p) => JSON.parse(p));
+      expect(all.map((x: any) => x.from)).toEqual(notices.map((_, i) => i));
+      expect(got.length).toBeLessThan(40);
+      for (const p of got) expect(Buffer.byteLength(p)).toBeLessThan(8000);
+    } finally { await stop(); }
   });
 });

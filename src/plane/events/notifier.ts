@@ -1,0 +1,45 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.js';
+import { channels, notify } from '../live/bus.js';
+import { NOTIFY_BOUND_BYTES } from './events.frames.js';
+
+/**
+ * Sends the notices of committed batches, after their commits and outside their transactions
+ * (a NOTIFY inside would serialise every writer's commit on the notification lock). Notices
+ * queued while a send is in flight go together in the next one, as a JSON array within the
+ * notification bound, so under load there are fewer NOTIFYs than batches and never one per row.
+ * A notice that is lost (process ends first) shows to listeners as a gap in seq.
+ */
+export class EventNotifier {
+  private queue: string[] = [];
+  private sending: Promise<void> | null = null;
+
+  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>) {}
+
+  /** Queues one batch notice (a JSON object); resolves once it has been sent. */
+  publish(notice: string): Promise<void> {
+    this.queue.push(notice);
+    if (!this.sending) this.sending = this.drain();
+    return this.sending;
+  }
+
+  private async drain(): Promise<void> {
+    await Promise.resolve();
+    while (this.queue.length) {
+      const batch = this.queue;
+      this.queue = [];
+      const payloads: string[] = [];
+      let cur: string[] = [], size = 2;
+      for (const n of batch) {
+        const len = Buffer.byteLength(n) + 1;
+        if (cur.length && size + len > NOTIFY_BOUND_BYTES) { payloads.push(`[${cur.join(',')}]`); cur = []; size = 2; }
+        cur.push(n); size += len;
+      }
+      if (cur.length) payloads.push(`[${cur.join(',')}]`);
+      for (const p of payloads) {
+        try { await notify(this.db, channels.events, p); } catch (err) { this.log.warn({ err: (err as Error).message }, 'event notice not sent'); }
+      }
+    }
+    this.sending = null;
+  }
+}
