@@ -89,7 +89,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
 
 // Named statements kept per connection at most; past that, queries are sent unnamed.
 const PREPARED_PER_CONNECTION = 256;
-const prepared = new WeakMap<pg.PoolClient, Set<string>>();
+const prepared = new WeakMap<pg.PoolClient, { names: Set<string>; generation: Map<string, number> }>();
 
 /**
  * The pool as Kysely sees it: every parameterised query runs as a named prepared statement
@@ -99,17 +99,24 @@ const prepared = new WeakMap<pg.PoolClient, Set<string>>();
 function preparingPool(pool: pg.Pool) {
   const prepare = (client: pg.PoolClient) => {
     if (prepared.has(client)) return;
-    const names = new Set<string>();
-    prepared.set(client, names);
+    const state = { names: new Set<string>(), generation: new Map<string, number>() };
+    prepared.set(client, state);
     const query = client.query.bind(client) as (...args: any[]) => any;
     (client as any).query = (text: unknown, values?: unknown, cb?: unknown) => {
       if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || typeof cb === 'function') return query(text, values, cb);
-      const name = 'k' + createHash('sha1').update(text).digest('base64url').slice(0, 20);
-      if (!names.has(name)) {
-        if (names.size >= PREPARED_PER_CONNECTION) return query(text, values);
-        names.add(name);
+      const hash = createHash('sha1').update(text).digest('hex').slice(0, 24);
+      const gen = state.generation.get(hash);
+      const name = gen ? `k${hash}_${gen}` : `k${hash}`;
+      if (!state.names.has(name)) {
+        if (state.names.size >= PREPARED_PER_CONNECTION) return query(text, values);
+        state.names.add(name);
       }
-      return query({ name, text, values });
+      return (query({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
+        // A table changed under the statement (another process migrated): the next call
+        // prepares it afresh under a new name instead of failing until the connection goes.
+        if (err?.code === '0A000') state.generation.set(hash, (gen ?? 0) + 1);
+        throw err;
+      });
     };
   };
   return {

@@ -68,4 +68,27 @@ describe('database pool figures (max, size, idle, in_use)', () => {
     expect(s.size).toBeLessThanOrEqual(s.max);
     expect(s.idle).toBe(s.size);
   });
+
+  it.skipIf(!onServer)('prepares parameterised queries once per connection, and survives a table changed under them', async () => {
+    const one = await openDatabase({ kind: 'postgres', url: t.db.url!, max: 1 });
+    const count = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement = 'select * from tags where name = $1'`.execute(one.db)).rows[0]!.n;
+    try {
+      for (let i = 0; i < 3; i++) await sql`select * from tags where name = ${'x' + i}`.execute(one.db);
+      expect(await count()).toBe(1);
+      await sql`alter table tags add column bench_extra integer`.execute(t.db.database.db);
+      // Inside a transaction the changed table fails the statement once (and aborts that transaction)...
+      const failed = await one.db.transaction().execute(async (trx) => {
+        await sql`select * from tags where name = ${'y'}`.execute(trx);
+      }).then(() => null, (e) => e.code);
+      expect(failed).toBe('0A000');
+      // ...then the same connection prepares it afresh and answers.
+      const r = await sql<Record<string, unknown>>`select * from tags where name = ${'y'}`.execute(one.db);
+      expect(r.rows).toEqual([]);
+      expect(await count()).toBe(2);
+      expect(one.poolStats().size).toBe(1);
+    } finally {
+      await sql`alter table tags drop column if exists bench_extra`.execute(t.db.database.db);
+      await one.close();
+    }
+  });
 });
