@@ -171,6 +171,14 @@ describe('module tokens', () => {
     }
   });
 
+  it('an organisation holding a module token cannot be deleted until the token is gone', async () => {
+    const org = (await x.root.post('/api/v1/orgs', { name: unique('o') })).body;
+    const tok = (await x.root.post('/api/v1/module-tokens', { name: 'only', org_id: org.id })).body;
+    expect((await x.root.del(`/api/v1/orgs/${org.id}`)).body).toEqual({ error: 'org_not_empty' });
+    expect((await x.root.del(`/api/v1/module-tokens/${tok.id}`)).status).toBe(200);
+    expect((await x.root.del(`/api/v1/orgs/${org.id}`)).body).toEqual({ id: org.id, deleted: true });
+  });
+
   it('a session token is not a module token (separate credential spaces)', async () => {
     const r = await x.a.admin.post('/api/v1/events', oneEvent());
     expect([r.status, r.body]).toEqual([401, { error: 'unauthorized' }]);
