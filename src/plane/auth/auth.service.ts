@@ -111,7 +111,9 @@ export class AuthService {
         ip: from.ip, user_agent: from.userAgent.slice(0, 512),
       });
       const max = await authStore.maxSessionsPerUser(trx, user.org_id);
-      if (max !== null) await authStore.revokeOldestBeyond(trx, user.id, max, now);
+      // Evicted sessions end their open streams too, on every process.
+      const evicted = max !== null ? await authStore.revokeOldestBeyond(trx, user.id, max, now) : [];
+      for (const old of evicted) await notify(trx, channels.auth, JSON.stringify({ kind: 'session_revoked', sid: old } satisfies AuthNews));
       await this.audit.record(trx, {
         actor: { id: user.id, name: user.name, role: user.role, orgId: user.org_id, ip: from.ip, userAgent: from.userAgent },
         action: 'auth.login', objectType: 'session', objectId: sid, objectName: user.login, params: {},

@@ -46,12 +46,13 @@ export const authStore = {
   },
 
   /** Live sessions of a user beyond `keep`, oldest first: revoked to honour max_sessions_per_user. */
-  async revokeOldestBeyond(db: Db, userId: string, keep: number, now: Date): Promise<void> {
+  async revokeOldestBeyond(db: Db, userId: string, keep: number, now: Date): Promise<string[]> {
     const live = await db.selectFrom('sessions').select('id')
       .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
       .orderBy('created_at', 'desc').execute();
     const excess = live.slice(Math.max(0, keep)).map((r) => r.id);
     if (excess.length) await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', excess).execute();
+    return excess;
   },
 
   async findLiveSession(db: Db, sessionId: string, kid: string, now: Date): Promise<SessionUserRow | undefined> {
