@@ -46,10 +46,11 @@ const ROW_COLUMNS = [
   'action', 'object_type', 'object_id', 'object_name', 'params', 'node_id',
 ] as const;
 
-const ISO_UTC = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+// RFC 3339 in UTC with milliseconds, as Date.toISOString() writes it (fixed width: sorts as time).
+const ISO_UTC = (col: string) => sql<string>`to_char(${sql.ref(col)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-function listQuery(db: Db, f: AuditFilter) {
-  let q = db.selectFrom('audit').select(ROW_COLUMNS);
+function filtered(db: Db, f: AuditFilter) {
+  let q = db.selectFrom('audit');
   if (f.orgId) q = q.where('org_id', '=', f.orgId);
   if (f.before) q = q.where((eb: ExpressionBuilder<Schema, 'audit'>) =>
     eb(eb.refTuple('occurred_at', 'id'), '<', eb.tuple(f.before!.ts, f.before!.id)));
@@ -64,7 +65,12 @@ function listQuery(db: Db, f: AuditFilter) {
     const query = f.words.map((w) => `'${w.replace(/'/g, "''")}':*`).join(' & ');
     q = q.where(sql<boolean>`search @@ to_tsquery('simple', ${query})`);
   }
-  return q.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(f.limit);
+  // Qualified: a select list may reuse these names for formatted values.
+  return q.orderBy('audit.occurred_at', 'desc').orderBy('audit.id', 'desc').limit(f.limit);
+}
+
+function listQuery(db: Db, f: AuditFilter) {
+  return filtered(db, f).select(ROW_COLUMNS);
 }
 
 /** The only SQL of the audit trail. */
@@ -102,12 +108,14 @@ export const auditStore = {
    * then neither parses nor re-serialises 100 rows per page: the hot path of GET /audit.
    */
   async listJson(db: Db, f: AuditFilter): Promise<string> {
-    const r = await db.selectFrom(listQuery(db, f).as('p')).select(sql<string>`coalesce(json_agg(json_build_object(
-        'id', p.id, 'occurred_at', ${ISO_UTC('p.occurred_at')}, 'ended_at', ${ISO_UTC('p.ended_at')},
-        'org_id', p.org_id, 'actor_id', p.actor_id, 'actor_name', p.actor_name, 'actor_role', p.actor_role,
-        'ip', p.ip, 'user_agent', p.user_agent, 'action', p.action, 'object_type', p.object_type,
-        'object_id', p.object_id, 'object_name', p.object_name, 'params', p.params, 'node_id', p.node_id
-      ) order by p.occurred_at desc, p.id desc), '[]')::text`.as('rows')).executeTakeFirstOrThrow();
+    // row_to_json over a typed subquery costs the server about half of json_build_object.
+    const page = filtered(db, f).select([
+      'id', ISO_UTC('occurred_at').as('occurred_at'), ISO_UTC('ended_at').as('ended_at'), 'org_id', 'actor_id', 'actor_name',
+      'actor_role', 'ip', 'user_agent', 'action', 'object_type', 'object_id', 'object_name', 'params', 'node_id',
+    ]);
+    const r = await db.selectFrom(page.as('r'))
+      .select(sql<string>`coalesce(json_agg(r order by r.occurred_at desc, r.id desc), '[]')::text`.as('rows'))
+      .executeTakeFirstOrThrow();
     return r.rows;
   },
 
