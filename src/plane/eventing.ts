@@ -30,9 +30,10 @@ export class EventServices {
     log: Pick<Logger, 'warn'>, storage?: EvidenceStorage) {
     this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
     this.evidence = new EvidenceService(db, clock, inventory.orgs, storage ?? new LocalEvidenceStorage(config.evidence.dir));
+    const notifier = new EventNotifier(db, log);
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
-      new IntakeRateLimiter(clock, config.moduleRateLimitDefault), new EventNotifier(db, log));
-    this.events = new EventsService(db);
+      new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier);
+    this.events = new EventsService(db, notifier);
   }
 
   /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */

@@ -60,3 +60,21 @@ export function batchNotice(from: number, to: number, frames: EventFrame[]): str
   if (Buffer.byteLength(full) <= NOTIFY_BOUND_BYTES) return full;
   return JSON.stringify({ from, to } satisfies BatchNotice);
 }
+
+/** The frame of a stored row; `updated` frames of a partial change leave out `interval`. */
+export function frameOfRow(r: {
+  seq: number; id: string; occurred_at: Date | string; ended_at: Date | string | null; org_id: string; camera_id: string | null;
+  camera_name: string | null; node_id: string | null; node_name: string | null; detector: string; detector_title: unknown;
+  category: string; severity: number | null; template_id: string | null; interval: boolean; confidence: number | null;
+  subject_type: string | null; subject_ref: string | null; ext_id: string | null; list_values: unknown[]; starred: boolean;
+}, change: 'created' | 'full' | 'partial'): EventFrame {
+  const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+  return {
+    seq: Number(r.seq), id: r.id, occurred_at: iso(r.occurred_at), ended_at: r.ended_at === null ? null : iso(r.ended_at), org_id: r.org_id,
+    camera_id: r.camera_id, camera_name: r.camera_name, node_id: r.node_id, node_name: r.node_name, detector: r.detector,
+    detector_title: r.detector_title ?? null, category: r.category, severity: r.severity, template_id: r.template_id,
+    ...(change === 'partial' ? {} : { interval: r.interval }), confidence: r.confidence, subject_type: r.subject_type,
+    subject_ref: r.subject_ref, ext_id: r.ext_id, list_values: r.list_values, starred: r.starred,
+    ...(change === 'created' ? {} : { updated: true as const }),
+  };
+}

@@ -76,13 +76,26 @@ function where(f: FeedFilter): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
-/** The SQL of event reads (feed, card). */
+/** The SQL of event reads (feed, card) and of changes a reader makes (stars). */
 export const eventsReadStore = {
   /** Newest first, limit + 1 rows (the extra one says another page exists). */
   async feed(db: Db, f: FeedFilter): Promise<EventRow[]> {
     const r = await sql<EventRow>`select ${SELECT} from ${FROM} where ${where(f)}
       order by e.occurred_at desc, e.id desc limit ${f.limit + 1}`.execute(db);
     return r.rows;
+  },
+
+  /**
+   * Sets the star of a visible event; a change draws a new stream position (its `updated` frame).
+   * Returns the new seq, or null when nothing changed (absent, invisible, or already so).
+   * Call eventsStore.beginWrite first.
+   */
+  async setStarred(trx: Db, scope: CameraScope, id: string, occurredAt: Date, starred: boolean): Promise<number | null> {
+    const r = await sql<{ seq: number }>`update events e set starred = ${starred}, seq = nextval('event_seq')
+      where e.occurred_at = ${occurredAt} and e.id = ${id} and e.starred is distinct from ${starred}
+        and ${cameraVisible(scope, 'e.camera_id', 'e.org_id')}
+      returning e.seq`.execute(trx);
+    return r.rows[0] ? Number(r.rows[0].seq) : null;
   },
 
   /** One event by its key; occurred_at comes from the id, so one partition is read. */

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { IdParams, sec, validationCodes } from '../http/list.js';
 import type { EventsService } from './events.service.js';
-import { EventCard, FeedFieldCodes, FeedPage, FeedQuery } from './events.schemas.js';
+import { EventCard, FeedFieldCodes, FeedPage, FeedQuery, StarReply } from './events.schemas.js';
 
 const tags = ['events'];
 
@@ -28,4 +28,15 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
     const card = await deps.events.card(principalOf(req), req.params.id);
     return reply.header('cache-control', 'private, no-store').send(card);
   });
+
+  for (const [method, starred] of [['POST', true], ['DELETE', false]] as const) {
+    app.route<{ Params: Static<typeof IdParams> }>({
+      method, url: '/api/v1/events/:id/star',
+      schema: {
+        tags, security: sec, params: IdParams, response: { 200: StarReply },
+        summary: starred ? 'Star an event (seen by everyone who sees it)' : 'Remove the star of an event',
+      },
+      handler: async (req) => deps.events.star(principalOf(req), req.params.id, starred),
+    });
+  }
 }

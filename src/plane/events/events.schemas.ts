@@ -63,3 +63,5 @@ export const FeedFieldCodes: Record<string, string> = {
   from: 'bad_event_range', to: 'bad_event_range', after_ts: 'bad_event_cursor', after_id: 'bad_event_cursor', org: 'bad_org',
   limit: 'bad_limit', starred: 'bad_request', open: 'bad_request',
 };
+
+export const StarReply = Type.Object({ id: Uuid, starred: Type.Boolean() });

@@ -8,6 +8,8 @@ import { eventsReadStore, type EventRow, type FeedFilter } from './events.read.s
 import { eventsStore } from './events.store.js';
 import { streamCursor } from './intake.service.js';
 import { SEVERITIES } from './intake.validate.js';
+import { batchNotice, frameOfRow } from './events.frames.js';
+import type { EventNotifier } from './notifier.js';
 
 export interface FeedQuery {
   org?: string; from?: string; to?: string; camera?: string; tag?: string; detector?: string;
@@ -45,7 +47,7 @@ function severityOf(v: string): number {
  * so an event of a camera the caller cannot see is absent, never forbidden.
  */
 export class EventsService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly notifier: EventNotifier) {}
 
   filter(p: Principal, q: FeedQuery): FeedFilter {
     const scope = cameraScope(p, q.org);
@@ -92,6 +94,26 @@ export class EventsService {
       next_id: more ? last!.id : null,
       stream_cursor: cursor,
     };
+  }
+
+  /**
+   * Star or unstar (visible to everyone who sees the event). A change is published as an
+   * `updated` frame; setting the state it already has changes nothing.
+   */
+  async star(p: Principal, rawId: string, starred: boolean): Promise<{ id: string; starred: boolean }> {
+    const at = timeOfEventId(rawId);
+    if (!at) throw errors.notFound();
+    const id = rawId.toLowerCase();
+    const scope = cameraScope(p);
+    const notice = await this.db.transaction().execute(async (trx) => {
+      await eventsStore.beginWrite(trx);
+      const seq = await eventsReadStore.setStarred(trx, scope, id, at, starred);
+      const row = await eventsReadStore.get(trx, scope, id, at);
+      if (!row) throw errors.notFound();
+      return seq === null ? null : batchNotice(seq, seq, [frameOfRow(row, 'partial')]);
+    });
+    if (notice) void this.notifier.publish(notice);
+    return { id, starred };
   }
 
   /** The card. A malformed id is 404 without a database read. */

@@ -163,3 +163,45 @@ describe('GET /api/v1/events/{id}', () => {
     expect((await x.anon.get(`/api/v1/events/${ids.e0}`)).status).toBe(401);
   });
 });
+
+describe('POST and DELETE /api/v1/events/{id}/star', () => {
+  it('stars and unstars a visible event; the same state again changes nothing', async () => {
+    const s = await x.a.operator.post(`/api/v1/events/${ids.e0}/star`);
+    expect([s.status, s.body]).toEqual([200, { id: ids.e0, starred: true }]);
+    expect(names(await feed(x.a.operator, '?starred=true'))).toEqual(['e0']);
+    expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).body.event.starred).toBe(true);
+    const seq1 = (await sql<{ seq: number }>`select seq from events where id = ${ids.e0}`.execute(t.db.database.db)).rows[0]!.seq;
+    expect((await x.a.admin.post(`/api/v1/events/${ids.e0}/star`)).body).toEqual({ id: ids.e0, starred: true });
+    const seq2 = (await sql<{ seq: number }>`select seq from events where id = ${ids.e0}`.execute(t.db.database.db)).rows[0]!.seq;
+    expect(seq2).toBe(seq1);
+    const u = await x.a.operator.del(`/api/v1/events/${ids.e0}/star`);
+    expect([u.status, u.body]).toEqual([200, { id: ids.e0, starred: false }]);
+    expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).body.event.starred).toBe(false);
+  });
+
+  it('a change is an updated frame with a new stream position', async () => {
+    const got: string[] = [];
+    const stop = await t.db.database.listen('argus_events', (p) => got.push(p));
+    try {
+      const before = Number((await sql<{ seq: number }>`select seq from events where id = ${ids.e3}`.execute(t.db.database.db)).rows[0]!.seq);
+      await x.a.admin.post(`/api/v1/events/${ids.e3}/star`);
+      for (let i = 0; i < 100 && !got.length; i++) await new Promise((r) => setTimeout(r, 20));
+      const [notice] = JSON.parse(got[0]!);
+      expect(notice.frames).toHaveLength(1);
+      const f = notice.frames[0];
+      expect(f).toMatchObject({ id: ids.e3, starred: true, updated: true, camera_id: cam1, org_id: x.a.orgId });
+      expect(f).not.toHaveProperty('interval');
+      expect(f.seq).toBeGreaterThan(before);
+      expect([notice.from, notice.to]).toEqual([f.seq, f.seq]);
+      await x.a.admin.del(`/api/v1/events/${ids.e3}/star`);
+    } finally { await stop(); }
+  });
+
+  it('404 alike for unknown, malformed, foreign and ungranted events; 401 without a session', async () => {
+    for (const [c, id] of [[x.a.operator, ids.e2], [x.a.operator, ids.e5], [x.b.admin, ids.e0], [x.a.admin, 'nope'], [x.a.admin, eventId(BASE)]] as Array<[Client, string]>) {
+      for (const r of [await c.post(`/api/v1/events/${id}/star`), await c.del(`/api/v1/events/${id}/star`)]) expect([r.status, r.text], id).toEqual([404, NOT_FOUND]);
+    }
+    expect((await t.db.database.db.selectFrom('events').select('starred').where('id', '=', ids.e5).executeTakeFirstOrThrow()).starred).toBe(false);
+    expect((await x.anon.post(`/api/v1/events/${ids.e0}/star`)).status).toBe(401);
+  });
+});

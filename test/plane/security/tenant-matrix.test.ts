@@ -59,6 +59,8 @@ export const MATRIX: Record<string, Entry> = {
   'DELETE /api/v1/module-tokens/{id}': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   // a camera-less event: administrators of its organisation see it, an operator (no camera rights to it) does not
   'GET /api/v1/events/{id}': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/events/{id}/star': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/events/{id}/star': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
 };
 
 let t: TestPlane;
