@@ -46,6 +46,8 @@ export class DvrService {
       this.recordings.set(s.name, rec);
       rec.queue = store.load().catch((err: unknown) => this.log.error({ err, stream: s.name }, 'recording folder unreadable'));
     }
+    // Playback of what was recorded before a restart must work from the first request.
+    await Promise.all([...this.recordings.values()].map((r) => r.queue));
     if (!this.timer) {
       this.timer = setInterval(() => { void this.sweep(); }, SWEEP_MS);
       this.timer.unref();
