@@ -18,12 +18,12 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts the built node (`npm run build` first) with `body` as its configuration. */
-export async function startBenchNode(body: string): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
+export async function startBenchNode(body: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess; dir: string; stop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
   const port = await freePort();
   const config = join(dir, 'argus-node.conf');
   await writeFile(config, `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level info;\n${body}`);
-  const proc = spawn(process.execPath, [MAIN, 'run', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [MAIN, 'run', config], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   await new Promise<void>((res, rej) => {
     let buf = '';
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
@@ -35,6 +35,7 @@ export async function startBenchNode(body: string): Promise<{ url: string; proc:
   return {
     url: `http://127.0.0.1:${port}`,
     proc,
+    dir,
     stop: () => new Promise((res) => { proc.once('exit', () => res()); proc.kill('SIGTERM'); }),
   };
 }
