@@ -15,6 +15,7 @@ export const errors = {
   notFound: () => new ApiError(404, 'not_found'),
   methodNotAllowed: (allow: string[]) => new ApiError(405, 'method_not_allowed', {}, { allow: allow.join(', ') }),
   alreadyExists: () => new ApiError(409, 'already_exists'),
+  alreadyClosed: () => new ApiError(409, 'already_closed'),
   stillReferenced: () => new ApiError(409, 'still_referenced'),
   conflict: (code: 'node_in_use' | 'org_not_empty') => new ApiError(409, code),
   quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached') => new ApiError(409, code),
@@ -47,6 +48,7 @@ export const badRequestCodes = [
   'unknown_field', 'bad_org', 'bad_token',
   'reserved_name', 'bad_rate_limit', 'bad_events',
   'bad_event_cursor', 'bad_event_range', 'bad_severity', 'bad_severity_range', 'bad_category',
+  'not_interval', 'bad_ended_at', 'ended_at is before occurred_at', 'ended_at is in the future',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 
@@ -55,7 +57,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   const out: Array<{ status: number; code: string }> = [];
   const add = (e: ApiError) => out.push({ status: e.status, code: e.code });
   add(errors.unauthorized()); add(errors.invalidCredentials()); add(errors.forbidden()); add(errors.crossOrg()); add(errors.auditNotVisible());
-  add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists()); add(errors.stillReferenced());
+  add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists()); add(errors.alreadyClosed()); add(errors.stillReferenced());
   for (const c of ['node_in_use', 'org_not_empty'] as const) add(errors.conflict(c));
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));

@@ -33,7 +33,7 @@ export class EventServices {
     const notifier = new EventNotifier(db, log);
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
       new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier);
-    this.events = new EventsService(db, notifier);
+    this.events = new EventsService(db, clock, notifier);
   }
 
   /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */

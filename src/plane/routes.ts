@@ -16,9 +16,9 @@ import { tagsRoutes } from './tags/tags.routes.js';
 import { nodesRoutes } from './nodes/nodes.routes.js';
 import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.js';
 import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
-import { requireModuleToken } from './module-tokens/module-token.scope.js';
+import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
 import { intakeRoutes } from './events/intake.routes.js';
-import { eventsReadRoutes } from './events/events.routes.js';
+import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -47,6 +47,10 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.register(async (intake) => {
     requireModuleToken(intake, deps.events.moduleTokens, deps.health);
     intakeRoutes(intake, deps.events);
+  });
+  app.register(async (either) => {
+    requireSessionOrModuleToken(either, deps.auth, deps.events.moduleTokens, deps.health);
+    eventsCloseRoute(either, deps.events);
   });
 
   app.register(async (authd) => {

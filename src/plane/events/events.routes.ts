@@ -3,7 +3,8 @@ import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { IdParams, sec, validationCodes } from '../http/list.js';
 import type { EventsService } from './events.service.js';
-import { EventCard, FeedFieldCodes, FeedPage, FeedQuery, StarReply } from './events.schemas.js';
+import { ClosePatchBody, CloseReply, EventCard, FeedFieldCodes, FeedPage, FeedQuery, StarReply } from './events.schemas.js';
+import { strictBody } from '../http/list.js';
 
 const tags = ['events'];
 
@@ -39,4 +40,18 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
       handler: async (req) => deps.events.star(principalOf(req), req.params.id, starred),
     });
   }
+}
+
+/** A scope open to sessions and module tokens (requireSessionOrModuleToken). */
+export function eventsCloseRoute(app: FastifyInstance, deps: { events: EventsService }): void {
+  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof ClosePatchBody> }>('/api/v1/events/:id', {
+    schema: {
+      tags, security: sec, params: IdParams, body: ClosePatchBody, response: { 200: CloseReply },
+      summary: 'Close an open interval event: its organisation\'s administrator, or the module token that created it',
+      description: 'Errors: 400 not_interval, bad_ended_at, "ended_at is before occurred_at", "ended_at is in the future"; '
+        + '403 forbidden; 404 not_found; 409 already_closed.',
+    },
+    preValidation: strictBody(ClosePatchBody, { ended_at: 'bad_ended_at' }),
+    config: { validationCode: validationCodes({ ended_at: 'bad_ended_at' }) },
+  }, async (req) => deps.events.close({ principal: req.principal, token: req.moduleToken }, req.params.id, req.body.ended_at));
 }

@@ -65,3 +65,6 @@ export const FeedFieldCodes: Record<string, string> = {
 };
 
 export const StarReply = Type.Object({ id: Uuid, starred: Type.Boolean() });
+
+export const ClosePatchBody = Type.Object({ ended_at: Ts }, { additionalProperties: false });
+export const CloseReply = Type.Object({ id: Uuid, ended_at: Ts });

@@ -1,4 +1,6 @@
+import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
+import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { isUuid } from '../http/list.js';
@@ -7,7 +9,7 @@ import { timeOfEventId } from './events.ids.js';
 import { eventsReadStore, type EventRow, type FeedFilter } from './events.read.store.js';
 import { eventsStore } from './events.store.js';
 import { streamCursor } from './intake.service.js';
-import { SEVERITIES } from './intake.validate.js';
+import { LIMITS, SEVERITIES } from './intake.validate.js';
 import { batchNotice, frameOfRow } from './events.frames.js';
 import type { EventNotifier } from './notifier.js';
 
@@ -47,7 +49,7 @@ function severityOf(v: string): number {
  * so an event of a camera the caller cannot see is absent, never forbidden.
  */
 export class EventsService {
-  constructor(private readonly db: Db, private readonly notifier: EventNotifier) {}
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly notifier: EventNotifier) {}
 
   filter(p: Principal, q: FeedQuery): FeedFilter {
     const scope = cameraScope(p, q.org);
@@ -114,6 +116,40 @@ export class EventsService {
     });
     if (notice) void this.notifier.publish(notice);
     return { id, starred };
+  }
+
+  /**
+   * Closes an open interval (document 2, interval states): the administrator of the event's
+   * organisation (or a superadmin), or the module token that created it; other callers that see
+   * the event get 403 forbidden, those that do not see it 404.
+   */
+  async close(by: { principal?: Principal; token?: ModuleTokenCredential }, rawId: string, endedAtText: string): Promise<{ id: string; ended_at: string }> {
+    const at = timeOfEventId(rawId);
+    if (!at) throw errors.notFound();
+    const id = rawId.toLowerCase();
+    const endedAt = new Date(endedAtText);
+    const notice = await this.db.transaction().execute(async (trx) => {
+      await eventsStore.beginWrite(trx);
+      const key = await eventsStore.keyOf(trx, id, at);
+      if (by.token) {
+        if (!key || key.org_id !== by.token.org_id) throw errors.notFound();
+        if (key.token_id !== by.token.id) throw errors.forbidden();
+      } else {
+        const p = by.principal!;
+        if (!key || !(await eventsReadStore.get(trx, cameraScope(p), id, at))) throw errors.notFound();
+        if (p.role === 'user') throw errors.forbidden();
+      }
+      if (!key.interval) throw errors.badRequest('not_interval');
+      if (key.ended_at !== null) throw errors.alreadyClosed();
+      if (endedAt.getTime() < new Date(key.occurred_at).getTime()) throw errors.badRequest('ended_at is before occurred_at');
+      if (endedAt.getTime() > this.clock.now() + LIMITS.futureMs) throw errors.badRequest('ended_at is in the future');
+      const seq = await eventsStore.close(trx, id, at, endedAt);
+      if (seq === null) throw errors.alreadyClosed();
+      const row = (await eventsReadStore.get(trx, { kind: 'all' }, id, at))!;
+      return batchNotice(seq, seq, [frameOfRow(row, 'full')]);
+    });
+    void this.notifier.publish(notice);
+    return { id, ended_at: endedAt.toISOString() };
   }
 
   /** The card. A malformed id is 404 without a database read. */

@@ -23,15 +23,18 @@ export function requireDatabase(scope: FastifyInstance, health: DbHealth): void 
   });
 }
 
+/** Sets `req.principal` from the session bearer token: 401 without a live session. */
+export async function authenticateSession(req: FastifyRequest, auth: AuthService, health: DbHealth): Promise<void> {
+  const token = bearerToken(req);
+  if (!token) throw errors.unauthorized();
+  const claims = await auth.verifyToken(token);
+  if (!health.isUp) throw errors.dbUnavailable();
+  req.principal = await auth.authenticate(token, clientOf(req), claims);
+}
+
 /** The authenticated scope: a live session in the database, checked on every request. */
 export function requireSession(scope: FastifyInstance, auth: AuthService, health: DbHealth): void {
-  scope.addHook('onRequest', async (req) => {
-    const token = bearerToken(req);
-    if (!token) throw errors.unauthorized();
-    const claims = await auth.verifyToken(token);
-    if (!health.isUp) throw errors.dbUnavailable();
-    req.principal = await auth.authenticate(token, clientOf(req), claims);
-  });
+  scope.addHook('onRequest', (req) => authenticateSession(req, auth, health));
 }
 
 /** A role gate inside the authenticated scope. */

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
-import { bearerToken } from '../http/scopes.js';
-import type { ModuleTokensService } from './module-tokens.service.js';
+import { authenticateSession, bearerToken } from '../http/scopes.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { SECRET_PREFIX, type ModuleTokensService } from './module-tokens.service.js';
 import type { ModuleTokenCredential } from './module-tokens.store.js';
 
 declare module 'fastify' {
@@ -21,6 +22,23 @@ export function requireModuleToken(scope: FastifyInstance, tokens: ModuleTokensS
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
     if (!secret) throw errors.unauthorized();
+    if (!health.isUp) throw errors.dbUnavailable();
+    const token = await tokens.authenticate(secret);
+    if (!token) throw errors.unauthorized();
+    req.moduleToken = token;
+  });
+}
+
+/**
+ * A scope open to both credential spaces (PATCH of an event: its organisation's administrator
+ * or the module token that created it). A bearer with the module-token prefix is a module
+ * token, anything else must be a live session; exactly one of `req.moduleToken` and
+ * `req.principal` is set.
+ */
+export function requireSessionOrModuleToken(scope: FastifyInstance, auth: AuthService, tokens: ModuleTokensService, health: DbHealth): void {
+  scope.addHook('onRequest', async (req) => {
+    const secret = bearerToken(req);
+    if (!secret?.startsWith(SECRET_PREFIX)) return authenticateSession(req, auth, health);
     if (!health.isUp) throw errors.dbUnavailable();
     const token = await tokens.authenticate(secret);
     if (!token) throw errors.unauthorized();

@@ -29,9 +29,9 @@ const makeCamera = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/camera
 const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
 const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
 const makeModuleToken = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id });
-const makeEvent = async (c: Ctx) => {
+const makeEvent = async (c: Ctx, interval = false) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `ev-${uniq()}` })).body.secret;
-  const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date().toISOString() }] });
+  const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }] });
   return { id: r.body.results[0].id };
 };
 const makeAudit = async (c: Ctx) => {
@@ -58,9 +58,10 @@ export const MATRIX: Record<string, Entry> = {
   'POST /api/v1/module-tokens/{id}/rotate': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/module-tokens/{id}': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   // a camera-less event: administrators of its organisation see it, an operator (no camera rights to it) does not
-  'GET /api/v1/events/{id}': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
-  'POST /api/v1/events/{id}/star': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
-  'DELETE /api/v1/events/{id}/star': { make: makeEvent, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/events/{id}': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/events/{id}': { make: (c) => makeEvent(c, true), body: { ended_at: new Date(Date.now() + 5 * 60_000).toISOString() }, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
 };
 
 let t: TestPlane;
