@@ -29,6 +29,8 @@ export const errors = {
   rateLimited: (retryAfter: number) =>
     new ApiError(429, 'rate_limited', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   attachmentTooLarge: () => new ApiError(413, 'attachment_too_large'),
+  objectGone: () => new ApiError(404, 'object_gone'),
+  eventResponseBusy: () => new ApiError(429, 'event_response_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   attachmentQuotaExceeded: () => new ApiError(507, 'attachment_quota_exceeded'),
   notImplemented: () => new ApiError(501, 'not_implemented'),
   rotateFailed: () => new ApiError(500, 'rotate_failed'),
@@ -62,6 +64,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
+  add(errors.objectGone()); add(errors.eventResponseBusy());
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());
   for (const c of badRequestCodes) add(errors.badRequest(c));
   return out;

@@ -29,7 +29,7 @@ export class EventServices {
   constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
     log: Pick<Logger, 'warn'>, storage?: EvidenceStorage) {
     this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
-    this.evidence = new EvidenceService(db, clock, inventory.orgs, storage ?? new LocalEvidenceStorage(config.evidence.dir));
+    this.evidence = new EvidenceService(db, clock, inventory.orgs, audit, storage ?? new LocalEvidenceStorage(config.evidence.dir));
     const notifier = new EventNotifier(db, log);
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
       new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier);

@@ -19,6 +19,7 @@ import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
 import { intakeRoutes } from './events/intake.routes.js';
 import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
+import { evidenceReadRoutes } from './evidence/evidence.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -60,6 +61,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     usersSelfRoutes(authd, deps.inventory);
     camerasReadRoutes(authd, deps.inventory);
     eventsReadRoutes(authd, deps.events);
+    evidenceReadRoutes(authd, deps.events);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');

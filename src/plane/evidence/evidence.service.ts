@@ -5,6 +5,11 @@ import type { Db } from '../db/database.js';
 import { errors } from '../errors.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
+import type { Principal } from '../http/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { actorOf } from '../auth/auth.service.js';
+import { cameraScope } from '../rights/camera-rights.js';
+import type { Readable } from 'node:stream';
 import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
 import { storageKey, type EvidenceStorage } from './evidence.storage.js';
 
@@ -25,7 +30,51 @@ export function normaliseContentType(raw: string | undefined): string {
  * uploads; on refusal or failure the written bytes are removed again.
  */
 export class EvidenceService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly orgs: OrgsService, readonly storage: EvidenceStorage) {}
+  private busy = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly orgs: OrgsService,
+    private readonly audit: AuditService,
+    readonly storage: EvidenceStorage,
+    /** concurrent attachment responses of this process (document 2: 4) */
+    private readonly slots = 4,
+  ) {}
+
+  /**
+   * Takes a response slot; the returned release is idempotent. Over the limit: 429
+   * event_response_busy. A slot is held until the body ends or the connection breaks.
+   */
+  takeSlot(): () => void {
+    if (this.busy >= this.slots) throw errors.eventResponseBusy();
+    this.busy++;
+    let held = true;
+    return () => { if (held) { held = false; this.busy--; } };
+  }
+
+  /**
+   * An attachment's bytes for a download: camera rights checked on every request (absent or not
+   * yours: 404 not_found; bytes gone: 404 object_gone); each success audited as data.blob_download.
+   */
+  async download(p: Principal, rawRef: string): Promise<{ size: number; contentType: string; body: Readable }> {
+    const ref = rawRef.toLowerCase();
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(ref)) throw errors.notFound();
+    const a = await evidenceStore.visible(this.db, cameraScope(p), ref);
+    if (!a) throw errors.notFound();
+    const opened = await this.storage.open(a.storage_key);
+    if (!opened) throw errors.objectGone();
+    try {
+      await this.db.transaction().execute((trx) => this.audit.record(trx, {
+        actor: actorOf(p), orgId: a.org_id, action: 'data.blob_download', objectType: 'attachment', objectId: ref,
+        objectName: a.content_type, params: { size: opened.size, preview: false },
+      }));
+    } catch (err) {
+      opened.body.destroy();
+      throw err;
+    }
+    return { size: opened.size, contentType: a.content_type, body: opened.body };
+  }
 
   async upload(token: ModuleTokenCredential, contentType: string | undefined, bytes: Uint8Array) {
     if (bytes.length > ATTACHMENT_MAX_BYTES) throw errors.attachmentTooLarge();

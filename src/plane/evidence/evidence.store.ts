@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
 export interface AttachmentRecord {
   ref: string;
@@ -29,6 +30,13 @@ export const evidenceStore = {
       .onConflict((oc) => oc.column('org_id').doUpdateSet({
         bytes: sql`org_evidence_usage.bytes + excluded.bytes`, attachments: sql`org_evidence_usage.attachments + excluded.attachments`,
       })).execute();
+  },
+
+  /** One attachment under the camera-rights rule (an unbound one: its organisation's administrators). */
+  async visible(db: Db, scope: CameraScope, ref: string): Promise<AttachmentRecord | undefined> {
+    return db.selectFrom('attachments as a')
+      .select(['a.ref', 'a.org_id', 'a.token_id', 'a.backend', 'a.storage_key', 'a.content_type', 'a.size', 'a.camera_id', 'a.event_id'])
+      .where('a.ref', '=', ref).where(cameraVisible(scope, 'a.camera_id', 'a.org_id')).executeTakeFirst();
   },
 
   /** Attachments of `orgId` among `refs`, for linking them to new events. */

@@ -34,6 +34,11 @@ const makeEvent = async (c: Ctx, interval = false) => {
   const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }] });
   return { id: r.body.results[0].id };
 };
+const makeAttachment = async (c: Ctx) => {
+  const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `at-${uniq()}` })).body.secret;
+  const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: Buffer.from('matrix'), headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
+  return { id: r.json().ref };
+};
 const makeAudit = async (c: Ctx) => {
   const row = (await c.adminA.get('/api/v1/audit?limit=1')).body.rows[0];
   return { id: row.id, query: `occurred_at=${encodeURIComponent(row.occurred_at)}` };
@@ -61,6 +66,8 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/events/{id}': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/events/{id}': { make: (c) => makeEvent(c, true), body: { ended_at: new Date(Date.now() + 5 * 60_000).toISOString() }, allowed: ['superadmin', 'adminA'] },
   'POST /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
+  // an attachment no event references yet: its organisation's administrators only
+  'GET /api/v1/attachments/{ref}': { make: makeAttachment, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
 };
 

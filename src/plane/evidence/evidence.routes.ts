@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { principalOf } from '../http/principal.js';
+import { sec } from '../http/list.js';
+import type { EvidenceService } from './evidence.service.js';
+
+const Params = Type.Object({ ref: Type.String({ description: 'attachment ref (a UUIDv7); any other shape is 404' }) });
+const tags = ['attachments'];
+
+/** Authenticated scope: any signed-in user, camera rights rechecked on every request. */
+export function evidenceReadRoutes(app: FastifyInstance, deps: { evidence: EvidenceService }): void {
+  app.get<{ Params: Static<typeof Params> }>('/api/v1/attachments/:ref', {
+    schema: {
+      tags, security: sec, params: Params,
+      response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the bytes, with the original Content-Type' }) },
+      summary: 'Download an attachment (exact Content-Length, 64 KiB frames, no-store); audited as data.blob_download',
+      description: 'Errors: 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 429 event_response_busy.',
+    },
+  }, async (req, reply) => {
+    const release = deps.evidence.takeSlot();
+    try {
+      const file = await deps.evidence.download(principalOf(req), req.params.ref);
+      reply.raw.once('close', release);
+      file.body.once('close', release);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header('cache-control', 'private, no-store')
+        .header('pragma', 'no-cache')
+        .send(file.body);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  });
+}
