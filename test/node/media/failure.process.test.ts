@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { freePort, startNode, type RunningNode } from '../helpers/node-process.js';
-import { MEDIA_ENV, httpSource, killChild, stopAndReap, waitState } from './media-helpers.js';
+import { MEDIA_ENV, ffprobe, httpSource, killChild, rtmpSource, stopAndReap, uris, waitState } from './media-helpers.js';
+import { call } from '../helpers/node-process.js';
 
 /**
  * A source that dies: a local ffmpeg serves MPEG-TS over HTTP (a camera stand-in), the test
@@ -10,15 +11,20 @@ import { MEDIA_ENV, httpSource, killChild, stopAndReap, waitState } from './medi
  */
 let node: RunningNode;
 let source: ChildProcess | undefined;
+let rtmp: ChildProcess | undefined;
 let port: number;
 
 beforeAll(async () => {
   port = await freePort();
+  const rtmpPort = await freePort();
   source = httpSource(port);
-  node = await startNode(`stream cam { input http://127.0.0.1:${port}/live.ts; }\nstream gone { input rtsp://cam-user:cam-secret@127.0.0.1:9/none; }\n`, { env: MEDIA_ENV });
+  rtmp = rtmpSource(rtmpPort);
+  node = await startNode(`stream cam { input http://127.0.0.1:${port}/live.ts; }\nstream gone { input rtsp://cam-user:cam-secret@127.0.0.1:9/none; }\n`
+    + `stream pull { input rtmp://127.0.0.1:${rtmpPort}/live/cam; }\n`, { env: MEDIA_ENV });
 });
 afterAll(async () => {
   await killChild(source);
+  await killChild(rtmp);
   expect(await stopAndReap(node)).toEqual([]);
 });
 
@@ -26,6 +32,13 @@ describe('a supervised ingest', () => {
   it('copies the H.264 of an HTTP MPEG-TS source', async () => {
     const row = await waitState(node, 'cam', 'live', 25_000);
     expect(row).toMatchObject({ video: 'copy', codec: 'h264', resolution: '160x90', last_error: null });
+  });
+
+  it('copies the H.264 of an RTMP source', async () => {
+    const row = await waitState(node, 'pull', 'live', 25_000);
+    expect(row).toMatchObject({ video: 'copy', codec: 'h264', resolution: '160x90' });
+    const segs = uris((await call(node.url, 'GET', '/pull/live.m3u8')).text);
+    expect(await ffprobe(`${node.url}/pull/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264', width: '160' });
   });
 
   it('turns failing with the reason when the source dies, and recovers when it returns', async () => {

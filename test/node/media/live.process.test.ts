@@ -16,7 +16,10 @@ beforeAll(async () => {
   const clip = join(dir, 'clip.mp4');
   await makeClip(clip, 2);
   clipUrl = pathToFileURL(clip).toString();
-  node = await startNode(`stream cam1 { input "${TESTSRC}"; }\nstream clip { input "${clipUrl}"; }\nstream lazy { input "${TESTSRC}"; on_demand; }\n`, { dir, env: MEDIA_ENV });
+  const mjpeg = join(dir, 'mjpeg.avi');
+  await makeClip(mjpeg, 2, 'mjpeg');
+  node = await startNode(`stream cam1 { input "${TESTSRC}"; }\nstream clip { input "${clipUrl}"; }\nstream lazy { input "${TESTSRC}"; on_demand; }\n`
+    + `stream mjpeg { input "${pathToFileURL(mjpeg)}"; }\n`, { dir, env: MEDIA_ENV });
 });
 afterAll(async () => {
   expect(await stopAndReap(node)).toEqual([]);
@@ -101,6 +104,16 @@ describe('a file:// source', () => {
     expect(seq).toBeGreaterThanOrEqual(5);
     const segs = uris((await call(node.url, 'GET', '/clip/live.m3u8')).text);
     expect(await ffprobe(`${node.url}/clip/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264', width: '160' });
+  });
+});
+
+describe('a source whose codec HLS cannot carry', () => {
+  it('is encoded to H.264 instead of copied', async () => {
+    const row = await waitState(node, 'mjpeg', 'live');
+    expect(row).toMatchObject({ video: 'encode', codec: 'h264', resolution: '160x90' });
+    const segs = uris((await call(node.url, 'GET', '/mjpeg/live.m3u8')).text);
+    expect(await ffprobe(`${node.url}/mjpeg/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264' });
+    expect(node.logs.some((l) => l.msg === 'source codec cannot be copied into HLS; encoding instead' && l.stream === 'mjpeg')).toBe(true);
   });
 });
 

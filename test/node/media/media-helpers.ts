@@ -22,10 +22,18 @@ export async function ffprobe(target: string, entries = 'stream=codec_name,width
   return out;
 }
 
-/** A tiny H.264 clip (`secs` seconds, a key frame every second) for file:// sources. */
-export async function makeClip(path: string, secs = 2): Promise<void> {
+/** A tiny H.264 clip (`secs` seconds, a key frame every second) for file:// sources; `mjpeg` makes a clip HLS cannot carry as it is. */
+export async function makeClip(path: string, secs = 2, codec: 'h264' | 'mjpeg' = 'h264'): Promise<void> {
+  const video = codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p'] : ['-c:v', 'mjpeg', '-q:v', '8'];
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=size=160x90:rate=10:duration=${secs}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p', '-y', path], { timeout: 20_000 });
+    ...video, '-y', path], { timeout: 20_000 });
+}
+
+/** A local ffmpeg serving FLV over RTMP to one client (a camera or encoder stand-in). */
+export function rtmpSource(port: number): ChildProcess {
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
+    '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/cam`], { stdio: 'ignore' });
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 250): Promise<T> {
