@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { freshDatabase, type TestDb } from '../harness.js';
 import { migrate } from '../../../src/plane/db/migrate.js';
 import { eventsStore, type EventInsert } from '../../../src/plane/events/events.store.js';
@@ -103,5 +104,23 @@ describe('EventNotifier', () => {
       expect(got.length).toBeLessThan(40);
       for (const p of got) expect(Buffer.byteLength(p)).toBeLessThan(8000);
     } finally { await stop(); }
+  });
+});
+
+describe('day partitions', () => {
+  it('creates one partition per UTC day of the range, once; rows outside them land in the default partition', async () => {
+    const db = t.database.db;
+    const from = new Date('2030-03-30T12:00:00Z'), to = new Date('2030-04-02T00:00:00Z');
+    expect(await eventsStore.ensurePartitions(db, from, to)).toBe(3);
+    expect(await eventsStore.ensurePartitions(db, from, to)).toBe(0);
+    const parts = await sql<{ name: string; bound: string }>`select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'events'::regclass and c.relname like 'events_2030%' order by 1`.execute(db);
+    expect(parts.rows.map((p) => p.name)).toEqual(['events_20300330', 'events_20300331', 'events_20300401']);
+    expect(parts.rows[0]!.bound).toContain('2030-03-30 00:00:00+00');
+    const inside = row({ id: eventId(Date.parse('2030-03-31T23:59:59.999Z')), occurred_at: new Date('2030-03-31T23:59:59.999Z') });
+    const outside = row({ id: eventId(Date.parse('2031-01-01T00:00:00Z')), occurred_at: new Date('2031-01-01T00:00:00Z') });
+    await db.transaction().execute(async (trx) => { await eventsStore.beginWrite(trx); await eventsStore.insertBatch(trx, ORG, null, [inside, outside]); });
+    const where = await sql<{ id: string; part: string }>`select id, tableoid::regclass::text as part from events where id in (${inside.id}, ${outside.id})`.execute(db);
+    expect(Object.fromEntries(where.rows.map((r) => [r.id, r.part]))).toEqual({ [inside.id]: 'events_20300331', [outside.id]: 'events_default' });
   });
 });
