@@ -107,16 +107,19 @@ export const auditStore = {
    * (fields and order of `jsonRow`, timestamps as RFC 3339 UTC with milliseconds). The plane
    * then neither parses nor re-serialises 100 rows per page: the hot path of GET /audit.
    */
-  async listJson(db: Db, f: AuditFilter): Promise<string> {
+  async listJson(db: Db, f: AuditFilter): Promise<{ head: number; rows: string }> {
     // row_to_json over a typed subquery costs the server about half of json_build_object.
     const page = filtered(db, f).select([
       'id', ISO_UTC('occurred_at').as('occurred_at'), ISO_UTC('ended_at').as('ended_at'), 'org_id', 'actor_id', 'actor_name',
       'actor_role', 'ip', 'user_agent', 'action', 'object_type', 'object_id', 'object_name', 'params', 'node_id',
     ]);
-    const r = await db.selectFrom(page.as('r'))
-      .select(sql<string>`coalesce(json_agg(r order by r.occurred_at desc, r.id desc), '[]')::text`.as('rows'))
+    const rows = db.selectFrom(page.as('r'))
+      .select(sql<string>`coalesce(json_agg(r order by r.occurred_at desc, r.id desc), '[]')::text`.as('rows'));
+    // One statement, one snapshot: a record missing from the page was committed later, and as
+    // seq order is commit order its seq is above this head. The stream delivers it exactly once.
+    const r = await db.selectNoFrom([sql<number>`(select coalesce(max(seq), 0) from audit)`.as('head'), rows.as('rows')])
       .executeTakeFirstOrThrow();
-    return r.rows;
+    return { head: Number(r.head), rows: r.rows as string };
   },
 
   async get(db: Db, id: string, occurredAt: Date, orgId: string | null): Promise<AuditRow | undefined> {
