@@ -47,8 +47,10 @@ describe('PATCH /api/v1/events/{id}', () => {
       const row = await endedAt(id);
       expect(new Date(row.ended_at!).toISOString()).toBe(when);
       expect(Number(row.seq)).toBeGreaterThan(before);
-      for (let i = 0; i < 100 && !got.length; i++) await new Promise((res) => setTimeout(res, 20));
-      const f = JSON.parse(got[0]!)[0].frames[0];
+      // notices of earlier batches may still arrive: find ours
+      const find = () => got.flatMap((p) => JSON.parse(p) as any[]).flatMap((n) => n.frames ?? []).find((fr: any) => fr.id === id && fr.updated);
+      for (let i = 0; i < 250 && !find(); i++) await new Promise((res) => setTimeout(res, 20));
+      const f = find();
       expect(f).toMatchObject({ id, ended_at: when, interval: true, updated: true, seq: Number(row.seq), camera_id: cam1 });
     } finally { await stop(); }
     const again = await mod1.patch(`/api/v1/events/${id}`, { ended_at: iso() });
