@@ -30,6 +30,10 @@ describe('event ids', () => {
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(timeOfEventId(id)!.toISOString()).toBe('2026-03-04T05:06:07.891Z');
     expect(timeOfEventId(id.toUpperCase())!.getTime()).toBe(at);
+    // many ids in one millisecond (a batch) all keep that millisecond, and never repeat
+    const same = Array.from({ length: 50_000 }, () => eventId(at));
+    expect(same.every((i) => timeOfEventId(i)!.getTime() === at)).toBe(true);
+    expect(new Set(same).size).toBe(same.length);
     for (const bad of ['', 'x', '00000000-0000-4000-8000-000000000000', `${id}0`, id.replace(/-/g, ''), `../${id}`]) expect(timeOfEventId(bad)).toBeNull();
   });
 });
