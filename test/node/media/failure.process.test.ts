@@ -12,19 +12,23 @@ import { call } from '../helpers/node-process.js';
 let node: RunningNode;
 let source: ChildProcess | undefined;
 let rtmp: ChildProcess | undefined;
+let slow: ChildProcess | undefined;
 let port: number;
 
 beforeAll(async () => {
   port = await freePort();
   const rtmpPort = await freePort();
+  const slowPort = await freePort();
   source = httpSource(port);
+  slow = httpSource(slowPort, 0.4);
   rtmp = rtmpSource(rtmpPort);
   node = await startNode(`stream cam { input http://127.0.0.1:${port}/live.ts; }\nstream gone { input rtsp://cam-user:cam-secret@127.0.0.1:9/none; }\n`
-    + `stream pull { input rtmp://127.0.0.1:${rtmpPort}/live/cam; }\n`, { env: MEDIA_ENV });
+    + `stream pull { input rtmp://127.0.0.1:${rtmpPort}/live/cam; }\nstream slow { input http://127.0.0.1:${slowPort}/live.ts; }\n`, { env: MEDIA_ENV });
 });
 afterAll(async () => {
   await killChild(source);
   await killChild(rtmp);
+  await killChild(slow);
   expect(await stopAndReap(node)).toEqual([]);
 });
 
@@ -53,6 +57,13 @@ describe('a supervised ingest', () => {
     // The last error stays visible with its time, for the operator.
     expect(back.last_error).toBe(failing.last_error);
   });
+
+  it('is degraded while frames arrive at less than half the declared rate', async () => {
+    // ffmpeg first probes the slow source (about 12 s at 0.4x), then frames come at 4 fps.
+    const row = await waitState(node, 'slow', 'degraded', 40_000);
+    expect(row.reason).toMatch(/^(frames late: [\d.]+ fps of 10|segments late: none for \d+ s)$/);
+    expect(row.fps).toBeLessThan(5);
+  }, 45_000);
 
   it('an unreachable camera is failing, without its password in the reason', async () => {
     const row = await waitState(node, 'gone', 'failing', 15_000);

@@ -99,9 +99,12 @@ export function uris(playlist: string): string[] {
   return playlist.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
 }
 
-/** A local ffmpeg serving MPEG-TS over HTTP to one client: a source the test can kill. */
-export function httpSource(port: number): ChildProcess {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
+/**
+ * A local ffmpeg serving MPEG-TS over HTTP to one client: a source the test can kill. `readrate`
+ * below 1 delivers frames slower than the 10 fps the stream declares (a congested camera link).
+ */
+export function httpSource(port: number, readrate = 1): ChildProcess {
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-readrate', String(readrate), '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
     '-f', 'mpegts', '-listen', '1', `http://127.0.0.1:${port}/live.ts`], { stdio: 'ignore' });
 }

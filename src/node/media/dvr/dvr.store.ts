@@ -69,6 +69,7 @@ export class DvrStore {
 
   /** Copies a finished live segment into the recording; returns the number of file writes made. */
   async add(start: number, durationMs: number, data: Uint8Array): Promise<number> {
+    if (this.find(start)) return 0;
     const day = new Date(start).toISOString().slice(0, 10);
     const rel = `${day}/${start}-${durationMs}.ts`;
     await mkdir(join(this.dir, day), { recursive: true, mode: 0o750 });
@@ -77,9 +78,8 @@ export class DvrStore {
     await appendFile(join(this.dir, INDEX_FILE), JSON.stringify(seg) + '\n', { mode: 0o640 });
     // Segments arrive in order; a restarted ffmpeg can only start later, so append keeps the order.
     const last = this.segments[this.segments.length - 1];
-    if (!last || last.start < start) this.segments.push(seg);
-    else if (last.start === start) return 2;
-    else { this.segments.push(seg); this.segments.sort((a, b) => a.start - b.start); }
+    this.segments.push(seg);
+    if (last && last.start > start) this.segments.sort((a, b) => a.start - b.start);
     this.total += seg.bytes;
     return 2;
   }

@@ -51,8 +51,12 @@ export class Health {
     return rate(this.segs.slice(-RECENT_SEGMENTS));
   }
 
-  /** No frame has advanced for `stallMs` (or none came since the run started). */
+  /**
+   * No frame has advanced for `stallMs`. Before the first frame twice that is allowed: ffmpeg
+   * probes the source first, and a slow link delivers the probe's few seconds of video slowly.
+   */
   stalled(now: number, runStartedAt: number, stallMs: number): boolean {
+    if (this.lastAdvance === 0) return now - runStartedAt > 2 * stallMs;
     return now - Math.max(this.lastAdvance, runStartedAt) > stallMs;
   }
 

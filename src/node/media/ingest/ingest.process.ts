@@ -88,6 +88,10 @@ export class Ingest {
   private health: Health;
   private readonly plan: InputPlan;
   private exited: Promise<void> = Promise.resolve();
+  /** Why the current child is being killed by the node itself (stall, codec switch), for the failure message. */
+  private pendingReason: string | null = null;
+  /** The child is killed to switch from copy to encoding: restart at once, not after back-off. */
+  private pendingSwitch = false;
   private readyWaiters: Array<() => void> = [];
 
   constructor(private readonly o: IngestOptions) {
@@ -166,14 +170,6 @@ export class Ingest {
     this.wake();
   }
 
-  /** Immediate stop for shutdown paths that cannot wait. */
-  kill(): void {
-    this.stopping = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    if (this.timer) clearInterval(this.timer);
-    this.child?.kill('SIGKILL');
-  }
-
   private async spawnRun(): Promise<void> {
     if (this.stopping) return;
     this.run++;
@@ -243,9 +239,6 @@ export class Ingest {
     });
     if (!this.timer) this.timer = setInterval(() => { void this.tick(); }, POLL_MS);
   }
-
-  private pendingReason: string | null = null;
-  private pendingSwitch = false;
 
   private stderrLine(line: string, child: ChildProcess): void {
     this.stderrTail.push(redactCredentials(line));
