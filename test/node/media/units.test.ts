@@ -36,12 +36,12 @@ describe('ffmpeg location', () => {
 });
 
 describe('inputs', () => {
-  it('testsrc is encoded small by default; files loop and are copied; rtsp goes over TCP', () => {
+  it('testsrc is encoded small by default; files loop and are copied; rtsp prefers TCP', () => {
     expect(testsrcOptions(new URL('testsrc://x'))).toEqual({ width: 320, height: 180, rate: 10, bitrate: 150 });
     expect(testsrcOptions(new URL('testsrc://x?size=99999x1&rate=0'))).toMatchObject({ width: 320, rate: 10 });
     expect(planInput('testsrc://x?size=160x90&rate=5')).toMatchObject({ encode: true, nominalFps: 5 });
     expect(planInput('file:///srv/a%20b.mp4')).toMatchObject({ encode: false, args: ['-re', '-stream_loop', '-1', '-i', '/srv/a b.mp4'] });
-    expect(planInput('rtsp://u:p@h/s').args).toEqual(['-rtsp_transport', 'tcp', '-i', 'rtsp://u:p@h/s']);
+    expect(planInput('rtsp://u:p@h/s').args).toEqual(['-rtsp_flags', 'prefer_tcp', '-i', 'rtsp://u:p@h/s']);
     expect(planInput('https://h/x.m3u8').kind).toBe('http');
     expect(redactCredentials('rtsp://admin:s3cret@10.0.0.1/x: Connection refused')).toBe('rtsp://admin:***@10.0.0.1/x: Connection refused');
   });

@@ -65,8 +65,9 @@ export function planInput(input: string): InputPlan {
     case 'file':
       return { kind, encode: false, args: ['-re', '-stream_loop', '-1', '-i', fileURLToPath(input)] };
     case 'rtsp':
-      // TCP: cameras behind NAT and lossy links lose UDP packets, and copied video cannot conceal them.
-      return { kind, encode: false, args: ['-rtsp_transport', 'tcp', '-i', input] };
+      // TCP first: cameras behind NAT and lossy links lose UDP packets, and copied video cannot
+      // conceal them. A camera (or relay) that refuses interleaved TCP gets UDP instead.
+      return { kind, encode: false, args: ['-rtsp_flags', 'prefer_tcp', '-i', input] };
     case 'rtmp':
       return { kind, encode: false, args: ['-i', input] };
     case 'http':
