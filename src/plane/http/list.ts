@@ -93,4 +93,5 @@ export function strictBody(schema: TSchema, fields: Record<string, string> = {})
 export const Deleted = Type.Object({ id: Uuid, deleted: Type.Literal(true) });
 
 /** A display name: 1..128 characters, not blank, no control characters. */
-export const Name = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$' });
+// At least one visible character, and no control character anywhere (\S alone would admit one).
+export const Name = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$' });

@@ -26,3 +26,13 @@ it('answers bad JSON with bad_json', async () => {
   expect(r.statusCode).toBe(400);
   expect(r.json()).toEqual({ error: 'bad_json' });
 });
+
+it.each([['a control character inside', 'a\u0001b'], ['only a control character', '\u0007'], ['only spaces', '   ']])(
+  'refuses a name with %s', async (_what, name) => {
+    const r = await root.post('/api/v1/tags', { name });
+    expect(r.status).toBe(400);
+  });
+
+it('accepts a name with inner spaces and letters beyond ASCII', async () => {
+  expect((await root.post('/api/v1/tags', { name: 'Entrée Nord 2' })).status).toBe(201);
+});
