@@ -4,10 +4,13 @@
  *     as the node logs it and as a viewer sees it (first 200 on index.m3u8 after a PUT);
  *  2. how many streams one node holds with video copied from a file source (a 720p 25 fps
  *     H.264 clip, looped), and the CPU each costs;
- *  3. the same for testsrc streams that ffmpeg encodes (320x180, 10 fps, libx264 ultrafast).
- * Run: npm run build && node dist/bench/node/media.js   (ONLY=first,copy,encode STEPS=8,16 ENCODE_STEPS=2,4 SEGMENT_SECS=2 SETTLE_S=8)
+ *  3. the same for an RTSP source: one camera stand-in (the clip pushed by ffmpeg into an RTSP relay
+ *     in this process, npm rtsp-streaming-server, RTP over UDP) pulled by every stream;
+ *  4. the same for testsrc streams that ffmpeg encodes (320x180, 10 fps, libx264 ultrafast).
+ * Run: npm run build && node dist/bench/node/media.js   (ONLY=first,copy,rtsp,encode STEPS=8,16 ENCODE_STEPS=2,4 SEGMENT_SECS=2 SETTLE_S=8)
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -127,11 +130,21 @@ await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 
   '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2M', '-g', '50', '-pix_fmt', 'yuv420p', '-y', clip]);
 const clipUrl = pathToFileURL(clip).toString();
 
-const only = process.env.ONLY ?? 'first,copy,encode';
+const only = process.env.ONLY ?? 'first,copy,rtsp,encode';
 if (only.includes('first')) {
   await firstSegment('testsrc 320x180 encoded', 'testsrc://b?size=320x180&rate=10');
   await firstSegment('file 720p copied', clipUrl);
 }
 if (only.includes('copy')) await capacity(`file source copied (720p25 H.264, 2 Mbit/s)`, () => clipUrl, COPY_STEPS);
+if (only.includes('rtsp')) {
+  const RtspServer = createRequire(import.meta.url)('rtsp-streaming-server').default as new (o: Record<string, number>) => { start(): Promise<void> };
+  const serverPort = 25554 + Math.floor(Math.random() * 1000);
+  const relay = new RtspServer({ serverPort, clientPort: serverPort + 1000, rtpPortStart: 40000, rtpPortCount: 4000 });
+  await relay.start();
+  const pub = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', `rtsp://127.0.0.1:${serverPort}/cam`], { stdio: 'ignore' });
+  await sleep(2000);
+  await capacity('rtsp source copied (720p25 H.264, 2 Mbit/s, one relay mount)', () => `rtsp://127.0.0.1:${serverPort + 1000}/cam`, (process.env.RTSP_STEPS ?? '8,16,32,64').split(',').map(Number));
+  pub.kill('SIGKILL');
+}
 if (only.includes('encode')) await capacity('testsrc encoded (320x180, 10 fps, libx264 ultrafast)', (i) => `testsrc://s${i}?size=320x180&rate=10`, ENCODE_STEPS);
 process.exit(0);
