@@ -56,21 +56,21 @@ describe('login throttling', () => {
 });
 
 describe('an unknown login and a wrong password', () => {
-  let u: TestPlane;
-  beforeAll(async () => { u = await startPlane({ config: { loginThrottle: { attempts: 1000, windowSecs: 60 } } }); });
-  afterAll(async () => { await u?.close(); });
-
   it('answer with the same status, headers and body, in about the same time', async () => {
-    const go = async (login: string) => {
+    // Each round from its own address, and a right password after the wrong one (which
+    // clears the login's failure count), so that the throttle never steps in.
+    let round = 0;
+    const go = async (login: string, password = 'not-the-password') => {
       const t0 = performance.now();
-      const r = await u.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login, password: 'not-the-password' } });
+      const r = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login, password }, remoteAddress: `10.0.3.${round}` });
       return { ms: performance.now() - t0, status: r.statusCode, text: r.body, type: r.headers['content-type'], keys: Object.keys(r.headers).sort() };
     };
-    await go(ROOT.login); await go('warm-up-unknown');
+    await go(ROOT.login); await go('warm-up-unknown'); await go(ROOT.login, ROOT.password);
     const unknown: number[] = [], wrong: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const a = await go(`unknown-${i}`);
+    for (round = 1; round <= 10; round++) {
+      const a = await go(`unknown-${round}`);
       const b = await go(ROOT.login);
+      expect((await go(ROOT.login, ROOT.password)).status).toBe(200);
       expect(a.status).toBe(401);
       expect({ status: b.status, text: b.text, type: b.type, keys: b.keys }).toEqual({ status: a.status, text: a.text, type: a.type, keys: a.keys });
       expect(JSON.parse(a.text)).toEqual({ error: 'invalid_credentials' });
