@@ -24,6 +24,12 @@ function exposition(ctx: NodeContext): string {
     .family('argus_node_media_grants_total', 'counter', 'Media grants issued by intent.', samplesOf(ctx.metrics.grants, 'intent'))
     .family('argus_node_http_responses_total', 'counter', 'HTTP responses by status class.', samplesOf(ctx.metrics.http, 'class'))
     .family('argus_node_open_recordings', 'gauge', 'Recordings with an open file.', [[{}, ctx.recordings.count]])
+    .family('argus_node_viewer_sessions', 'gauge', 'Live viewer sessions.', [[{}, ctx.media.sessions.list().length]])
+    .family('argus_node_recorded_bytes', 'gauge', 'Bytes of recording kept, by stream.',
+      ctx.config.config.streams.flatMap((s) => {
+        const store = ctx.media.dvr.store(s.name);
+        return store ? [[{ stream: s.name }, store.bytes] as [Record<string, string>, number]] : [];
+      }))
     .family('process_resident_memory_bytes', 'gauge', 'Resident memory of the node process.', [[{}, process.memoryUsage.rss()]])
     .text();
 }
@@ -48,7 +54,8 @@ export function metricsRoutes(app: NodeFastify, ctx: NodeContext): void {
       recordings: { open: ctx.recordings.count },
       process: { memory: process.memoryUsage(), cpu: process.cpuUsage(), pid: process.pid, node: process.version },
       stream_counts: ctx.streams.counts(),
-      streams: ctx.streams.list() as unknown[],
+      streams: ctx.streams.list().map((s) => ({ ...s, ingest: ctx.media.pipeline.status(s.name) })) as unknown[],
+      viewer_sessions: ctx.media.sessions.list().length,
       truncated: false,
       limit_bytes: METRICS_DUMP_LIMIT_BYTES,
     };

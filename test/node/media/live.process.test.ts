@@ -141,8 +141,16 @@ describe('streams through the API', () => {
     expect(added.length).toBeGreaterThanOrEqual(1);
     const history = (await call(node.url, 'GET', '/api/v1/config/history')).json;
     expect(history[history.length - 1]).toMatchObject({ via: 'api' });
+    // A new input is a new ingest.
+    expect((await call(node.url, 'PUT', '/api/v1/streams/api1', { body: { input: 'testsrc://t?size=192x108&rate=10&bitrate=100' } })).status).toBe(200);
+    await waitFor('api1 at its new size', async () => {
+      const r = (await call(node.url, 'GET', '/api/v1/streams')).json.rows.find((x: { name: string }) => x.name === 'api1');
+      return r?.state === 'live' && r.resolution === '192x108';
+    });
+    await waitFor('the first ffmpeg of api1 gone', async () => added.every((p) => !alive(p)), 10_000);
+    const replaced = childPids(node.proc.pid!).filter((p) => !before.includes(p));
     expect((await call(node.url, 'DELETE', '/api/v1/streams/api1')).status).toBe(200);
-    await waitFor('ffmpeg of api1 gone', async () => added.every((p) => !alive(p)), 10_000);
+    await waitFor('ffmpeg of api1 gone', async () => replaced.every((p) => !alive(p)), 10_000);
     expect((await call(node.url, 'GET', '/api1/index.m3u8')).status).toBe(404);
   });
 });
