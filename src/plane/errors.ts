@@ -30,6 +30,7 @@ export const errors = {
     new ApiError(429, 'rate_limited', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   attachmentTooLarge: () => new ApiError(413, 'attachment_too_large'),
   objectGone: () => new ApiError(404, 'object_gone'),
+  noPreview: () => new ApiError(404, 'no_preview'),
   eventResponseBusy: () => new ApiError(429, 'event_response_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   attachmentQuotaExceeded: () => new ApiError(507, 'attachment_quota_exceeded'),
   notImplemented: () => new ApiError(501, 'not_implemented'),
@@ -49,6 +50,9 @@ export const badRequestCodes = [
   'unknown_node', 'unknown_tag', 'unknown_camera', 'unknown_org', 'bad_last_event_id',
   'unknown_field', 'bad_org', 'bad_token',
   'reserved_name', 'bad_rate_limit', 'bad_events',
+  // adjacent, navigate, reconcile (document 2, Feed)
+  'bad_direction', 'bad_excluded_detectors', 'bad_anchor', 'bad_camera',
+  'event_reconcile_too_many_candidates', 'event_reconcile_cursor_not_allowed', 'event_reconcile_span_too_wide',
   'bad_event_cursor', 'bad_event_range', 'bad_severity', 'bad_severity_range', 'bad_category',
   'not_interval', 'bad_ended_at', 'ended_at is before occurred_at', 'ended_at is in the future',
 ] as const;
@@ -64,7 +68,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
-  add(errors.objectGone()); add(errors.eventResponseBusy());
+  add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());
   for (const c of badRequestCodes) add(errors.badRequest(c));
   return out;

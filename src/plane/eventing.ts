@@ -9,6 +9,7 @@ import { EvidenceService } from './evidence/evidence.service.js';
 import { LocalEvidenceStorage, type EvidenceStorage } from './evidence/evidence.storage.js';
 import { IntakeService } from './events/intake.service.js';
 import { EventsService } from './events/events.service.js';
+import { NavigationService } from './events/navigation.service.js';
 import { IntakeRateLimiter } from './events/rate-limit.js';
 import { eventsStore } from './events/events.store.js';
 import { EventNotifier } from './events/notifier.js';
@@ -25,6 +26,7 @@ export class EventServices {
   readonly evidence: EvidenceService;
   readonly intake: IntakeService;
   readonly events: EventsService;
+  readonly navigation: NavigationService;
 
   constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
     log: Pick<Logger, 'warn'>, storage?: EvidenceStorage) {
@@ -34,6 +36,7 @@ export class EventServices {
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
       new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier);
     this.events = new EventsService(db, clock, notifier);
+    this.navigation = new NavigationService(db, this.events);
   }
 
   /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */

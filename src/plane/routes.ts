@@ -19,6 +19,7 @@ import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
 import { intakeRoutes } from './events/intake.routes.js';
 import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
+import { eventsNavigationRoutes } from './events/navigation.routes.js';
 import { evidenceReadRoutes } from './evidence/evidence.routes.js';
 
 export interface RouteDeps {
@@ -61,6 +62,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     usersSelfRoutes(authd, deps.inventory);
     camerasReadRoutes(authd, deps.inventory);
     eventsReadRoutes(authd, deps.events);
+    eventsNavigationRoutes(authd, deps.events);
     evidenceReadRoutes(authd, deps.events);
 
     authd.register(async (admin) => {

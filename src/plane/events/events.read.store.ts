@@ -105,3 +105,6 @@ export const eventsReadStore = {
     return r.rows[0];
   },
 };
+
+// Navigation (adjacent, navigate, reconcile) reads the same rows under the same feed conditions.
+export { SELECT as EVENT_SELECT, where as feedWhere };
