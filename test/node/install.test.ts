@@ -25,7 +25,7 @@ async function install(): Promise<string> {
 
 /** Copying the program takes seconds: removal tests get hard-linked clones of one installation. */
 let template: string;
-beforeAll(async () => { template = await install(); }, 60_000);
+beforeAll(async () => { template = await install(); }, 120_000);
 async function installed(): Promise<string> {
   const root = await tempDir('argus-root-');
   await run('cp', ['-al', `${template}/.`, root]);
@@ -68,7 +68,8 @@ describe('scripts/install.sh in a temporary root', () => {
     expect(await mode(join(root, 'usr/bin/argus-node.new'))).toBe('755');
     const v = await run(join(root, 'usr/bin/argus-node.new'), ['--validate', conf]);
     expect(v.stdout).toBe(`${conf}: OK (0 streams)\n`);
-  });
+    // Two installs copy the program twice, the npm-shipped ffmpeg fallback included (about 70 MB).
+  }, 120_000);
 });
 
 describe('scripts/uninstall.sh: the removal table', () => {
