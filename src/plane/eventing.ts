@@ -10,6 +10,8 @@ import { LocalEvidenceStorage, type EvidenceStorage } from './evidence/evidence.
 import { IntakeService } from './events/intake.service.js';
 import { EventsService } from './events/events.service.js';
 import { NavigationService } from './events/navigation.service.js';
+import { PreviewBuilder } from './evidence/preview.builder.js';
+import { PreviewService } from './evidence/preview.service.js';
 import { IntakeRateLimiter } from './events/rate-limit.js';
 import { eventsStore } from './events/events.store.js';
 import { EventNotifier } from './events/notifier.js';
@@ -27,6 +29,7 @@ export class EventServices {
   readonly intake: IntakeService;
   readonly events: EventsService;
   readonly navigation: NavigationService;
+  readonly previews: PreviewService;
 
   constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
     log: Pick<Logger, 'warn'>, storage?: EvidenceStorage) {
@@ -37,6 +40,8 @@ export class EventServices {
       new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier);
     this.events = new EventsService(db, clock, notifier);
     this.navigation = new NavigationService(db, this.events);
+    this.previews = new PreviewService(db, audit, this.evidence.storage, new PreviewBuilder(this.evidence.storage, undefined, log));
+    this.evidence.onStored = (a) => this.previews.builder.request(a);
   }
 
   /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */

@@ -21,6 +21,7 @@ import { intakeRoutes } from './events/intake.routes.js';
 import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
 import { eventsNavigationRoutes } from './events/navigation.routes.js';
 import { evidenceReadRoutes } from './evidence/evidence.routes.js';
+import { previewRoutes } from './evidence/preview.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -64,6 +65,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     eventsReadRoutes(authd, deps.events);
     eventsNavigationRoutes(authd, deps.events);
     evidenceReadRoutes(authd, deps.events);
+    previewRoutes(authd, deps.events);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');

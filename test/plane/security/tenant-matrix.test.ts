@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { seedOrg, seedUser } from '../fixtures.js';
+import sharp from 'sharp';
 
 /**
  * Tenant isolation, generated from the OpenAPI route list: every route with a path id is tried
@@ -39,6 +40,14 @@ const makeAttachment = async (c: Ctx) => {
   const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: Buffer.from('matrix'), headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
   return { id: r.json().ref };
 };
+// an unbound image attachment with its preview built
+const makePreviewed = async (c: Ctx) => {
+  const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `pv-${uniq()}` })).body.secret;
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).png().toBuffer();
+  const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: png, headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
+  await c.t.plane.services.events.previews.builder.idle();
+  return { id: r.json().ref };
+};
 const makeAudit = async (c: Ctx) => {
   const row = (await c.adminA.get('/api/v1/audit?limit=1')).body.rows[0];
   return { id: row.id, query: `occurred_at=${encodeURIComponent(row.occurred_at)}` };
@@ -68,6 +77,7 @@ export const MATRIX: Record<string, Entry> = {
   'POST /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
   // an attachment no event references yet: its organisation's administrators only
   'GET /api/v1/attachments/{ref}': { make: makeAttachment, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/attachments/{ref}/preview': { make: makePreviewed, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
 };
 

@@ -1,0 +1,47 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { actorOf } from '../auth/auth.service.js';
+import { cameraScope } from '../rights/camera-rights.js';
+import { evidenceStore } from './evidence.store.js';
+import type { EvidenceStorage } from './evidence.storage.js';
+import { previewKey, type PreviewBuilder } from './preview.builder.js';
+
+const REF_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * Attachment previews (document 2): the same rights as a download, checked on every request
+ * against the attachment's camera; the bytes a small JPEG built in the background. A preview
+ * that is not there (type without one, not built yet, build failed) is 404 no_preview, and a
+ * request for a missing one queues its build, so a restart that lost the queue heals on retry.
+ */
+export class PreviewService {
+  constructor(private readonly db: Db, private readonly audit: AuditService, private readonly storage: EvidenceStorage,
+    readonly builder: PreviewBuilder) {}
+
+  async preview(p: Principal, rawRef: string): Promise<{ size: number; body: Readable }> {
+    const ref = rawRef.toLowerCase();
+    if (!REF_RE.test(ref)) throw errors.notFound();
+    const a = await evidenceStore.visible(this.db, cameraScope(p), ref);
+    if (!a) throw errors.notFound();
+    // The evidence itself decides: its bytes gone means the preview is gone with them.
+    if (!(await this.storage.exists(a.storage_key))) throw errors.objectGone();
+    const opened = await this.storage.open(previewKey(a.storage_key));
+    if (!opened) {
+      this.builder.request({ ref, storageKey: a.storage_key, contentType: a.content_type });
+      throw errors.noPreview();
+    }
+    try {
+      await this.db.transaction().execute((trx) => this.audit.record(trx, {
+        actor: actorOf(p), orgId: a.org_id, action: 'data.blob_download', objectType: 'attachment', objectId: ref,
+        objectName: a.content_type, params: { size: opened.size, preview: true },
+      }));
+    } catch (err) {
+      opened.body.destroy();
+      throw err;
+    }
+    return opened;
+  }
+}
