@@ -10,6 +10,7 @@ import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { AuditService, AuditActor } from '../audit/audit.service.js';
 import { authStore, kidOf, type SigningKey } from './auth.store.js';
 import { verifyPassword, dummyHashPromise } from './password.js';
+import { SessionCache } from './session-cache.js';
 
 const TOKEN_TYPE = 'argus-session+jwt';
 
@@ -35,6 +36,7 @@ export class AuthService {
   /** The key imported once for WebCrypto: importing it on every verify cost more than the HMAC. */
   private hmacKey: webcrypto.CryptoKey | null = null;
   private readonly newsListeners: Array<(n: AuthNews) => void> = [];
+  private readonly sessions = new SessionCache();
   private readonly byLogin: RateLimiterMemory;
   private readonly byAddress: RateLimiterMemory;
 
@@ -53,9 +55,20 @@ export class AuthService {
   subscribe(bus: LiveBus): void {
     bus.subscribe(channels.auth, (payload) => {
       const news = JSON.parse(payload) as AuthNews;
+      this.forget(news);
       const after = news.kind === 'keys_rotated' ? this.reloadKey() : Promise.resolve();
       void after.then(() => { for (const fn of this.newsListeners) fn(news); });
-    }, () => { void this.reloadKey().catch(() => {}); });
+    }, () => {
+      // Notifications may have been lost with the connection: confirm every session afresh.
+      this.sessions.clear();
+      void this.reloadKey().catch(() => {});
+    });
+  }
+
+  private forget(news: AuthNews): void {
+    if (news.kind === 'keys_rotated') this.sessions.clear();
+    else if (news.kind === 'user_revoked') this.sessions.dropUser(news.user_id);
+    else this.sessions.dropSession(news.sid);
   }
 
   onNews(fn: (n: AuthNews) => void): void { this.newsListeners.push(fn); }
@@ -113,7 +126,7 @@ export class AuthService {
       const max = await authStore.maxSessionsPerUser(trx, user.org_id);
       // Evicted sessions end their open streams too, on every process.
       const evicted = max !== null ? await authStore.revokeOldestBeyond(trx, user.id, max, now) : [];
-      for (const old of evicted) await notify(trx, channels.auth, JSON.stringify({ kind: 'session_revoked', sid: old } satisfies AuthNews));
+      for (const old of evicted) await this.announce(trx, { kind: 'session_revoked', sid: old });
       await this.audit.record(trx, {
         actor: { id: user.id, name: user.name, role: user.role, orgId: user.org_id, ip: from.ip, userAgent: from.userAgent },
         action: 'auth.login', objectType: 'session', objectId: sid, objectName: user.login, params: {},
@@ -159,7 +172,12 @@ export class AuthService {
   /** Full check: the token verifies and its session is live in the database. */
   async authenticate(token: string, from: { ip: string; userAgent: string }, verified?: VerifiedClaims): Promise<Principal> {
     const claims = verified ?? await this.verifyToken(token);
-    const row = await authStore.findLiveSession(this.db, claims.sid, claims.kid, new Date(this.clock.now()));
+    const now = this.clock.now();
+    let row = this.sessions.get(claims.sid, claims.kid, now);
+    if (!row) {
+      row = await authStore.findLiveSession(this.db, claims.sid, claims.kid, new Date(now));
+      if (row) this.sessions.put(row, claims.kid, now);
+    }
     if (!row || row.user_id !== claims.sub) throw errors.unauthorized();
     return {
       userId: row.user_id, orgId: row.org_id, role: row.role, login: row.login, name: row.name,
@@ -172,14 +190,20 @@ export class AuthService {
     await this.db.transaction().execute(async (trx) => {
       await authStore.revokeSession(trx, p.sessionId, now);
       await this.audit.record(trx, { actor: actorOf(p), action: 'auth.logout', objectType: 'session', objectId: p.sessionId, objectName: p.login, params: {} });
-      await notify(trx, channels.auth, JSON.stringify({ kind: 'session_revoked', sid: p.sessionId } satisfies AuthNews));
+      await this.announce(trx, { kind: 'session_revoked', sid: p.sessionId });
     });
   }
 
   /** Ends every session of a user (disabled, demoted, deleted) inside the caller's transaction. */
   async revokeUser(trx: Db, userId: string): Promise<void> {
     await authStore.revokeUserSessions(trx, userId, new Date(this.clock.now()));
-    await notify(trx, channels.auth, JSON.stringify({ kind: 'user_revoked', user_id: userId } satisfies AuthNews));
+    await this.announce(trx, { kind: 'user_revoked', user_id: userId });
+  }
+
+  /** Drops the cached sessions here at once, and tells every process (delivered at commit). */
+  private async announce(trx: Db, news: AuthNews): Promise<void> {
+    this.forget(news);
+    await notify(trx, channels.auth, JSON.stringify(news));
   }
 
   async rotateKeys(p: Principal, scope: 'material' | 'epoch'): Promise<{ kid: string; scope: string }> {
@@ -196,7 +220,7 @@ export class AuthService {
         await this.audit.record(trx, {
           actor: actorOf(p), action: 'auth.keys_rotated', objectType: 'signing_key', objectId: null, objectName: kidOf(next), params: { scope },
         });
-        await notify(trx, channels.auth, JSON.stringify({ kind: 'keys_rotated' } satisfies AuthNews));
+        await this.announce(trx, { kind: 'keys_rotated' });
         return kidOf(next);
       });
       await this.reloadKey();

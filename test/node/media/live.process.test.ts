@@ -35,7 +35,8 @@ describe('a testsrc stream', () => {
       return r.fps > 0 && r.bitrate_kbps > 0 ? r : null;
     });
     expect(later.fps).toBeGreaterThan(5);
-    expect(later.fps).toBeLessThan(15);
+    // 10 fps source; a loaded machine lets ffmpeg catch up in bursts, so the bound is loose.
+    expect(later.fps).toBeLessThan(25);
   });
 
   it('a client downloads the playlist and segments, and ffprobe reads them', async () => {
