@@ -1,0 +1,193 @@
+/**
+ * Feed reads at scale: seeds EVENTS (default 10 million) events into a fresh database, spread over
+ * 64 cameras, 16 detectors and ~30 days, straight into the day partitions (created by the plane's
+ * own partition function), then measures through the real plane executable over HTTP:
+ * the feed's first page, a deep keyset page, a camera filter, a detector-prefix filter (target
+ * p99 < 20 ms each, one request at a time) and single-event card reads (target >= 3,000/s with
+ * CONCURRENCY connections). Prints a table.
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/feed.js
+ *   (EVENTS default 10000000, REQUESTS per latency row default 500, DURATION_MS of the card run default 10000,
+ *    CONCURRENCY default 8, KEEP_DB=1 keeps the database and prints its name, REUSE_DB=<name> skips seeding)
+ */
+import { Agent, request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import postgres from 'postgres';
+import { BOOT, loginToken, startPlaneProcess } from './harness.js';
+
+const BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
+const REQUESTS = Number(process.env.REQUESTS ?? 500);
+const DURATION_MS = Number(process.env.DURATION_MS ?? 10_000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const DAYS = 30;
+const CAMERAS = 64;
+const DETECTORS = ['lpr.plate', 'lpr.plate_low', 'lpr.country', 'lpr.make', 'motion.zone', 'motion.global', 'line.cross', 'line.count',
+  'face.match', 'face.unknown', 'intrusion.area', 'loiter.area', 'smoke.detect', 'fire.detect', 'camera.tamper', 'audio.glass'];
+const DAY_MS = 86_400_000;
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
+function http(base: string, method: string, path: string, body: unknown, token?: string): Promise<{ status: number; json: any }> {
+  const u = new URL(path, base);
+  const text = body === undefined ? null : JSON.stringify(body);
+  return new Promise((res, rej) => {
+    const req = request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search, agent, headers: {
+      ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    } }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c) => chunks.push(c));
+      r.on('end', () => {
+        const t = Buffer.concat(chunks).toString();
+        res({ status: r.statusCode ?? 0, json: t.startsWith('{') ? JSON.parse(t) : t });
+      });
+    });
+    req.on('error', rej);
+    if (text !== null) req.write(text);
+    req.end();
+  });
+}
+const must = async (p: Promise<{ status: number; json: any }>, what: string) => {
+  const r = await p;
+  if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json;
+};
+
+const reuse = process.env.REUSE_DB;
+const dbName = reuse ?? `argus_bench_${randomBytes(4).toString('hex')}`;
+const admin = postgres(BASE, { max: 1, onnotice: () => {} });
+if (!reuse) await admin.unsafe(`create database ${dbName}`);
+const url = new URL(BASE); url.pathname = `/${dbName}`;
+const plane = await startPlaneProcess(url.toString());
+const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
+
+/**
+ * One day partition in one statement: ids are UUIDv7 of the row's millisecond (as the intake
+ * makes them), stream positions a reserved block, severities mostly info with some debug.
+ */
+async function seedDay(day: number, n: number, seq0: number, org: string, node: string, cams: string[], conn: postgres.Sql): Promise<void> {
+  const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - day * DAY_MS;
+  const part = `events_${new Date(start).toISOString().slice(0, 10).replace(/-/g, '')}`;
+  // Today only up to now (no future events); past days across the whole day.
+  const span = day === 0 ? Math.max(60_000, Date.now() - start - 60_000) : DAY_MS;
+  await conn.unsafe(`
+    insert into ${part} (id, occurred_at, seq, org_id, camera_id, node_id, category, detector, severity, confidence, subject_type, subject_ref, payload, search)
+    select (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(r, 1, 3) || '-8' || substr(r, 4, 3) || '-' || substr(r, 7, 12))::uuid,
+           to_timestamp(ms / 1000.0), $1::bigint + g, $2::uuid, ($3::uuid[])[1 + g % ${CAMERAS}], $4::uuid, 'camera', det,
+           (case when g % 10 = 0 then 0 when g % 10 < 7 then 1 when g % 10 < 9 then 2 else 3 + g % 2 end)::smallint,
+           50 + g % 50, 'plate', 'AB' || (g % 1000), jsonb_build_object('lane', g % 3),
+           array_to_tsvector(array[split_part(det, '.', 1), split_part(det, '.', 2), 'ab' || (g % 1000)])
+    from (select g, ms, lpad(to_hex(ms), 12, '0') as h, md5(g::text || ms::text) as r, ($5::text[])[1 + (g * 7) % ${DETECTORS.length}] as det
+          from (select g, ${start}::bigint + floor(random() * ${span})::bigint as ms from generate_series(1, ${n}) g) s) x`,
+  [seq0, org, cams, node, DETECTORS]);
+}
+
+const pct = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const rows: string[] = [];
+try {
+  const root = await loginToken(plane.base, BOOT);
+  let orgId: string, node: string, session: string;
+  const cams: string[] = [];
+  if (reuse) {
+    orgId = (await db`select id from orgs where name = 'bench-org'`)[0]!.id;
+    node = (await db`select id from nodes where name = 'bench-node'`)[0]!.id;
+    cams.push(...(await db`select id from cameras where org_id = ${orgId} order by name`).map((r) => r.id as string));
+    session = await loginToken(plane.base, { login: 'bench-admin', password: 'bench-password-1' });
+  } else {
+    orgId = (await must(http(plane.base, 'POST', '/api/v1/orgs', { name: 'bench-org' }, root), 'org')).id as string;
+    await must(http(plane.base, 'POST', '/api/v1/users', { login: 'bench-admin', name: 'bench', password: 'bench-password-1', role: 'admin', org_id: orgId }, root), 'admin');
+    session = await loginToken(plane.base, { login: 'bench-admin', password: 'bench-password-1' });
+    node = (await must(http(plane.base, 'POST', '/api/v1/nodes', { name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' }, root), 'node')).id as string;
+    for (let i = 0; i < CAMERAS; i++) {
+      cams.push((await must(http(plane.base, 'POST', '/api/v1/cameras', { name: `cam-${i}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' }, session), 'camera')).id);
+    }
+  }
+
+  let seedSecs = 0;
+  if (!reuse) {
+    // The plane made the partitions at start; the same function again (idempotent) covers the seeded days.
+    await db`select argus_ensure_event_partitions(now() - interval '32 days', now() + interval '3 days')`;
+    const perDay = Math.ceil(EVENTS / DAYS);
+    const [{ head }] = await db`select setval('event_seq', ${EVENTS + 1}) - ${EVENTS} as head`;
+    const t0 = performance.now();
+    const conns = [postgres(url.toString(), { max: 1, onnotice: () => {} }), postgres(url.toString(), { max: 1, onnotice: () => {} })];
+    for (const c of conns) await c`set synchronous_commit = off`;
+    let next = 0;
+    // Two days at a time (two cores).
+    await Promise.all(conns.map(async (c) => {
+      for (let d = next++; d < DAYS; d = next++) {
+        const n = Math.min(perDay, EVENTS - d * perDay);
+        if (n > 0) await seedDay(d, n, Number(head) + d * perDay, orgId, node, cams, c);
+        process.stderr.write(`day ${d} seeded (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+      }
+    }));
+    await Promise.all(conns.map((c) => c.end()));
+    await db`analyze events`;
+    seedSecs = (performance.now() - t0) / 1000;
+  }
+  const [{ n: total }] = await db`select count(*)::bigint as n from events`;
+
+  // Deep keyset cursors: rows of 10..20 days back.
+  const deep = await db`select occurred_at, id from events where occurred_at between now() - interval '20 days' and now() - interval '10 days'
+    order by random() limit 200`;
+  const ids = (await db`select id from events tablesample system (0.5) limit 5000`).map((r) => r.id as string);
+  const enc = encodeURIComponent;
+
+  async function latency(name: string, path: (i: number) => string): Promise<void> {
+    for (let i = 0; i < 20; i++) await must(http(plane.base, 'GET', path(i), undefined, session), name);
+    const ms: number[] = [];
+    const cpu0 = await plane.cpuMs();
+    const t0 = performance.now();
+    for (let i = 0; i < REQUESTS; i++) {
+      const s = performance.now();
+      const r = await must(http(plane.base, 'GET', path(i), undefined, session), name);
+      ms.push(performance.now() - s);
+      if (!r.rows?.length) throw new Error(`${name}: empty page`);
+    }
+    const secs = (performance.now() - t0) / 1000;
+    const cpu = ((await plane.cpuMs()) - cpu0) / REQUESTS;
+    ms.sort((a, b) => a - b);
+    rows.push(`| ${name} | 1 | ${REQUESTS} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.99).toFixed(1)} | ${(REQUESTS / secs).toFixed(0)} | ${cpu.toFixed(2)} |`);
+  }
+  await latency('feed, first page (100 rows)', () => '/api/v1/events');
+  await latency('feed, deep keyset page (10..20 days back)', (i) => {
+    const c = deep[i % deep.length]!;
+    return `/api/v1/events?after_ts=${enc(new Date(c.occurred_at).toISOString())}&after_id=${c.id}`;
+  });
+  await latency('feed, camera filter', (i) => `/api/v1/events?camera=${cams[i % CAMERAS]}`);
+  await latency('feed, detector prefix (lpr.*)', (i) => `/api/v1/events?detector=${['lpr.*', 'motion.*', 'face.*', 'line.*'][i % 4]}`);
+
+  // Single-event reads, CONCURRENCY at a time.
+  const ms: number[] = [];
+  let done = 0, failed = 0;
+  const until = performance.now() + DURATION_MS;
+  const cpu0 = await plane.cpuMs();
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, w) => {
+    let k = w;
+    while (performance.now() < until) {
+      const s = performance.now();
+      const r = await http(plane.base, 'GET', `/api/v1/events/${ids[k++ % ids.length]}`, undefined, session);
+      if (r.status === 200) { done++; ms.push(performance.now() - s); } else failed++;
+    }
+  }));
+  const secs = (performance.now() - t0) / 1000;
+  ms.sort((a, b) => a - b);
+  const cpu = ((await plane.cpuMs()) - cpu0) / Math.max(1, done);
+  rows.push(`| GET /api/v1/events/{id} | ${CONCURRENCY} | ${done} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.99).toFixed(1)} | ${(done / secs).toFixed(0)} | ${cpu.toFixed(2)} |`);
+
+  const load = loadavg()[0]!.toFixed(1);
+  console.log(`\nFeed reads at ${Number(total).toLocaleString('en')} events (${CAMERAS} cameras, ${DETECTORS.length} detectors, ${DAYS} days)`
+    + (seedSecs ? `, seeded in ${seedSecs.toFixed(0)} s` : '') + `; plane RSS ${(await plane.rssMb()).toFixed(0)} MB; load average ${load}`);
+  console.log('| request | connections | requests | p50 ms | p99 ms | requests/s | plane CPU ms/request |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  if (failed) console.log(`failed card reads: ${failed}`);
+} finally {
+  await db.end();
+  await plane.stop();
+  agent.destroy();
+  if (process.env.KEEP_DB || reuse) console.log(`database kept: ${dbName}`);
+  else await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
+  await admin.end();
+}
