@@ -139,12 +139,20 @@ class PgListener {
   private readonly channels = new Map<string, Array<{ handler: NotifyHandler; onConnect?: () => void }>>();
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
+  // LISTEN/UNLISTEN statements one after another: a pg client must not run two queries at once.
+  private statements: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly config: pg.ClientConfig, private readonly retryMs = 250) {}
 
+  private run(client: pg.Client, text: string): Promise<unknown> {
+    const next = this.statements.then(() => client.query(text));
+    this.statements = next.catch(() => {});
+    return next;
+  }
+
   async listen(channel: string, handler: NotifyHandler, onConnect?: () => void): Promise<() => Promise<void>> {
     const client = await this.connect();
-    await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    await this.run(client, `listen ${pg.escapeIdentifier(channel)}`);
     const entry = { handler, onConnect };
     const list = this.channels.get(channel) ?? [];
     list.push(entry);
@@ -156,7 +164,7 @@ class PgListener {
       l.splice(l.indexOf(entry) >>> 0, 1);
       if (!l.length) {
         this.channels.delete(channel);
-        await this.client?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
+        if (this.client) await this.run(this.client, `unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
       }
     };
   }
@@ -200,7 +208,7 @@ class PgListener {
       this.retry = null;
       try {
         const client = await this.connect();
-        for (const channel of this.channels.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+        for (const channel of this.channels.keys()) await this.run(client, `listen ${pg.escapeIdentifier(channel)}`);
         for (const list of this.channels.values()) for (const e of list) e.onConnect?.();
       } catch {
         this.client?.end().catch(() => {});

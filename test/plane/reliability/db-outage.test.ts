@@ -64,7 +64,9 @@ describe.skipIf(!BASE)('database outage under write load (TCP proxy cut, Postgre
     };
     const workers = Array.from({ length: 6 }, worker);
 
-    await sleep(800);
+    // Cut only once writes are being acknowledged (a loaded machine makes the first logins slow).
+    for (let i = 0; i < 200 && !outcomes.some((o) => o.status === 200); i++) await sleep(50);
+    await sleep(200);
     const cutAt = Date.now();
     await proxy.cut();
     const healthDuring: Array<{ status: number; body: any }> = [];
