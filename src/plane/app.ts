@@ -71,6 +71,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }));
 
   auth.subscribe(bus);
+  events.templateCache.subscribe(bus);
   ring.start(bus);
   auth.onNews((news) => {
     if (news.kind === 'keys_rotated') streams.endAll();
@@ -135,6 +136,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     if (!jobs.list().length) {
       jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
       jobs.start(events.partitionsJob());
+      jobs.start(events.intervalTimeoutsJob());
     }
   });
   health.startProbe(async () => {

@@ -21,6 +21,7 @@ import { intakeRoutes } from './events/intake.routes.js';
 import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
 import { eventsNavigationRoutes } from './events/navigation.routes.js';
 import { evidenceReadRoutes } from './evidence/evidence.routes.js';
+import { templatesRoutes } from './templates/templates.routes.js';
 import { previewRoutes } from './evidence/preview.routes.js';
 
 export interface RouteDeps {
@@ -74,6 +75,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       tagsRoutes(admin, deps.inventory);
       camerasAdminRoutes(admin, deps.inventory);
       moduleTokensRoutes(admin, deps.events);
+      templatesRoutes(admin, deps.events);
     });
 
     authd.register(async (superadmin) => {

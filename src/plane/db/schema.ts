@@ -152,6 +152,23 @@ export interface EventsTable {
   attachments: Json<unknown[]>;
   starred: Generated<boolean>;
   search: ColumnType<string, string | undefined, string>;
+  coalesce_key: ColumnType<string | null, string | null | undefined, string | null>;
+  last_seen_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  close_by: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface EventTemplatesTable {
+  id: string;
+  org_id: string | null;
+  name: string;
+  detector_match: string;
+  version: Generated<number>;
+  doc: Json<Record<string, unknown>>;
+  system: Generated<boolean>;
+  enabled: Generated<boolean>;
+  unknown_fields: Json<string[]>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface EventExtIdsTable { token_id: string; ext_id: string; event_id: string; occurred_at: Timestamp }
@@ -191,4 +208,5 @@ export interface Schema {
   event_ext_ids: EventExtIdsTable;
   attachments: AttachmentsTable;
   org_evidence_usage: OrgEvidenceUsageTable;
+  event_templates: EventTemplatesTable;
 }

@@ -14,6 +14,7 @@ export const IntakeReply = Type.Object({
   results: Type.Array(Type.Union([
     Type.Object({ index: Type.Integer(), id: Uuid }),
     Type.Object({ index: Type.Integer(), error: Type.String({ description: `item error: ${ITEM_ERRORS.join(', ')}` }) }),
+    Type.Object({ index: Type.Integer(), ignored: Type.Literal(true, { description: 'a system template with ignore_event: not stored' }) }),
   ])),
   stream_cursor: Type.String({ description: 'g:<n> (or d<purge-day>:<n>): give it to GET /api/v1/events/stream to follow on' }),
 });
@@ -46,6 +47,7 @@ export const FeedQuery = Type.Object({
   category: Type.Optional(Type.String()),
   after_ts: Type.Optional(Ts), after_id: Type.Optional(Uuid),
   limit: Type.Optional(Type.Integer({ description: 'default 100, clamped to 1..500' })),
+  q: Type.Optional(Type.String({ maxLength: 1024, description: 'search: free words (two letters or digits each), "quoted phrases", field:value over template fields' })),
 }, { additionalProperties: false });
 
 export const FeedPage = Type.Object({
@@ -61,7 +63,7 @@ export const EventCard = Type.Object({
 
 export const FeedFieldCodes: Record<string, string> = {
   from: 'bad_event_range', to: 'bad_event_range', after_ts: 'bad_event_cursor', after_id: 'bad_event_cursor', org: 'bad_org',
-  limit: 'bad_limit', starred: 'bad_request', open: 'bad_request',
+  limit: 'bad_limit', starred: 'bad_request', open: 'bad_request', q: 'bad_request',
 };
 
 export const StarReply = Type.Object({ id: Uuid, starred: Type.Boolean() });

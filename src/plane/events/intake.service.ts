@@ -12,11 +12,14 @@ import { eventsStore, type EventInsert } from './events.store.js';
 import { batchNotice, type EventFrame } from './events.frames.js';
 import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
 import type { IntakeRateLimiter } from './rate-limit.js';
+import type { TemplateCache } from '../templates/template.cache.js';
+import { titleWords, type Applied } from '../templates/template.apply.js';
+import { applyTemplates, coalesceRepeats, timeoutCloseBy, type CoalescedOpen } from './intake.templates.js';
 
-export type ItemResult = { index: number; id: string } | { index: number; error: ItemError };
+export type ItemResult = { index: number; id: string } | { index: number; error: ItemError } | { index: number; ignored: true };
 export interface IntakeReply { results: ItemResult[]; stream_cursor: string }
 
-interface Ready { index: number; item: IntakeItem; id: string; camera: CameraIdentity | null; attachments: string }
+interface Ready { index: number; item: IntakeItem; applied: Applied | null; id: string; camera: CameraIdentity | null; attachments: string; coalesced?: CoalescedOpen }
 
 export const MAX_BATCH = 500;
 
@@ -40,6 +43,7 @@ export class IntakeService {
     private readonly evidence: EvidenceService,
     private readonly limiter: IntakeRateLimiter,
     private readonly notifier: EventNotifier,
+    private readonly templates: TemplateCache,
   ) {}
 
   /**
@@ -52,12 +56,15 @@ export class IntakeService {
     if (wait > 0) throw errors.rateLimited(wait);
     const now = this.clock.now();
     const results: ItemResult[] = new Array(events.length);
-    const valid: Array<{ index: number; item: IntakeItem }> = [];
+    const checked: Array<{ index: number; item: IntakeItem }> = [];
     events.forEach((raw, index) => {
       const v = validateItem(raw, now);
       if ('error' in v) results[index] = { index, error: v.error };
-      else valid.push({ index, item: v });
+      else checked.push({ index, item: v });
     });
+    // Cached per organisation: no query unless its templates changed.
+    const { keep: valid, ignored } = applyTemplates(await this.templates.forOrg(token.org_id), checked);
+    for (const index of ignored) results[index] = { index, ignored: true };
 
     const written = await this.write(token, valid, results);
     if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
@@ -67,13 +74,13 @@ export class IntakeService {
   }
 
   /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
-  private async resolve(trx: Db, token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem }>,
+  private async resolve(trx: Db, token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
     cams: CameraIdentity[], results: ItemResult[]): Promise<Ready[]> {
     const camById = new Map(cams.map((c) => [c.id, c]));
     const refs = [...new Set(valid.flatMap((v) => v.item.attachments))];
     const atts = new Map((await this.evidence.ofOrg(trx, token.org_id, refs)).map((a) => [a.ref, a]));
     const ready: Ready[] = [];
-    for (const { index, item } of valid) {
+    for (const { index, item, applied } of valid) {
       const camera = item.cameraId ? camById.get(item.cameraId) ?? null : null;
       let error: ItemError | null = item.cameraId && !camera ? 'unknown_camera' : null;
       for (const ref of item.attachments) {
@@ -84,12 +91,12 @@ export class IntakeService {
       }
       if (error) { results[index] = { index, error }; continue; }
       const attachments = JSON.stringify(item.attachments.map((ref) => ({ ref, content_type: atts.get(ref)!.content_type, size: Number(atts.get(ref)!.size) })));
-      ready.push({ index, item, id: eventId(item.occurredAt), camera, attachments });
+      ready.push({ index, item, applied, id: eventId(item.occurredAt), camera, attachments });
     }
     return ready;
   }
 
-  private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem }>, results: ItemResult[]) {
+  private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
     if (!valid.length) return null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     return this.db.transaction().execute(async (trx) => {
@@ -116,14 +123,16 @@ export class IntakeService {
           if (ext !== null && !claimed.has(ext)) { repeats.push(fresh[i]!); fresh.splice(i, 1); }
         }
       }
+      // Repeats that a template coalesces join an open interval instead of becoming events.
+      const joined = await coalesceRepeats(trx, token.org_id, token.id, fresh);
+      for (const j of joined) { fresh.splice(fresh.indexOf(j.r), 1); results[j.r.index] = { index: j.r.index, id: j.target }; }
       for (const r of fresh) results[r.index] = { index: r.index, id: r.id };
-      for (const r of repeats) results[r.index] = { index: r.index, id: firstOf.get(r.item.extId!)!.id };
+      for (const r of repeats) results[r.index] = { index: r.index, id: (results[firstOf.get(r.item.extId!)!.index] as { id?: string } | undefined)?.id ?? firstOf.get(r.item.extId!)!.id };
 
       await this.tokens.touch(trx, token);
+      await this.evidence.link(trx, [...fresh.map((r) => ({ r, id: r.id, occ: r.item.occurredAt })), ...joined.map((j) => ({ r: j.r, id: j.target, occ: j.targetOcc }))]
+        .flatMap(({ r, id, occ }) => r.item.attachments.map((ref) => ({ ref, camera_id: r.item.cameraId, event_id: id, occurred_at: new Date(occ) }))));
       if (!fresh.length) return null;
-      await this.evidence.link(trx, fresh.flatMap((r) => r.item.attachments.map((ref) => ({
-        ref, camera_id: r.item.cameraId, event_id: r.id, occurred_at: new Date(r.item.occurredAt),
-      }))));
       const rows = fresh.map(insertOf);
       const seqs = await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
       const frames = rows.map((row, i) => frameOf(token.org_id, row, fresh[i]!, seqs.get(row.id)!)).sort((a, b) => a.seq - b.seq);
@@ -135,15 +144,20 @@ export class IntakeService {
 
 function insertOf(r: Ready): EventInsert {
   const it = r.item;
-  const title = it.detectorTitle;
-  const words = [it.detector, it.subjectType, it.subjectRef, it.extId,
-    ...(title === null ? [] : typeof title === 'string' ? [title] : Object.values(title))].filter((w) => w);
+  const a = r.applied;
+  // The template's title, when it has one, is the event's title; else the producer's.
+  const title = a?.title ?? it.detectorTitle;
+  const words = [it.detector, it.subjectType, it.subjectRef, it.extId, ...titleWords(title), ...(a?.words ?? [])].filter((w) => w);
+  const closeBy = r.coalesced?.closeBy ?? timeoutCloseBy(a, it);
   return {
     id: r.id, occurred_at: new Date(it.occurredAt), camera_id: it.cameraId, node_id: r.camera?.node_id ?? null,
     category: 'camera', detector: it.detector, detector_title: title === null ? null : JSON.stringify(title),
-    severity: it.severity, confidence: it.confidence, interval: it.interval, ended_at: it.endedAt === null ? null : new Date(it.endedAt),
-    template_id: null, subject_type: it.subjectType, subject_ref: it.subjectRef, ext_id: it.extId, list_values: '[]', fields: '{}',
-    payload: it.payloadJson, attachments: r.attachments, search_text: words.join(' '), search_tokens: [],
+    severity: it.severity, confidence: it.confidence, interval: it.interval || !!r.coalesced, ended_at: it.endedAt === null ? null : new Date(it.endedAt),
+    template_id: a?.template_id ?? null, subject_type: it.subjectType, subject_ref: it.subjectRef, ext_id: it.extId,
+    list_values: a ? JSON.stringify(a.list_values) : '[]', fields: a ? JSON.stringify(a.fields) : '{}',
+    payload: it.payloadJson, attachments: r.attachments, search_text: words.join(' '), search_tokens: a?.tokens ?? [],
+    coalesce_key: r.coalesced?.key ?? null, last_seen_at: r.coalesced ? new Date(r.coalesced.lastSeen) : null,
+    close_by: closeBy === null ? null : new Date(closeBy),
   };
 }
 
@@ -152,8 +166,8 @@ function frameOf(orgId: string, row: EventInsert, r: Ready, seq: number): EventF
   return {
     seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: row.ended_at?.toISOString() ?? null,
     org_id: orgId, camera_id: row.camera_id, camera_name: camera?.name ?? null, node_id: row.node_id, node_name: camera?.node_name ?? null,
-    detector: row.detector, detector_title: r.item.detectorTitle, category: row.category,
+    detector: row.detector, detector_title: r.applied?.title ?? r.item.detectorTitle, category: row.category,
     severity: row.severity, template_id: row.template_id, interval: row.interval, confidence: row.confidence,
-    subject_type: row.subject_type, subject_ref: row.subject_ref, ext_id: row.ext_id, list_values: [], starred: false,
+    subject_type: row.subject_type, subject_ref: row.subject_ref, ext_id: row.ext_id, list_values: r.applied?.list_values ?? [], starred: false,
   };
 }

@@ -35,6 +35,7 @@ const makeEvent = async (c: Ctx, interval = false) => {
   const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }] });
   return { id: r.body.results[0].id };
 };
+const makeTemplate = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/templates', { name: `tp-${uniq()}`, doc: { detector_match: 'matrix.*' } })).body.id });
 const makeAttachment = async (c: Ctx) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `at-${uniq()}` })).body.secret;
   const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: Buffer.from('matrix'), headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
@@ -79,6 +80,11 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/attachments/{ref}': { make: makeAttachment, allowed: ['superadmin', 'adminA'] },
   'GET /api/v1/attachments/{ref}/preview': { make: makePreviewed, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
+  // an organisation template: its administrators and superadmins; operators are refused by role (403 either way)
+  'GET /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/templates/{id}': { make: makeTemplate, body: { enabled: false }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/templates/{id}/matches': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
 };
 
 let t: TestPlane;
