@@ -68,11 +68,11 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
   const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
-  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }));
+  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams);
 
   auth.subscribe(bus);
-  events.templateCache.subscribe(bus);
   ring.start(bus);
+  events.startLive(bus);
   auth.onNews((news) => {
     if (news.kind === 'keys_rotated') streams.endAll();
     else if (news.kind === 'user_revoked') streams.endWhere((p) => p.userId === news.user_id);
@@ -136,7 +136,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     if (!jobs.list().length) {
       jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
       jobs.start(events.partitionsJob());
-      jobs.start(events.intervalTimeoutsJob());
+      jobs.start(events.purge.backgroundJob());
     }
   });
   health.startProbe(async () => {
@@ -146,6 +146,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     if (config.bootstrap) await inventory.users.bootstrap(config.bootstrap);
     await auth.loadKey();
     await ring.catchUp();
+    await events.ring.settle();
   });
 
   return {
@@ -155,6 +156,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
     async close() {
       health.stop();
       jobs.stop();
+      events.ring.stop();
       streams.endAll();
       await app.close();
       await bus.close();

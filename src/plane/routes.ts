@@ -21,8 +21,8 @@ import { intakeRoutes } from './events/intake.routes.js';
 import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
 import { eventsNavigationRoutes } from './events/navigation.routes.js';
 import { evidenceReadRoutes } from './evidence/evidence.routes.js';
-import { templatesRoutes } from './templates/templates.routes.js';
-import { previewRoutes } from './evidence/preview.routes.js';
+import { eventStreamRoutes } from './events/stream.routes.js';
+import { purgeRoutes } from './purge/purge.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -63,10 +63,10 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     authd.register(async (s) => auditRoutes(s, deps));
     usersSelfRoutes(authd, deps.inventory);
     camerasReadRoutes(authd, deps.inventory);
+    eventStreamRoutes(authd, deps.events);
     eventsReadRoutes(authd, deps.events);
     eventsNavigationRoutes(authd, deps.events);
     evidenceReadRoutes(authd, deps.events);
-    previewRoutes(authd, deps.events);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
@@ -75,7 +75,6 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       tagsRoutes(admin, deps.inventory);
       camerasAdminRoutes(admin, deps.inventory);
       moduleTokensRoutes(admin, deps.events);
-      templatesRoutes(admin, deps.events);
     });
 
     authd.register(async (superadmin) => {
@@ -83,6 +82,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       keyRotationRoute(superadmin, deps);
       orgsRoutes(superadmin, deps.inventory);
       nodesRoutes(superadmin, deps.inventory);
+      purgeRoutes(superadmin, deps.events);
     });
   });
 }

@@ -52,13 +52,27 @@ export function boundFrame(f: EventFrame): EventFrame {
  * subscribers read the range from the table. A NOTIFY payload on channel argus_events is a
  * JSON array of such notices (see EventNotifier); never one notification per row.
  */
-export interface BatchNotice { from: number; to: number; frames?: EventFrame[] }
+export interface BatchNotice {
+  from: number; to: number; frames?: EventFrame[];
+  /** without frames: the batch's own positions as [first, last] runs, so listeners read just those rows */
+  seqs?: Array<[number, number]>;
+  /** set by a purge: the purge day in force from this notice on */
+  purge_day?: string | null;
+}
 
-export function batchNotice(from: number, to: number, frames: EventFrame[]): string {
+export function batchNotice(from: number, to: number, frames: EventFrame[], extra: { purge_day?: string | null } = {}): string {
   const bounded = frames.map(boundFrame);
-  const full = JSON.stringify({ from, to, frames: bounded } satisfies BatchNotice);
+  const full = JSON.stringify({ from, to, frames: bounded, ...extra } satisfies BatchNotice);
   if (Buffer.byteLength(full) <= NOTIFY_BOUND_BYTES) return full;
-  return JSON.stringify({ from, to } satisfies BatchNotice);
+  const seqs: Array<[number, number]> = [];
+  for (const s of frames.map((f) => f.seq).sort((a, b) => a - b)) {
+    const last = seqs[seqs.length - 1];
+    if (last && s === last[1] + 1) last[1] = s; else seqs.push([s, s]);
+  }
+  const withSeqs = JSON.stringify({ from, to, seqs, ...extra } satisfies BatchNotice);
+  // Interleaved with many other writers the runs may not fit either: the range alone, and
+  // listeners settle it from the table (a gap).
+  return Buffer.byteLength(withSeqs) <= NOTIFY_BOUND_BYTES ? withSeqs : JSON.stringify({ from, to, ...extra } satisfies BatchNotice);
 }
 
 /** The frame of a stored row; `updated` frames of a partial change leave out `interval`. */

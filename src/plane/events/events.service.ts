@@ -5,6 +5,7 @@ import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { isUuid } from '../http/list.js';
 import { cameraScope } from '../rights/camera-rights.js';
+import { missingEvent } from '../purge/expired.js';
 import { timeOfEventId } from './events.ids.js';
 import { eventsReadStore, type EventRow, type FeedFilter } from './events.read.store.js';
 import { eventsStore } from './events.store.js';
@@ -12,14 +13,11 @@ import { streamCursor } from './intake.service.js';
 import { LIMITS, SEVERITIES } from './intake.validate.js';
 import { batchNotice, frameOfRow } from './events.frames.js';
 import type { EventNotifier } from './notifier.js';
-import { EventSearch, parseSearch } from './search.js';
-import type { TemplateRecord } from '../templates/templates.store.js';
-import { cardTemplate, renderDetails } from '../templates/template.render.js';
 
 export interface FeedQuery {
   org?: string; from?: string; to?: string; camera?: string; tag?: string; detector?: string;
   severity?: string; severity_max?: string; starred?: boolean; open?: boolean; category?: string;
-  after_ts?: string; after_id?: string; limit?: number; q?: string;
+  after_ts?: string; after_id?: string; limit?: number;
 }
 
 export const FEED_DEFAULT_LIMIT = 100;
@@ -52,10 +50,7 @@ function severityOf(v: string): number {
  * so an event of a camera the caller cannot see is absent, never forbidden.
  */
 export class EventsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly notifier: EventNotifier,
-    readonly search: EventSearch = new EventSearch(db),
-    /** the template a card names (the templates domain answers) */
-    private readonly templateOf: (id: string) => Promise<TemplateRecord | undefined> = async () => undefined) {}
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly notifier: EventNotifier) {}
 
   filter(p: Principal, q: FeedQuery): FeedFilter {
     const scope = cameraScope(p, q.org);
@@ -90,10 +85,9 @@ export class EventsService {
 
   async feed(p: Principal, q: FeedQuery) {
     const f = this.filter(p, q);
-    const search = q.q === undefined ? null : parseSearch(q.q);
     // Taken before the query: an event committed meanwhile is then delivered by the stream.
     const cursor = streamCursor(await eventsStore.safeHead(this.db));
-    const rows = search ? await this.search.page(f, search) : await eventsReadStore.feed(this.db, f);
+    const rows = await eventsReadStore.feed(this.db, f);
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
     const last = page[page.length - 1];
@@ -118,7 +112,7 @@ export class EventsService {
       await eventsStore.beginWrite(trx);
       const seq = await eventsReadStore.setStarred(trx, scope, id, at, starred);
       const row = await eventsReadStore.get(trx, scope, id, at);
-      if (!row) throw errors.notFound();
+      if (!row) throw await missingEvent(trx, scope, id, at);
       return seq === null ? null : batchNotice(seq, seq, [frameOfRow(row, 'partial')]);
     });
     if (notice) void this.notifier.publish(notice);
@@ -143,7 +137,8 @@ export class EventsService {
         if (key.token_id !== by.token.id) throw errors.forbidden();
       } else {
         const p = by.principal!;
-        if (!key || !(await eventsReadStore.get(trx, cameraScope(p), id, at))) throw errors.notFound();
+        if (!key) throw await missingEvent(trx, cameraScope(p), id, at);
+        if (!(await eventsReadStore.get(trx, cameraScope(p), id, at))) throw errors.notFound();
         if (p.role === 'user') throw errors.forbidden();
       }
       if (!key.interval) throw errors.badRequest('not_interval');
@@ -164,13 +159,8 @@ export class EventsService {
     const at = timeOfEventId(id);
     if (!at) throw errors.notFound();
     const row = await eventsReadStore.get(this.db, cameraScope(p), id.toLowerCase(), at);
-    if (!row) throw errors.notFound();
-    const t = row.template_id ? await this.templateOf(row.template_id) : undefined;
-    if (!t) return { event: eventJson(row), template: null, rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] } };
-    // The template as it is now: a title changed since intake shows on the card.
-    return {
-      event: eventJson(row), template: cardTemplate(t),
-      rendered: { title: t.doc.title ?? row.detector_title ?? row.detector, details: renderDetails(t.doc, { fields: {}, payload: row.payload }) },
-    };
+    if (!row) throw await missingEvent(this.db, cameraScope(p), id.toLowerCase(), at);
+    // Templates (title, rendered details) come with the templates issue.
+    return { event: eventJson(row), template: null, rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] } };
   }
 }

@@ -42,9 +42,6 @@ export class EvidenceService {
     private readonly slots = 4,
   ) {}
 
-  /** Told of every stored attachment after its commit (the preview builder queues it). */
-  onStored?: (a: { ref: string; storageKey: string; contentType: string }) => void;
-
   /**
    * Takes a response slot; the returned release is idempotent. Over the limit: 429
    * event_response_busy. A slot is held until the body ends or the connection breaks.
@@ -64,7 +61,7 @@ export class EvidenceService {
     const ref = rawRef.toLowerCase();
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(ref)) throw errors.notFound();
     const a = await evidenceStore.visible(this.db, cameraScope(p), ref);
-    if (!a) throw errors.notFound();
+    if (!a) throw (await evidenceStore.wasPurged(this.db, cameraScope(p), ref)) ? errors.archivedDataExpired() : errors.notFound();
     const opened = await this.storage.open(a.storage_key);
     if (!opened) throw errors.objectGone();
     try {
@@ -102,7 +99,6 @@ export class EvidenceService {
       await this.storage.delete(key).catch(() => {});
       throw err;
     }
-    this.onStored?.({ ref, storageKey: key, contentType: type });
     return { ref, size: bytes.length, content_type: type };
   }
 
@@ -124,6 +120,19 @@ export class EvidenceService {
   /** The organisation's attachments among `refs` (intake checks references with one query). */
   ofOrg(db: Db, orgId: string, refs: string[]): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
     return evidenceStore.ofOrg(db, orgId, refs);
+  }
+
+  /**
+   * The attachments of purged events: metadata and usage go in the caller's transaction; call
+   * deleteBytes with the result after it commits (bytes left by a crash in between are orphans,
+   * never a dangling row).
+   */
+  purgeOfEvents(trx: Db, events: Array<{ id: string; occurred_at: Date }>): Promise<Array<{ ref: string; storage_key: string; size: number }>> {
+    return evidenceStore.purgeOfEvents(trx, events, new Date(this.clock.now()));
+  }
+
+  async deleteBytes(keys: string[]): Promise<void> {
+    for (const k of keys) await this.storage.delete(k);
   }
 
   link(trx: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {

@@ -46,6 +46,36 @@ export const evidenceStore = {
       .where('org_id', '=', orgId).where('ref', 'in', refs).execute();
   },
 
+  /**
+   * Removes the attachments bound to purged events, remembers their refs (a later download is
+   * 410) and gives back usage per organisation; returns what the storage must delete.
+   */
+  async purgeOfEvents(db: Db, events: Array<{ id: string; occurred_at: Date }>, at: Date): Promise<Array<{ ref: string; org_id: string; storage_key: string; size: number }>> {
+    if (!events.length) return [];
+    const r = await sql<{ ref: string; org_id: string; camera_id: string | null; storage_key: string; size: number }>`
+      delete from attachments a using unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.occurred_at.toISOString())}::timestamptz[]) as v(id, occurred_at)
+      where a.event_id = v.id and a.event_occurred_at = v.occurred_at
+      returning a.ref, a.org_id, a.camera_id, a.storage_key, a.size`.execute(db);
+    const gone = r.rows;
+    if (!gone.length) return [];
+    await sql`insert into purged_attachments (ref, org_id, camera_id, purged_at)
+      select * , ${at}::timestamptz from unnest(${gone.map((g) => g.ref)}::uuid[], ${gone.map((g) => g.org_id)}::uuid[], ${gone.map((g) => g.camera_id)}::uuid[])
+      on conflict do nothing`.execute(db);
+    const perOrg = new Map<string, { bytes: number; n: number }>();
+    for (const g of gone) { const u = perOrg.get(g.org_id) ?? { bytes: 0, n: 0 }; u.bytes += Number(g.size); u.n++; perOrg.set(g.org_id, u); }
+    for (const [orgId, u] of perOrg) {
+      await sql`update org_evidence_usage set bytes = greatest(0, bytes - ${u.bytes}), attachments = greatest(0, attachments - ${u.n}) where org_id = ${orgId}`.execute(db);
+    }
+    return gone.map((g) => ({ ref: g.ref, org_id: g.org_id, storage_key: g.storage_key, size: Number(g.size) }));
+  },
+
+  /** A purged attachment the caller would have seen (410 rather than 404). */
+  async wasPurged(db: Db, scope: CameraScope, ref: string): Promise<boolean> {
+    const r = await sql<{ n: number }>`select 1 as n from purged_attachments p where p.ref = ${ref}
+      and ${cameraVisible(scope, 'p.camera_id', 'p.org_id')}`.execute(db);
+    return r.rows.length > 0;
+  },
+
   /** Binds unbound attachments to the first event that references them. */
   async link(db: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {
     if (!links.length) return;

@@ -7,6 +7,8 @@ export const channels = {
   audit: 'argus_audit',
   auth: 'argus_auth',
   events: 'argus_events',
+  /** camera rights changed for `{user_id}` (live event streams re-read them before the next frame) */
+  rights: 'argus_rights',
 } as const;
 
 /** Queues a notification; PostgreSQL delivers it when the surrounding transaction commits. */

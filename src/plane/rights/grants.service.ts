@@ -6,6 +6,7 @@ import type { UsersService } from '../users/users.service.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { grantsStore } from './grants.store.js';
+import { channels, notify } from '../live/bus.js';
 
 export interface Grants { camera_ids: string[]; tag_ids: string[] }
 
@@ -40,6 +41,8 @@ export class GrantsService {
       const next = { camera_ids: cameraIds, tag_ids: tagIds };
       if (before.camera_ids.join() === cameraIds.join() && before.tag_ids.join() === tagIds.join()) return next;
       await grantsStore.replace(trx, u.id, next);
+      // Live event streams of this user re-read its rights before their next frame.
+      await notify(trx, channels.rights, JSON.stringify({ user_id: u.id }));
       await this.audit.record(trx, {
         actor: actorOf(p), orgId: u.org_id, action: 'grant.update', objectType: 'user', objectId: u.id, objectName: u.login,
         params: { ...next, previous: before },

@@ -90,7 +90,12 @@ describe('frames', () => {
     const small = JSON.parse(batchNotice(5, 6, [frame({ seq: 5 }), frame({ seq: 6 })]));
     expect(small.frames).toHaveLength(2);
     const big = batchNotice(1, 100, Array.from({ length: 100 }, (_, i) => frame({ seq: i + 1 })));
-    expect(JSON.parse(big)).toEqual({ from: 1, to: 100 });
+    expect(JSON.parse(big)).toEqual({ from: 1, to: 100, seqs: [[1, 100]] });
+    // runs interleaved with other writers' positions
+    const gappy = batchNotice(1, 300, Array.from({ length: 100 }, (_, i) => frame({ seq: 1 + i * 3 })));
+    expect(JSON.parse(gappy).seqs).toHaveLength(100);
+    const huge = batchNotice(1, 3000, Array.from({ length: 500 }, (_, i) => frame({ seq: 1000000000 + i * 3 })));
+    expect(JSON.parse(huge)).toEqual({ from: 1, to: 3000 });
   });
 });
 
