@@ -71,6 +71,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams);
 
   auth.subscribe(bus);
+  events.templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);
   auth.onNews((news) => {
@@ -137,6 +138,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
       jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
       jobs.start(events.partitionsJob());
       jobs.start(events.purge.backgroundJob());
+      jobs.start(events.intervalTimeoutsJob());
     }
   });
   health.startProbe(async () => {

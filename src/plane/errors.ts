@@ -18,7 +18,13 @@ export const errors = {
   alreadyClosed: () => new ApiError(409, 'already_closed'),
   stillReferenced: () => new ApiError(409, 'still_referenced'),
   conflict: (code: 'node_in_use' | 'org_not_empty') => new ApiError(409, code),
-  quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached') => new ApiError(409, code),
+  quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached' | 'max_event_templates_reached') => new ApiError(409, code),
+  systemTemplateSuperadminOnly: () => new ApiError(403, 'system_template_superadmin_only'),
+  systemTemplateReadonly: () => new ApiError(409, 'system_template_readonly'),
+  analyticsTemplateInUse: () => new ApiError(409, 'analytics_template_in_use'),
+  eventSearchTooBroad: (candidateLimit: number) => new ApiError(422, 'event_search_too_broad', { candidate_limit: candidateLimit }),
+  eventSearchBusy: () => new ApiError(429, 'event_search_busy', { retry_after: 1 }, { 'retry-after': '1' }),
+  eventSearchDeadline: () => new ApiError(503, 'event_search_deadline', { retry_after: 1 }, { 'retry-after': '1' }),
   payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
   unsupportedMediaType: () => new ApiError(415, 'unsupported_media_type'),
   badJson: () => new ApiError(400, 'bad_json'),
@@ -59,6 +65,13 @@ export const badRequestCodes = [
   'event_reconcile_too_many_candidates', 'event_reconcile_cursor_not_allowed', 'event_reconcile_span_too_wide',
   'bad_event_cursor', 'bad_event_range', 'bad_severity', 'bad_severity_range', 'bad_category',
   'not_interval', 'bad_ended_at', 'ended_at is before occurred_at', 'ended_at is in the future',
+  'event_search_too_short',
+  // template documents (document 2, Templates)
+  'bad_doc', 'template_doc_too_large', 'template_title_invalid', 'detector_match_required', 'detector_match_too_long',
+  'list_fields_too_many', 'list_field_bad_key', 'list_field_bad_source', 'list_field_bad_metadata', 'attachment_fields_too_many',
+  'attachment_field_bad_source', 'attachment_field_bad_metadata', 'detail_layout_too_many', 'detail_layout_block_too_large',
+  'coalesce_sources_too_many', 'coalesce_source_invalid', 'bad_interval_timeout', 'search_field_bad_source',
+  'system_template_fields_readonly', 'system_template_override_required', 'system_template_title_invalid', 'system_template_ignore_invalid',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 
@@ -69,7 +82,9 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   add(errors.unauthorized()); add(errors.invalidCredentials()); add(errors.forbidden()); add(errors.crossOrg()); add(errors.auditNotVisible());
   add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists()); add(errors.alreadyClosed()); add(errors.stillReferenced());
   for (const c of ['node_in_use', 'org_not_empty'] as const) add(errors.conflict(c));
-  for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached'] as const) add(errors.quotaReached(c));
+  for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const) add(errors.quotaReached(c));
+  add(errors.systemTemplateSuperadminOnly()); add(errors.systemTemplateReadonly()); add(errors.analyticsTemplateInUse());
+  add(errors.eventSearchTooBroad(10_000)); add(errors.eventSearchBusy()); add(errors.eventSearchDeadline());
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
   add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());

@@ -10,6 +10,8 @@ import { LocalEvidenceStorage, type EvidenceStorage } from './evidence/evidence.
 import { IntakeService } from './events/intake.service.js';
 import { EventsService } from './events/events.service.js';
 import { NavigationService } from './events/navigation.service.js';
+import { PreviewBuilder } from './evidence/preview.builder.js';
+import { PreviewService } from './evidence/preview.service.js';
 import { IntakeRateLimiter } from './events/rate-limit.js';
 import { eventsStore } from './events/events.store.js';
 import { EventNotifier } from './events/notifier.js';
@@ -20,6 +22,11 @@ import { EventRing } from './events/stream.ring.js';
 import { StreamRights } from './events/stream.rights.js';
 import { EventStreamService } from './events/stream.service.js';
 import { PurgeService } from './purge/purge.service.js';
+import { TemplateCache } from './templates/template.cache.js';
+import { TemplatesService } from './templates/templates.service.js';
+import { recentDetectors } from './events/detectors.store.js';
+import { EventSearch } from './events/search.js';
+import { intervalTimeoutsJob } from './events/interval-timeouts.js';
 
 const DAY_MS = 86_400_000;
 
@@ -36,17 +43,25 @@ export class EventServices {
   readonly stream: EventStreamService;
   readonly purge: PurgeService;
   private readonly rights: StreamRights;
+  readonly templateCache: TemplateCache;
+  readonly templates: TemplatesService;
+  private readonly notifier: EventNotifier;
   readonly navigation: NavigationService;
+  readonly previews: PreviewService;
 
   constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
     log: Pick<Logger, 'warn'>, streams: LiveStreams, storage?: EvidenceStorage) {
     this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
     this.evidence = new EvidenceService(db, clock, inventory.orgs, audit, storage ?? new LocalEvidenceStorage(config.evidence.dir));
-    const notifier = new EventNotifier(db, log);
+    const notifier = this.notifier = new EventNotifier(db, log);
+    this.templateCache = new TemplateCache(db);
+    this.templates = new TemplatesService(db, clock, inventory.orgs, audit, this.templateCache, (org, mask, since) => recentDetectors(db, org, mask, since));
     this.intake = new IntakeService(db, clock, this.moduleTokens, inventory.cameras, this.evidence,
-      new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier);
-    this.events = new EventsService(db, clock, notifier);
+      new IntakeRateLimiter(clock, config.moduleRateLimitDefault), notifier, this.templateCache);
+    this.events = new EventsService(db, clock, notifier, new EventSearch(db), (id) => this.templates.byId(id));
     this.navigation = new NavigationService(db, this.events);
+    this.previews = new PreviewService(db, audit, this.evidence.storage, new PreviewBuilder(this.evidence.storage, undefined, log));
+    this.evidence.onStored = (a) => this.previews.builder.request(a);
     this.ring = new EventRing(db, log);
     this.rights = new StreamRights(db);
     this.stream = new EventStreamService(clock, this.ring, streams, this.rights);
@@ -63,6 +78,11 @@ export class EventServices {
   async ensurePartitions(): Promise<number> {
     const now = this.clock.now();
     return eventsStore.ensurePartitions(this.db, new Date(now - 32 * DAY_MS), new Date(now + 3 * DAY_MS));
+  }
+
+  /** Closes intervals at their template's time-out or the end of their coalescing window. */
+  intervalTimeoutsJob(): Job {
+    return intervalTimeoutsJob(this.db, this.clock, this.notifier);
   }
 
   partitionsJob(): Job {

@@ -23,6 +23,8 @@ import { eventsNavigationRoutes } from './events/navigation.routes.js';
 import { evidenceReadRoutes } from './evidence/evidence.routes.js';
 import { eventStreamRoutes } from './events/stream.routes.js';
 import { purgeRoutes } from './purge/purge.routes.js';
+import { templatesRoutes } from './templates/templates.routes.js';
+import { previewRoutes } from './evidence/preview.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -67,6 +69,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     eventsReadRoutes(authd, deps.events);
     eventsNavigationRoutes(authd, deps.events);
     evidenceReadRoutes(authd, deps.events);
+    previewRoutes(authd, deps.events);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
@@ -75,6 +78,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       tagsRoutes(admin, deps.inventory);
       camerasAdminRoutes(admin, deps.inventory);
       moduleTokensRoutes(admin, deps.events);
+      templatesRoutes(admin, deps.events);
     });
 
     authd.register(async (superadmin) => {

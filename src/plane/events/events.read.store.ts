@@ -52,6 +52,9 @@ const SELECT = sql`e.id, e.seq, e.occurred_at, e.ended_at, e.org_id, e.camera_id
   e.subject_ref, e.ext_id, e.list_values, e.payload, e.attachments, e.starred`;
 const FROM = sql`events e left join cameras c on c.id = e.camera_id left join nodes n on n.id = e.node_id`;
 
+/** The first window a feed page is looked for in (see feed). */
+const FEED_PROBE_MS = 86_400_000;
+
 const likePrefix = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
 
 function where(f: FeedFilter): RawBuilder<SqlBool> {
@@ -72,7 +75,8 @@ function where(f: FeedFilter): RawBuilder<SqlBool> {
   if (f.starred) parts.push(sql`e.starred`);
   if (f.open) parts.push(sql`e."interval" and e.ended_at is null`);
   if (f.category) parts.push(sql`e.category = ${f.category}`);
-  if (f.after) parts.push(sql`(e.occurred_at, e.id) < (${f.after.ts}, ${f.after.id})`);
+  // The plain bound lets the planner prune newer day partitions; the row comparison cannot.
+  if (f.after) parts.push(sql`e.occurred_at <= ${f.after.ts} and (e.occurred_at, e.id) < (${f.after.ts}, ${f.after.id})`);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
@@ -80,9 +84,19 @@ function where(f: FeedFilter): RawBuilder<SqlBool> {
 export const eventsReadStore = {
   /** Newest first, limit + 1 rows (the extra one says another page exists). */
   async feed(db: Db, f: FeedFilter): Promise<EventRow[]> {
-    const r = await sql<EventRow>`select ${SELECT} from ${FROM} where ${where(f)}
-      order by e.occurred_at desc, e.id desc limit ${f.limit + 1}`.execute(db);
-    return r.rows;
+    const run = async (from: Date | null) => (await sql<EventRow>`select ${SELECT} from ${FROM} where ${where({ ...f, from })}
+      order by e.occurred_at desc, e.id desc limit ${f.limit + 1}`.execute(db)).rows;
+    // Planning a query over every day partition (~36) cost more than running it (3-8 ms against
+    // under 1 ms at 10M events); a lower time bound prunes them at plan time. So the day below
+    // the page's upper edge is asked first: when it holds a whole page no older row can belong
+    // to it; otherwise the page is asked again without the probe.
+    const top = f.after?.ts ?? f.to ?? new Date();
+    const probe = new Date(top.getTime() - FEED_PROBE_MS);
+    if (!f.from || f.from < probe) {
+      const rows = await run(probe);
+      if (rows.length > f.limit) return rows;
+    }
+    return run(f.from);
   },
 
   /**

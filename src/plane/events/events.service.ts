@@ -13,11 +13,14 @@ import { streamCursor } from './intake.service.js';
 import { LIMITS, SEVERITIES } from './intake.validate.js';
 import { batchNotice, frameOfRow } from './events.frames.js';
 import type { EventNotifier } from './notifier.js';
+import { EventSearch, parseSearch } from './search.js';
+import type { TemplateRecord } from '../templates/templates.store.js';
+import { cardTemplate, renderDetails } from '../templates/template.render.js';
 
 export interface FeedQuery {
   org?: string; from?: string; to?: string; camera?: string; tag?: string; detector?: string;
   severity?: string; severity_max?: string; starred?: boolean; open?: boolean; category?: string;
-  after_ts?: string; after_id?: string; limit?: number;
+  after_ts?: string; after_id?: string; limit?: number; q?: string;
 }
 
 export const FEED_DEFAULT_LIMIT = 100;
@@ -50,7 +53,10 @@ function severityOf(v: string): number {
  * so an event of a camera the caller cannot see is absent, never forbidden.
  */
 export class EventsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly notifier: EventNotifier) {}
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly notifier: EventNotifier,
+    readonly search: EventSearch = new EventSearch(db),
+    /** the template a card names (the templates domain answers) */
+    private readonly templateOf: (id: string) => Promise<TemplateRecord | undefined> = async () => undefined) {}
 
   filter(p: Principal, q: FeedQuery): FeedFilter {
     const scope = cameraScope(p, q.org);
@@ -85,9 +91,10 @@ export class EventsService {
 
   async feed(p: Principal, q: FeedQuery) {
     const f = this.filter(p, q);
+    const search = q.q === undefined ? null : parseSearch(q.q);
     // Taken before the query: an event committed meanwhile is then delivered by the stream.
     const cursor = streamCursor(await eventsStore.safeHead(this.db));
-    const rows = await eventsReadStore.feed(this.db, f);
+    const rows = search ? await this.search.page(f, search) : await eventsReadStore.feed(this.db, f);
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
     const last = page[page.length - 1];
@@ -160,7 +167,12 @@ export class EventsService {
     if (!at) throw errors.notFound();
     const row = await eventsReadStore.get(this.db, cameraScope(p), id.toLowerCase(), at);
     if (!row) throw await missingEvent(this.db, cameraScope(p), id.toLowerCase(), at);
-    // Templates (title, rendered details) come with the templates issue.
-    return { event: eventJson(row), template: null, rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] } };
+    const t = row.template_id ? await this.templateOf(row.template_id) : undefined;
+    if (!t) return { event: eventJson(row), template: null, rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] } };
+    // The template as it is now: a title changed since intake shows on the card.
+    return {
+      event: eventJson(row), template: cardTemplate(t),
+      rendered: { title: t.doc.title ?? row.detector_title ?? row.detector, details: renderDetails(t.doc, { fields: {}, payload: row.payload }) },
+    };
   }
 }

@@ -29,6 +29,10 @@ export interface EventInsert {
   search_text: string;
   /** verbatim `key:value` lexemes of template fields */
   search_tokens: string[];
+  /** coalescing key, last repeat and plane-side closing time (templates: coalesce, interval_timeout_secs) */
+  coalesce_key?: string | null;
+  last_seen_at?: Date | null;
+  close_by?: Date | null;
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -96,11 +100,12 @@ export const eventsStore = {
     if (!rows.length) return new Map();
     const r = await sql<{ id: string; seq: number }>`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
         severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
-        attachments, search)
+        attachments, search, coalesce_key, last_seen_at, close_by)
       select x.id, x.occurred_at, nextval('event_seq'), ${orgId}::uuid, x.camera_id, x.node_id, ${tokenId}::uuid, x.category, x.detector,
         x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
         x.list_values, x.fields, x.payload, x.attachments,
-        to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector)
+        to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector),
+        x.coalesce_key, x.last_seen_at, x.close_by
       from unnest(
         ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[],
         ${col(rows, 'camera_id')}::uuid[], ${col(rows, 'node_id')}::uuid[], ${col(rows, 'category')}::text[],
@@ -109,9 +114,11 @@ export const eventsStore = {
         ${col(rows, 'template_id')}::uuid[], ${col(rows, 'subject_type')}::text[], ${col(rows, 'subject_ref')}::text[],
         ${col(rows, 'ext_id')}::text[], ${col(rows, 'list_values')}::jsonb[], ${col(rows, 'fields')}::jsonb[],
         ${col(rows, 'payload')}::jsonb[], ${col(rows, 'attachments')}::jsonb[], ${col(rows, 'search_text')}::text[],
-        ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[]
+        ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[], ${rows.map((r) => r.coalesce_key ?? null)}::text[],
+        ${rows.map((r) => iso(r.last_seen_at ?? null))}::timestamptz[], ${rows.map((r) => iso(r.close_by ?? null))}::timestamptz[]
       ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
-             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens, n)
+             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens,
+             coalesce_key, last_seen_at, close_by, n)
       order by x.n
       returning id, seq`.execute(trx);
     return new Map(r.rows.map((x) => [x.id, Number(x.seq)]));

@@ -42,6 +42,9 @@ export class EvidenceService {
     private readonly slots = 4,
   ) {}
 
+  /** Told of every stored attachment after its commit (the preview builder queues it). */
+  onStored?: (a: { ref: string; storageKey: string; contentType: string }) => void;
+
   /**
    * Takes a response slot; the returned release is idempotent. Over the limit: 429
    * event_response_busy. A slot is held until the body ends or the connection breaks.
@@ -99,6 +102,7 @@ export class EvidenceService {
       await this.storage.delete(key).catch(() => {});
       throw err;
     }
+    this.onStored?.({ ref, storageKey: key, contentType: type });
     return { ref, size: bytes.length, content_type: type };
   }
 

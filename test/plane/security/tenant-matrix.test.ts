@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { seedOrg, seedUser } from '../fixtures.js';
+import sharp from 'sharp';
 
 /**
  * Tenant isolation, generated from the OpenAPI route list: every route with a path id is tried
@@ -34,9 +35,18 @@ const makeEvent = async (c: Ctx, interval = false) => {
   const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }] });
   return { id: r.body.results[0].id };
 };
+const makeTemplate = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/templates', { name: `tp-${uniq()}`, doc: { detector_match: 'matrix.*' } })).body.id });
 const makeAttachment = async (c: Ctx) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `at-${uniq()}` })).body.secret;
   const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: Buffer.from('matrix'), headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
+  return { id: r.json().ref };
+};
+// an unbound image attachment with its preview built
+const makePreviewed = async (c: Ctx) => {
+  const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `pv-${uniq()}` })).body.secret;
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).png().toBuffer();
+  const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: png, headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
+  await c.t.plane.services.events.previews.builder.idle();
   return { id: r.json().ref };
 };
 const makeCleanupJob = async (c: Ctx) => {
@@ -72,9 +82,15 @@ export const MATRIX: Record<string, Entry> = {
   'POST /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
   // an attachment no event references yet: its organisation's administrators only
   'GET /api/v1/attachments/{ref}': { make: makeAttachment, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/attachments/{ref}/preview': { make: makePreviewed, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
   // a cleanup job (event purge): superadmin only
   'GET /api/v1/cleanup-jobs/{id}': { make: makeCleanupJob, allowed: ['superadmin'] },
+  // an organisation template: its administrators and superadmins; operators are refused by role (403 either way)
+  'GET /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/templates/{id}': { make: makeTemplate, body: { enabled: false }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/templates/{id}/matches': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
 };
 
 let t: TestPlane;
