@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase } from '../../../src/plane/db/database.js';
+import { freshDatabase, startPlane, type TestDb, type TestPlane } from '../harness.js';
+import { Client, login } from '../client.js';
+import { unique } from '../inventory.helpers.js';
+
+/**
+ * The template cache of intake: one load per organisation, dropped by the NOTIFY a committed
+ * change sends, in every plane process.
+ */
+let db: TestDb;
+let one: TestPlane;
+let two: TestPlane | null = null;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  one = await startPlane({ db });
+  // A second plane process: its own pool and listener on the same database (PostgreSQL only).
+  if (db.url) {
+    const database = await openDatabase({ kind: 'postgres', url: db.url });
+    two = await startPlane({ db: { database, url: db.url, drop: () => database.close() } });
+  }
+});
+afterAll(async () => {
+  await two?.close();
+  await two?.db.drop();
+  await one?.close();
+  await db?.drop();
+});
+
+async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function setup(p: TestPlane) {
+  const root = await login(p.plane.app);
+  const org = (await root.post('/api/v1/orgs', { name: unique('c') })).body.id;
+  const mod = new Client(p.plane.app, (await root.post('/api/v1/module-tokens', { name: unique('m'), org_id: org })).body.secret);
+  return { root, org, mod };
+}
+const ingest = async (mod: Client, detector: string) => {
+  const r = await mod.post('/api/v1/events', { events: [{ detector, occurred_at: new Date(Date.now() - 1000).toISOString(), payload: { v: 'x' } }] });
+  expect(r.status, r.text).toBe(200);
+  const row = await sql<{ template_id: string | null }>`select template_id from events where id = ${r.body.results[0].id}`.execute(db.database.db);
+  return row.rows[0]!.template_id;
+};
+
+describe('template cache', () => {
+  it('loads once per organisation; a change through the API applies to the next batch', async () => {
+    const { root, org, mod } = await setup(one);
+    const cache = one.plane.services.events.templateCache;
+    expect(await ingest(mod, 'cache.a')).toBeNull();
+    const loads = cache.loads;
+    expect(await ingest(mod, 'cache.a')).toBeNull();
+    expect(cache.loads).toBe(loads);
+    const id = (await root.post('/api/v1/templates', { name: unique('t'), org_id: org, doc: { detector_match: 'cache.*' } })).body.id;
+    expect(await ingest(mod, 'cache.a')).toBe(id);
+    expect((await root.del(`/api/v1/templates/${id}`)).status).toBe(200);
+    expect(await ingest(mod, 'cache.a')).toBeNull();
+  });
+
+  it('a NOTIFY on argus_templates drops the cached organisation (a change committed elsewhere)', async () => {
+    const { org, mod } = await setup(one);
+    expect(await ingest(mod, 'notify.a')).toBeNull();
+    const id = '01900000-0000-7000-8000-0000000000aa';
+    await sql`insert into event_templates (id, org_id, name, detector_match, doc) values (${id}, ${org}, 'direct', 'notify.a', '{"detector_match":"notify.a"}')`.execute(db.database.db);
+    // without a notice the cached catalogue stays
+    expect(await ingest(mod, 'notify.a')).toBeNull();
+    await sql`select pg_notify('argus_templates', ${org})`.execute(db.database.db);
+    await until(async () => (await ingest(mod, 'notify.a')) === id);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('a template created through one plane process applies at intake in another', async () => {
+    const { root, org } = await setup(one);
+    const root2 = await login(two!.plane.app);
+    const mod2 = new Client(two!.plane.app, (await root2.post('/api/v1/module-tokens', { name: unique('m'), org_id: org })).body.secret);
+    expect(await ingest(mod2, 'cross.a')).toBeNull();
+    const id = (await root.post('/api/v1/templates', { name: unique('t'), org_id: org, doc: { detector_match: 'cross.a' } })).body.id;
+    await until(async () => (await ingest(mod2, 'cross.a')) === id);
+    // a system template override reaches every organisation's cache in the other process
+    expect((await root.patch('/api/v1/templates/00000000-0000-7000-8000-00000000a003', { doc: { ignore_event: true } })).status).toBe(200);
+    await until(async () => {
+      const r = await mod2.post('/api/v1/events', { events: [{ detector: 'system.evidence_storage_pressure', occurred_at: new Date(Date.now() - 1000).toISOString() }] });
+      return r.body.results[0].ignored === true;
+    });
+  });
+});
