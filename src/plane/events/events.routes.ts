@@ -15,7 +15,9 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
       tags, security: sec, querystring: FeedQuery, response: { 200: FeedPage },
       summary: 'The event feed, newest first; next page with after_ts=<next_ts>&after_id=<next_id>',
       description: 'Without severity parameters debug events are hidden; they appear when a bound reaches zero. '
-        + 'Errors: bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, cross_org.',
+        + '`q` searches free words (two letters or digits each), "quoted phrases" and field:value over template fields. '
+        + 'Errors: bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, cross_org; '
+        + '422 event_search_too_broad {candidate_limit}; 429 event_search_busy {retry_after}; 503 event_search_deadline {retry_after}.',
     },
     config: { validationCode: validationCodes(FeedFieldCodes) },
   }, async (req) => deps.events.feed(principalOf(req), req.query));
