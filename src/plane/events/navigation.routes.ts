@@ -32,7 +32,8 @@ export function eventsNavigationRoutes(app: FastifyInstance, deps: { navigation:
       tags, security: sec, querystring: NavigateQuery, response: { 200: NavigateReply },
       summary: 'The key of the next (older, below) or previous (newer, above) row of the current feed result',
       description: 'Every feed parameter, plus the current row (anchor = its occurred_at, anchor_id = its id) and direction. '
-        + 'after_ts/after_id and limit do not bound the move. Errors: bad_direction, bad_anchor, the feed\'s filter errors, cross_org.',
+        + 'after_ts/after_id and limit do not bound the move. Errors: bad_direction, bad_anchor, the feed\'s filter errors, cross_org; '
+        + 'with q: event_search_too_short, 422 event_search_too_broad, 429 event_search_busy, 503 event_search_deadline.',
     },
     config: { validationCode: validationCodes(NavigateFieldCodes) },
   }, async (req) => deps.navigation.navigate(principalOf(req), req.query));
@@ -44,7 +45,7 @@ export function eventsNavigationRoutes(app: FastifyInstance, deps: { navigation:
       description: 'Query: the feed filters without after_ts/after_id; limit is ignored. Missing candidates and those outside your '
         + 'rights are left out alike. Errors: 400 event_reconcile_too_many_candidates (over 512), event_reconcile_cursor_not_allowed, '
         + 'event_reconcile_span_too_wide (over 31 days after dropping those outside from/to), the feed\'s filter errors; '
-        + '413 payload_too_large (body over 96 KiB).',
+        + '413 payload_too_large (body over 96 KiB); with q: event_search_too_short, 429 event_search_busy, 503 event_search_deadline.',
     },
     bodyLimit: NAV_LIMITS.reconcileBodyBytes,
     preValidation: [tooMany, strictBody(ReconcileBody, ReconcileFieldCodes)],

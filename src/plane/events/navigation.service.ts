@@ -7,6 +7,11 @@ import { timeOfEventId } from './events.ids.js';
 import { eventJson, type EventsService, type FeedQuery } from './events.service.js';
 import { navigationStore, type Direction } from './navigation.store.js';
 import { NAV_LIMITS } from './navigation.schemas.js';
+import { pgCode } from '../db/pg-errors.js';
+import { CANDIDATE_LIMIT, parseSearch, type SearchQuery } from './search.js';
+import { tsQuery } from './search.store.js';
+
+const QUERY_CANCELED = '57014';
 
 export interface AdjacentQuery { camera: string; anchor: string; anchor_id?: string; direction: Direction; excluded_detectors?: string }
 export interface NavigateQuery extends FeedQuery { anchor: string; anchor_id: string; direction: Direction }
@@ -31,6 +36,19 @@ export function parseExcludedDetectors(raw: string | undefined): string[] {
 export class NavigationService {
   constructor(private readonly db: Db, private readonly events: EventsService) {}
 
+  /** Under one of the feed's search slots (429 event_search_busy); a time-out is 503 event_search_deadline. */
+  private async searching<T>(fn: () => Promise<T>): Promise<T> {
+    const release = this.events.search.take();
+    try {
+      return await fn();
+    } catch (err) {
+      if (pgCode(err) === QUERY_CANCELED) throw errors.eventSearchDeadline();
+      throw err;
+    } finally {
+      release();
+    }
+  }
+
   /** Previous (earlier) or next (later) event of one camera; no feed filters, debug included. */
   async adjacent(p: Principal, q: AdjacentQuery) {
     const excluded = parseExcludedDetectors(q.excluded_detectors);
@@ -51,7 +69,14 @@ export class NavigationService {
   async navigate(p: Principal, q: NavigateQuery) {
     const { anchor, anchor_id, direction, ...feed } = q;
     const f = this.events.filter(p, feed);
-    const row = await navigationStore.navigate(this.db, f, new Date(anchor), anchor_id.toLowerCase(), direction);
+    const search = feed.q === undefined ? null : parseSearch(feed.q);
+    const row = !search ? await navigationStore.navigate(this.db, f, new Date(anchor), anchor_id.toLowerCase(), direction)
+      : await this.searching(async () => {
+        const r = await navigationStore.navigateSearch(this.db, f, tsQuery(search), new Date(anchor), anchor_id.toLowerCase(), direction,
+          CANDIDATE_LIMIT, this.events.search.deadlineMs);
+        if (r.candidates > CANDIDATE_LIMIT) throw errors.eventSearchTooBroad(CANDIDATE_LIMIT);
+        return r.row;
+      });
     return { event: row ? { id: row.id, occurred_at: row.occurred_at.toISOString() } : null };
   }
 
@@ -64,6 +89,7 @@ export class NavigationService {
     if (q.after_ts !== undefined || q.after_id !== undefined) throw errors.badRequest('event_reconcile_cursor_not_allowed');
     if (candidates.length > NAV_LIMITS.candidates) throw errors.badRequest('event_reconcile_too_many_candidates');
     const f = this.events.filter(p, q);
+    const search: SearchQuery | null = q.q === undefined ? null : parseSearch(q.q);
     const keys = new Map<string, Date>();
     for (const c of candidates) {
       const id = c.id.toLowerCase();
@@ -74,7 +100,11 @@ export class NavigationService {
     }
     const times = [...keys.values()].map((d) => d.getTime());
     if (times.length && Math.max(...times) - Math.min(...times) > NAV_LIMITS.spanMs) throw errors.badRequest('event_reconcile_span_too_wide');
-    const rows = await navigationStore.reconcile(this.db, f, [...keys].map(([id, at]) => ({ id, at })));
+    const list = [...keys].map(([id, at]) => ({ id, at }));
+    // With q, a search slot and its time-out; the search tests only the candidates' rows, so it
+    // never selects more than 512 (event_search_too_broad cannot arise here).
+    const rows = !search ? await navigationStore.reconcile(this.db, f, list)
+      : await this.searching(() => navigationStore.reconcile(this.db, f, list, { tsq: tsQuery(search), deadlineMs: this.events.search.deadlineMs }));
     return { rows: rows.map(eventJson), next_ts: null, next_id: null };
   }
 }

@@ -273,3 +273,44 @@ describe('POST /api/v1/events/reconcile', () => {
     expect((await x.a.admin.req('POST', '/api/v1/events/reconcile', fits, { 'content-type': 'application/json' })).status).toBe(200);
   });
 });
+
+describe('navigate and reconcile with q (the feed search)', () => {
+  const navQ = async (c: Client, anchor: string, direction: string, q: string) => {
+    const t0 = A.find(([k]) => k === anchor)![1].t as number;
+    return c.get(`/api/v1/events/navigate?anchor=${enc(at(t0))}&anchor_id=${ids[anchor]}&direction=${direction}&q=${enc(q)}`);
+  };
+  const all = () => ['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b0'].map((k) => ({ id: ids[k]!, occurred_at: at(A.find(([n]) => n === k)?.[1].t as number ?? 2) }));
+
+  it('only rows the search finds, within rights', async () => {
+    // motion: a0, a3, a4 (cam2) in org A
+    expect((await navQ(x.a.admin, 'a5', 'next', 'motion')).body).toEqual({ event: { id: ids.a4, occurred_at: at(3) } });
+    expect((await navQ(x.a.admin, 'a4', 'next', 'motion')).body.event.id).toBe(ids.a3);
+    expect((await navQ(x.a.admin, 'a3', 'next', 'motion')).body.event.id).toBe(ids.a0);
+    expect((await navQ(x.a.admin, 'a0', 'previous', 'motion')).body.event.id).toBe(ids.a3);
+    expect((await navQ(x.a.operator, 'a5', 'next', 'motion')).body.event.id).toBe(ids.a3);
+    expect((await navQ(x.a.admin, 'a0', 'next', 'motion')).body).toEqual({ event: null });
+    const r = await x.a.admin.post(`/api/v1/events/reconcile?q=motion`, { candidates: all() });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.rows.map((row: any) => row.id)).toEqual([ids.a4, ids.a3, ids.a0]);
+    const op = await x.a.operator.post(`/api/v1/events/reconcile?q=motion`, { candidates: all() });
+    expect(op.body.rows.map((row: any) => row.id)).toEqual([ids.a3, ids.a0]);
+  });
+
+  it('event_search_too_short; 429 event_search_busy when the 4 search slots are taken', async () => {
+    for (const r of [await navQ(x.a.admin, 'a5', 'next', 'x'), await x.a.admin.post(`/api/v1/events/reconcile?q=x`, { candidates: [] })]) {
+      expect([r.status, r.body]).toEqual([400, { error: 'event_search_too_short' }]);
+    }
+    const search = t.plane.services.events.events.search;
+    const held = [search.take(), search.take(), search.take(), search.take()];
+    try {
+      for (const r of [await navQ(x.a.admin, 'a5', 'next', 'motion'), await x.a.admin.post(`/api/v1/events/reconcile?q=motion`, { candidates: all() })]) {
+        expect([r.status, r.body]).toEqual([429, { error: 'event_search_busy', retry_after: 1 }]);
+        expect(r.headers['retry-after']).toBe('1');
+      }
+      // without q no slot is needed
+      expect((await x.a.admin.post('/api/v1/events/reconcile', { candidates: all() })).status).toBe(200);
+    } finally { for (const release of held) release(); }
+    expect((await navQ(x.a.admin, 'a5', 'next', 'motion')).status).toBe(200);
+  });
+});
+
