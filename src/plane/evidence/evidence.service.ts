@@ -12,6 +12,7 @@ import { cameraScope } from '../rights/camera-rights.js';
 import type { Readable } from 'node:stream';
 import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
 import { storageKey, type EvidenceStorage } from './evidence.storage.js';
+import { previewKey } from './preview.builder.js';
 
 /** One attachment is at most 16 MiB (document 2, limits). */
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -136,7 +137,8 @@ export class EvidenceService {
   }
 
   async deleteBytes(keys: string[]): Promise<void> {
-    for (const k of keys) await this.storage.delete(k);
+    // A preview is evidence too: it goes with the bytes it was made from.
+    for (const k of keys) { await this.storage.delete(k); await this.storage.delete(previewKey(k)); }
   }
 
   link(trx: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {

@@ -16,7 +16,7 @@ export function previewRoutes(app: FastifyInstance, deps: { evidence: EvidenceSe
       summary: 'A small JPEG preview of an image or video attachment (exact Content-Length, 64 KiB frames, no-store)',
       description: 'Built in the background after upload; audited as data.blob_download with preview true. Errors: 404 no_preview '
         + '(type without a preview, not built yet or build failed: retry later), 404 not_found (absent or outside your rights), '
-        + '404 object_gone (bytes gone), 429 event_response_busy (the 4 response slots shared with downloads).',
+        + '404 object_gone (bytes gone), 410 archived_data_expired (purged), 429 event_response_busy (the 4 response slots shared with downloads).',
     },
   }, async (req, reply) => {
     // The same slots as downloads: held until the body ends or the connection breaks.

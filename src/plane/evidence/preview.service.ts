@@ -12,7 +12,7 @@ import { previewKey, type PreviewBuilder } from './preview.builder.js';
 const REF_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * Attachment previews (document 2): the same rights as a download, checked on every request
+ * Attachment previews (document 2): the same rights and answers as a download, checked on every request
  * against the attachment's camera; the bytes a small JPEG built in the background. A preview
  * that is not there (type without one, not built yet, build failed) is 404 no_preview, and a
  * request for a missing one queues its build, so a restart that lost the queue heals on retry.
@@ -25,7 +25,8 @@ export class PreviewService {
     const ref = rawRef.toLowerCase();
     if (!REF_RE.test(ref)) throw errors.notFound();
     const a = await evidenceStore.visible(this.db, cameraScope(p), ref);
-    if (!a) throw errors.notFound();
+    // Purged (its event's history was deleted): 410 to those who would have seen it, as for downloads.
+    if (!a) throw (await evidenceStore.wasPurged(this.db, cameraScope(p), ref)) ? errors.archivedDataExpired() : errors.notFound();
     // The evidence itself decides: its bytes gone means the preview is gone with them.
     if (!(await this.storage.exists(a.storage_key))) throw errors.objectGone();
     const opened = await this.storage.open(previewKey(a.storage_key));

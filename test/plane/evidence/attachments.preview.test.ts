@@ -22,9 +22,11 @@ async function upload(bytes: Buffer, type: string): Promise<string> {
   expect(r.status, r.text).toBe(201);
   return r.body.ref;
 }
-async function attach(ref: string, camera: string | null) {
-  const r = await mod.post('/api/v1/events', { events: [{ detector: 'snap', occurred_at: new Date().toISOString(), camera_id: camera, attachments: [ref] }] });
+async function attach(ref: string, camera: string | null): Promise<{ id: string; occurred_at: Date }> {
+  const occurred = new Date();
+  const r = await mod.post('/api/v1/events', { events: [{ detector: 'snap', occurred_at: occurred.toISOString(), camera_id: camera, attachments: [ref] }] });
   expect(r.body.results[0].id, r.text).toBeDefined();
+  return { id: r.body.results[0].id, occurred_at: occurred };
 }
 const keyOf = async (ref: string) => (await t.db.database.db.selectFrom('attachments').select('storage_key').where('ref', '=', ref).executeTakeFirstOrThrow()).storage_key;
 const built = () => t.plane.services.events.previews.builder.idle();
@@ -162,5 +164,22 @@ describe('GET /api/v1/attachments/{ref}/preview', () => {
     const again = await open(`/api/v1/attachments/${ref}/preview`);
     expect(again.statusCode).toBe(200);
     for (const r of [...held, again]) r.destroy();
+  });
+
+  it('410 archived_data_expired once its event is purged, to those who saw it; the preview bytes go with the evidence', async () => {
+    const ref = await upload(await png(10, 10), 'image/png');
+    const ev = await attach(ref, cam1);
+    await built();
+    expect((await raw(x.a.operator, ref)).statusCode).toBe(200);
+    const key = await keyOf(ref);
+    const evidence = t.plane.services.events.evidence;
+    const gone = await t.db.database.db.transaction().execute((trx) => evidence.purgeOfEvents(trx, [ev]));
+    await evidence.deleteBytes(gone.map((g) => g.storage_key));
+    for (const c of [x.a.operator, x.a.admin]) {
+      const r = await c.get(`/api/v1/attachments/${ref}/preview`);
+      expect([r.status, r.body]).toEqual([410, { error: 'archived_data_expired' }]);
+    }
+    expect((await x.b.admin.get(`/api/v1/attachments/${ref}/preview`)).text).toBe(NOT_FOUND);
+    await expect(readFile(join(dir, previewKey(key)))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
