@@ -27,6 +27,11 @@ async function send(mod: Client, items: Array<Record<string, unknown>>): Promise
 }
 const head = async () => (await x.root.get('/api/v1/events?limit=1')).body.stream_cursor as string;
 const seqOf = (cursor: string) => parseEventCursor(cursor)!.seq;
+/** Waits until this process's ring holds everything committed (notices travel after commit). */
+async function caughtUp() {
+  const written = seqOf(await head());
+  while (t.plane.services.events.ring.head < written) await new Promise((r) => setTimeout(r, 10));
+}
 
 const FRAME_KEYS = ['camera_id', 'camera_name', 'category', 'confidence', 'detector', 'detector_title', 'ended_at', 'ext_id', 'id', 'interval',
   'list_values', 'node_id', 'node_name', 'occurred_at', 'org_id', 'seq', 'severity', 'starred', 'subject_ref', 'subject_type', 'template_id'];
@@ -105,6 +110,7 @@ describe('GET /api/v1/events/stream', () => {
   it('replays after a feed cursor with delivery=replay, then goes live; the header wins over the parameter', async () => {
     const cursor = await head();
     const { ids } = await send(modA, [{ detector: 'p1', camera_id: cam1 }, { detector: 'p2', camera_id: cam1 }, { detector: 'p3' }]);
+    await caughtUp();
     const s = await open(x.a.admin, '?last_event_id=g:0', { 'last-event-id': cursor });
     await s.until((r) => r.events.length >= 3);
     expect(s.events.map((e) => [e.data.id, e.replay])).toEqual(ids.map((id) => [id, true]));
@@ -114,6 +120,7 @@ describe('GET /api/v1/events/stream', () => {
     expect([s.events[3]!.data.id, s.events[3]!.replay]).toEqual([live.ids[0], false]);
     s.close();
 
+    await caughtUp();
     const byParam = await open(x.a.operator, `?last_event_id=${cursor}`);
     await byParam.until((r) => r.events.length >= 2);
     await byParam.until((r) => r.events.length >= 3);
@@ -216,9 +223,7 @@ describe('GET /api/v1/events/stream', () => {
   it('ends with resync-required when the cursor was evicted from the 512-frame ring', async () => {
     const old = await head();
     for (let i = 0; i < 2; i++) await send(modA, Array.from({ length: 300 }, () => ({ detector: 'evict' })));
-    // the ring of this process has taken the batches in (notices travel after commit)
-    const written = seqOf(await head());
-    while (t.plane.services.events.ring.head < written) await new Promise((r) => setTimeout(r, 10));
+    await caughtUp();
     const s = await open(x.a.admin, '', { 'last-event-id': old });
     await s.until((r) => r.ended);
     expect(s.raw.endsWith(': resync-required\n\n')).toBe(true);
