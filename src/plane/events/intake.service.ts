@@ -147,8 +147,7 @@ function insertOf(r: Ready): EventInsert {
   const a = r.applied;
   // The template's title, when it has one, is the event's title; else the producer's.
   const title = a?.title ?? it.detectorTitle;
-  // The detector also as its parts: the 'simple' parser keeps `lpr.gate` whole, so `gate` alone would not find it.
-  const words = [it.detector, it.detector.replace(/[._:/-]+/g, ' '), it.subjectType, it.subjectRef, it.extId, ...titleWords(title), ...(a?.words ?? [])].filter((w) => w);
+  const words = [it.detector, it.subjectType, it.subjectRef, it.extId, ...titleWords(title), ...(a?.words ?? [])].filter((w) => w);
   const closeBy = r.coalesced?.closeBy ?? timeoutCloseBy(a, it);
   return {
     id: r.id, occurred_at: new Date(it.occurredAt), camera_id: it.cameraId, node_id: r.camera?.node_id ?? null,
