@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../common/clock.js';
 import type { Principal } from '../http/principal.js';
-import { LiveStreams } from '../live/sse.js';
-import { cameraScope } from '../rights/camera-rights.js';
+import { LiveStreams, type LiveStream } from '../live/sse.js';
+import { cameraScope, type CameraScope } from '../rights/camera-rights.js';
 import type { EventFrame } from './events.frames.js';
 import type { EventRing } from './stream.ring.js';
 import type { RightsView, StreamRights } from './stream.rights.js';
 
 const DAY_MS = 86_400_000;
+// Frames an audience may hold while its rights are re-read; past it its streams resync.
+const MAX_QUEUED = 4096;
 
 /** `g:<n>`, or `d<purge-day>:<n>` once a purge day applies; null for anything else. */
 export function parseEventCursor(text: string): { day: string | null; seq: number } | null {
@@ -24,6 +26,77 @@ export function untilMidnightUtc(now: number): number {
   return DAY_MS - (((now % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
+// One JSON encoding per frame, shared by every stream that gets it.
+const encoded = new WeakMap<EventFrame, string>();
+function encode(f: EventFrame): string {
+  let text = encoded.get(f);
+  if (text === undefined) { text = JSON.stringify(f); encoded.set(f, text); }
+  return text;
+}
+
+interface Member { stream: LiveStream; after: number }
+
+/**
+ * The streams that see the same frames (one camera scope): the rights check runs once per frame
+ * for all of them, not once per stream. While an operator's rights are re-read the frames wait
+ * and are then checked against the new rights, so a frame of a camera no longer granted is
+ * never sent.
+ */
+class Audience {
+  readonly members = new Set<Member>();
+  /** streams holding this audience: members and streams still starting */
+  refs = 0;
+  private readonly queue: EventFrame[] = [];
+  private waiting = false;
+  private unsubscribe: () => void = () => {};
+
+  constructor(private readonly scope: CameraScope, readonly view: RightsView | null, private readonly ring: EventRing,
+    readonly release: () => void) {
+    this.unsubscribe = ring.subscribe({
+      frame: (f) => this.frame(f),
+      purgeDay: () => { for (const m of [...this.members]) m.stream.end('resync-required'); },
+    });
+  }
+
+  close(): void { this.unsubscribe(); this.release(); }
+
+  /** Whether `f` passes the scope; `set` is the operator's current cameras (granted scope). */
+  visible(f: EventFrame, set: Set<string> | null): boolean {
+    if (this.scope.kind !== 'all' && f.org_id !== this.scope.orgId) return false;
+    return !this.view || (f.camera_id !== null && set!.has(f.camera_id));
+  }
+
+  private frame(f: EventFrame): void {
+    if (!this.view) { this.send(f); return; }
+    const set = this.queue.length ? null : this.view.current();
+    if (set) { if (this.visible(f, set)) this.send(f); return; }
+    if (this.queue.length >= MAX_QUEUED) { for (const m of [...this.members]) m.stream.end('resync-required'); return; }
+    this.queue.push(f);
+    if (!this.waiting) { this.waiting = true; this.view.whenCurrent(() => this.flush()); }
+  }
+
+  private flush(): void {
+    this.waiting = false;
+    while (this.queue.length) {
+      const set = this.view!.current();
+      if (!set) { this.waiting = true; this.view!.whenCurrent(() => this.flush()); return; }
+      const f = this.queue.shift()!;
+      if (this.visible(f, set)) this.send(f);
+    }
+  }
+
+  private send(f: EventFrame): void {
+    if (this.scope.kind !== 'all' && f.org_id !== this.scope.orgId) return;
+    const id = cursorOf(this.ring.purgeDay, f.seq);
+    const json = encode(f);
+    for (const m of this.members) {
+      if (f.seq <= m.after) continue; // already in its replay
+      if (m.stream.lagging) m.stream.end('resync-required');
+      else m.stream.sendEncoded(id, json);
+    }
+  }
+}
+
 /**
  * GET /api/v1/events/stream (document 2, live stream): replay from the ring after the cursor,
  * then live; every frame passes the camera-rights rule of the caller; debug frames included.
@@ -31,6 +104,8 @@ export function untilMidnightUtc(now: number): number {
  * changed purge day, or a lagging subscriber. Ends at midnight UTC and at session expiry.
  */
 export class EventStreamService {
+  private readonly audiences = new Map<string, Audience>();
+
   constructor(private readonly clock: Clock, private readonly ring: EventRing, private readonly streams: LiveStreams,
     private readonly rights: StreamRights) {}
 
@@ -38,58 +113,55 @@ export class EventStreamService {
     const scope = cameraScope(p, q.org);
     const resume = LiveStreams.resumePoint(req, q.last_event_id);
     if (!this.ring.isReady) await this.ring.settle();
-    const held = scope.kind === 'granted' ? await this.rights.acquire(scope) : null;
-    let stream;
-    try { stream = this.streams.start(req, reply, p); } catch (err) { held?.release(); throw err; }
-    if (held) stream.onClose(held.release);
+    const audience = await this.audience(scope);
+    let stream: LiveStream;
+    try { stream = this.streams.start(req, reply, p); } catch (err) { this.leave(audience, null); throw err; }
     // The purge-day route changes at midnight UTC: every stream ends then and reconnects.
     const midnight = setTimeout(() => stream.end(), Math.min(untilMidnightUtc(this.clock.now()), 2 ** 31 - 1));
     midnight.unref();
     stream.addTimer(midnight);
 
-    let replay: EventFrame[] = [];
+    let from: number | null = null;
     if (resume !== undefined) {
       const c = parseEventCursor(resume);
       if (c && c.day === this.ring.purgeDay && c.seq > this.ring.head) await this.ring.settle();
-      const after = c && c.day === this.ring.purgeDay && c.seq <= this.ring.head ? this.ring.after(c.seq) : null;
-      if (!after) { stream.end('resync-required'); return; }
-      replay = after;
+      if (!c || c.day !== this.ring.purgeDay || c.seq > this.ring.head) { this.leave(audience, null); stream.end('resync-required'); return; }
+      from = c.seq;
     }
+    const set = audience.view ? (audience.view.current() ?? (await audience.view.load(), audience.view.current())) : null;
+    if (stream.closed || (audience.view && !set)) { this.leave(audience, null); stream.end('resync-required'); return; }
+    // From here to joining nothing awaits, so no frame falls between the replay and the live frames.
+    const replay = from === null ? [] : this.ring.after(from);
+    if (!replay) { this.leave(audience, null); stream.end('resync-required'); return; }
+    for (const f of replay) {
+      if (!audience.visible(f, set)) continue;
+      stream.comment('delivery=replay');
+      stream.sendEncoded(cursorOf(this.ring.purgeDay, f.seq), encode(f));
+    }
+    const member: Member = { stream, after: this.ring.head };
+    audience.members.add(member);
+    stream.onClose(() => this.leave(audience, member));
+  }
 
-    const orgOk = (f: EventFrame) => scope.kind === 'all' || f.org_id === scope.orgId;
-    const view: RightsView | null = held?.view ?? null;
-    // Frames wait here while the operator's rights are being re-read.
-    const queue: Array<[EventFrame, boolean]> = [];
-    const send = (f: EventFrame, replayed: boolean, set: Set<string> | null) => {
-      if (!orgOk(f)) return;
-      if (view && (f.camera_id === null || !set!.has(f.camera_id))) return;
-      if (replayed) stream.comment('delivery=replay');
-      stream.send(cursorOf(this.ring.purgeDay, f.seq), f);
-    };
-    const flush = () => {
-      while (queue.length && !stream.closed) {
-        const set = view!.current();
-        if (!set) { view!.whenCurrent(flush); return; }
-        const [f, replayed] = queue.shift()!;
-        send(f, replayed, set);
-      }
-    };
-    const deliver = (f: EventFrame, replayed: boolean) => {
-      if (!view) { send(f, replayed, null); return; }
-      const set = queue.length ? null : view.current();
-      if (set) { send(f, replayed, set); return; }
-      if (!queue.length) view.whenCurrent(flush);
-      queue.push([f, replayed]);
-    };
+  /** The audience of a scope, made on first use (an operator's rights are loaded first). */
+  private async audience(scope: CameraScope): Promise<Audience> {
+    const key = scope.kind === 'all' ? 'all' : scope.kind === 'org' ? `org:${scope.orgId}` : `user:${scope.userId}:${scope.orgId}`;
+    const held = scope.kind === 'granted' ? await this.rights.acquire(scope) : null;
+    let a = this.audiences.get(key);
+    if (a) held?.release();
+    else {
+      a = new Audience(scope, held?.view ?? null, this.ring, held?.release ?? (() => {}));
+      this.audiences.set(key, a);
+    }
+    a.refs++;
+    return a;
+  }
 
-    for (const f of replay) deliver(f, true);
-    const unsubscribe = this.ring.subscribe({
-      frame: (f) => {
-        if (stream.lagging || queue.length > 4096) { stream.end('resync-required'); return; }
-        deliver(f, false);
-      },
-      purgeDay: () => stream.end('resync-required'),
-    });
-    stream.onClose(unsubscribe);
+  /** Gives back one stream's hold on its audience (a member, once it joined); the last one closes it. */
+  private leave(a: Audience, member: Member | null): void {
+    if (member) a.members.delete(member);
+    if (--a.refs > 0) return;
+    a.close();
+    for (const [k, v] of this.audiences) if (v === a) this.audiences.delete(k);
   }
 }

@@ -34,6 +34,22 @@ export class LiveStream {
     this.write(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
+  /**
+   * A frame whose JSON is already encoded (one encoding shared by every stream that gets it).
+   * Writes within one tick are corked together, so a burst of frames leaves in few packets.
+   */
+  sendEncoded(id: string, json: string): void {
+    if (this.ended) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.reply.raw.cork();
+      process.nextTick(() => { this.corked = false; this.reply.raw.uncork(); });
+    }
+    this.reply.raw.write(`id: ${id}\ndata: ${json}\n\n`);
+  }
+
+  private corked = false;
+
   comment(text: string): void {
     this.write(text ? `: ${text}\n` : ':\n\n');
   }
