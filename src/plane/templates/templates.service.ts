@@ -43,10 +43,17 @@ function checkName(raw: unknown): string {
   return name;
 }
 
+/** JSON with sorted keys: a stored document comes back from jsonb with its keys reordered. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
 /** Fields of `fields` whose definition differs between two documents (removed or changed). */
 function changedFields(before: TemplateDoc, after: TemplateDoc | null): Set<string> {
-  const now = new Map((after?.fields ?? []).map((f) => [f.key, JSON.stringify(f)]));
-  return new Set((before.fields ?? []).filter((f) => now.get(f.key) !== JSON.stringify(f)).map((f) => f.key));
+  const now = new Map((after?.fields ?? []).map((f) => [f.key, canonical(f)]));
+  return new Set((before.fields ?? []).filter((f) => now.get(f.key) !== canonical(f)).map((f) => f.key));
 }
 
 /** Event templates (document 2, Templates): administrators; system templates shipped by migration. */
