@@ -87,7 +87,8 @@ export class PurgeService {
       });
       return row;
     });
-    void this.runQueued(this.clock.now() + 20_000);
+    // Started at once rather than at the next tick; a failure here is retried by the job.
+    this.runQueued(this.clock.now() + 20_000).catch((err: Error) => this.log.warn({ err: err.message }, 'purge run failed; retried by events.purge'));
     return jobJson(job);
   }
 
