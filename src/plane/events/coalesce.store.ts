@@ -50,7 +50,7 @@ export const coalesceStore = {
         select occurred_at, id from events where close_by <= ${now} and ended_at is null and "interval"
         order by close_by limit ${limit} for update skip locked
       )
-      update events e set ended_at = least(e.close_by, coalesce(e.last_seen_at, e.close_by)), seq = nextval('event_seq')
+      update events e set ended_at = least(e.close_by, coalesce(e.last_seen_at, e.close_by)), seq = nextval('event_seq'), changed = true
       from due where e.occurred_at = due.occurred_at and e.id = due.id
       returning e.id, e.occurred_at, e.seq`.execute(trx);
     return r.rows.map((x) => ({ ...x, seq: Number(x.seq) }));
