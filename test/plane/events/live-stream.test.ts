@@ -279,6 +279,21 @@ describe('GET /api/v1/events/stream', () => {
 });
 
 describe('event stream across processes', () => {
+  it('a process that starts later fills its ring from the table: changed rows replay as updated frames', async () => {
+    const cursor = await head();
+    const { ids } = await send(modA, [{ detector: 'late-ring', camera_id: cam1 }, { detector: 'late-ring-2', camera_id: cam1 }]);
+    expect((await x.a.admin.post(`/api/v1/events/${ids[0]}/star`)).status).toBe(200);
+    const three = await startPlane({ db: t.db, clock });
+    try {
+      const url3 = await three.plane.app.listen({ host: '127.0.0.1', port: 0 });
+      const s = await SseReader.open(`${url3}/api/v1/events/stream`, { ...auth(x.a.admin), 'last-event-id': cursor });
+      await s.until((r) => r.events.length >= 2);
+      expect(s.events.map((e) => [e.data.id, e.replay, e.data.updated ?? false])).toEqual([[ids[1], true, false], [ids[0], true, true]]);
+      expect(s.events[1]!.data).toMatchObject({ starred: true, interval: false });
+      s.close();
+    } finally { await three.close(); }
+  });
+
   it('delivers a batch written through one plane process to a stream on another, with the same cursors', async () => {
     const two = await startPlane({ db: t.db, clock });
     try {
