@@ -1,28 +1,15 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Schema } from '../db/schema.js';
+import type { AuditTable, Schema } from '../db/schema.js';
 
 // Held from the audit insert to commit, so that seq order is commit order: a stream resumed
 // from g:<n> can then never miss a record committed later with a smaller number.
 const AUDIT_SEQ_LOCK = 724_201_002;
 
-export interface AuditInsert {
-  id: string;
-  occurred_at: Date;
-  ended_at: Date | null;
-  org_id: string | null;
-  actor_id: string | null;
-  actor_name: string;
-  actor_role: string;
-  ip: string;
-  user_agent: string;
-  action: string;
-  object_type: string;
-  object_id: string | null;
-  object_name: string;
+/** A row as written: the table's columns less those the database fills, params as an object. */
+export type AuditInsert = Omit<Selectable<AuditTable>, 'seq' | 'extensions' | 'search' | 'params'> & {
   params: Record<string, unknown>;
-  node_id: string | null;
-}
+};
 
 export interface AuditRow extends AuditInsert { seq: number }
 
