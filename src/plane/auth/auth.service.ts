@@ -19,6 +19,9 @@ export type AuthNews =
   | { kind: 'session_revoked'; sid: string }
   | { kind: 'user_revoked'; user_id: string };
 
+// About 3 MB of tokens at most; the oldest goes first.
+const VERIFIED_TOKENS_MAX = 10_000;
+
 export interface VerifiedClaims { sub: string; sid: string; kid: string; exp: number }
 
 export interface LoginResult {
@@ -35,6 +38,11 @@ export class AuthService {
   private key: SigningKey | null = null;
   /** The key imported once for WebCrypto: importing it on every verify cost more than the HMAC. */
   private hmacKey: webcrypto.CryptoKey | null = null;
+  // Tokens that verified under `verifiedUnder`: an HMAC check costs more than the rest of a
+  // page read, and the same bytes verify the same way until the key changes. Expiry is still
+  // checked on every use; the session itself is checked by `authenticate`.
+  private verified = new Map<string, VerifiedClaims>();
+  private verifiedUnder: webcrypto.CryptoKey | null = null;
   private readonly newsListeners: Array<(n: AuthNews) => void> = [];
   private readonly sessions = new SessionCache();
   private readonly byLogin: RateLimiterMemory;
@@ -156,6 +164,15 @@ export class AuthService {
   async verifyToken(token: string): Promise<VerifiedClaims> {
     const key = this.key, hmacKey = this.hmacKey;
     if (!key || !hmacKey) throw errors.unauthorized();
+    if (this.verifiedUnder !== hmacKey) { this.verified.clear(); this.verifiedUnder = hmacKey; }
+    const known = this.verified.get(token);
+    // jose's rule: a token is expired once exp <= now in whole seconds.
+    if (known) {
+      if (known.exp > Math.floor(this.clock.now() / 1000)) return known;
+      this.verified.delete(token);
+      throw errors.unauthorized();
+    }
+    let claims: VerifiedClaims;
     try {
       const header = decodeProtectedHeader(token);
       if (header.kid !== kidOf(key)) throw new Error('unknown key id');
@@ -163,10 +180,16 @@ export class AuthService {
         algorithms: ['HS256'], typ: TOKEN_TYPE, currentDate: new Date(this.clock.now()),
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
-      return { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp };
+      claims = { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp };
     } catch {
       throw errors.unauthorized();
     }
+    // The key may have changed while jose was verifying: remember only under the key it used.
+    if (this.verifiedUnder === hmacKey) {
+      if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
+    }
+    return claims;
   }
 
   /** Full check: the token verifies and its session is live in the database. */

@@ -92,7 +92,7 @@ const PREPARED_PER_CONNECTION = 256;
 const prepared = new WeakMap<pg.PoolClient, { names: Set<string>; generation: Map<string, number> }>();
 
 /**
- * The pool as Kysely sees it: every parameterised query runs as a named prepared statement
+ * The pool as Kysely sees it: every query runs as a named prepared statement
  * of its connection, so the server plans it once per connection instead of on every call.
  * On the partitioned audit table planning cost more than running the page query itself.
  */
@@ -103,7 +103,9 @@ function preparingPool(pool: pg.Pool) {
     prepared.set(client, state);
     const query = client.query.bind(client) as (...args: any[]) => any;
     (client as any).query = (text: unknown, values?: unknown, cb?: unknown) => {
-      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || typeof cb === 'function') return query(text, values, cb);
+      // Statements without parameters too (a first audit page has none), except a script of
+      // several statements, which the extended protocol cannot prepare.
+      if (typeof text !== 'string' || !Array.isArray(values) || text.includes(';') || typeof cb === 'function') return query(text, values, cb);
       const hash = createHash('sha1').update(text).digest('hex').slice(0, 24);
       const gen = state.generation.get(hash);
       const name = gen ? `k${hash}_${gen}` : `k${hash}`;

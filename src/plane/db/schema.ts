@@ -109,6 +109,8 @@ export interface AuditTable {
   node_id: string | null;
   extensions: Generated<number>;
   search: ColumnType<never, never, never>;
+  /** the record as the JSON object of an API row, rendered by the database (generated) */
+  doc: ColumnType<string, never, never>;
 }
 
 export interface ModuleTokensTable {

@@ -48,3 +48,34 @@ it('ensures partitions idempotently, also for a month whose rows sit in the defa
   expect(await count()).toBe(before);
   expect(t.plane.services.jobs.list().map((j) => j.name)).toContain('audit.partitions');
 });
+
+it('stores each record rendered as its API row, also after it is closed and for awkward text', async () => {
+  const { auditStore } = await import('../../../src/plane/audit/audit.store.js');
+  const { jsonRow } = await import('../../../src/plane/audit/audit.service.js');
+  const { v7: uuidv7 } = await import('uuid');
+  const db = t.db.database.db;
+  const occurredAt = new Date(Date.now() - 1234);
+  const id = uuidv7({ msecs: occurredAt.getTime() });
+  const awkward = 'quote " backslash \\ tab \t newline \n nul-free \u0001 ünï 🎥 </script>';
+  await db.transaction().execute((trx) => auditStore.insert(trx, {
+    id, occurred_at: occurredAt, ended_at: null, org_id: null, actor_id: null, actor_name: awkward, actor_role: 'superadmin',
+    ip: '::1', user_agent: awkward, action: 'auth.login', object_type: 'user', object_id: null, object_name: awkward,
+    params: { nested: { list: [1, 2.5, null, true, 'x'], s: awkward }, empty: {} }, node_id: null,
+  }));
+  const check = async () => {
+    const row = await auditStore.get(db, id, occurredAt, null);
+    const stored = await db.selectFrom('audit').select('doc').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.doc)).toEqual(jsonRow(row!));
+    expect(Object.keys(JSON.parse(stored.doc))).toEqual(Object.keys(jsonRow(row!)));
+    return JSON.parse(stored.doc) as { ended_at: string | null };
+  };
+  expect((await check()).ended_at).toBeNull();
+  const endedAt = new Date(occurredAt.getTime() + 999);
+  await db.transaction().execute((trx) => auditStore.close(trx, id, occurredAt, endedAt, 2));
+  expect((await check()).ended_at).toBe(endedAt.toISOString());
+  const page = await auditStore.listJson(db, {
+    orgId: null, before: null, occurredFrom: null, occurredTo: null, actorId: null, action: null, objectType: null,
+    objectId: null, nodeId: null, words: [], limit: 100,
+  });
+  expect((JSON.parse(page.rows) as { id: string }[]).some((r) => r.id === id)).toBe(true);
+});
