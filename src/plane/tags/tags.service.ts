@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import { tagsStore } from './tags.store.js';
+import { rightsChanged } from '../live/bus.js';
 
 /** Tags label cameras and carry camera rights (a user granted a tag sees its cameras). */
 export class TagsService {
@@ -65,6 +66,8 @@ export class TagsService {
       const before = await tagsStore.get(trx, id, recordScope(p), { lock: true });
       if (!before) throw errors.notFound();
       await tagsStore.delete(trx, id);
+      // The rights the tag gave go with it (grants and camera links cascade).
+      await rightsChanged(trx, before.org_id);
       await this.audit.record(trx, {
         actor: actorOf(p), orgId: before.org_id, action: 'tag.delete', objectType: 'tag', objectId: id, objectName: before.name, params: {},
       });
