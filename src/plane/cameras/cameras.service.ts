@@ -68,6 +68,11 @@ export class CamerasService {
     private readonly tags: TagsService,
   ) {}
 
+  /** Whether the organisation has cameras (they keep it: 409 org_not_empty). */
+  async anyInOrg(db: Db, orgId: string): Promise<boolean> {
+    return (await camerasStore.countInOrg(db, orgId)) > 0;
+  }
+
   /** Distinct ids, each a camera of `orgId`; otherwise 400 unknown_camera (for grants). */
   async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
     if (ids.some((i) => !isUuid(i))) throw errors.badRequest('unknown_camera');

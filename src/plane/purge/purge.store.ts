@@ -50,6 +50,17 @@ function selection(s: PurgeSpec): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
+async function deleteEventsWhere(trx: Db, where: RawBuilder<SqlBool>, limit: number): Promise<DeletedEvent[]> {
+  const r = await sql<DeletedEvent>`with victims as (
+      select e.occurred_at, e.id from events e where ${where} order by e.occurred_at, e.id limit ${limit} for update skip locked),
+    gone as (delete from events d using victims v where d.occurred_at = v.occurred_at and d.id = v.id returning d.*)
+    select g.id, g.occurred_at, g.ended_at, g.org_id, g.camera_id, c.name as camera_name, g.node_id, n.name as node_name, g.detector,
+      g.detector_title, g.category, g.severity, g.template_id, g."interval", g.confidence, g.subject_type, g.subject_ref, g.ext_id,
+      g.list_values, g.starred, g.token_id
+    from gone g left join cameras c on c.id = g.camera_id left join nodes n on n.id = g.node_id`.execute(trx);
+  return r.rows;
+}
+
 /** The only SQL of purges and cleanup jobs. */
 export const purgeStore = {
   async preview(db: Db, s: PurgeSpec): Promise<{ events: number; attachments: number; attachment_bytes: number }> {
@@ -86,15 +97,13 @@ export const purgeStore = {
   },
 
   /** Deletes up to `limit` selected events; returns them with the names their tombstones carry. */
-  async deleteBatch(trx: Db, s: PurgeSpec, limit: number): Promise<DeletedEvent[]> {
-    const r = await sql<DeletedEvent>`with victims as (
-        select e.occurred_at, e.id from events e where ${selection(s)} order by e.occurred_at, e.id limit ${limit} for update skip locked),
-      gone as (delete from events d using victims v where d.occurred_at = v.occurred_at and d.id = v.id returning d.*)
-      select g.id, g.occurred_at, g.ended_at, g.org_id, g.camera_id, c.name as camera_name, g.node_id, n.name as node_name, g.detector,
-        g.detector_title, g.category, g.severity, g.template_id, g."interval", g.confidence, g.subject_type, g.subject_ref, g.ext_id,
-        g.list_values, g.starred, g.token_id
-      from gone g left join cameras c on c.id = g.camera_id left join nodes n on n.id = g.node_id`.execute(trx);
-    return r.rows;
+  deleteBatch(trx: Db, s: PurgeSpec, limit: number): Promise<DeletedEvent[]> {
+    return deleteEventsWhere(trx, selection(s), limit);
+  },
+
+  /** Deletes up to `limit` events of an organisation, every severity (archive cleanup). */
+  deleteOrgBatch(trx: Db, orgId: string, limit: number): Promise<DeletedEvent[]> {
+    return deleteEventsWhere(trx, sql<SqlBool>`e.org_id = ${orgId}`, limit);
   },
 
   /** The idempotency keys of deleted events go with them (a retried ext_id then makes a new event). */

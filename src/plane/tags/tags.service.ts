@@ -14,6 +14,11 @@ import { rightsChanged } from '../live/bus.js';
 export class TagsService {
   constructor(private readonly db: Db, private readonly orgs: OrgsService, private readonly audit: AuditService) {}
 
+  /** Whether the organisation has tags (they keep it: 409 org_not_empty). */
+  async anyInOrg(db: Db, orgId: string): Promise<boolean> {
+    return (await tagsStore.countInOrg(db, orgId)) > 0;
+  }
+
   /** Distinct, lower-cased ids, each a tag of `orgId`; otherwise 400 unknown_tag. */
   async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
     if (ids.some((i) => !isUuid(i))) throw errors.badRequest('unknown_tag');
