@@ -144,6 +144,7 @@ export async function buildApp(deps: {
       jobs.start(events.partitionsJob());
       jobs.start(events.purge.backgroundJob());
       jobs.start(events.archive.backgroundJob());
+      jobs.start(events.pruneJob());
       jobs.start(events.intervalTimeoutsJob());
     }
   });

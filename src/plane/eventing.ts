@@ -23,6 +23,7 @@ import { StreamRights } from './events/stream.rights.js';
 import { EventStreamService } from './events/stream.service.js';
 import { PurgeService } from './purge/purge.service.js';
 import { ArchiveService } from './purge/archive.service.js';
+import { PurgeRecordsPruner } from './purge/prune.js';
 import { TemplateCache } from './templates/template.cache.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { recentDetectors } from './events/detectors.store.js';
@@ -87,6 +88,11 @@ export class EventServices {
   /** Closes intervals at their template's time-out or the end of their coalescing window. */
   intervalTimeoutsJob(): Job {
     return intervalTimeoutsJob(this.db, this.clock, this.notifier);
+  }
+
+  /** Prunes tombstones and removed attachment refs that no reader can still need. */
+  pruneJob(): Job {
+    return new PurgeRecordsPruner(this.db, this.clock, this.evidence).job();
   }
 
   partitionsJob(): Job {

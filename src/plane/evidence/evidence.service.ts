@@ -149,6 +149,11 @@ export class EvidenceService {
     return batch.length;
   }
 
+  /** Pruning: forgets up to `limit` removed attachments older than `before`; returns how many. */
+  prunePurged(before: Date, limit: number): Promise<number> {
+    return evidenceStore.prunePurged(this.db, before, limit);
+  }
+
   async deleteBytes(keys: string[]): Promise<void> {
     // A preview is evidence too: it goes with the bytes it was made from.
     for (const k of keys) { await this.storage.delete(k); await this.storage.delete(previewKey(k)); }

@@ -104,4 +104,11 @@ export const evidenceStore = {
                   ${links.map((l) => l.occurred_at.toISOString())}::timestamptz[]) as l(ref, camera_id, event_id, occurred_at)
       where a.ref = l.ref and a.event_id is null`.execute(db);
   },
+
+  /** Forgets up to `limit` refs of attachments removed before `before` (a later download is then 404). */
+  async prunePurged(db: Db, before: Date, limit: number): Promise<number> {
+    const r = await sql`delete from purged_attachments where ref in (
+        select ref from purged_attachments where purged_at < ${before} order by purged_at limit ${limit})`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
+  },
 };

@@ -154,4 +154,24 @@ export const purgeStore = {
       where t.occurred_at = ${occurredAt} and t.id = ${id} and ${cameraVisible(scope, 't.camera_id', 't.org_id')} limit 1`.execute(db);
     return r.rows.length > 0;
   },
+
+  /**
+   * The lowest stream position among the newest `depth` frames (rows and tombstones alike): what
+   * a ring filled from the table now would hold. Null while there are fewer frames than that.
+   */
+  async replayFloor(db: Db, depth: number): Promise<number | null> {
+    const r = await sql<{ seq: number | null; n: number }>`select min(seq) as seq, count(*)::int as n from (
+        select seq from (select seq from events order by seq desc limit ${depth}) e
+        union all select seq from (select seq from event_tombstones order by seq desc limit ${depth}) t
+        order by seq desc limit ${depth}) s`.execute(db);
+    const row = r.rows[0]!;
+    return row.n < depth || row.seq === null ? null : Number(row.seq);
+  },
+
+  /** Deletes up to `limit` tombstones written before `before` and below stream position `belowSeq`, oldest first. */
+  async pruneTombstones(db: Db, before: Date, belowSeq: number, limit: number): Promise<number> {
+    const r = await sql`delete from event_tombstones where seq in (
+        select seq from event_tombstones where seq < ${belowSeq} and deleted_at < ${before} order by seq limit ${limit})`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
+  },
 };
