@@ -19,8 +19,9 @@ const BATCH = 500;
  * Archive cleanup of a deleted organisation (document 2, cleanup job of kind `archive`): the
  * deletion queues the job; the named job `orgs.archive_cleanup` then removes, in batches of one
  * transaction each, the organisation's attachments (bytes, then rows), its events (with
- * tombstones, like a purge), what is left (module tokens of a racing creation) and finally the
- * organisation row, whose templates and usage row cascade. Every step re-reads what is left, so
+ * tombstones, like a purge), what is left (module tokens of a racing creation) and finally,
+ * once the event writers in flight have committed, the organisation row, whose templates and
+ * usage row cascade. Every step re-reads what is left, so
  * a run stopped anywhere (deadline, failure, restart) resumes where it stopped.
  */
 export class ArchiveService implements OrgArchiver {
@@ -70,6 +71,9 @@ export class ArchiveService implements OrgArchiver {
   }
 
   private async runJob(id: string, deadline: number): Promise<void> {
+    // An intake that authenticated before the deletion may still be writing: before the row
+    // goes, wait once for the event writers in flight, then look for events again.
+    let writersSettled = false;
     try {
       while (this.clock.now() < deadline) {
         const step = await this.db.transaction().execute(async (trx) => {
@@ -86,13 +90,15 @@ export class ArchiveService implements OrgArchiver {
             await purgeStore.progress(trx, id, gone.length, removed.attachments);
             return removed;
           }
+          if (!writersSettled) return 'settle' as const;
           await this.tokens.deleteOfOrg(trx, orgId);
           await this.orgs.removeDeleted(trx, orgId);
           await purgeStore.finish(trx, id, new Date(now));
           return 'done' as const;
         });
         if (step === 'skip' || step === 'done') return;
-        if (step !== 'next') await publishRemoved(this.evidence, this.notifier, step);
+        if (step === 'settle') { await eventsStore.safeHead(this.db); writersSettled = true; }
+        else if (step !== 'next') await publishRemoved(this.evidence, this.notifier, step);
       }
     } catch (err) {
       const message = (err as Error).message;
