@@ -243,4 +243,26 @@ describe('archive cleanup: failure and restart', () => {
       await two.close();
     }
   });
+
+  it('two processes running the same job at once remove everything exactly once', async () => {
+    const one = await startPlane({ db, config: { evidence: { backend: 'local', dir }, live } });
+    const two = await startPlane({ db, config: { evidence: { backend: 'local', dir }, live } });
+    try {
+      const root = await login(one.plane.app);
+      const { org, mod } = await archiveOrg(root, one.plane.app);
+      const refs = await Promise.all([1, 2, 3, 4, 5].map((i) => upload(mod, 100 * i)));
+      await send(mod, Array.from({ length: 40 }, (_, i) => ({ detector: 'pair', occurred_at: at(i), attachments: i < 5 ? [refs[i]] : [] })));
+      for (const p of [one, two]) p.plane.services.events.archive.batch = 3;
+      const r = await root.del(`/api/v1/orgs/${org.id}`);
+      await two.plane.services.events.archive.runQueued(Date.now() + 20_000);
+      const job = await finished(root, r.body.cleanup_job_id);
+      expect(job).toMatchObject({ preview: { events: 40, attachments: 5, attachment_bytes: 1500 }, progress: { events: 40, attachments: 5 }, last_error: null });
+      const tombs = await sql<{ n: number }>`select count(*)::int as n from event_tombstones where org_id = ${org.id}`.execute(db.database.db);
+      expect(tombs.rows[0]!.n).toBe(40);
+      expect(await rowsOf(db, org.id)).toEqual({ orgs: 0, events: 0, attachments: 0, module_tokens: 0, templates: 0, usage: 0 });
+    } finally {
+      await two.close();
+      await one.close();
+    }
+  });
 });
