@@ -22,6 +22,7 @@ import { InventoryServices } from './inventory.js';
 import { JobRunner } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { EventServices } from './eventing.js';
+import type { EvidenceStorage } from './evidence/evidence.storage.js';
 
 export interface PlaneServices {
   health: DbHealth;
@@ -56,7 +57,11 @@ export function makeLogger(level: string, destination?: pino.DestinationStream):
  * `secretKey`: 32 bytes that encrypt stored node secrets; main.ts keeps it in `<data dir>/secret.key`.
  * Absent (some tests): a key for this process only, so node secrets stored now do not open after it.
  */
-export async function buildApp(deps: { config: PlaneConfig; database: Database; clock: Clock; secretKey?: Uint8Array; logger?: Logger }): Promise<Plane> {
+export async function buildApp(deps: {
+  config: PlaneConfig; database: Database; clock: Clock; secretKey?: Uint8Array; logger?: Logger;
+  /** the evidence storage backend; absent: the one the configuration names */
+  evidenceStorage?: EvidenceStorage;
+}): Promise<Plane> {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
   const db = database.db;
@@ -68,7 +73,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
   const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
-  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams);
+  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
 
   auth.subscribe(bus);
   events.templateCache.subscribe(bus);
@@ -138,6 +143,8 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
       jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
       jobs.start(events.partitionsJob());
       jobs.start(events.purge.backgroundJob());
+      jobs.start(events.archive.backgroundJob());
+      jobs.start(events.pruneJob());
       jobs.start(events.intervalTimeoutsJob());
     }
   });

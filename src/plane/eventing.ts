@@ -22,6 +22,8 @@ import { EventRing } from './events/stream.ring.js';
 import { StreamRights } from './events/stream.rights.js';
 import { EventStreamService } from './events/stream.service.js';
 import { PurgeService } from './purge/purge.service.js';
+import { ArchiveService } from './purge/archive.service.js';
+import { PurgeRecordsPruner } from './purge/prune.js';
 import { TemplateCache } from './templates/template.cache.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { recentDetectors } from './events/detectors.store.js';
@@ -42,6 +44,7 @@ export class EventServices {
   readonly ring: EventRing;
   readonly stream: EventStreamService;
   readonly purge: PurgeService;
+  readonly archive: ArchiveService;
   private readonly rights: StreamRights;
   readonly templateCache: TemplateCache;
   readonly templates: TemplatesService;
@@ -66,6 +69,8 @@ export class EventServices {
     this.rights = new StreamRights(db);
     this.stream = new EventStreamService(clock, this.ring, streams, this.rights);
     this.purge = new PurgeService(db, clock, audit, this.evidence, notifier, log);
+    // Deleting an organisation that still holds event history queues its archive cleanup.
+    this.archive = inventory.orgs.archiver = new ArchiveService(db, clock, this.evidence, this.moduleTokens, inventory.orgs, notifier, log);
   }
 
   /** Live frames between processes: the ring follows argus_events, stream rights follow argus_rights. */
@@ -83,6 +88,11 @@ export class EventServices {
   /** Closes intervals at their template's time-out or the end of their coalescing window. */
   intervalTimeoutsJob(): Job {
     return intervalTimeoutsJob(this.db, this.clock, this.notifier);
+  }
+
+  /** Prunes tombstones and removed attachment refs that no reader can still need. */
+  pruneJob(): Job {
+    return new PurgeRecordsPruner(this.db, this.clock, this.evidence).job();
   }
 
   partitionsJob(): Job {

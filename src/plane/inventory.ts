@@ -29,5 +29,6 @@ export class InventoryServices {
     this.nodes = new NodesService(db, clock, audit, box);
     this.cameras = new CamerasService(db, clock, audit, this.orgs, this.nodes, this.tags);
     this.grants = new GrantsService(db, audit, this.users, this.cameras, this.tags);
+    this.orgs.occupants.push((d, o) => this.users.anyInOrg(d, o), (d, o) => this.cameras.anyInOrg(d, o), (d, o) => this.tags.anyInOrg(d, o));
   }
 }

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/plane/db/database.js';
 import { parsePlaneConfig, type PlaneConfig } from '../../src/plane/config/config.js';
 import { buildApp, makeLogger, type Plane } from '../../src/plane/app.js';
 import { ManualClock, systemClock, type Clock } from '../../src/common/clock.js';
+import type { EvidenceStorage } from '../../src/plane/evidence/evidence.storage.js';
 
 /** Secrets of the test suite carry this mark; a test greps logs and bodies for it. */
 export const CANARY = 'CANARY7f3';
@@ -58,11 +59,11 @@ export interface TestPlane {
   close(): Promise<void>;
 }
 
-export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: Clock; db?: TestDb } = {}): Promise<TestPlane> {
+export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: Clock; db?: TestDb; evidenceStorage?: EvidenceStorage } = {}): Promise<TestPlane> {
   const db = opts.db ?? await freshDatabase();
   const logs = new LogCapture();
   const clock = opts.clock ?? systemClock;
-  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs) });
+  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs), evidenceStorage: opts.evidenceStorage });
   await plane.app.ready();
   await plane.ready();
   return {

@@ -14,6 +14,7 @@ import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
 import { camerasStore, type CameraIdentity, type CameraRecord } from './cameras.store.js';
+import { rightsChanged } from '../live/bus.js';
 
 const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
 const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:']);
@@ -67,6 +68,11 @@ export class CamerasService {
     private readonly tags: TagsService,
   ) {}
 
+  /** Whether the organisation has cameras (they keep it: 409 org_not_empty). */
+  async anyInOrg(db: Db, orgId: string): Promise<boolean> {
+    return (await camerasStore.countInOrg(db, orgId)) > 0;
+  }
+
   /** Distinct ids, each a camera of `orgId`; otherwise 400 unknown_camera (for grants). */
   async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
     if (ids.some((i) => !isUuid(i))) throw errors.badRequest('unknown_camera');
@@ -113,6 +119,8 @@ export class CamerasService {
       const { status: _s, ...insert } = rec;
       await camerasStore.insert(trx, insert);
       await camerasStore.setTags(trx, id, tagIds);
+      // Tags carry rights: operators granted one of them see the new camera at once.
+      if (tagIds.length) await rightsChanged(trx, orgId);
       const row = cameraRow(rec, [...tagIds].sort());
       await this.audit.record(trx, {
         actor: actorOf(p), orgId, nodeId: rec.node_id, action: 'camera.create', objectType: 'camera', objectId: id, objectName: rec.name,
@@ -146,7 +154,11 @@ export class CamerasService {
       const row = cameraRow(after, tagIds);
       if (!changed.length) return row;
       if (Object.keys(set).length) await camerasStore.update(trx, before.id, set, new Date(this.clock.now()));
-      if (tagIds !== beforeTags) await camerasStore.setTags(trx, before.id, tagIds);
+      if (tagIds !== beforeTags) {
+        await camerasStore.setTags(trx, before.id, tagIds);
+        // Rights that came through a tag change with it: open streams re-read them before their next frame.
+        await rightsChanged(trx, before.org_id);
+      }
       const params: Record<string, unknown> = { changed };
       for (const f of changed) params[f] = (row as Record<string, unknown>)[f];
       await this.audit.record(trx, {
@@ -161,6 +173,7 @@ export class CamerasService {
     return this.db.transaction().execute(async (trx) => {
       const before = await this.find(trx, adminScope(p), rawId, true);
       await camerasStore.delete(trx, before.id);
+      await rightsChanged(trx, before.org_id);
       await this.audit.record(trx, {
         actor: actorOf(p), orgId: before.org_id, nodeId: before.node_id, action: 'camera.delete', objectType: 'camera', objectId: before.id,
         objectName: before.name, params: {},

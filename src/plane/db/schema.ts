@@ -19,6 +19,8 @@ export interface OrgsTable {
   max_agent_access_rules: number | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
+  /** set while the archive cleanup of a deleted organisation runs (0008) */
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface UsersTable {

@@ -2,8 +2,8 @@ import type { Db } from '../db/database.js';
 import { channels, type LiveBus } from '../live/bus.js';
 import { visibleCameraIds, type CameraScope } from '../rights/camera-rights.js';
 
-// A view older than this is re-read before its next frame: the backstop for changes that send
-// no rights notice (a camera's tags, a camera deleted).
+// A view older than this is re-read before its next frame: the backstop for a rights notice that
+// was lost (a LISTEN connection that dropped and came back re-reads every view anyway).
 const MAX_AGE_MS = 5000;
 
 /**
@@ -19,7 +19,7 @@ export class RightsView {
   private loading: Promise<void> | null = null;
   private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly db: Db, private readonly scope: CameraScope) {}
+  constructor(private readonly db: Db, readonly scope: Extract<CameraScope, { kind: 'granted' }>) {}
 
   /** The visible set when it is current; null while it is being re-read. */
   current(): Set<string> | null {
@@ -70,11 +70,16 @@ export class StreamRights {
 
   constructor(private readonly db: Db) {}
 
-  /** Follows rights notices (grants changed) from every plane process. */
+  /**
+   * Follows rights notices from every plane process: a user's grants (`user_id`), or anything
+   * that moves rights for a whole organisation (`org_id`: a camera's tags, a camera or tag deleted).
+   */
   start(bus: LiveBus): void {
     bus.subscribe(channels.rights, (payload) => {
-      const { user_id } = JSON.parse(payload) as { user_id?: string };
-      for (const [key, v] of this.views) if (!user_id || key === user_id) v.invalidate();
+      const { user_id, org_id } = JSON.parse(payload) as { user_id?: string; org_id?: string };
+      for (const [key, v] of this.views) {
+        if (user_id ? key === user_id : org_id ? v.scope.orgId === org_id : true) v.invalidate();
+      }
     }, () => { for (const v of this.views.values()) v.invalidate(); });
   }
 

@@ -136,6 +136,24 @@ export class EvidenceService {
     return evidenceStore.purgeOfEvents(trx, events, new Date(this.clock.now()));
   }
 
+  /**
+   * Up to `limit` attachments of a deleted organisation, in the caller's transaction: bytes first,
+   * then the rows, so a failure in between leaves rows that the next run deletes again and never
+   * bytes without a row. Returns how many went.
+   */
+  async removeOfOrg(trx: Db, orgId: string, limit: number): Promise<number> {
+    const batch = await evidenceStore.ofOrgForRemoval(trx, orgId, limit);
+    if (!batch.length) return 0;
+    await this.deleteBytes(batch.map((a) => a.storage_key));
+    await evidenceStore.removeRows(trx, batch, new Date(this.clock.now()));
+    return batch.length;
+  }
+
+  /** Pruning: forgets up to `limit` removed attachments older than `before`; returns how many. */
+  prunePurged(before: Date, limit: number): Promise<number> {
+    return evidenceStore.prunePurged(this.db, before, limit);
+  }
+
   async deleteBytes(keys: string[]): Promise<void> {
     // A preview is evidence too: it goes with the bytes it was made from.
     for (const k of keys) { await this.storage.delete(k); await this.storage.delete(previewKey(k)); }

@@ -14,6 +14,21 @@ export interface AttachmentRecord {
   event_id: string | null;
 }
 
+export interface RemovedAttachment { ref: string; org_id: string; camera_id: string | null; storage_key: string; size: number }
+
+/** Deleted attachments: their refs kept in purged_attachments (a later download is 410), usage given back. */
+async function forget(db: Db, gone: RemovedAttachment[], at: Date): Promise<void> {
+  if (!gone.length) return;
+  await sql`insert into purged_attachments (ref, org_id, camera_id, purged_at)
+    select * , ${at}::timestamptz from unnest(${gone.map((g) => g.ref)}::uuid[], ${gone.map((g) => g.org_id)}::uuid[], ${gone.map((g) => g.camera_id)}::uuid[])
+    on conflict do nothing`.execute(db);
+  const perOrg = new Map<string, { bytes: number; n: number }>();
+  for (const g of gone) { const u = perOrg.get(g.org_id) ?? { bytes: 0, n: 0 }; u.bytes += Number(g.size); u.n++; perOrg.set(g.org_id, u); }
+  for (const [orgId, u] of perOrg) {
+    await sql`update org_evidence_usage set bytes = greatest(0, bytes - ${u.bytes}), attachments = greatest(0, attachments - ${u.n}) where org_id = ${orgId}`.execute(db);
+  }
+}
+
 /** The only SQL of evidence attachments and their accounting. */
 export const evidenceStore = {
   async insert(db: Db, a: AttachmentRecord & { sha256: Uint8Array; created_at: Date }): Promise<void> {
@@ -52,21 +67,26 @@ export const evidenceStore = {
    */
   async purgeOfEvents(db: Db, events: Array<{ id: string; occurred_at: Date }>, at: Date): Promise<Array<{ ref: string; org_id: string; storage_key: string; size: number }>> {
     if (!events.length) return [];
-    const r = await sql<{ ref: string; org_id: string; camera_id: string | null; storage_key: string; size: number }>`
+    const r = await sql<RemovedAttachment>`
       delete from attachments a using unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.occurred_at.toISOString())}::timestamptz[]) as v(id, occurred_at)
       where a.event_id = v.id and a.event_occurred_at = v.occurred_at
       returning a.ref, a.org_id, a.camera_id, a.storage_key, a.size`.execute(db);
-    const gone = r.rows;
-    if (!gone.length) return [];
-    await sql`insert into purged_attachments (ref, org_id, camera_id, purged_at)
-      select * , ${at}::timestamptz from unnest(${gone.map((g) => g.ref)}::uuid[], ${gone.map((g) => g.org_id)}::uuid[], ${gone.map((g) => g.camera_id)}::uuid[])
-      on conflict do nothing`.execute(db);
-    const perOrg = new Map<string, { bytes: number; n: number }>();
-    for (const g of gone) { const u = perOrg.get(g.org_id) ?? { bytes: 0, n: 0 }; u.bytes += Number(g.size); u.n++; perOrg.set(g.org_id, u); }
-    for (const [orgId, u] of perOrg) {
-      await sql`update org_evidence_usage set bytes = greatest(0, bytes - ${u.bytes}), attachments = greatest(0, attachments - ${u.n}) where org_id = ${orgId}`.execute(db);
-    }
-    return gone.map((g) => ({ ref: g.ref, org_id: g.org_id, storage_key: g.storage_key, size: Number(g.size) }));
+    await forget(db, r.rows, at);
+    return r.rows.map((g) => ({ ref: g.ref, org_id: g.org_id, storage_key: g.storage_key, size: Number(g.size) }));
+  },
+
+  /** Up to `limit` attachments of an organisation, locked (archive cleanup: bytes go before rows). */
+  async ofOrgForRemoval(db: Db, orgId: string, limit: number): Promise<RemovedAttachment[]> {
+    const r = await sql<RemovedAttachment>`select ref, org_id, camera_id, storage_key, size from attachments
+      where org_id = ${orgId} order by ref limit ${limit} for update`.execute(db);
+    return r.rows;
+  },
+
+  /** Removes attachment rows whose bytes are gone, remembering their refs (410) and giving back usage. */
+  async removeRows(db: Db, rows: RemovedAttachment[], at: Date): Promise<void> {
+    if (!rows.length) return;
+    await sql`delete from attachments where ref = any(${rows.map((g) => g.ref)}::uuid[])`.execute(db);
+    await forget(db, rows, at);
   },
 
   /** A purged attachment the caller would have seen (410 rather than 404). */
@@ -83,5 +103,12 @@ export const evidenceStore = {
       from unnest(${links.map((l) => l.ref)}::uuid[], ${links.map((l) => l.camera_id)}::uuid[], ${links.map((l) => l.event_id)}::uuid[],
                   ${links.map((l) => l.occurred_at.toISOString())}::timestamptz[]) as l(ref, camera_id, event_id, occurred_at)
       where a.ref = l.ref and a.event_id is null`.execute(db);
+  },
+
+  /** Forgets up to `limit` refs of attachments removed before `before` (a later download is then 404). */
+  async prunePurged(db: Db, before: Date, limit: number): Promise<number> {
+    const r = await sql`delete from purged_attachments where ref in (
+        select ref from purged_attachments where purged_at < ${before} order by purged_at limit ${limit})`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
   },
 };

@@ -7,13 +7,24 @@ export const channels = {
   audit: 'argus_audit',
   auth: 'argus_auth',
   events: 'argus_events',
-  /** camera rights changed for `{user_id}` (live event streams re-read them before the next frame) */
+  /**
+   * camera rights changed for `{user_id}` (grants) or for everyone of `{org_id}` (a camera's
+   * tags, a camera or tag deleted): rights-filtered live streams re-read them before the next frame
+   */
   rights: 'argus_rights',
 } as const;
 
 /** Queues a notification; PostgreSQL delivers it when the surrounding transaction commits. */
 export async function notify(db: Db, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}
+
+/**
+ * Queues the rights notice of an organisation in the caller's transaction: one per transaction,
+ * delivered to every plane process at commit (PostgreSQL folds identical notices of one transaction).
+ */
+export async function rightsChanged(trx: Db, orgId: string): Promise<void> {
+  await notify(trx, channels.rights, JSON.stringify({ org_id: orgId }));
 }
 
 /**

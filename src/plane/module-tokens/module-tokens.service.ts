@@ -120,6 +120,14 @@ export class ModuleTokensService {
     });
   }
 
+  /**
+   * The tokens of a deleted organisation, in the deleting transaction: checked on every request,
+   * they are refused from its commit on. Accepted events stay for the archive cleanup.
+   */
+  deleteOfOrg(trx: Db, orgId: string): Promise<number> {
+    return moduleTokensStore.deleteOfOrg(trx, orgId);
+  }
+
   /** The enabled token a bearer secret names, or undefined. */
   async authenticate(secret: string): Promise<ModuleTokenCredential | undefined> {
     if (!secret.startsWith(SECRET_PREFIX) || secret.length > 128) return undefined;

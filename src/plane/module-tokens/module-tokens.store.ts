@@ -47,6 +47,12 @@ export const moduleTokensStore = {
     await db.deleteFrom('module_tokens').where('id', '=', id).execute();
   },
 
+  /** Every token of an organisation, reserved ones too (its deletion); returns how many. */
+  async deleteOfOrg(db: Db, orgId: string): Promise<number> {
+    const r = await db.deleteFrom('module_tokens').where('org_id', '=', orgId).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+
   /** The enabled token with this secret hash (reserved ones included: they send events too). */
   async bySecret(db: Db, hash: Uint8Array): Promise<ModuleTokenCredential | undefined> {
     return db.selectFrom('module_tokens').select(['id', 'org_id', 'name', 'rate_limit', 'last_used_at'])

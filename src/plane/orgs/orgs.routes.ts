@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
+import { IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { OrgsService } from './orgs.service.js';
-import { OrgCreateBody, OrgFieldCodes, OrgPatchBody, OrgRow } from './orgs.schemas.js';
+import { OrgCreateBody, OrgDeleted, OrgFieldCodes, OrgPatchBody, OrgRow } from './orgs.schemas.js';
 
 const config = { validationCode: validationCodes(OrgFieldCodes) };
 const tags = ['organisations'];
@@ -28,6 +28,11 @@ export function orgsRoutes(app: FastifyInstance, deps: { orgs: OrgsService }): v
   }, async (req) => deps.orgs.update(principalOf(req), req.params.id, req.body));
 
   app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/orgs/:id', {
-    schema: { tags, summary: 'Delete an empty organisation (409 org_not_empty otherwise)', security: sec, params: IdParams, response: { 200: Deleted } },
+    schema: {
+      tags, security: sec, params: IdParams, response: { 200: OrgDeleted },
+      summary: 'Delete an organisation without users, cameras or tags (409 org_not_empty otherwise)',
+      description: 'Gone from every read at once. Event history it still holds is removed in the background by the cleanup job '
+        + '`cleanup_job_id` (kind `archive`; GET /api/v1/cleanup-jobs/{id}); its module tokens stop at once.',
+    },
   }, async (req) => deps.orgs.delete(principalOf(req), req.params.id));
 }

@@ -24,3 +24,9 @@ export type OrgPatch = Partial<OrgCreate>;
 export const OrgFieldCodes: Record<string, string> = {
   name: 'bad_name', ...Object.fromEntries(LIMIT_FIELDS.map((f) => [f, 'bad_limit_value'])),
 };
+
+export const OrgDeleted = Type.Object({
+  id: Uuid,
+  deleted: Type.Literal(true),
+  cleanup_job_id: Type.Union([Uuid, Type.Null()], { description: 'the cleanup job (kind `archive`) that removes the event history; null when there was none' }),
+});

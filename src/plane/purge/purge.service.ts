@@ -9,9 +9,11 @@ import { actorOf } from '../auth/auth.service.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
 import type { Job } from '../jobs/jobs.js';
 import { eventsStore } from '../events/events.store.js';
-import { batchNotice, boundFrame, frameOfRow, type EventFrame } from '../events/events.frames.js';
 import type { EventNotifier } from '../events/notifier.js';
 import { purgeStore, type CleanupJobRow, type PurgeSpec } from './purge.store.js';
+import { afterEventsDeleted, publishRemoved } from './removal.js';
+
+export { purgeDayOf } from './removal.js';
 
 /** The purge body (document 2): every field has a default. */
 export interface PurgeBody {
@@ -25,11 +27,6 @@ export const MAX_PURGE_DETECTOR = 256;
 const BATCH = 500;
 
 const iso = (d: Date | string | null) => (d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString());
-
-/** The UTC day of `ms` as YYYYMMDD (the `d<purge-day>:` prefix of stream cursors). */
-export function purgeDayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
-}
 
 export function jobJson(j: CleanupJobRow) {
   const finished = j.state === 'finished';
@@ -131,20 +128,12 @@ export class PurgeService {
           const gone = await purgeStore.deleteBatch(trx, job.spec, BATCH);
           const now = this.clock.now();
           if (!gone.length) { await purgeStore.finish(trx, id, new Date(now)); return 'done' as const; }
-          await purgeStore.deleteExtIds(trx, gone);
-          const atts = await this.evidence.purgeOfEvents(trx, gone);
-          const day = purgeDayOf(now);
-          await purgeStore.setPurgeDay(trx, day);
-          const seqs = await purgeStore.drawSeqs(trx, gone.length);
-          const frames = gone.map((g, i) => tombstone({ ...g, seq: seqs[i]! }));
-          await purgeStore.insertTombstones(trx, frames, new Date(now));
-          await purgeStore.progress(trx, id, gone.length, atts.length);
-          return { frames, keys: atts.map((a) => a.storage_key), day };
+          const removed = await afterEventsDeleted(trx, this.evidence, gone, now);
+          await purgeStore.progress(trx, id, gone.length, removed.attachments);
+          return removed;
         });
         if (step === 'skip' || step === 'done') return;
-        await this.evidence.deleteBytes(step.keys);
-        const { frames } = step;
-        void this.notifier.publish(batchNotice(frames[0]!.seq, frames[frames.length - 1]!.seq, frames, { purge_day: step.day }));
+        await publishRemoved(this.evidence, this.notifier, step);
       }
     } catch (err) {
       const message = (err as Error).message;
@@ -152,10 +141,4 @@ export class PurgeService {
       await purgeStore.fail(this.db, id, message).catch(() => {});
     }
   }
-}
-
-/** The `deleted` frame of a purged event: its keys as they were, at a new stream position. */
-function tombstone(row: Parameters<typeof frameOfRow>[0]): EventFrame {
-  const { interval: _omit, ...f } = frameOfRow(row, 'created');
-  return boundFrame({ ...f, deleted: true });
 }

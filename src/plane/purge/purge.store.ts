@@ -50,6 +50,17 @@ function selection(s: PurgeSpec): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
+async function deleteEventsWhere(trx: Db, where: RawBuilder<SqlBool>, limit: number): Promise<DeletedEvent[]> {
+  const r = await sql<DeletedEvent>`with victims as (
+      select e.occurred_at, e.id from events e where ${where} order by e.occurred_at, e.id limit ${limit} for update skip locked),
+    gone as (delete from events d using victims v where d.occurred_at = v.occurred_at and d.id = v.id returning d.*)
+    select g.id, g.occurred_at, g.ended_at, g.org_id, g.camera_id, c.name as camera_name, g.node_id, n.name as node_name, g.detector,
+      g.detector_title, g.category, g.severity, g.template_id, g."interval", g.confidence, g.subject_type, g.subject_ref, g.ext_id,
+      g.list_values, g.starred, g.token_id
+    from gone g left join cameras c on c.id = g.camera_id left join nodes n on n.id = g.node_id`.execute(trx);
+  return r.rows;
+}
+
 /** The only SQL of purges and cleanup jobs. */
 export const purgeStore = {
   async preview(db: Db, s: PurgeSpec): Promise<{ events: number; attachments: number; attachment_bytes: number }> {
@@ -86,15 +97,13 @@ export const purgeStore = {
   },
 
   /** Deletes up to `limit` selected events; returns them with the names their tombstones carry. */
-  async deleteBatch(trx: Db, s: PurgeSpec, limit: number): Promise<DeletedEvent[]> {
-    const r = await sql<DeletedEvent>`with victims as (
-        select e.occurred_at, e.id from events e where ${selection(s)} order by e.occurred_at, e.id limit ${limit} for update skip locked),
-      gone as (delete from events d using victims v where d.occurred_at = v.occurred_at and d.id = v.id returning d.*)
-      select g.id, g.occurred_at, g.ended_at, g.org_id, g.camera_id, c.name as camera_name, g.node_id, n.name as node_name, g.detector,
-        g.detector_title, g.category, g.severity, g.template_id, g."interval", g.confidence, g.subject_type, g.subject_ref, g.ext_id,
-        g.list_values, g.starred, g.token_id
-      from gone g left join cameras c on c.id = g.camera_id left join nodes n on n.id = g.node_id`.execute(trx);
-    return r.rows;
+  deleteBatch(trx: Db, s: PurgeSpec, limit: number): Promise<DeletedEvent[]> {
+    return deleteEventsWhere(trx, selection(s), limit);
+  },
+
+  /** Deletes up to `limit` events of an organisation, every severity (archive cleanup). */
+  deleteOrgBatch(trx: Db, orgId: string, limit: number): Promise<DeletedEvent[]> {
+    return deleteEventsWhere(trx, sql<SqlBool>`e.org_id = ${orgId}`, limit);
   },
 
   /** The idempotency keys of deleted events go with them (a retried ext_id then makes a new event). */
@@ -144,5 +153,25 @@ export const purgeStore = {
     const r = await sql<{ n: number }>`select 1 as n from event_tombstones t
       where t.occurred_at = ${occurredAt} and t.id = ${id} and ${cameraVisible(scope, 't.camera_id', 't.org_id')} limit 1`.execute(db);
     return r.rows.length > 0;
+  },
+
+  /**
+   * The lowest stream position among the newest `depth` frames (rows and tombstones alike): what
+   * a ring filled from the table now would hold. Null while there are fewer frames than that.
+   */
+  async replayFloor(db: Db, depth: number): Promise<number | null> {
+    const r = await sql<{ seq: number | null; n: number }>`select min(seq) as seq, count(*)::int as n from (
+        select seq from (select seq from events order by seq desc limit ${depth}) e
+        union all select seq from (select seq from event_tombstones order by seq desc limit ${depth}) t
+        order by seq desc limit ${depth}) s`.execute(db);
+    const row = r.rows[0]!;
+    return row.n < depth || row.seq === null ? null : Number(row.seq);
+  },
+
+  /** Deletes up to `limit` tombstones written before `before` and below stream position `belowSeq`, oldest first. */
+  async pruneTombstones(db: Db, before: Date, belowSeq: number, limit: number): Promise<number> {
+    const r = await sql`delete from event_tombstones where seq in (
+        select seq from event_tombstones where seq < ${belowSeq} and deleted_at < ${before} order by seq limit ${limit})`.execute(db);
+    return Number(r.numAffectedRows ?? 0);
   },
 };

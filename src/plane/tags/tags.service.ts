@@ -8,10 +8,16 @@ import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import { tagsStore } from './tags.store.js';
+import { rightsChanged } from '../live/bus.js';
 
 /** Tags label cameras and carry camera rights (a user granted a tag sees its cameras). */
 export class TagsService {
   constructor(private readonly db: Db, private readonly orgs: OrgsService, private readonly audit: AuditService) {}
+
+  /** Whether the organisation has tags (they keep it: 409 org_not_empty). */
+  async anyInOrg(db: Db, orgId: string): Promise<boolean> {
+    return (await tagsStore.countInOrg(db, orgId)) > 0;
+  }
 
   /** Distinct, lower-cased ids, each a tag of `orgId`; otherwise 400 unknown_tag. */
   async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
@@ -65,6 +71,8 @@ export class TagsService {
       const before = await tagsStore.get(trx, id, recordScope(p), { lock: true });
       if (!before) throw errors.notFound();
       await tagsStore.delete(trx, id);
+      // The rights the tag gave go with it (grants and camera links cascade).
+      await rightsChanged(trx, before.org_id);
       await this.audit.record(trx, {
         actor: actorOf(p), orgId: before.org_id, action: 'tag.delete', objectType: 'tag', objectId: id, objectName: before.name, params: {},
       });

@@ -44,6 +44,11 @@ export class UsersService {
     });
   }
 
+  /** Whether the organisation has users (they keep it: 409 org_not_empty). */
+  async anyInOrg(db: Db, orgId: string): Promise<boolean> {
+    return (await usersStore.countInOrg(db, orgId)) > 0;
+  }
+
   /** A user the caller may administer, for other domains (grants): 404 when unknown or foreign. */
   async visible(db: Db, p: Principal, rawId: string): Promise<UserRecord> {
     const u = await usersStore.get(db, requireUuid(rawId), recordScope(p));

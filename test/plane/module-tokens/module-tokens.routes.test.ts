@@ -171,12 +171,12 @@ describe('module tokens', () => {
     }
   });
 
-  it('an organisation holding a module token cannot be deleted until the token is gone', async () => {
+  it('deleting an organisation revokes its module tokens at once (they do not keep it: archive cleanup, docs/inventory.md)', async () => {
     const org = (await x.root.post('/api/v1/orgs', { name: unique('o') })).body;
     const tok = (await x.root.post('/api/v1/module-tokens', { name: 'only', org_id: org.id })).body;
-    expect((await x.root.del(`/api/v1/orgs/${org.id}`)).body).toEqual({ error: 'org_not_empty' });
-    expect((await x.root.del(`/api/v1/module-tokens/${tok.id}`)).status).toBe(200);
-    expect((await x.root.del(`/api/v1/orgs/${org.id}`)).body).toEqual({ id: org.id, deleted: true });
+    expect((await x.root.del(`/api/v1/orgs/${org.id}`)).body).toEqual({ id: org.id, deleted: true, cleanup_job_id: null });
+    expect((await x.anon.as(tok.secret).post('/api/v1/events', oneEvent())).status).toBe(401);
+    expect((await x.root.del(`/api/v1/module-tokens/${tok.id}`)).status).toBe(404);
   });
 
   it('a session token is not a module token (separate credential spaces)', async () => {

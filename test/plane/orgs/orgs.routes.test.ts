@@ -76,7 +76,7 @@ describe('organisations', () => {
     const o = (await x.root.post('/api/v1/orgs', { name: unique('gone') })).body;
     const d = await x.root.del(`/api/v1/orgs/${o.id}`);
     expect(d.status).toBe(200);
-    expect(d.body).toEqual({ id: o.id, deleted: true });
+    expect(d.body).toEqual({ id: o.id, deleted: true, cleanup_job_id: null });
     expect((await lastAudit(x.root, 'org.delete', o.id)).action).toBe('org.delete');
     const busy = await x.root.del(`/api/v1/orgs/${x.a.orgId}`);
     expect(busy.status).toBe(409);
