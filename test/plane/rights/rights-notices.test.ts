@@ -3,6 +3,7 @@ import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { SseReader } from '../sse-client.js';
 import { tenants, unique, type Tenants } from '../inventory.helpers.js';
+import { sql } from 'kysely';
 import { channels } from '../../../src/plane/live/bus.js';
 
 // Rights notices: a camera's tags, a camera or a tag deleted re-evaluate open event streams at
@@ -42,9 +43,22 @@ async function deliveredBeforeMarker(s: SseReader, probeCamera: string): Promise
   await s.until((r) => r.events.some((e) => e.data.id === marker));
   return s.events.some((e) => e.data.id === probe);
 }
-async function noticesAfter(n: number, wait = 300): Promise<string[]> {
-  await new Promise((r) => setTimeout(r, wait));
-  return notices.slice(n);
+// Notices reach a listener in commit order: once a marker sent after the action has arrived,
+// every notice of the action has too. The marker names an organisation that does not exist.
+const MARKER_ORG = '00000000-0000-4000-8000-000000000000';
+async function settled(): Promise<number> {
+  const seen = notices.length;
+  await sql`select pg_notify(${channels.rights}, ${JSON.stringify({ org_id: MARKER_ORG })})`.execute(t.db.database.db);
+  const until = Date.now() + 10_000;
+  while (!notices.slice(seen).some((p) => p.includes(MARKER_ORG))) {
+    if (Date.now() > until) throw new Error('marker notice not delivered');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return notices.length;
+}
+async function noticesAfter(n: number): Promise<string[]> {
+  await settled();
+  return notices.slice(n).filter((p) => !p.includes(MARKER_ORG));
 }
 
 beforeAll(async () => {
@@ -67,7 +81,7 @@ describe('rights notices', () => {
     const cam = await camera([tag]);
     const s = await operatorStream();
     expect(await deliveredBeforeMarker(s, cam)).toBe(true);
-    const n = notices.length;
+    const n = await settled();
     const r = await x.a.admin.patch(`/api/v1/cameras/${cam}`, { tag_ids: [] });
     expect(r.status, r.text).toBe(200);
     expect(await deliveredBeforeMarker(s, cam)).toBe(false);
@@ -93,7 +107,7 @@ describe('rights notices', () => {
     const cam = await camera([other]);
     const s = await operatorStream();
     expect(await deliveredBeforeMarker(s, cam)).toBe(true);
-    const n = notices.length;
+    const n = await settled();
     expect((await x.a.admin.del(`/api/v1/tags/${other}`)).status).toBe(200);
     expect(await deliveredBeforeMarker(s, cam)).toBe(false);
     expect((await noticesAfter(n)).map((p) => JSON.parse(p))).toEqual([{ org_id: x.a.orgId }]);
@@ -102,17 +116,17 @@ describe('rights notices', () => {
 
   it('a deleted camera sends one notice for its organisation; a name change sends none', async () => {
     const cam = await camera([tag]);
-    let n = notices.length;
+    let n = await settled();
     expect((await x.a.admin.patch(`/api/v1/cameras/${cam}`, { name: unique('renamed') })).status).toBe(200);
     expect(await noticesAfter(n)).toEqual([]);
-    n = notices.length;
+    n = await settled();
     expect((await x.a.admin.del(`/api/v1/cameras/${cam}`)).status).toBe(200);
     expect((await noticesAfter(n)).map((p) => JSON.parse(p))).toEqual([{ org_id: x.a.orgId }]);
   });
 
   it('a notice of one organisation leaves the streams of another as they were', async () => {
     const tagB = (await x.b.admin.post('/api/v1/tags', { name: unique('b') })).body.id;
-    const n = notices.length;
+    const n = await settled();
     expect((await x.b.admin.del(`/api/v1/tags/${tagB}`)).status).toBe(200);
     expect((await noticesAfter(n)).map((p) => JSON.parse(p))).toEqual([{ org_id: x.b.orgId }]);
     const s = await operatorStream();
