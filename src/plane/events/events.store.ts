@@ -137,6 +137,19 @@ export const eventsStore = {
     return r.rows[0] ? Number(r.rows[0].seq) : null;
   },
 
+  /**
+   * Closes the open system intervals of `detector` that started at `occurredAt` for a node or a
+   * camera (occurred_at names one partition; the node's may be one row per organisation).
+   */
+  async closeSystem(trx: Db, k: { detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null }, endedAt: Date): Promise<Array<{ id: string; occurred_at: Date }>> {
+    const r = await sql<{ id: string; occurred_at: Date }>`update events set ended_at = greatest(${endedAt}, occurred_at), seq = nextval('event_seq'), changed = true
+      where occurred_at = ${k.occurredAt} and detector = ${k.detector} and category = 'system' and token_id is null
+        and "interval" and ended_at is null
+        and (${k.nodeId}::uuid is null or node_id = ${k.nodeId}::uuid) and (${k.cameraId}::uuid is null or camera_id = ${k.cameraId}::uuid)
+      returning id, occurred_at`.execute(trx);
+    return r.rows;
+  },
+
   async ensurePartitions(db: Db, from: Date, to: Date): Promise<number> {
     const r = await sql<{ made: number }>`select argus_ensure_event_partitions(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz) as made`.execute(db);
     return Number(r.rows[0]?.made ?? 0);

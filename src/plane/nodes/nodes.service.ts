@@ -52,6 +52,11 @@ export class NodesService {
     };
   }
 
+  /** The write token of a node row already read (the sweeper claims rows in bulk); never for a reply. */
+  openApiToken(id: string, sealed: string): string {
+    return this.box.open(sealed, context(id, 'api_token'));
+  }
+
   async list(q: ListArgs) {
     const limit = q.limit ?? DEFAULT_LIMIT;
     return pageOf(await nodesStore.list(this.db, { after: q.after ?? null, limit }), limit, nodeRow);
