@@ -68,6 +68,23 @@ export class SystemEvents {
     return batchNotice(frames[0]!.seq, frames[frames.length - 1]!.seq, frames);
   }
 
+  /** Closes system intervals whose node or camera was deleted while they were open; publishes their frames. */
+  async closeOrphans(db: Db, at: number): Promise<number> {
+    const { notice, n } = await db.transaction().execute(async (trx) => {
+      await eventsStore.beginWrite(trx);
+      const closed = await eventsStore.closeOrphanedSystem(trx, new Date(at));
+      const frames: EventFrame[] = [];
+      for (const c of closed) {
+        const row = await eventsReadStore.get(trx, { kind: 'all' }, c.id, new Date(c.occurred_at));
+        if (row) frames.push(frameOfRow(row, 'full'));
+      }
+      frames.sort((a, b) => a.seq - b.seq);
+      return { n: closed.length, notice: frames.length ? batchNotice(frames[0]!.seq, frames[frames.length - 1]!.seq, frames) : null };
+    });
+    this.publish(notice);
+    return n;
+  }
+
   /** After commit, outside the transaction (see EventNotifier). */
   publish(notice: string | null): void {
     if (notice) void this.notifier.publish(notice);

@@ -32,6 +32,9 @@ export function offlineReasonOf(stream: NodeStream | undefined): 'stream_absent'
 
 export interface SweepSummary { polled: number; reachable: number }
 
+/** How often a sweep also closes intervals left open by a deleted node or camera. */
+const ORPHAN_CHECK_MS = 60_000;
+
 /**
  * The sweeper (document 4 §6): every sweep it claims the enabled nodes due for a poll, polls
  * them (a bounded number at once, each under the time-out), and applies what each answered:
@@ -49,12 +52,18 @@ export class Sweeper {
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
+  private lastOrphanCheck = -Infinity;
+
   job(): Job {
     return { name: 'nodes.sweep', everyMs: this.config.intervalMs, budgetMs: this.config.intervalMs, run: async () => { await this.sweep(); } };
   }
 
   async sweep(): Promise<SweepSummary> {
     await this.stopWatchingDisabled();
+    if (this.clock.now() - this.lastOrphanCheck >= ORPHAN_CHECK_MS) {
+      this.lastOrphanCheck = this.clock.now();
+      await this.system.closeOrphans(this.db, this.clock.now());
+    }
     // Half a sweep: a process that claimed a node in this sweep keeps it, the next sweep is free.
     const claimed = await sweeperStore.claimNodes(this.db, new Date(this.clock.now()), this.config.intervalMs / 2);
     let reachable = 0;

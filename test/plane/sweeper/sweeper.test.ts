@@ -262,6 +262,30 @@ describe('sweeper: cameras', () => {
   });
 });
 
+describe('sweeper: deleted subjects', () => {
+  it('an interval left open by a deleted camera or node is closed within a minute', async () => {
+    const n = await node([[x.a.admin, 1]]);
+    const bare = await node();
+    const held = await node([[x.a.admin, 1]]);
+    bare.fake.mode = 'hang';
+    held.fake.mode = 'hang';
+    await sweep(); // the camera has no stream: offline; the bare node: unreachable
+    expect(await eventsOf('system.camera_offline', { camera_id: n.cameras[0] })).toHaveLength(1);
+    expect(await eventsOf('system.node_unreachable', { node_id: bare.id })).toHaveLength(1);
+    expect((await x.a.admin.del(`/api/v1/cameras/${n.cameras[0]}`)).status).toBe(200);
+    expect((await x.root.del(`/api/v1/nodes/${bare.id}`)).status).toBe(200);
+    clock.advance(60_000);
+    await sweep();
+    const [cam] = await eventsOf('system.camera_offline', { camera_id: n.cameras[0] });
+    const [nod] = await eventsOf('system.node_unreachable', { node_id: bare.id });
+    expect(new Date(cam!.ended_at!).getTime()).toBe(clock.now());
+    expect(new Date(nod!.ended_at!).getTime()).toBe(clock.now());
+    // intervals whose subject still holds them stay open
+    const [kept] = await eventsOf('system.node_unreachable', { node_id: held.id });
+    expect(kept!.ended_at).toBeNull();
+  });
+});
+
 describe('system templates: ignore_event', () => {
   it('a superadmin who sets ignore_event stops the events; the state is still kept', async () => {
     const id = '00000000-0000-7000-8000-00000000a001';
