@@ -43,7 +43,7 @@ export class SystemEvents {
   async write(trx: Db, opens: SystemOpen[], closes: SystemClose[], endedAt: number): Promise<string | null> {
     const kept: Array<{ open: SystemOpen; applied: Applied | null }> = [];
     for (const open of opens) {
-      const t = (await this.templates.forOrg(open.orgId)).match(open.detector);
+      const t = (await this.templates.forOrg(open.orgId, trx)).match(open.detector);
       if (t?.ignore) continue;
       kept.push({ open, applied: t ? apply(t, { detector: open.detector, cameraId: open.cameraId, payload: open.payload }) : null });
     }

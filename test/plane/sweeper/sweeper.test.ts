@@ -3,6 +3,7 @@ import { ManualClock, startPlane, testConfig, type TestPlane } from '../harness.
 import type { Client } from '../client.js';
 import { tenants, unique, type Tenants } from '../inventory.helpers.js';
 import type { PlaneConfig } from '../../../src/plane/config/config.js';
+import { openDatabase } from '../../../src/plane/db/database.js';
 import { FakeNode } from './fake-node.js';
 
 const SWEEP_MS = 5000;
@@ -43,6 +44,13 @@ async function node(cams: Array<[Client, number]> = [], token?: string): Promise
     }
   }
   return { fake, id: r.body.id, cameras };
+}
+
+/** Another plane process on the same database: its own pool on a server (one handle for the embedded database). */
+async function secondPlane(over: Partial<PlaneConfig> = config): Promise<{ plane: TestPlane; close(): Promise<void> }> {
+  const database = t.db.url ? await openDatabase({ kind: 'postgres', url: t.db.url }) : t.db.database;
+  const plane = await startPlane({ clock, config: over, db: { database, url: t.db.url, drop: async () => {} } });
+  return { plane, async close() { await plane.close(); if (database !== t.db.database) await database.close(); } };
 }
 
 /** The next sweep: the clock moves one interval on, so every enabled node is due again. */
@@ -151,7 +159,8 @@ describe('sweeper: system.node_unreachable', () => {
 
 describe('sweeper: several plane processes on one database', () => {
   it('two app instances sweeping together write one event per transition', async () => {
-    const other = await startPlane({ clock, config, db: t.db });
+    const second = await secondPlane();
+    const other = second.plane;
     try {
       const n = await node([[x.a.admin, 2]]);
       n.fake.stream(n.cameras[0]!, 'live');
@@ -178,7 +187,7 @@ describe('sweeper: several plane processes on one database', () => {
       await Promise.all([t.plane.services.sweeper.apply(n.id, clock.now(), down), other.plane.services.sweeper.apply(n.id, clock.now(), down)]);
       expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toHaveLength(2);
     } finally {
-      await other.plane.close();
+      await second.close();
     }
   });
 });
@@ -348,7 +357,8 @@ describe('system.evidence_storage_pressure', () => {
   });
 
   it('two processes checking together fire a crossing once', async () => {
-    const other = await startPlane({ clock, config, db: t.db });
+    const second = await secondPlane();
+    const other = second.plane;
     try {
       const before = (await pressure()).length;
       await setBytes(750_000);
@@ -356,7 +366,7 @@ describe('system.evidence_storage_pressure', () => {
       expect([...a, ...b]).toEqual([70]);
       expect(await pressure()).toHaveLength(before + 1);
     } finally {
-      await other.plane.close();
+      await second.close();
     }
   });
 
@@ -371,11 +381,11 @@ describe('system.evidence_storage_pressure', () => {
 describe('the sweeper jobs', () => {
   it('start with the plane when [sweeper] enabled, not otherwise', async () => {
     expect(t.plane.services.jobs.list().map((j) => j.name)).not.toContain('nodes.sweep');
-    const on = await startPlane({ clock, db: t.db, config: { ...config, sweeper: { ...config.sweeper!, enabled: true } } });
+    const on = await secondPlane({ ...config, sweeper: { ...config.sweeper!, enabled: true } });
     try {
-      const names = on.plane.services.jobs.list().map((j) => j.name);
+      const names = on.plane.plane.services.jobs.list().map((j) => j.name);
       expect(names).toContain('nodes.sweep');
       expect(names).toContain('evidence.pressure');
-    } finally { await on.plane.close(); }
+    } finally { await on.close(); }
   });
 });
