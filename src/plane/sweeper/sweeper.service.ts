@@ -55,7 +55,8 @@ export class Sweeper {
   private lastOrphanCheck = -Infinity;
 
   job(): Job {
-    return { name: 'nodes.sweep', everyMs: this.config.intervalMs, budgetMs: this.config.intervalMs, run: async () => { await this.sweep(); } };
+    // A sweep every interval, whatever a sweep takes (document 4 §6: "each sweep, default 5 s").
+    return { name: 'nodes.sweep', everyMs: this.config.intervalMs, budgetMs: this.config.intervalMs, fixedRate: true, run: async () => { await this.sweep(); } };
   }
 
   async sweep(): Promise<SweepSummary> {
