@@ -30,6 +30,14 @@ export function offlineReasonOf(stream: NodeStream | undefined): 'stream_absent'
   return stream.state === 'failing' ? 'stream_failing' : null;
 }
 
+/** The cameras whose status differs from the one they were read with (a steady sweep writes none). */
+function changed(cams: NodeCamera[], status: (c: NodeCamera) => CameraStatus): Array<{ id: string; status: CameraStatus }> {
+  return cams.flatMap((c) => {
+    const s = status(c);
+    return s === c.status ? [] : [{ id: c.id, status: s }];
+  });
+}
+
 export interface SweepSummary { polled: number; reachable: number }
 
 /** How often a sweep also closes intervals left open by a deleted node or camera. */
@@ -96,7 +104,7 @@ export class Sweeper {
       if (!result.reachable) {
         const node = await sweeperStore.markUnreachable(trx, nodeId, new Date(at));
         if (!node) return null;
-        await sweeperStore.setStatuses(trx, cams.map((c) => ({ id: c.id, status: 'unavailable' })));
+        await sweeperStore.setStatuses(trx, changed(cams, () => 'unavailable'));
         // Only the node's event: its cameras' offline intervals neither open nor close while nothing is known of them.
         if (node.opened) {
           for (const orgId of await this.orgsFor(trx, cams)) {
@@ -121,7 +129,7 @@ export class Sweeper {
     opens: SystemOpen[], closes: SystemClose[]): Promise<void> {
     const byName = new Map(streams.map((s) => [s.name, s]));
     const main = (c: NodeCamera) => byName.get(`${c.id}_main`);
-    await sweeperStore.setStatuses(trx, cams.map((c) => ({ id: c.id, status: cameraStatusOf(main(c)) })));
+    await sweeperStore.setStatuses(trx, changed(cams, (c) => cameraStatusOf(main(c))));
     const offline = cams.filter((c) => offlineReasonOf(main(c)) !== null);
     const started = new Set(await sweeperStore.openOffline(trx, offline.map((c) => c.id), new Date(at)));
     for (const c of offline) {
@@ -146,7 +154,7 @@ export class Sweeper {
       for (const n of await sweeperStore.markDisabled(trx)) {
         if (n.was) closes.push({ detector: 'system.node_unreachable', occurredAt: new Date(n.was).getTime(), nodeId: n.id });
         const cams = await sweeperStore.camerasOfNode(trx, n.id);
-        await sweeperStore.setStatuses(trx, cams.map((c) => ({ id: c.id, status: 'unavailable' })));
+        await sweeperStore.setStatuses(trx, changed(cams, () => 'unavailable'));
         for (const c of await sweeperStore.closeOffline(trx, cams.map((x) => x.id))) {
           closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
         }
