@@ -33,7 +33,7 @@ export function normaliseNodeUrl(text: string): string {
   return u.toString().replace(/\/+$/, '');
 }
 
-/** Streaming nodes as records (superadmin). Polling arrives with its own issue and reads `credentials`. */
+/** Streaming nodes as records (superadmin). The sweeper (src/plane/sweeper) polls them and keeps state, last_seen_at and version. */
 export class NodesService {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly box: SecretBox) {}
 
