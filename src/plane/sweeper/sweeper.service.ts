@@ -88,21 +88,25 @@ export class Sweeper {
           result = { reachable: false, reason: 'bad_token' };
         }
         if (result.reachable) reachable++;
-        try { await this.apply(n.id, at, result); } catch (err) { this.log.warn({ node_id: n.id, err: (err as Error).message }, 'sweep result not stored'); }
+        try { await this.apply(n.id, at, result, n.polled_at); } catch (err) { this.log.warn({ node_id: n.id, err: (err as Error).message }, 'sweep result not stored'); }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.config.concurrency, claimed.length) }, worker));
     return { polled: claimed.length, reachable };
   }
 
-  /** Stores what one poll of node `nodeId`, started at `at`, found; writes the events it decides. */
-  async apply(nodeId: string, at: number, result: PollResult): Promise<void> {
+  /**
+   * Stores what one poll of node `nodeId`, started at `at`, found; writes the events it decides.
+   * `claim`: the claim the poll was made under; when another process has claimed the node since,
+   * its newer result wins and this one is dropped.
+   */
+  async apply(nodeId: string, at: number, result: PollResult, claim: Date | null = null): Promise<void> {
     const notice = await this.db.transaction().execute(async (trx) => {
       const opens: SystemOpen[] = [];
       const closes: SystemClose[] = [];
       const cams = await sweeperStore.camerasOfNode(trx, nodeId);
       if (!result.reachable) {
-        const node = await sweeperStore.markUnreachable(trx, nodeId, new Date(at));
+        const node = await sweeperStore.markUnreachable(trx, nodeId, new Date(at), claim);
         if (!node) return null;
         await sweeperStore.setStatuses(trx, changed(cams, () => 'unavailable'));
         // Only the node's event: its cameras' offline intervals neither open nor close while nothing is known of them.
@@ -116,7 +120,7 @@ export class Sweeper {
         }
         return this.system.write(trx, opens, closes, at);
       }
-      const node = await sweeperStore.markReachable(trx, nodeId, new Date(at), result.system.version);
+      const node = await sweeperStore.markReachable(trx, nodeId, new Date(at), result.system.version, claim);
       if (!node) return null;
       if (node.was) closes.push({ detector: 'system.node_unreachable', occurredAt: node.was.getTime(), nodeId });
       if (result.streams) await this.applyStreams(trx, node.name, nodeId, at, cams, result.streams, opens, closes);

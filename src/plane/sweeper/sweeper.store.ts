@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 export type CameraStatus = 'live' | 'unavailable' | 'degraded' | 'failing';
-export interface ClaimedNode { id: string; name: string; url: string; api_token_enc: string }
+export interface ClaimedNode { id: string; name: string; url: string; api_token_enc: string; polled_at: Date }
 export interface NodeCamera { id: string; org_id: string; name: string; status: CameraStatus; offline_since: Date | null }
 
 /**
@@ -19,22 +19,28 @@ export const sweeperStore = {
   async claimNodes(db: Db, now: Date, leaseMs: number): Promise<ClaimedNode[]> {
     const r = await sql<ClaimedNode>`update nodes set polled_at = ${now}
       where enabled and (polled_at is null or polled_at <= ${new Date(now.getTime() - leaseMs)})
-      returning id, name, url, api_token_enc`.execute(db);
+      returning id, name, url, api_token_enc, polled_at`.execute(db);
     return r.rows;
   },
 
-  /** The node stopped answering: `opened` when this call started its unreachable interval (at `at`). */
-  async markUnreachable(trx: Db, id: string, at: Date): Promise<{ name: string; since: Date; opened: boolean } | undefined> {
-    const r = await sql<{ name: string; since: Date; opened: boolean }>`with old as (select id, unreachable_since from nodes where id = ${id} and enabled for update)
+  /**
+   * The node stopped answering: `opened` when this call started its unreachable interval (at
+   * `at`). With `claim`, only while the node's claim is still that one: a result that another
+   * process's later claim overtook is stale and changes nothing (undefined).
+   */
+  async markUnreachable(trx: Db, id: string, at: Date, claim: Date | null): Promise<{ name: string; since: Date; opened: boolean } | undefined> {
+    const r = await sql<{ name: string; since: Date; opened: boolean }>`with old as (select id, unreachable_since from nodes
+        where id = ${id} and enabled and (${claim}::timestamptz is null or polled_at = ${claim}::timestamptz) for update)
       update nodes n set state = 'unreachable', unreachable_since = coalesce(old.unreachable_since, ${at})
       from old where n.id = old.id
       returning n.name, n.unreachable_since as since, old.unreachable_since is null as opened`.execute(trx);
     return r.rows[0];
   },
 
-  /** The node answered: `was` is the start of the unreachable interval this call ended, if any. */
-  async markReachable(trx: Db, id: string, at: Date, version: string): Promise<{ name: string; was: Date | null } | undefined> {
-    const r = await sql<{ name: string; was: Date | null }>`with old as (select id, unreachable_since from nodes where id = ${id} and enabled for update)
+  /** The node answered: `was` is the start of the unreachable interval this call ended, if any. `claim` as for markUnreachable. */
+  async markReachable(trx: Db, id: string, at: Date, version: string, claim: Date | null): Promise<{ name: string; was: Date | null } | undefined> {
+    const r = await sql<{ name: string; was: Date | null }>`with old as (select id, unreachable_since from nodes
+        where id = ${id} and enabled and (${claim}::timestamptz is null or polled_at = ${claim}::timestamptz) for update)
       update nodes n set state = 'reachable', unreachable_since = null, last_seen_at = ${at}, version = ${version}
       from old where n.id = old.id
       returning n.name, old.unreachable_since as was`.execute(trx);

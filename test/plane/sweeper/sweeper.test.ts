@@ -192,6 +192,23 @@ describe('sweeper: several plane processes on one database', () => {
   });
 });
 
+describe('sweeper: stale results', () => {
+  it('a poll result whose claim another process has taken over since changes nothing', async () => {
+    const n = await node([[x.a.admin, 1]]);
+    n.fake.stream(n.cameras[0]!, 'live');
+    await sweep();
+    const claim = (await db().selectFrom('nodes').select('polled_at').where('id', '=', n.id).executeTakeFirstOrThrow()).polled_at!;
+    const stale = new Date(new Date(claim).getTime() - SWEEP_MS);
+    await t.plane.services.sweeper.apply(n.id, clock.now(), { reachable: false, reason: 'timeout' }, stale);
+    expect((await nodeRow(n.id)).state).toBe('reachable');
+    expect(await status(x.a.admin, n.cameras[0]!)).toBe('live');
+    expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toEqual([]);
+    await t.plane.services.sweeper.apply(n.id, clock.now(), { reachable: false, reason: 'timeout' }, new Date(claim));
+    expect((await nodeRow(n.id)).state).toBe('unreachable');
+    expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toHaveLength(1);
+  });
+});
+
 describe('sweeper: cameras', () => {
   it('camera status follows its main stream; a failing or absent stream opens system.camera_offline, a serving one closes it', async () => {
     const n = await node([[x.a.admin, 1]]);
