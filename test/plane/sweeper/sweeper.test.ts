@@ -154,6 +154,15 @@ describe('sweeper: system.node_unreachable', () => {
     expect(new Date(e!.ended_at!).getTime()).toBe(clock.now());
     expect((await nodeRow(n.id)).state).toBe('disabled');
     expect(await status(x.a.admin, n.cameras[0]!)).toBe('unavailable');
+    // enabled again: polled again, and down means a new interval
+    expect((await x.root.patch(`/api/v1/nodes/${n.id}`, { enabled: true })).status).toBe(200);
+    await sweep();
+    expect((await nodeRow(n.id)).state).toBe('unreachable');
+    expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toHaveLength(2);
+    n.fake.mode = 'up';
+    await sweep();
+    expect((await nodeRow(n.id)).state).toBe('reachable');
+    expect(await status(x.a.admin, n.cameras[0]!)).toBe('live');
   });
 });
 
@@ -313,9 +322,11 @@ describe('sweeper: deleted subjects', () => {
 });
 
 describe('system templates: ignore_event', () => {
+  const ignore = async (id: string, on: boolean) => expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: on } })).status).toBe(200);
+
   it('a superadmin who sets ignore_event stops the events; the state is still kept', async () => {
-    const id = '00000000-0000-7000-8000-00000000a001';
-    expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: true } })).status).toBe(200);
+    const ids = ['00000000-0000-7000-8000-00000000a001', '00000000-0000-7000-8000-00000000a002'];
+    for (const id of ids) await ignore(id, true);
     try {
       const n = await node([[x.a.admin, 1]]);
       n.fake.mode = 'hang';
@@ -323,11 +334,23 @@ describe('system templates: ignore_event', () => {
       expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toEqual([]);
       expect((await nodeRow(n.id)).state).toBe('unreachable');
       n.fake.mode = 'up';
+      n.fake.stream(n.cameras[0]!, 'failing');
       await sweep();
       expect((await nodeRow(n.id)).state).toBe('reachable');
+      expect(await status(x.a.admin, n.cameras[0]!)).toBe('failing');
       expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toEqual([]);
+      expect(await eventsOf('system.camera_offline', { camera_id: n.cameras[0] })).toEqual([]);
+      // Clearing the flag does not replay the transition that was ignored; the next one is stored.
+      for (const id of ids) await ignore(id, false);
+      await sweep();
+      expect(await eventsOf('system.camera_offline', { camera_id: n.cameras[0] })).toEqual([]);
+      n.fake.stream(n.cameras[0]!, 'live');
+      await sweep();
+      n.fake.stream(n.cameras[0]!, 'failing');
+      await sweep();
+      expect(await eventsOf('system.camera_offline', { camera_id: n.cameras[0] })).toHaveLength(1);
     } finally {
-      expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: false } })).status).toBe(200);
+      for (const id of ids) await ignore(id, false);
     }
   });
 });
@@ -371,6 +394,20 @@ describe('system.evidence_storage_pressure', () => {
     }
     expect(evs[0]!.payload.used_percent).toBe(70);
     expect(evs[2]!.fields).toEqual({ used_percent: 99, watermark: 85 });
+  });
+
+  it('ignore_event on its template stores nothing; the level still moves', async () => {
+    const id = '00000000-0000-7000-8000-00000000a003';
+    expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: true } })).status).toBe(200);
+    try {
+      const before = (await pressure()).length;
+      await setBytes(900_000);
+      expect(await t.plane.services.pressure.check()).toEqual([70, 85]);
+      expect(await pressure()).toHaveLength(before);
+      expect(await t.plane.services.pressure.check()).toEqual([]);
+    } finally {
+      expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: false } })).status).toBe(200);
+    }
   });
 
   it('two processes checking together fire a crossing once', async () => {
