@@ -5,6 +5,7 @@ import { tenants, unique, type Tenants } from '../inventory.helpers.js';
 import type { PlaneConfig } from '../../../src/plane/config/config.js';
 import { openDatabase } from '../../../src/plane/db/database.js';
 import { FakeNode } from './fake-node.js';
+import { SseReader } from '../sse-client.js';
 
 const SWEEP_MS = 5000;
 const config: Partial<PlaneConfig> = {
@@ -197,6 +198,36 @@ describe('sweeper: several plane processes on one database', () => {
       expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toHaveLength(2);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('system events on the live stream', () => {
+  it('reach the organisation: the camera event whoever sees the camera, the node event its administrators only', async () => {
+    const base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
+    const n = await node([[x.a.admin, 1]]);
+    const cam = n.cameras[0]!;
+    expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam], tag_ids: [] })).status).toBe(200);
+    n.fake.stream(cam, 'live');
+    await sweep();
+    const open = (c: Client) => SseReader.open(`${base}/api/v1/events/stream`, { authorization: `Bearer ${c.token}` });
+    const [admin, operator, other] = [await open(x.a.admin), await open(x.a.operator), await open(x.b.admin)];
+    try {
+      n.fake.stream(cam, 'failing');
+      await sweep();
+      n.fake.mode = 'hang';
+      await sweep();
+      const mine = (r: SseReader) => r.events.map((e) => e.data).filter((d) => d.node_id === n.id);
+      await admin.until((r) => mine(r).length === 2);
+      expect(mine(admin).map((d) => d.detector)).toEqual(['system.camera_offline', 'system.node_unreachable']);
+      expect(mine(admin)[0]).toMatchObject({ category: 'system', camera_id: cam, org_id: x.a.orgId, interval: true, ended_at: null, severity: 2, template_id: '00000000-0000-7000-8000-00000000a002' });
+      expect(mine(admin)[0].detector_title).toEqual({ en: 'Camera offline' });
+      await operator.until((r) => mine(r).length >= 1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(mine(operator).map((d) => d.detector)).toEqual(['system.camera_offline']);
+      expect(mine(other)).toEqual([]);
+    } finally {
+      for (const r of [admin, operator, other]) r.close();
     }
   });
 });
