@@ -49,13 +49,13 @@ export async function processCpuMs(pid: number): Promise<number> {
 }
 
 /** `node dist/src/plane/main.js serve` on the given database; resolves once the database is ready. */
-export async function startPlaneProcess(databaseUrl: string): Promise<BenchPlane> {
+export async function startPlaneProcess(databaseUrl: string, extraToml = ''): Promise<BenchPlane> {
   const main = resolve('dist/src/plane/main.js');
   if (!existsSync(main)) throw new Error('run "npm run build" first');
   const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  await writeFile(join(dir, 'plane.toml'), `[network]\npublic_url = "${base}"\nlisten = "127.0.0.1:${port}"\n[logging]\nminimum_level = "warn"\n`);
+  await writeFile(join(dir, 'plane.toml'), `[network]\npublic_url = "${base}"\nlisten = "127.0.0.1:${port}"\n[logging]\nminimum_level = "warn"\n${extraToml}`);
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ARGUS_BOOTSTRAP_LOGIN: BOOT.login, ARGUS_BOOTSTRAP_PASSWORD: BOOT.password };
   delete env.RUST_LOG; delete env.ARGUS_LOG;
   const child = spawn(process.execPath, [...(process.env.PLANE_NODE_ARGS ?? '').split(' ').filter(Boolean), main, 'serve', '--config', join(dir, 'plane.toml')], { env, stdio: ['ignore', 'pipe', 'inherit'] });

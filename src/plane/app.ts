@@ -23,6 +23,8 @@ import { JobRunner } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { EventServices } from './eventing.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
+import { Sweeper } from './sweeper/sweeper.service.js';
+import { EvidencePressure } from './sweeper/evidence-pressure.js';
 
 export interface PlaneServices {
   health: DbHealth;
@@ -34,6 +36,8 @@ export interface PlaneServices {
   inventory: InventoryServices;
   events: EventServices;
   jobs: JobRunner;
+  sweeper: Sweeper;
+  pressure: EvidencePressure;
 }
 
 export interface Plane {
@@ -74,6 +78,9 @@ export async function buildApp(deps: {
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
   const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
   const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
+
+  const sweeper = new Sweeper(db, clock, config.sweeper, inventory.nodes, events.system, log.child({ part: 'sweeper' }));
+  const pressure = new EvidencePressure(db, clock, { ...config.evidencePressure, dir: config.evidence.dir }, events.system);
 
   auth.subscribe(bus);
   events.templateCache.subscribe(bus);
@@ -146,6 +153,10 @@ export async function buildApp(deps: {
       jobs.start(events.archive.backgroundJob());
       jobs.start(events.pruneJob());
       jobs.start(events.intervalTimeoutsJob());
+      if (config.sweeper.enabled) {
+        jobs.start(sweeper.job());
+        jobs.start(pressure.job(config.sweeper.intervalMs));
+      }
     }
   });
   health.startProbe(async () => {
@@ -160,7 +171,7 @@ export async function buildApp(deps: {
 
   return {
     app,
-    services: { health, bus, streams, ring, audit, auth, inventory, events, jobs },
+    services: { health, bus, streams, ring, audit, auth, inventory, events, jobs, sweeper, pressure },
     ready: () => readyPromise,
     async close() {
       health.stop();

@@ -29,6 +29,7 @@ import { TemplatesService } from './templates/templates.service.js';
 import { recentDetectors } from './events/detectors.store.js';
 import { EventSearch } from './events/search.js';
 import { intervalTimeoutsJob } from './events/interval-timeouts.js';
+import { SystemEvents } from './events/system-events.js';
 
 const DAY_MS = 86_400_000;
 
@@ -51,6 +52,8 @@ export class EventServices {
   private readonly notifier: EventNotifier;
   readonly navigation: NavigationService;
   readonly previews: PreviewService;
+  /** The write path of the plane's own events (sweeper, evidence pressure). */
+  readonly system: SystemEvents;
 
   constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
     log: Pick<Logger, 'warn'>, streams: LiveStreams, storage?: EvidenceStorage) {
@@ -71,6 +74,7 @@ export class EventServices {
     this.purge = new PurgeService(db, clock, audit, this.evidence, notifier, log);
     // Deleting an organisation that still holds event history queues its archive cleanup.
     this.archive = inventory.orgs.archiver = new ArchiveService(db, clock, this.evidence, this.moduleTokens, inventory.orgs, notifier, log);
+    this.system = new SystemEvents(this.templateCache, notifier);
   }
 
   /** Live frames between processes: the ring follows argus_events, stream rights follow argus_rights. */

@@ -42,7 +42,8 @@ export async function freshDatabase(): Promise<TestDb> {
 
 export function testConfig(over: Partial<PlaneConfig> = {}): PlaneConfig {
   const base = parsePlaneConfig({ text: '', configFile: null, env: {}, dataDir: '/tmp/argus-test' });
-  return { ...base, bootstrap: ROOT, ...over };
+  // No background polling of the (fake) nodes other tests register; sweeper tests drive it themselves.
+  return { ...base, bootstrap: ROOT, sweeper: { ...base.sweeper, enabled: false }, ...over };
 }
 
 /** Captures everything the plane logs, so tests can look for leaked secrets. */

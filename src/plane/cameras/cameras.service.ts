@@ -55,8 +55,8 @@ function cameraRow(c: CameraRecord, tagIds: string[]) {
 
 /**
  * Cameras as records: reads for anyone within the camera-rights rule, writes for administrators.
- * Provisioning the streams on the node comes with its own issue; until then a camera stays
- * `unavailable`.
+ * Provisioning the streams on the node comes with its own issue; the sweeper sets `status` from
+ * the node's state of the main stream.
  */
 export class CamerasService {
   constructor(

@@ -17,6 +17,16 @@ export interface PlaneConfig {
   moduleRateLimitDefault: number;
   /** [evidence_storage]: where attachment bytes live (s3 comes with the settings issue). */
   evidence: { backend: 'local'; dir: string };
+  /**
+   * [evidence_storage] watermarks (1 <= low < high < critical <= 99, document 1) and max_bytes:
+   * used_percent is measured against max_bytes when set, else against the volume (statfs).
+   */
+  evidencePressure: { lowPercent: number; highPercent: number; criticalPercent: number; maxBytes: number | null };
+  /**
+   * [sweeper]: whether this process polls nodes and watches the evidence storage (`enabled`), how
+   * often, the poll time-out, and how many polls run at once.
+   */
+  sweeper: { enabled: boolean; intervalMs: number; timeoutMs: number; concurrency: number };
   sessionTtlSecs: number;
   live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number; lagBytes: number };
   /** Failed logins allowed per login and per address inside the window before 429. */
@@ -48,8 +58,22 @@ mode = "off"            # off | external | pem | self_signed | acme
 [logging]
 minimum_level = "info"  # debug | info | warn | error; RUST_LOG or ARGUS_LOG in the environment wins
 
+[evidence_storage]
+backend = "local"
+# dir = "/var/lib/argus/evidence"   # absent: evidence/ under this folder
+low_watermark_percent = 70        # 1 <= low < high < critical <= 99: a system.evidence_storage_pressure
+high_watermark_percent = 85       # event when used_percent crosses one upward
+critical_watermark_percent = 95
+# max_bytes = 100000000000        # absent: used_percent of the volume that holds dir
+
 [events]
 module_rate_limit_default = 200   # events per second for a module token whose rate_limit is null
+
+[sweeper]
+enabled = true                    # false: this process neither polls nodes nor watches the evidence storage
+interval_secs = 5                 # every enabled node is polled this often (1..3600)
+timeout_secs = 2                  # a node that has not answered by then is unreachable (1..60, below interval_secs)
+concurrency = 16                  # polls in flight at once (1..256)
 `;
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -110,6 +134,25 @@ export function parsePlaneConfig(opts: {
   const evDir = doc.evidence_storage?.dir ?? join(dataDir, 'evidence');
   if (typeof evDir !== 'string' || !evDir) problems.push('[evidence_storage] dir must be a non-empty string');
 
+  const ev = doc.evidence_storage ?? {};
+  const low = ev.low_watermark_percent ?? 70, high = ev.high_watermark_percent ?? 85, critical = ev.critical_watermark_percent ?? 95;
+  const marks: Array<[string, unknown]> = [['low_watermark_percent', low], ['high_watermark_percent', high], ['critical_watermark_percent', critical]];
+  const badMarks = marks.filter(([, v]) => !Number.isInteger(v) || (v as number) < 1 || (v as number) > 99);
+  for (const [k] of badMarks) problems.push(`[evidence_storage] ${k} must be an integer in 1..99`);
+  if (!badMarks.length && !(low < high && high < critical)) problems.push('[evidence_storage] watermarks must satisfy low < high < critical');
+  const maxBytes = ev.max_bytes ?? null;
+  if (maxBytes !== null && (!Number.isSafeInteger(maxBytes) || maxBytes < 1)) problems.push('[evidence_storage] max_bytes must be an integer >= 1');
+
+  const sw = doc.sweeper ?? {};
+  const interval = sw.interval_secs ?? 5, timeout = sw.timeout_secs ?? 2, concurrency = sw.concurrency ?? 16;
+  const intervalOk = Number.isInteger(interval) && interval >= 1 && interval <= 3600;
+  if (!intervalOk) problems.push('[sweeper] interval_secs must be an integer in 1..3600');
+  if (!Number.isInteger(timeout) || timeout < 1 || timeout > 60) problems.push('[sweeper] timeout_secs must be an integer in 1..60');
+  else if (intervalOk && timeout >= interval) problems.push('[sweeper] timeout_secs must be below interval_secs');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) problems.push('[sweeper] concurrency must be an integer in 1..256');
+  const sweeperEnabled = sw.enabled ?? true;
+  if (typeof sweeperEnabled !== 'boolean') problems.push('[sweeper] enabled must be true or false');
+
   let bootstrap: PlaneConfig['bootstrap'] = null;
   const bl = env.ARGUS_BOOTSTRAP_LOGIN, bp = env.ARGUS_BOOTSTRAP_PASSWORD;
   if (bl || bp) {
@@ -131,6 +174,8 @@ export function parsePlaneConfig(opts: {
     dvrExportMaxSecs: dvr,
     moduleRateLimitDefault: rate,
     evidence: { backend: 'local', dir: resolve(dataDir, String(evDir)) },
+    evidencePressure: { lowPercent: low, highPercent: high, criticalPercent: critical, maxBytes },
+    sweeper: { enabled: sweeperEnabled, intervalMs: interval * 1000, timeoutMs: timeout * 1000, concurrency },
     sessionTtlSecs: 12 * 3600,
     live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
     loginThrottle: { attempts: 5, windowSecs: 300 },

@@ -2,6 +2,8 @@ import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** Nullable with a null default: inserts may leave it out. */
+type OptionalTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface OrgsTable {
   id: string;
@@ -72,6 +74,8 @@ export interface NodesTable {
   state: Generated<string>;
   last_seen_at: Timestamp | null;
   version: string | null;
+  unreachable_since: OptionalTimestamp;
+  polled_at: OptionalTimestamp;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -84,6 +88,7 @@ export interface CamerasTable {
   main_source: string;
   sub_source: string | null;
   status: Generated<'live' | 'unavailable' | 'degraded' | 'failing'>;
+  offline_since: OptionalTimestamp;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -194,6 +199,8 @@ export interface AttachmentsTable {
 
 export interface OrgEvidenceUsageTable { org_id: string; bytes: Generated<number>; attachments: Generated<number> }
 
+export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
+
 export interface Schema {
   orgs: OrgsTable;
   users: UsersTable;
@@ -213,4 +220,5 @@ export interface Schema {
   attachments: AttachmentsTable;
   org_evidence_usage: OrgEvidenceUsageTable;
   event_templates: EventTemplatesTable;
+  evidence_pressure: EvidencePressureTable;
 }

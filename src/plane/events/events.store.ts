@@ -137,6 +137,34 @@ export const eventsStore = {
     return r.rows[0] ? Number(r.rows[0].seq) : null;
   },
 
+  /**
+   * Closes the open system intervals of `detector` that started at `occurredAt` for a node or a
+   * camera (occurred_at names one partition; the node's may be one row per organisation).
+   */
+  async closeSystem(trx: Db, k: { detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null }, endedAt: Date): Promise<Array<{ id: string; occurred_at: Date }>> {
+    const r = await sql<{ id: string; occurred_at: Date }>`update events set ended_at = greatest(${endedAt}, occurred_at), seq = nextval('event_seq'), changed = true
+      where occurred_at = ${k.occurredAt} and detector = ${k.detector} and category = 'system' and token_id is null
+        and "interval" and ended_at is null
+        and (${k.nodeId}::uuid is null or node_id = ${k.nodeId}::uuid) and (${k.cameraId}::uuid is null or camera_id = ${k.cameraId}::uuid)
+      returning id, occurred_at`.execute(trx);
+    return r.rows;
+  },
+
+  /**
+   * Closes the open node_unreachable and camera_offline intervals whose subject no longer holds
+   * them (the node or camera was deleted while its interval was open): an interval is open only
+   * while nodes.unreachable_since or cameras.offline_since still equals its occurred_at.
+   */
+  async closeOrphanedSystem(trx: Db, endedAt: Date): Promise<Array<{ id: string; occurred_at: Date }>> {
+    const r = await sql<{ id: string; occurred_at: Date }>`update events e set ended_at = greatest(${endedAt}, e.occurred_at), seq = nextval('event_seq'), changed = true
+      where e."interval" and e.ended_at is null and e.token_id is null and e.category = 'system'
+        and e.detector in ('system.node_unreachable', 'system.camera_offline')
+        and not exists (select 1 from nodes n where e.detector = 'system.node_unreachable' and n.id = e.node_id and n.unreachable_since = e.occurred_at)
+        and not exists (select 1 from cameras c where e.detector = 'system.camera_offline' and c.id = e.camera_id and c.offline_since = e.occurred_at)
+      returning e.id, e.occurred_at`.execute(trx);
+    return r.rows;
+  },
+
   async ensurePartitions(db: Db, from: Date, to: Date): Promise<number> {
     const r = await sql<{ made: number }>`select argus_ensure_event_partitions(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz) as made`.execute(db);
     return Number(r.rows[0]?.made ?? 0);

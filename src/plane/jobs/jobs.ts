@@ -7,6 +7,8 @@ export interface Job {
   /** Work that should stop (and resume next run) once `deadline` (epoch ms) passes. */
   run(deadline: number): Promise<void>;
   budgetMs: number;
+  /** Start runs `everyMs` apart (a run that takes longer starts the next at once), not `everyMs` after the previous run ends. */
+  fixedRate?: boolean;
 }
 
 export interface JobStatus { name: string; runs: number; failures: number; last_run_ms: number | null; last_error: string | null }
@@ -22,8 +24,10 @@ export class JobRunner {
   start(job: Job): void {
     this.status.set(job.name, { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null });
     const tick = async () => {
+      const started = Date.now();
       await this.runOnce(job);
-      if (!this.stopped) this.timers.set(job.name, setTimeout(tick, job.everyMs).unref());
+      const wait = job.fixedRate ? Math.max(0, job.everyMs - (Date.now() - started)) : job.everyMs;
+      if (!this.stopped) this.timers.set(job.name, setTimeout(tick, wait).unref());
     };
     this.timers.set(job.name, setTimeout(tick, 0).unref());
   }

@@ -7,7 +7,7 @@ const Secret = Type.String({ minLength: 1, maxLength: 4096, writeOnly: true });
 
 export const NodeRow = Type.Object({
   id: Uuid, name: Type.String(), url: Type.String(), enabled: Type.Boolean(),
-  state: Type.String({ description: 'unknown until the node has been polled' }),
+  state: Type.String({ description: 'unknown until the node has been polled; then reachable, unreachable, or disabled once a disabled node has been let go' }),
   last_seen_at: Nullable(Type.String({ format: 'date-time' })), version: Nullable(Type.String()),
   api_token_configured: Type.Boolean(), auth_backend_secret_configured: Type.Boolean(),
 });

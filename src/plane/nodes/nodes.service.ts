@@ -33,7 +33,7 @@ export function normaliseNodeUrl(text: string): string {
   return u.toString().replace(/\/+$/, '');
 }
 
-/** Streaming nodes as records (superadmin). Polling arrives with its own issue and reads `credentials`. */
+/** Streaming nodes as records (superadmin). The sweeper (src/plane/sweeper) polls them and keeps state, last_seen_at and version. */
 export class NodesService {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly box: SecretBox) {}
 
@@ -50,6 +50,11 @@ export class NodesService {
       apiToken: this.box.open(n.api_token_enc, context(id, 'api_token')),
       authBackendSecret: n.auth_backend_secret_enc === null ? null : this.box.open(n.auth_backend_secret_enc, context(id, 'auth_backend_secret')),
     };
+  }
+
+  /** The write token of a node row already read (the sweeper claims rows in bulk); never for a reply. */
+  openApiToken(id: string, sealed: string): string {
+    return this.box.open(sealed, context(id, 'api_token'));
   }
 
   async list(q: ListArgs) {

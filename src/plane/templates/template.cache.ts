@@ -17,11 +17,12 @@ export class TemplateCache {
 
   constructor(private readonly db: Db) {}
 
-  forOrg(orgId: string): Promise<OrgTemplates> {
+  /** `db`: a transaction in progress loads through itself (the embedded database has one connection). */
+  forOrg(orgId: string, db: Db = this.db): Promise<OrgTemplates> {
     let p = this.byOrg.get(orgId);
     if (!p) {
       this.loads++;
-      p = templatesStore.forIntake(this.db, orgId).then((rows) => new OrgTemplates(rows));
+      p = templatesStore.forIntake(db, orgId).then((rows) => new OrgTemplates(rows));
       p.catch(() => { if (this.byOrg.get(orgId) === p) this.byOrg.delete(orgId); });
       this.byOrg.set(orgId, p);
     }

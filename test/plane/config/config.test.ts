@@ -37,6 +37,44 @@ describe('plane.toml', () => {
     expect(problems(text)).toEqual([message]);
   });
 
+  it('parses the watermarks, max_bytes and the sweeper with their defaults', () => {
+    expect(parse('')).toMatchObject({
+      evidencePressure: { lowPercent: 70, highPercent: 85, criticalPercent: 95, maxBytes: null },
+      sweeper: { enabled: true, intervalMs: 5000, timeoutMs: 2000, concurrency: 16 },
+    });
+    expect(parse('[evidence_storage]\nlow_watermark_percent = 1\nhigh_watermark_percent = 2\ncritical_watermark_percent = 99\nmax_bytes = 1000\n[sweeper]\nenabled = false\ninterval_secs = 30\ntimeout_secs = 29\nconcurrency = 1'))
+      .toMatchObject({ evidencePressure: { lowPercent: 1, highPercent: 2, criticalPercent: 99, maxBytes: 1000 }, sweeper: { enabled: false, intervalMs: 30000, timeoutMs: 29000, concurrency: 1 } });
+  });
+
+  // Document 1, limits: 1 <= low < high < critical <= 99.
+  it.each([
+    ['low_watermark_percent = 0', ['[evidence_storage] low_watermark_percent must be an integer in 1..99']],
+    ['critical_watermark_percent = 100', ['[evidence_storage] critical_watermark_percent must be an integer in 1..99']],
+    ['high_watermark_percent = 85.5', ['[evidence_storage] high_watermark_percent must be an integer in 1..99']],
+    ['low_watermark_percent = "70"', ['[evidence_storage] low_watermark_percent must be an integer in 1..99']],
+    ['low_watermark_percent = 85', ['[evidence_storage] watermarks must satisfy low < high < critical']],
+    ['low_watermark_percent = 90', ['[evidence_storage] watermarks must satisfy low < high < critical']],
+    ['high_watermark_percent = 95', ['[evidence_storage] watermarks must satisfy low < high < critical']],
+    ['critical_watermark_percent = 80', ['[evidence_storage] watermarks must satisfy low < high < critical']],
+    ['low_watermark_percent = 1\nhigh_watermark_percent = 2\ncritical_watermark_percent = 3', []],
+    ['low_watermark_percent = 97\nhigh_watermark_percent = 98\ncritical_watermark_percent = 99', []],
+    ['max_bytes = 0', ['[evidence_storage] max_bytes must be an integer >= 1']],
+    ['max_bytes = "1G"', ['[evidence_storage] max_bytes must be an integer >= 1']],
+  ])('[evidence_storage] %s', (line, expected) => {
+    expect(problems(`[evidence_storage]\n${line}`)).toEqual(expected);
+  });
+
+  it.each([
+    ['interval_secs = 0', '[sweeper] interval_secs must be an integer in 1..3600'],
+    ['interval_secs = 3601', '[sweeper] interval_secs must be an integer in 1..3600'],
+    ['timeout_secs = 0', '[sweeper] timeout_secs must be an integer in 1..60'],
+    ['timeout_secs = 5', '[sweeper] timeout_secs must be below interval_secs'],
+    ['concurrency = 0', '[sweeper] concurrency must be an integer in 1..256'],
+    ['enabled = "yes"', '[sweeper] enabled must be true or false'],
+  ])('[sweeper] %s', (line, message) => {
+    expect(problems(`[sweeper]\n${line}`)).toEqual([message]);
+  });
+
   it('reports every problem at once', () => {
     const all = problems('dvr_export_max_secs = 1\n[network]\nlisten = "x"\n[logging]\nminimum_level = "x"', { ARGUS_BOOTSTRAP_LOGIN: 'a' });
     expect(all).toHaveLength(4);

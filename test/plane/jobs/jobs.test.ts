@@ -15,3 +15,18 @@ it('counts a failing run and keeps the runner alive; passes a deadline within th
   expect(bad).toMatchObject({ runs: 2, failures: 2, last_error: 'boom', last_run_ms: 2_000 });
   expect(runner.list().find((j) => j.name === 'ok')).toMatchObject({ runs: 1, failures: 0, last_error: null });
 });
+
+it('a fixed-rate job starts its runs everyMs apart whatever a run takes; another waits everyMs after each run', async () => {
+  const runner = new JobRunner(pino({ level: 'silent' }));
+  const starts: Record<string, number[]> = { fixed: [], after: [] };
+  const run = (name: string) => async () => { starts[name]!.push(Date.now()); await new Promise((r) => setTimeout(r, 150)); };
+  runner.start({ name: 'fixed', everyMs: 200, budgetMs: 1000, fixedRate: true, run: run('fixed') });
+  runner.start({ name: 'after', everyMs: 200, budgetMs: 1000, run: run('after') });
+  await new Promise((r) => setTimeout(r, 1300));
+  runner.stop();
+  const gaps = (xs: number[]) => xs.slice(1).map((x, i) => x - xs[i]!);
+  // fixed: ~200 ms apart; after: ~350 ms (150 ms run + 200 ms wait)
+  expect(Math.max(...gaps(starts.fixed!))).toBeLessThan(330);
+  expect(Math.min(...gaps(starts.after!))).toBeGreaterThanOrEqual(345);
+  expect(starts.fixed!.length).toBeGreaterThan(starts.after!.length);
+});

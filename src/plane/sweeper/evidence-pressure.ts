@@ -1,0 +1,78 @@
+import { statfs } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import type { PlaneConfig } from '../config/config.js';
+import type { Job } from '../jobs/jobs.js';
+import type { SystemEvents, SystemOpen } from '../events/system-events.js';
+import { sweeperStore } from './sweeper.store.js';
+
+const NAMES = ['low', 'high', 'critical'] as const;
+const SEVERITY = [2, 3, 4] as const;
+
+/** used_percent of the volume that holds `dir` (as df counts it: used / (used + available)); a missing dir counts its nearest parent. */
+export async function volumeUsedPercent(dir: string): Promise<number> {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      const s = await statfs(d);
+      const used = (s.blocks - s.bfree) * s.bsize, avail = s.bavail * s.bsize;
+      return used + avail > 0 ? (used / (used + avail)) * 100 : 0;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err;
+    }
+  }
+}
+
+/**
+ * system.evidence_storage_pressure (document 4 §4): an instant event each time used_percent
+ * rises to or past a watermark (low, high, critical). A watermark fires once, and is armed again
+ * only when used_percent falls back below it. The level lives in the database (one row), so
+ * several plane processes fire each crossing once. used_percent is the evidence bytes against
+ * `max_bytes` when configured, else the volume's (statfs of the evidence dir).
+ */
+export class EvidencePressure {
+  private readonly marks: [number, number, number];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: PlaneConfig['evidencePressure'] & { dir: string },
+    private readonly system: SystemEvents,
+  ) {
+    this.marks = [config.lowPercent, config.highPercent, config.criticalPercent];
+  }
+
+  job(everyMs: number): Job {
+    return { name: 'evidence.pressure', everyMs, budgetMs: everyMs, run: async () => { await this.check(); } };
+  }
+
+  async usedPercent(): Promise<number> {
+    if (this.config.maxBytes !== null) return (await sweeperStore.evidenceBytes(this.db)) / this.config.maxBytes * 100;
+    return volumeUsedPercent(this.config.dir);
+  }
+
+  /** Measures once; returns the watermarks crossed upward by this call (usually none). */
+  async check(): Promise<number[]> {
+    const used = await this.usedPercent();
+    const level = this.marks.filter((m) => used >= m).length;
+    const at = this.clock.now();
+    const crossed: number[] = [];
+    const notice = await this.db.transaction().execute(async (trx) => {
+      const was = await sweeperStore.moveLevel(trx, level, used, new Date(at));
+      if (was === undefined || level <= was) return null;
+      const opens: SystemOpen[] = [];
+      const orgId = await sweeperStore.superadminOrg(trx);
+      for (let l = was + 1; l <= level; l++) {
+        crossed.push(this.marks[l - 1]!);
+        if (orgId) opens.push({
+          detector: 'system.evidence_storage_pressure', orgId, occurredAt: at, interval: false, severity: SEVERITY[l - 1]!,
+          nodeId: null, nodeName: null, cameraId: null, cameraName: null,
+          payload: { used_percent: Math.round(used * 10) / 10, watermark: this.marks[l - 1], level: NAMES[l - 1] },
+        });
+      }
+      return this.system.write(trx, opens, [], at);
+    });
+    this.system.publish(notice);
+    return crossed;
+  }
+}

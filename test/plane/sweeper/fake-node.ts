@@ -1,0 +1,62 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A streaming node as the sweeper sees it: `GET /api/v1/system` and `GET /api/v1/streams` behind
+ * the write token (401 otherwise). `mode`: `up` answers, `hang` accepts and never answers (the
+ * plane's time-out decides), `error` answers 500.
+ */
+export class FakeNode {
+  mode: 'up' | 'hang' | 'error' = 'up';
+  version = '1.2.3';
+  /** stream name -> state, as the node reports it */
+  streams = new Map<string, string>();
+  requests: Array<{ path: string; authorization: string | undefined }> = [];
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly hung = new Set<ServerResponse>();
+
+  private constructor(readonly token: string) {
+    this.server = createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
+  }
+
+  static async start(token = 'node-write-token-0123456789'): Promise<FakeNode> {
+    const n = new FakeNode(token);
+    await new Promise<void>((resolve) => n.server.listen(0, '127.0.0.1', resolve));
+    return n;
+  }
+
+  get url(): string { return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`; }
+
+  stream(cameraId: string, state: string | null, profile: 'main' | 'sub' = 'main'): void {
+    if (state === null) this.streams.delete(`${cameraId}_${profile}`);
+    else this.streams.set(`${cameraId}_${profile}`, state);
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization });
+    if (this.mode === 'hang') { this.hung.add(res); return; }
+    const json = (status: number, body: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
+    if (req.headers.authorization !== `Bearer ${this.token}`) return json(401, { error: 'unauthorized' });
+    if (this.mode === 'error') return json(500, { error: 'internal' });
+    if (req.method === 'GET' && req.url === '/api/v1/system') {
+      const states = [...this.streams.values()];
+      return json(200, {
+        version: this.version, cpus: 2, proc_cpu_cores: 0.1, host_cpu_busy_pct: 5, mem_total_mb: 2048, mem_available_mb: 1024, rss_mb: 80,
+        stream_counts: { total: states.length, live: states.filter((s) => s === 'live').length, degraded: states.filter((s) => s === 'degraded').length, failing: states.filter((s) => s === 'failing').length },
+        storages: [], license: null,
+      });
+    }
+    if (req.method === 'GET' && req.url === '/api/v1/streams') {
+      return json(200, { rows: [...this.streams].map(([name, state]) => ({ name, state, input: 'testsrc://', dvr: null, on_demand: false, viewers: 0 })) });
+    }
+    json(404, { error: 'not_found' });
+  }
+
+  async close(): Promise<void> {
+    for (const r of this.hung) r.destroy();
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
