@@ -127,8 +127,6 @@ export class AuditService {
       const end = to ? to.getTime() : this.clock.now();
       if (end - from.getTime() > 31 * DAY_MS) throw errors.badRequest('audit_search_range_max_31_days');
       words = (q.q.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 16);
-      // Only punctuation: nothing can match a word search; keep the filter unsatisfiable.
-      if (!words.length) words = ['\u0000'];
     }
     return {
       orgId,
@@ -136,7 +134,10 @@ export class AuditService {
       occurredFrom: from, occurredTo: to,
       actorId: q.actor_id ?? null, action: q.action ?? null, objectType: q.object_type ?? null,
       objectId: q.object_id ?? null, nodeId: q.node_id ?? null,
-      words, limit,
+      words,
+      // Only punctuation or spaces: no word to look for, so nothing can match (an empty page).
+      matchesNothing: q.q !== undefined && !words.length,
+      limit,
     };
   }
 

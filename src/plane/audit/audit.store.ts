@@ -25,6 +25,8 @@ export interface AuditFilter {
   nodeId: string | null;
   /** prefix-matched words, all required */
   words: string[];
+  /** a search without any word in it: the page is empty */
+  matchesNothing?: boolean;
   limit: number;
 }
 
@@ -57,6 +59,7 @@ function pageClause(f: AuditFilter): { text: string; params: unknown[] } {
   if (f.objectType !== null) where.push(`object_type = ${arg(f.objectType)}`);
   if (f.objectId) where.push(`object_id = ${arg(f.objectId)}`);
   if (f.nodeId) where.push(`node_id = ${arg(f.nodeId)}`);
+  if (f.matchesNothing) where.push('false');
   if (f.words.length) {
     // Each word is a prefix (`:*`); quoted as a tsquery literal, so no word can add operators.
     const query = f.words.map((w) => `'${w.replace(/'/g, "''")}':*`).join(' & ');

@@ -3,7 +3,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { seedOrg, seedUser } from '../fixtures.js';
+import { v7 as uuidv7 } from 'uuid';
 import { AUDIT_ACTIONS } from '../../../src/plane/audit/actions.js';
+import { auditStore } from '../../../src/plane/audit/audit.store.js';
 
 let t: TestPlane;
 let root: Client, adminA: Client, adminB: Client, operatorA: Client;
@@ -98,6 +100,27 @@ describe('GET /api/v1/audit', () => {
     expect(r.body).toEqual({ error: code });
   });
 
+  it('counts a search window without occurred_to up to now', async () => {
+    const from = (days: number) => encodeURIComponent(new Date(Date.now() - days * 86_400_000).toISOString());
+    const over = await root.get(`/api/v1/audit?q=login&occurred_from=${from(31.01)}`);
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual({ error: 'audit_search_range_max_31_days' });
+    expect((await root.get(`/api/v1/audit?q=login&occurred_from=${from(30.99)}`)).status).toBe(200);
+  });
+
+  it('answers an empty page, not an error, for a search without any word in it', async () => {
+    const from = encodeURIComponent(new Date(Date.now() - 3600_000).toISOString());
+    for (const q of ['!!', '  ', '::', '\\\\', "''", '&|']) {
+      const r = await root.get(`/api/v1/audit?q=${encodeURIComponent(q)}&occurred_from=${from}`);
+      expect(r.status, q).toBe(200);
+      expect(r.body.rows, q).toEqual([]);
+      expect(r.body.stream_cursor).toMatch(/^g:\d+$/);
+      const csv = await root.get(`/api/v1/audit/export.csv?q=${encodeURIComponent(q)}&occurred_from=${from}`);
+      expect(csv.status, q).toBe(200);
+      expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(1);
+    }
+  });
+
   it('accepts q over exactly 31 days and 128 characters', async () => {
     const r = await root.get(`/api/v1/audit?q=${'a'.repeat(128)}&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-01T00:00:00Z`);
     expect(r.status).toBe(200);
@@ -146,6 +169,19 @@ describe('GET /api/v1/audit/{id}', () => {
     expect(foreign.text).toBe(missing.text);
     expect(foreign.body).toEqual({ error: 'not_found' });
     expect((await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}&org=${orgA}`)).body).toEqual({ error: 'cross_org' });
+  });
+
+  it('lets a superadmin narrow with org: a record of another organisation is then 404', async () => {
+    const row = (await adminA.get('/api/v1/audit?limit=1')).body.rows[0];
+    const at = encodeURIComponent(row.occurred_at);
+    expect((await root.get(`/api/v1/audit/${row.id}?occurred_at=${at}`)).body).toEqual(row);
+    expect((await root.get(`/api/v1/audit/${row.id}?occurred_at=${at}&org=${orgA}`)).body).toEqual(row);
+    const narrowed = await root.get(`/api/v1/audit/${row.id}?occurred_at=${at}&org=${orgB}`);
+    expect(narrowed.status).toBe(404);
+    expect(narrowed.body).toEqual({ error: 'not_found' });
+    // occurred_at is part of the key (the table is partitioned by time): another instant finds nothing.
+    const other = encodeURIComponent(new Date(Date.parse(row.occurred_at) + 1).toISOString());
+    expect((await root.get(`/api/v1/audit/${row.id}?occurred_at=${other}`)).status).toBe(404);
   });
 
   it('answers 400 with the framework text when occurred_at is missing or unparseable', async () => {
@@ -206,5 +242,53 @@ describe('GET /api/v1/audit/export.csv', () => {
     expect((await adminA.get(`/api/v1/audit/export.csv?org=${orgB}`)).body).toEqual({ error: 'cross_org' });
     const mine = parseCsv((await adminA.get('/api/v1/audit/export.csv')).text, { columns: true }) as Record<string, string>[];
     expect(mine.every((x) => x.org_id === orgA)).toBe(true);
+  });
+});
+
+// Last in the file: it adds 520 older records that the pages above do not expect.
+describe('page sizes with many records', () => {
+  const SEEDED = 520;
+  let oldest: string, newest: string;
+  beforeAll(async () => {
+    // Seeded straight into the table, a few days old (inside the kept partitions), one ms apart.
+    const base = Date.now() - 5 * 86_400_000;
+    await t.db.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < SEEDED; i++) {
+        const at = new Date(base + i);
+        await auditStore.insert(trx, {
+          id: uuidv7({ msecs: at.getTime() }), occurred_at: at, ended_at: null, org_id: orgA, actor_id: null,
+          actor_name: 'seeder', actor_role: 'superadmin', ip: '127.0.0.1', user_agent: 'seed', action: 'tag.create',
+          object_type: 'seeded', object_id: null, object_name: `seeded-${i}`, params: { i }, node_id: null,
+        });
+      }
+    });
+    oldest = new Date(base).toISOString();
+    newest = new Date(base + SEEDED - 1).toISOString();
+  });
+
+  it('answers 100 rows by default', async () => {
+    const r = await root.get('/api/v1/audit');
+    expect(r.status).toBe(200);
+    expect(r.body.rows).toHaveLength(100);
+    expect((await root.get('/api/v1/audit?object_type=seeded&limit=500')).body.rows).toHaveLength(500);
+  });
+
+  it('treats occurred_from and occurred_to as inclusive bounds', async () => {
+    const r = await root.get(`/api/v1/audit?object_type=seeded&limit=500&occurred_from=${encodeURIComponent(newest)}`);
+    expect(r.body.rows.map((x: any) => x.object_name)).toEqual([`seeded-${SEEDED - 1}`]);
+    const to = await root.get(`/api/v1/audit?object_type=seeded&limit=500&occurred_to=${encodeURIComponent(oldest)}`);
+    expect(to.body.rows.map((x: any) => x.object_name)).toEqual(['seeded-0']);
+  });
+
+  it('exports exactly 500 rows whatever limit says; before_ts/before_id give the next portion', async () => {
+    const first = parseCsv((await root.get('/api/v1/audit/export.csv?object_type=seeded&limit=5')).text, { columns: true }) as Record<string, string>[];
+    expect(first).toHaveLength(500);
+    expect(first[0]!.object_name).toBe(`seeded-${SEEDED - 1}`);
+    expect(first[499]!.object_name).toBe(`seeded-${SEEDED - 500}`);
+    const last = (await root.get('/api/v1/audit?object_type=seeded&limit=500')).body.rows[499];
+    expect(last.object_name).toBe(first[499]!.object_name);
+    const rest = parseCsv((await root.get(
+      `/api/v1/audit/export.csv?object_type=seeded&before_ts=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`)).text, { columns: true }) as Record<string, string>[];
+    expect(rest.map((x) => x.object_name)).toEqual(Array.from({ length: SEEDED - 500 }, (_, i) => `seeded-${SEEDED - 501 - i}`));
   });
 });
