@@ -79,3 +79,21 @@ it('stores each record rendered as its API row, also after it is closed and for 
   });
   expect((JSON.parse(page.rows) as { id: string }[]).some((r) => r.id === id)).toBe(true);
 });
+
+it('closes a begun record at most twice (two permitted extensions), each with a new seq', async () => {
+  const c = await login(t.plane.app);
+  const row = (await c.get('/api/v1/audit?action=auth.login&limit=1')).body.rows[0];
+  const db = t.db.database.db;
+  const close = () => db.transaction().execute((trx) => t.plane.services.audit.close(trx, row.id, new Date(row.occurred_at)));
+  const seqOf = async () => Number((await db.selectFrom('audit').select('seq').where('id', '=', row.id).executeTakeFirstOrThrow()).seq);
+  const s0 = await seqOf();
+  expect(await close()).toBe(true);
+  const s1 = await seqOf();
+  expect(await close()).toBe(true);
+  const s2 = await seqOf();
+  expect(await close()).toBe(false);
+  expect(await seqOf()).toBe(s2);
+  expect(s0 < s1 && s1 < s2).toBe(true);
+  const after = await c.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+  expect(after.body.ended_at).not.toBeNull();
+});
