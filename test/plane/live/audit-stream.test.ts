@@ -134,6 +134,40 @@ describe('GET /api/v1/audit/stream', () => {
     expect(t.plane.services.streams.count).toBe(0);
   });
 
+  it('lets a superadmin narrow the stream with org', async () => {
+    const s = await stream(root, `?org=${orgB}`);
+    expect(s.status).toBe(200);
+    await login(t.plane.app, { login: 'admin-a', password: 'seed-password-1' });
+    const probe = await login(t.plane.app, adminBCreds);
+    const sid = (await probe.get('/api/v1/auth/me')).body.session.id;
+    await s.until((r) => r.events.some((e) => e.data.object_id === sid));
+    expect(s.events.length).toBeGreaterThan(0);
+    expect(s.events.every((e) => e.data.org_id === orgB)).toBe(true);
+    s.close();
+  });
+
+  it('counts the 32 streams per user over all of its sessions and over every kind of SSE stream', async () => {
+    const one = await login(t.plane.app, adminBCreds);
+    const two = await login(t.plane.app, adminBCreds);
+    const open: SseReader[] = [];
+    for (let i = 0; i < 16; i++) open.push(await stream(one));
+    for (let i = 0; i < 15; i++) open.push(await stream(two));
+    open.push(await SseReader.open(`${base}/api/v1/events/stream`, auth(two)));
+    expect(open.map((s) => s.status)).toEqual(Array(32).fill(200));
+    for (const [c, url] of [[one, '/api/v1/audit/stream'], [two, '/api/v1/events/stream']] as const) {
+      const over = await SseReader.open(`${base}${url}`, auth(c));
+      expect(over.status, url).toBe(429);
+      expect(over.body).toEqual({ error: 'live_stream_capacity', scope: 'principal', retry_after: 2 });
+      expect(over.headers!.get('retry-after')).toBe('2');
+    }
+    // Another user is not affected.
+    const other = await stream(root);
+    expect(other.status).toBe(200);
+    for (const s of [...open, other]) s.close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(t.plane.services.streams.count).toBe(0);
+  });
+
   it('ends the stream at logout of its session', async () => {
     const me = await login(t.plane.app);
     const s = await stream(me);
