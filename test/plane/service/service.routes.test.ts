@@ -67,3 +67,25 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 });
+
+describe('GET /api/v1/version without the database', () => {
+  it('answers a signed-in caller from memory while every database connection is gone', async () => {
+    const own = await startPlane();
+    try {
+      const c = await login(own.plane.app);
+      await own.db.database.close();
+      const r = await c.get('/api/v1/version');
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body).sort()).toEqual(['debug', 'dirty', 'features', 'git', 'git_sha', 'opt_level', 'profile', 'target', 'version']);
+      // The control: a route that reads the database fails now.
+      expect((await c.get('/api/v1/audit?limit=1')).status).toBeGreaterThanOrEqual(500);
+      // Still not public, and a forged token is refused without a database either.
+      expect((await new Client(own.plane.app).get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
+      const forged = new Client(own.plane.app);
+      forged.token = c.token!.slice(0, -2) + (c.token!.endsWith('AA') ? 'BB' : 'AA');
+      expect((await forged.get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
+    } finally {
+      await own.close();
+    }
+  });
+});
