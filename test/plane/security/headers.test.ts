@@ -57,12 +57,15 @@ describe('headers of every response', () => {
 });
 
 describe('error bodies', () => {
-  it('404 not_found for unknown paths, with or without a session', async () => {
+  it('501 not_implemented for a path the API router does not have, 404 not_found outside /api/v1, with or without a session', async () => {
     for (const c of [anon, root]) {
-      for (const path of ['/nope', '/api/v1/nope', '/api/v2/audit', '/api/v1/audit/x/y/z', '/HEALTH']) {
+      for (const path of ['/api/v1/nope', '/api/v1/audit/x/y/z', '/api/v1', '/api/v1/']) {
+        expectErrorBody(await c.get(path), 501, { error: 'not_implemented' });
+      }
+      expectErrorBody(await c.post('/api/v1/nope', {}), 501, { error: 'not_implemented' });
+      for (const path of ['/nope', '/api/v2/audit', '/HEALTH', '/api/v10/audit']) {
         expectErrorBody(await c.get(path), 404, { error: 'not_found' });
       }
-      expectErrorBody(await c.post('/api/v1/nope', {}), 404, { error: 'not_found' });
     }
   });
 

@@ -37,10 +37,13 @@ describe('service endpoints', () => {
     }
   });
 
-  it('answers 404 not_found for an unknown path and 405 with Allow for a known path with another method', async () => {
+  it('answers 501 not_implemented for a path the router does not have and 405 with Allow for a known path with another method', async () => {
     const a = await root.get('/api/v1/no-such-thing');
-    expect(a.status).toBe(404);
-    expect(a.body).toEqual({ error: 'not_found' });
+    expect(a.status).toBe(501);
+    expect(a.body).toEqual({ error: 'not_implemented' });
+    // The paths of document 1 that live under a not-implemented one are no exception.
+    expect((await root.get('/api/v1/config/other')).body).toEqual({ error: 'not_implemented' });
+    expect((await root.get('/api/v1/license/x')).body).toEqual({ error: 'not_implemented' });
     const b = await root.req('DELETE', '/api/v1/audit/actions');
     expect(b.status).toBe(405);
     expect(b.body).toEqual({ error: 'method_not_allowed' });
