@@ -44,6 +44,8 @@ describe('GET /api/v1/audit/stream', () => {
       'object_id', 'object_name', 'object_type', 'occurred_at', 'org_id', 'seq', 'updated']);
     expect(e.data.updated).toBe(false);
     expect(s.raw).not.toMatch(/^event:/m);
+    // The heartbeat is a comment line holding only a colon.
+    expect(s.raw).toMatch(/(^|\n):\n\n/);
     expect(e.replay).toBe(false);
     s.close();
   });
