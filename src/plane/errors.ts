@@ -17,7 +17,7 @@ export const errors = {
   alreadyExists: () => new ApiError(409, 'already_exists'),
   alreadyClosed: () => new ApiError(409, 'already_closed'),
   stillReferenced: () => new ApiError(409, 'still_referenced'),
-  conflict: (code: 'node_in_use' | 'org_not_empty') => new ApiError(409, code),
+  conflict: (code: 'node_in_use' | 'org_not_empty' | 'viewer_secret_unset') => new ApiError(409, code),
   quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached' | 'max_event_templates_reached') => new ApiError(409, code),
   systemTemplateSuperadminOnly: () => new ApiError(403, 'system_template_superadmin_only'),
   systemTemplateReadonly: () => new ApiError(409, 'system_template_readonly'),
@@ -60,6 +60,8 @@ export const badRequestCodes = [
   'unknown_node', 'unknown_tag', 'unknown_camera', 'unknown_org', 'bad_last_event_id',
   'unknown_field', 'bad_org', 'bad_token',
   'reserved_name', 'bad_rate_limit', 'bad_events',
+  // viewing (document 4 section 3, POST /api/v1/cameras/{id}/play)
+  'bad_profile', 'bad_intent', 'bad_range',
   // adjacent, navigate, reconcile (document 2, Feed)
   'bad_direction', 'bad_excluded_detectors', 'bad_anchor', 'bad_camera',
   'event_reconcile_too_many_candidates', 'event_reconcile_cursor_not_allowed', 'event_reconcile_span_too_wide',
@@ -81,7 +83,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   const add = (e: ApiError) => out.push({ status: e.status, code: e.code });
   add(errors.unauthorized()); add(errors.invalidCredentials()); add(errors.forbidden()); add(errors.crossOrg()); add(errors.auditNotVisible());
   add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists()); add(errors.alreadyClosed()); add(errors.stillReferenced());
-  for (const c of ['node_in_use', 'org_not_empty'] as const) add(errors.conflict(c));
+  for (const c of ['node_in_use', 'org_not_empty', 'viewer_secret_unset'] as const) add(errors.conflict(c));
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const) add(errors.quotaReached(c));
   add(errors.systemTemplateSuperadminOnly()); add(errors.systemTemplateReadonly()); add(errors.analyticsTemplateInUse());
   add(errors.eventSearchTooBroad(10_000)); add(errors.eventSearchBusy()); add(errors.eventSearchDeadline());

@@ -9,6 +9,7 @@ import { TagsService } from './tags/tags.service.js';
 import { NodesService } from './nodes/nodes.service.js';
 import { CamerasService } from './cameras/cameras.service.js';
 import { GrantsService } from './rights/grants.service.js';
+import { ViewingService } from './cameras/viewing.service.js';
 
 /**
  * The inventory domains, wired once: organisations, users (with camera rights), tags, nodes,
@@ -21,6 +22,7 @@ export class InventoryServices {
   readonly nodes: NodesService;
   readonly cameras: CamerasService;
   readonly grants: GrantsService;
+  readonly viewing: ViewingService;
 
   constructor(db: Db, clock: Clock, audit: AuditService, auth: AuthService, box: SecretBox) {
     this.orgs = new OrgsService(db, clock, audit);
@@ -29,6 +31,7 @@ export class InventoryServices {
     this.nodes = new NodesService(db, clock, audit, box);
     this.cameras = new CamerasService(db, clock, audit, this.orgs, this.nodes, this.tags);
     this.grants = new GrantsService(db, audit, this.users, this.cameras, this.tags);
+    this.viewing = new ViewingService(db, clock, audit, this.cameras, this.nodes);
     this.orgs.occupants.push((d, o) => this.users.anyInOrg(d, o), (d, o) => this.cameras.anyInOrg(d, o), (d, o) => this.tags.anyInOrg(d, o));
   }
 }

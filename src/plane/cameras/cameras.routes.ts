@@ -3,13 +3,15 @@ import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { CamerasService } from './cameras.service.js';
-import { CameraCreateBody, CameraFieldCodes, CameraPatchBody, CameraRow } from './cameras.schemas.js';
+import type { ViewingService } from './viewing.service.js';
+import { CameraCreateBody, CameraFieldCodes, CameraPatchBody, CameraRow, PlayBody, PlayFieldCodes, PlayReply } from './cameras.schemas.js';
 
 const config = { validationCode: validationCodes(CameraFieldCodes) };
+const playBody = strictBody(PlayBody, PlayFieldCodes);
 const tags = ['cameras'];
 
 /** Authenticated scope: reads, within the camera-rights rule (an operator sees its granted cameras). */
-export function camerasReadRoutes(app: FastifyInstance, deps: { cameras: CamerasService }): void {
+export function camerasReadRoutes(app: FastifyInstance, deps: { cameras: CamerasService; viewing: ViewingService }): void {
   app.get<{ Querystring: Static<typeof ListQuery> }>('/api/v1/cameras', {
     schema: {
       tags, summary: 'Cameras the caller may see: granted ones for an operator, the organisation\'s for an administrator',
@@ -21,6 +23,16 @@ export function camerasReadRoutes(app: FastifyInstance, deps: { cameras: Cameras
   app.get<{ Params: Static<typeof IdParams> }>('/api/v1/cameras/:id', {
     schema: { tags, summary: 'One camera the caller may see (404 otherwise)', security: sec, params: IdParams, response: { 200: CameraRow } },
   }, async (req) => deps.cameras.get(principalOf(req), req.params.id));
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof PlayBody> }>('/api/v1/cameras/:id/play', {
+    schema: {
+      tags, summary: 'A viewer token for the camera\'s node (live, or a recorded range for playback); audited view.live / view.playback',
+      security: sec, params: IdParams, body: PlayBody, response: { 200: PlayReply },
+    },
+    // Both fields have defaults: no body at all is a live view of the main profile.
+    preValidation: async (req) => { req.body ??= {}; await playBody(req); },
+    config: { validationCode: validationCodes(PlayFieldCodes) },
+  }, async (req) => deps.viewing.play(principalOf(req), req.params.id, req.body ?? {}));
 }
 
 /** Administrator scope: writes. */

@@ -40,3 +40,18 @@ export type CameraPatch = Partial<Omit<CameraCreate, 'org_id'>>;
 export const CameraFieldCodes: Record<string, string> = {
   name: 'bad_name', node_id: 'unknown_node', main_source: 'bad_source_url', sub_source: 'bad_source_url', tag_ids: 'unknown_tag',
 };
+
+/** POST /api/v1/cameras/{id}/play (document 4 section 3); `from` and `duration` only for playback. */
+export const PlayBody = Type.Object({
+  profile: Type.Optional(Type.Union([Type.Literal('MAIN'), Type.Literal('SUB')], { description: 'default MAIN' })),
+  intent: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('playback')], { description: 'default live' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, description: 'playback: start of the recorded range, epoch seconds' })),
+  duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: 'playback: length of the range, 1 s to 24 h' })),
+}, { additionalProperties: false });
+export interface PlayRequest { profile?: 'MAIN' | 'SUB'; intent?: 'live' | 'playback'; from?: number; duration?: number }
+export const PlayReply = Type.Object({
+  url: Type.String({ description: 'the playlist on the camera\'s node; the player adds ?token=' }),
+  token: Type.String({ description: 'viewer token (JWT, hs256 with the node\'s auth_backend_secret)' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+export const PlayFieldCodes: Record<string, string> = { profile: 'bad_profile', intent: 'bad_intent', from: 'bad_range', duration: 'bad_range' };

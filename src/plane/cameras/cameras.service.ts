@@ -182,6 +182,11 @@ export class CamerasService {
     });
   }
 
+  /** One camera the caller may see, as stored (for viewing); 404 otherwise. */
+  async visible(p: Principal, rawId: string): Promise<CameraRecord> {
+    return this.find(this.db, cameraScope(p), rawId);
+  }
+
   private async find(db: Db, scope: CameraScope, rawId: string, lock = false): Promise<CameraRecord> {
     const c = await camerasStore.get(db, requireUuid(rawId), scope, { lock });
     if (!c) throw errors.notFound();

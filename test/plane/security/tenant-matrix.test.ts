@@ -27,6 +27,10 @@ const uniq = () => randomUUID().slice(0, 8);
 const makeTag = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/tags', { name: `tag-${uniq()}` })).body.id });
 const makeUser = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/users', { login: `u-${uniq()}`, name: 'u', password: 'long-enough-1', role: 'user' })).body.id });
 const makeCamera = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: c.nodeId, main_source: 'rtsp://10.0.0.1/a' })).body.id });
+const makePlayable = async (c: Ctx) => {
+  const node = (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456', auth_backend_secret: 'viewer-secret-123456' })).body.id;
+  return { id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' })).body.id };
+};
 const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
 const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
 const makeModuleToken = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id });
@@ -73,6 +77,7 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/cameras/{id}': { make: makeCamera, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/cameras/{id}/play': { make: makePlayable, body: {}, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/module-tokens/{id}': { make: makeModuleToken, body: { rate_limit: 5 }, allowed: ['superadmin', 'adminA'] },
   'POST /api/v1/module-tokens/{id}/rotate': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/module-tokens/{id}': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
