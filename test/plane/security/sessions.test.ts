@@ -174,6 +174,20 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     expect(after).toBe(`${m0}.${Number(e0) + 1}`);
   });
 
+  it('leaves node control tokens alone: the plane still opens a node\'s write token and viewer secret after either rotation', async () => {
+    root = await login(t.plane.app);
+    const node = (await root.post('/api/v1/nodes', { name: 'rot-node', url: 'http://127.0.0.1:9', api_token: 'node-write-token-1', auth_backend_secret: 'node-viewer-secret-1' })).body;
+    for (const qs of ['', '?scope=material']) {
+      expect((await root.post(`/api/v1/admin/keys/rotate${qs}`)).status).toBe(200);
+      root = await login(t.plane.app);
+      expect(await t.plane.services.inventory.nodes.credentials(node.id)).toEqual({
+        url: 'http://127.0.0.1:9', apiToken: 'node-write-token-1', authBackendSecret: 'node-viewer-secret-1',
+      });
+      const row = (await root.get('/api/v1/nodes')).body.rows.find((n: any) => n.id === node.id);
+      expect(row).toMatchObject({ api_token_configured: true, auth_backend_secret_configured: true });
+    }
+  });
+
   it('with scope=material replaces the key material', async () => {
     const secretBefore = (await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow()).secret;
     const { before, after } = await rotate('?scope=material', 'material');
