@@ -27,7 +27,8 @@ export const AuditRow = Type.Object({
 });
 
 export const AuditListReply = Type.Object({ rows: Type.Array(AuditRow), stream_cursor: Type.String() });
-export const AuditGetParams = Type.Object({ id: Uuid });
+// A malformed id is a record that does not exist (404), as on every other route with a path id.
+export const AuditGetParams = Type.Object({ id: Type.String({ description: 'uuid of the record' }) });
 export const AuditGetQuery = Type.Object({ occurred_at: Ts, org: Type.Optional(Uuid) });
 export const AuditActionsReply = Type.Object({ rows: Type.Array(Type.String()) });
 export const AuditStreamQuery = Type.Object({ org: Type.Optional(Uuid), last_event_id: Type.Optional(Type.String()) });

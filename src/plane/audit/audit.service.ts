@@ -8,6 +8,7 @@ import type { Principal } from '../http/principal.js';
 import { channels, notify } from '../live/bus.js';
 import { LiveStreams } from '../live/sse.js';
 import { readScope } from '../rights/org-scope.js';
+import { isUuid } from '../http/list.js';
 import { isAuditAction, AUDIT_ACTIONS } from './actions.js';
 import { auditStore, type AuditFilter, type AuditRow } from './audit.store.js';
 import { frameOf, type AuditRing, type AuditFrame } from './audit.ring.js';
@@ -161,7 +162,8 @@ export class AuditService {
 
   async get(p: Principal, id: string, occurredAt: string, org: string | undefined) {
     const orgId = readScope(p, org);
-    const row = await auditStore.get(this.db, id, new Date(occurredAt), orgId);
+    if (!isUuid(id)) throw errors.notFound();
+    const row = await auditStore.get(this.db, id.toLowerCase(), new Date(occurredAt), orgId);
     if (!row) throw errors.notFound();
     return jsonRow(row);
   }

@@ -168,6 +168,12 @@ describe('GET /api/v1/audit/{id}', () => {
     expect(foreign.status).toBe(404);
     expect(foreign.text).toBe(missing.text);
     expect(foreign.body).toEqual({ error: 'not_found' });
+    // A malformed id is a record that does not exist, the same answer.
+    const malformed = await adminB.get(`/api/v1/audit/not-a-uuid?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    expect(malformed.status).toBe(404);
+    expect(malformed.text).toBe(missing.text);
+    const upper = await adminA.get(`/api/v1/audit/${row.id.toUpperCase()}?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    expect(upper.body).toEqual(row);
     expect((await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}&org=${orgA}`)).body).toEqual({ error: 'cross_org' });
   });
 
