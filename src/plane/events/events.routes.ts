@@ -3,13 +3,14 @@ import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { IdParams, sec, validationCodes } from '../http/list.js';
 import type { EventsService } from './events.service.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
 import { ClosePatchBody, CloseReply, EventCard, FeedFieldCodes, FeedPage, FeedQuery, StarReply } from './events.schemas.js';
 import { strictBody } from '../http/list.js';
 
 const tags = ['events'];
 
 /** Authenticated scope: any signed-in user, narrowed by camera rights. */
-export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsService }): void {
+export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsService; evidence: Pick<EvidenceService, 'takeSlot'> }): void {
   app.get<{ Querystring: Static<typeof FeedQuery> }>('/api/v1/events', {
     schema: {
       tags, security: sec, querystring: FeedQuery, response: { 200: FeedPage },
@@ -26,9 +27,21 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
     schema: {
       tags, security: sec, params: IdParams, response: { 200: EventCard },
       summary: 'One event card (404 for an unknown id, an id of another shape, or an event outside your rights)',
+      description: 'Errors: 404 not_found, 410 archived_data_expired, 429 event_response_busy (the 4 response slots shared with attachments and previews).',
     },
   }, async (req, reply) => {
-    const card = await deps.events.card(principalOf(req), req.params.id);
+    // Document 2, Limits: the card is one of the responses under the shared slots, held until
+    // the body ends or the connection breaks.
+    const release = deps.evidence.takeSlot();
+    reply.raw.once('close', release);
+    reply.raw.once('finish', release);
+    let card;
+    try {
+      card = await deps.events.card(principalOf(req), req.params.id);
+    } catch (err) {
+      release();
+      throw err;
+    }
     return reply.header('cache-control', 'private, no-store').send(card);
   });
 

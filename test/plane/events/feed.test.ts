@@ -150,6 +150,22 @@ describe('GET /api/v1/events/{id}', () => {
     expect((await x.a.admin.get(`/api/v1/events/${ids.e0.toUpperCase()}`)).body.event.id).toBe(ids.e0);
   });
 
+  it('429 event_response_busy with retry_after 1 while the 4 response slots (shared with attachments) are held; a slot frees after each card', async () => {
+    const evidence = t.plane.services.events.evidence;
+    // Sequential cards each give their slot back: more than 4 in a row all answer.
+    for (let i = 0; i < 6; i++) expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+    const held = [evidence.takeSlot(), evidence.takeSlot(), evidence.takeSlot(), evidence.takeSlot()];
+    try {
+      const r = await x.a.admin.get(`/api/v1/events/${ids.e0}`);
+      expect([r.status, r.body, r.headers['retry-after']]).toEqual([429, { error: 'event_response_busy', retry_after: 1 }, '1']);
+      held.pop()!();
+      expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+      // a refused card (404) gives its slot back too
+      expect((await x.a.admin.get(`/api/v1/events/${eventId(BASE)}`)).status).toBe(404);
+      expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+    } finally { for (const release of held) release(); }
+  });
+
   it('404 not_found alike for unknown, malformed, foreign and ungranted events', async () => {
     const unknown = eventId(BASE);
     for (const [c, id] of [
