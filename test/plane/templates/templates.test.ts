@@ -100,6 +100,13 @@ describe('organisation templates', () => {
     expect(page.rows).toHaveLength(1);
     expect(page.next).toBe(page.rows[0].id);
     expect((await x.a.admin.get(`/api/v1/templates?org=${x.b.orgId}`)).body).toEqual({ error: 'cross_org' });
+    // q is unused: accepted and ignored
+    const withQ = await x.a.admin.get(`/api/v1/templates?q=${encodeURIComponent(`zz-${name}`)}`);
+    expect([withQ.status, withQ.body]).toEqual([200, list]);
+    for (const l of ['0', '501', 'x']) expect((await x.a.admin.get(`/api/v1/templates?limit=${l}`)).body, l).toEqual({ error: 'bad_limit' });
+    expect((await x.a.admin.get(`/api/v1/templates?limit=500`)).body).toEqual(list);
+    expect((await x.a.admin.get('/api/v1/templates?after=nope')).body).toEqual({ error: 'bad_cursor' });
+    expect((await x.a.admin.get('/api/v1/templates?name=x')).body).toEqual({ error: 'unknown_field' });
 
     const p = await x.a.admin.patch(`/api/v1/templates/${id}`, { name: `${name}-2`, enabled: false, doc: { detector_match: 'lpr.plate', title: { en: 'Plate' } } });
     expect(p.status, p.text).toBe(200);
@@ -214,15 +221,18 @@ describe('GET /api/v1/templates/{id}/matches', () => {
     const mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m') })).body.secret);
     const now = Date.now();
     const items = [['anpr.front', 1], ['anpr.rear', 2], ['anpr.front', 3], ['motion', 4], ['anprX', 5]].map(([d, i]) => ({ detector: d, occurred_at: new Date(now - (i as number) * 60_000).toISOString() }));
+    // the fixed 7-day window: one seen 6 days ago counts, one seen only 8 days ago does not
+    const day = 86_400_000;
+    items.push({ detector: 'anpr.week', occurred_at: new Date(now - 6 * day).toISOString() }, { detector: 'anpr.old', occurred_at: new Date(now - 8 * day).toISOString() });
     expect((await mod.post('/api/v1/events', { events: items })).status).toBe(200);
     const modB = new Client(t.plane.app, (await x.b.admin.post('/api/v1/module-tokens', { name: unique('m') })).body.secret);
     await modB.post('/api/v1/events', { events: [{ detector: 'anpr.side', occurred_at: new Date(now).toISOString() }] });
     const id = (await x.a.admin.post('/api/v1/templates', { name: unique('anpr'), doc: { detector_match: 'anpr.*' } })).body.id;
     const r = await x.a.admin.get(`/api/v1/templates/${id}/matches`);
-    expect([r.status, r.body]).toEqual([200, { window_days: 7, detectors: ['anpr.front', 'anpr.rear'], distinct: 2 }]);
+    expect([r.status, r.body]).toEqual([200, { window_days: 7, detectors: ['anpr.front', 'anpr.rear', 'anpr.week'], distinct: 3 }]);
     const exact = (await x.a.admin.post('/api/v1/templates', { name: unique('m'), doc: { detector_match: 'motion' } })).body.id;
     expect((await x.a.admin.get(`/api/v1/templates/${exact}/matches`)).body).toEqual({ window_days: 7, detectors: ['motion'], distinct: 1 });
-    expect((await x.root.get(`/api/v1/templates/${id}/matches`)).body.detectors).toEqual(['anpr.front', 'anpr.rear']);
+    expect((await x.root.get(`/api/v1/templates/${id}/matches`)).body.detectors).toEqual(['anpr.front', 'anpr.rear', 'anpr.week']);
     expect((await x.a.admin.get(`/api/v1/templates/${id}/matches?org=${x.b.orgId}`)).body).toEqual({ error: 'cross_org' });
     expect((await x.a.admin.get(`/api/v1/templates/${SYS.node}/matches`)).body).toEqual({ window_days: 7, detectors: [], distinct: 0 });
   });
