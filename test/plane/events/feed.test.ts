@@ -139,6 +139,39 @@ describe('GET /api/v1/events', () => {
   });
 });
 
+describe('the token query parameter (browser event sources)', () => {
+  it('a session token as ?token= reads the feed; the header wins; a bad one is 401; the token never reaches the log', async () => {
+    const tok = x.a.operator.token!;
+    const r = await x.anon.get(`/api/v1/events?token=${encodeURIComponent(tok)}&limit=2`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.rows.map((row: any) => row.id)).toEqual((await feed(x.a.operator, '?limit=2')).rows.map((row: any) => row.id));
+    // the header wins over the parameter
+    expect(names(await feed(x.b.admin, `?token=${encodeURIComponent(tok)}`))).toEqual(['b0']);
+    for (const bad of ['', 'nope', `${tok}x`]) {
+      const u = await x.anon.get(`/api/v1/events?token=${encodeURIComponent(bad)}`);
+      expect([u.status, u.body], bad).toEqual([401, { error: 'unauthorized' }]);
+    }
+    expect(t.logs.text).toContain('/api/v1/events?token=[redacted]');
+    expect(t.logs.text).not.toContain(tok);
+  });
+
+  it('only on GET /api/v1/events: elsewhere a token parameter is no credential (401)', async () => {
+    const tok = encodeURIComponent(x.a.admin.token!);
+    for (const [method, url] of [
+      ['GET', `/api/v1/events/${ids.e0}`], ['GET', '/api/v1/events/stream'], ['GET', `/api/v1/events/adjacent?camera=${cam1}&anchor=${encodeURIComponent(at(0))}&direction=next`],
+      ['GET', `/api/v1/events/navigate?anchor=${encodeURIComponent(at(0))}&anchor_id=${ids.e0}&direction=next`], ['POST', `/api/v1/events/${ids.e0}/star`],
+      ['GET', '/api/v1/attachments/00000000-0000-7000-8000-000000000000'], ['GET', '/api/v1/cameras'], ['GET', '/api/v1/templates'],
+    ] as const) {
+      const r = await x.anon.req(method, `${url}${url.includes('?') ? '&' : '?'}token=${tok}`);
+      expect([r.status, r.body], `${method} ${url}`).toEqual([401, { error: 'unauthorized' }]);
+    }
+    // a module token is never taken from the query either
+    const mod = (await x.a.admin.post('/api/v1/module-tokens', { name: unique('q') })).body.secret;
+    expect((await x.anon.get(`/api/v1/events?token=${encodeURIComponent(mod)}`)).status).toBe(401);
+    expect(t.logs.text).not.toContain(mod);
+  });
+});
+
 describe('GET /api/v1/events/{id}', () => {
   it('the card: event, template, rendered; Cache-Control private, no-store', async () => {
     const r = await x.a.operator.get(`/api/v1/events/${ids.e0}`);
