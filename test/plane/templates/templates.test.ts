@@ -62,6 +62,39 @@ describe('template documents: every validation code (validate and create answer 
     expect([c.status, c.body]).toEqual([400, { error: code }]);
   });
 
+  it('every limit of document 4 §5 is inclusive: a document at each maximum is valid', async () => {
+    const block = (title: string) => ({ title, keys: ['plate'] });
+    // a detail block of exactly 4 KiB as JSON
+    const base = Buffer.byteLength(JSON.stringify(block('')));
+    const fullBlock = block('y'.repeat(4096 - base));
+    expect(Buffer.byteLength(JSON.stringify(fullBlock))).toBe(4096);
+    const docs: Array<Record<string, unknown>> = [
+      { detector_match: 'd'.repeat(256) },
+      { detector_match: `${'d'.repeat(255)}*` },
+      ok({ list_fields: Array.from({ length: 16 }, (_, i) => field({ key: `k${i}` })) }),
+      ok({ list_fields: [field({ key: `a${'b'.repeat(63)}` })] }),
+      ok({ attachment_fields: Array.from({ length: 8 }, (_, i) => field({ key: `a${i}` })) }),
+      ok({ detail_layout: Array.from({ length: 16 }, () => block('t')) }),
+      ok({ detail_layout: [fullBlock] }),
+      ok({ coalesce: { sources: Array.from({ length: 8 }, (_, i) => `/s${i}`), window_secs: 1 } }),
+      ok({ interval_timeout_secs: 1 }),
+      ok({ fields: Array.from({ length: 32 }, (_, i) => field({ key: `f${i}`, type: ['string', 'number', 'bool'][i % 3] })) }),
+    ];
+    // the whole document at exactly 32 KiB as JSON
+    const pad = ok({ note: '' });
+    docs.push(ok({ note: 'x'.repeat(32 * 1024 - Buffer.byteLength(JSON.stringify(pad))) }));
+    expect(Buffer.byteLength(JSON.stringify(docs[docs.length - 1]))).toBe(32 * 1024);
+    for (const doc of docs) {
+      const v = await x.a.admin.post('/api/v1/templates/validate', { doc });
+      expect([v.status, v.body.valid], JSON.stringify(doc).slice(0, 100)).toEqual([200, true]);
+    }
+    expect((await x.a.admin.post('/api/v1/templates/validate', { doc: docs[docs.length - 1] })).body.document_bytes).toBe(32 * 1024);
+    // a name of 128 characters after trimming
+    const name = unique('n').padEnd(128, 'n');
+    const c = await x.a.admin.post('/api/v1/templates', { name: ` ${name} `, doc: ok() });
+    expect([c.status, c.body.name], c.text).toEqual([201, name]);
+  });
+
   it('validate answers {valid, detector_match, document_bytes, unknown_fields}; no quota, audit or row', async () => {
     const doc = ok({
       title: { en: 'Plate', de: 'Kennzeichen' }, zeta: 1, alpha: { x: 1 }, list_fields: [field()], attachment_fields: [field({ key: 'frame', source: '/frame' })],
