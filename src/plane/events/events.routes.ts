@@ -31,7 +31,8 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
     schema: {
       tags, security: sec, params: IdParams, response: { 200: EventCard },
       summary: 'One event card (404 for an unknown id, an id of another shape, or an event outside your rights)',
-      description: 'Errors: 404 not_found, 410 archived_data_expired, 429 event_response_busy (the 4 response slots shared with attachments and previews).',
+      description: 'Errors: 404 not_found, 410 archived_data_expired, 429 event_response_busy (the 4 response slots shared with attachments and previews), '
+        + '500 response_encode_failed (the card could not be encoded).',
     },
   }, async (req, reply) => {
     // Document 2, Limits: the card is one of the responses under the shared slots, held until

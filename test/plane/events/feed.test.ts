@@ -199,6 +199,21 @@ describe('GET /api/v1/events/{id}', () => {
     } finally { for (const release of held) release(); }
   });
 
+  it('500 response_encode_failed when the card cannot be encoded; its response slot is given back', async () => {
+    const svc = t.plane.services.events.events;
+    const card = svc.card;
+    // a card the reply cannot encode (an event without its fields, a value JSON has no form for)
+    for (const broken of [{ event: {}, template: null, rendered: { title: 'x', details: [] } },
+      { event: (await x.a.admin.get(`/api/v1/events/${ids.e0}`)).body.event, template: { big: 1n }, rendered: { title: 'x', details: [] } }]) {
+      svc.card = async () => broken as any;
+      try {
+        const r = await x.a.admin.get(`/api/v1/events/${ids.e0}`);
+        expect([r.status, r.body]).toEqual([500, { error: 'response_encode_failed' }]);
+      } finally { svc.card = card; }
+    }
+    for (let i = 0; i < 5; i++) expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+  });
+
   it('404 not_found alike for unknown, malformed, foreign and ungranted events', async () => {
     const unknown = eventId(BASE);
     for (const [c, id] of [
