@@ -64,6 +64,26 @@ describe('template cache', () => {
     expect(await ingest(mod, 'cache.a')).toBeNull();
   });
 
+  it('validate resets no cache: it sends no notice and the cached catalogue is not reloaded', async () => {
+    const { root, mod } = await setup(one);
+    const cache = one.plane.services.events.templateCache;
+    expect(await ingest(mod, 'val.a')).toBeNull();
+    const loads = cache.loads;
+    const got: string[] = [];
+    const stop = await db.database.listen('argus_templates', (p) => got.push(p));
+    try {
+      const v = await root.post('/api/v1/templates/validate', { doc: { detector_match: 'val.*' } });
+      expect(v.status, v.text).toBe(200);
+      // a marker: the notice of a change made after the validate
+      const other = (await root.post('/api/v1/orgs', { name: unique('marker') })).body.id;
+      expect((await root.post('/api/v1/templates', { name: unique('t'), org_id: other, doc: { detector_match: 'marker' } })).status).toBe(201);
+      await until(async () => got.length > 0);
+      expect(got).toEqual([other]);
+    } finally { await stop(); }
+    expect(await ingest(mod, 'val.a')).toBeNull();
+    expect(cache.loads).toBe(loads);
+  });
+
   it('a NOTIFY on argus_templates drops the cached organisation (a change committed elsewhere)', async () => {
     const { org, mod } = await setup(one);
     expect(await ingest(mod, 'notify.a')).toBeNull();
