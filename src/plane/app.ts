@@ -139,6 +139,7 @@ export async function buildApp(deps: { config: PlaneConfig; database: Database; 
       jobs.start(events.partitionsJob());
       jobs.start(events.purge.backgroundJob());
       jobs.start(events.intervalTimeoutsJob());
+      jobs.start(events.searchPendingJob());
     }
   });
   health.startProbe(async () => {

@@ -27,6 +27,7 @@ import { TemplatesService } from './templates/templates.service.js';
 import { recentDetectors } from './events/detectors.store.js';
 import { EventSearch } from './events/search.js';
 import { intervalTimeoutsJob } from './events/interval-timeouts.js';
+import { searchPendingJob } from './events/search-pending.js';
 
 const DAY_MS = 86_400_000;
 
@@ -83,6 +84,11 @@ export class EventServices {
   /** Closes intervals at their template's time-out or the end of their coalescing window. */
   intervalTimeoutsJob(): Job {
     return intervalTimeoutsJob(this.db, this.clock, this.notifier);
+  }
+
+  /** Keeps the search indexes' pending lists empty (a search reads them whole). */
+  searchPendingJob(): Job {
+    return searchPendingJob(this.db);
   }
 
   partitionsJob(): Job {
