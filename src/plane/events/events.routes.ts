@@ -20,7 +20,7 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
         + '422 event_search_too_broad {candidate_limit}; 429 event_search_busy {retry_after}; 503 event_search_deadline {retry_after}.',
     },
     config: { validationCode: validationCodes(FeedFieldCodes) },
-  }, async (req) => deps.events.feed(principalOf(req), req.query));
+  }, async (req, reply) => reply.type('application/json; charset=utf-8').send(await deps.events.feedJson(principalOf(req), req.query)));
 
   app.get<{ Params: Static<typeof IdParams> }>('/api/v1/events/:id', {
     schema: {
