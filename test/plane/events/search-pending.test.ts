@@ -24,6 +24,17 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 describe('events.search_pending', () => {
+  it('is one of the plane\'s jobs', async () => {
+    const deadline = Date.now() + 5000;
+    let job = t.plane.services.jobs.list().find((j) => j.name === 'events.search_pending');
+    while (job && job.runs === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = t.plane.services.jobs.list().find((j) => j.name === 'events.search_pending');
+    }
+    expect(job).toMatchObject({ failures: 0, last_error: null });
+    expect(job!.runs).toBeGreaterThan(0);
+  });
+
   it('lists the search index of every day partition, newest first', async () => {
     const indexes = await searchStore.partitionSearchIndexes(t.db.database.db);
     // 32 days back to 3 ahead, made at start
