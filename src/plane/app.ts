@@ -163,6 +163,7 @@ export async function buildApp(deps: {
         jobs.start(sweeper.job());
         jobs.start(pressure.job(config.sweeper.intervalMs));
       }
+      jobs.start(events.searchPendingJob());
     }
   });
   health.startProbe(async () => {

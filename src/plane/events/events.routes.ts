@@ -22,9 +22,9 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
         + 'The session token may come as `token` here only (browser event sources); the Authorization header wins.',
     },
     config: { validationCode: validationCodes(FeedFieldCodes) },
-  }, async (req) => {
+  }, async (req, reply) => {
     const { token: _credential, ...filters } = req.query;
-    return deps.events.feed(principalOf(req), filters);
+    return reply.type('application/json; charset=utf-8').send(await deps.events.feedJson(principalOf(req), filters));
   });
 
   app.get<{ Params: Static<typeof IdParams> }>('/api/v1/events/:id', {
