@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import pino, { type Logger } from 'pino';
 import type { Clock } from '../common/clock.js';
@@ -16,6 +16,7 @@ import { AuthService } from './auth/auth.service.js';
 import { installErrorHandler } from './http/errors.handler.js';
 import { installMethodRouting } from './http/routing.js';
 import { installValidators } from './http/validation.js';
+import { redactUrlToken } from './http/query-token.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
@@ -53,8 +54,13 @@ export const LOG_REDACT = [
   'api_token', '*.api_token', 'auth_backend_secret', '*.auth_backend_secret',
 ];
 
+/** Fastify's request summary, without a session token the feed's query may carry. */
+function requestForLog(req: FastifyRequest) {
+  return { method: req.method, url: redactUrlToken(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
 export function makeLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' } }, destination);
+  return pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: { req: requestForLog } }, destination);
 }
 
 /**
@@ -157,6 +163,7 @@ export async function buildApp(deps: {
         jobs.start(sweeper.job());
         jobs.start(pressure.job(config.sweeper.intervalMs));
       }
+      jobs.start(events.searchPendingJob());
     }
   });
   health.startProbe(async () => {

@@ -44,6 +44,7 @@ export const errors = {
   notImplemented: () => new ApiError(501, 'not_implemented'),
   rotateFailed: () => new ApiError(500, 'rotate_failed'),
   internal: () => new ApiError(500, 'internal_error'),
+  responseEncodeFailed: () => new ApiError(500, 'response_encode_failed'),
   dbUnavailable: () => new ApiError(503, 'db_unavailable'),
   badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
 } as const;
@@ -90,7 +91,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
   add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());
-  add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.dbUnavailable());
+  add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.responseEncodeFailed()); add(errors.dbUnavailable());
   add(errors.archivedDataExpired()); add(errors.eventPurgeEmpty());
   for (const c of badRequestCodes) add(errors.badRequest(c));
   return out;

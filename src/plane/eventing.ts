@@ -30,6 +30,7 @@ import { recentDetectors } from './events/detectors.store.js';
 import { EventSearch } from './events/search.js';
 import { intervalTimeoutsJob } from './events/interval-timeouts.js';
 import { SystemEvents } from './events/system-events.js';
+import { searchPendingJob } from './events/search-pending.js';
 
 const DAY_MS = 86_400_000;
 
@@ -97,6 +98,11 @@ export class EventServices {
   /** Prunes tombstones and removed attachment refs that no reader can still need. */
   pruneJob(): Job {
     return new PurgeRecordsPruner(this.db, this.clock, this.evidence).job();
+  }
+
+  /** Keeps the search indexes' pending lists empty (a search reads them whole). */
+  searchPendingJob(): Job {
+    return searchPendingJob(this.db);
   }
 
   partitionsJob(): Job {

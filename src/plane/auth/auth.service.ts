@@ -93,6 +93,7 @@ export class AuthService {
     const hmacKey = await webcrypto.subtle.importKey('raw', key!.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     this.key = key!;
     this.hmacKey = hmacKey;
+    this.verified.clear();
   }
 
   currentKid(): string | null { return this.key ? kidOf(this.key) : null; }

@@ -3,32 +3,50 @@ import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { IdParams, sec, validationCodes } from '../http/list.js';
 import type { EventsService } from './events.service.js';
-import { ClosePatchBody, CloseReply, EventCard, FeedFieldCodes, FeedPage, FeedQuery, StarReply } from './events.schemas.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
+import { ClosePatchBody, CloseReply, EventCard, FeedFieldCodes, FeedPage, FeedRouteQuery, StarReply } from './events.schemas.js';
 import { strictBody } from '../http/list.js';
 
 const tags = ['events'];
 
 /** Authenticated scope: any signed-in user, narrowed by camera rights. */
-export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsService }): void {
-  app.get<{ Querystring: Static<typeof FeedQuery> }>('/api/v1/events', {
+export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsService; evidence: Pick<EvidenceService, 'takeSlot'> }): void {
+  app.get<{ Querystring: Static<typeof FeedRouteQuery> }>('/api/v1/events', {
     schema: {
-      tags, security: sec, querystring: FeedQuery, response: { 200: FeedPage },
+      tags, security: sec, querystring: FeedRouteQuery, response: { 200: FeedPage },
       summary: 'The event feed, newest first; next page with after_ts=<next_ts>&after_id=<next_id>',
       description: 'Without severity parameters debug events are hidden; they appear when a bound reaches zero. '
         + '`q` searches free words (two letters or digits each), "quoted phrases" and field:value over template fields. '
         + 'Errors: bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, cross_org; '
-        + '422 event_search_too_broad {candidate_limit}; 429 event_search_busy {retry_after}; 503 event_search_deadline {retry_after}.',
+        + '422 event_search_too_broad {candidate_limit}; 429 event_search_busy {retry_after}; 503 event_search_deadline {retry_after}. '
+        + 'The session token may come as `token` here only (browser event sources); the Authorization header wins.',
     },
     config: { validationCode: validationCodes(FeedFieldCodes) },
-  }, async (req) => deps.events.feed(principalOf(req), req.query));
+  }, async (req, reply) => {
+    const { token: _credential, ...filters } = req.query;
+    return reply.type('application/json; charset=utf-8').send(await deps.events.feedJson(principalOf(req), filters));
+  });
 
   app.get<{ Params: Static<typeof IdParams> }>('/api/v1/events/:id', {
     schema: {
       tags, security: sec, params: IdParams, response: { 200: EventCard },
       summary: 'One event card (404 for an unknown id, an id of another shape, or an event outside your rights)',
+      description: 'Errors: 404 not_found, 410 archived_data_expired, 429 event_response_busy (the 4 response slots shared with attachments and previews), '
+        + '500 response_encode_failed (the card could not be encoded).',
     },
   }, async (req, reply) => {
-    const card = await deps.events.card(principalOf(req), req.params.id);
+    // Document 2, Limits: the card is one of the responses under the shared slots, held until
+    // the body ends or the connection breaks.
+    const release = deps.evidence.takeSlot();
+    reply.raw.once('close', release);
+    reply.raw.once('finish', release);
+    let card;
+    try {
+      card = await deps.events.card(principalOf(req), req.params.id);
+    } catch (err) {
+      release();
+      throw err;
+    }
     return reply.header('cache-control', 'private, no-store').send(card);
   });
 

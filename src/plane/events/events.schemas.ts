@@ -50,6 +50,12 @@ export const FeedQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 1024, description: 'search: free words (two letters or digits each), "quoted phrases", field:value over template fields' })),
 }, { additionalProperties: false });
 
+/** The feed route's query: the filters plus `token`, the one place a session token may come as a parameter. */
+export const FeedRouteQuery = Type.Object({
+  ...FeedQuery.properties,
+  token: Type.Optional(Type.String({ description: 'the session token, for browser event sources that cannot set headers (the Authorization header wins); only on this route' })),
+}, { additionalProperties: false });
+
 export const FeedPage = Type.Object({
   rows: Type.Array(EventJson), next_ts: NullableT(Ts), next_id: NullableT(Uuid),
   stream_cursor: Type.String({ description: 'g:<n> or d<purge-day>:<n>, taken before the query; give it to the event stream' }),

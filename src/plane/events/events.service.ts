@@ -7,7 +7,7 @@ import { isUuid } from '../http/list.js';
 import { cameraScope } from '../rights/camera-rights.js';
 import { missingEvent } from '../purge/expired.js';
 import { timeOfEventId } from './events.ids.js';
-import { eventsReadStore, type EventRow, type FeedFilter } from './events.read.store.js';
+import { eventsReadStore, type EventRow, type EventRowText, type FeedFilter } from './events.read.store.js';
 import { eventsStore } from './events.store.js';
 import { streamCursor } from './intake.service.js';
 import { LIMITS, SEVERITIES } from './intake.validate.js';
@@ -38,6 +38,21 @@ export function eventJson(r: EventRow) {
     template_id: r.template_id, subject_type: r.subject_type, subject_ref: r.subject_ref, list_values: r.list_values, payload: r.payload,
     attachments: r.attachments, starred: r.starred, ext_id: r.ext_id,
   };
+}
+
+const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
+
+/**
+ * eventJson written as JSON text from a feed row whose times and documents are text already
+ * (the same fields in the same order; documents as PostgreSQL writes jsonb).
+ */
+export function eventJsonText(r: EventRowText): string {
+  return `{"id":${str(r.id)},"occurred_at":${str(r.occurred_at)},"ended_at":${str(r.ended_at)},"org_id":${str(r.org_id)},`
+    + `"camera_id":${str(r.camera_id)},"camera_name":${str(r.camera_name)},"node_id":${str(r.node_id)},"node_name":${str(r.node_name)},`
+    + `"detector":${str(r.detector)},"detector_title":${r.detector_title ?? 'null'},"category":${str(r.category)},`
+    + `"severity":${r.severity === null ? 'null' : str(SEVERITIES[r.severity]!)},"confidence":${r.confidence === null ? 'null' : JSON.stringify(r.confidence)},`
+    + `"interval":${r.interval},"template_id":${str(r.template_id)},"subject_type":${str(r.subject_type)},"subject_ref":${str(r.subject_ref)},`
+    + `"list_values":${r.list_values},"payload":${r.payload},"attachments":${r.attachments},"starred":${r.starred},"ext_id":${str(r.ext_id)}}`;
 }
 
 /** A severity word or 0..4; `none` only where the caller allows it. */
@@ -89,6 +104,24 @@ export class EventsService {
     };
   }
 
+  /**
+   * The feed page as JSON text (FeedPage). Without `q` the rows come with times and documents as
+   * text and are spliced into the page; a search page is built from its rows.
+   */
+  async feedJson(p: Principal, q: FeedQuery): Promise<string> {
+    if (q.q !== undefined) return JSON.stringify(await this.feed(p, q));
+    const f = this.filter(p, q);
+    // Taken before the query: an event committed meanwhile is then delivered by the stream.
+    const cursor = streamCursor(await eventsStore.safeHead(this.db));
+    const rows = await eventsReadStore.feedText(this.db, f);
+    const more = rows.length > f.limit;
+    const page = more ? rows.slice(0, f.limit) : rows;
+    const last = page[page.length - 1];
+    return `{"rows":[${page.map(eventJsonText).join(',')}],"next_ts":${more ? str(last!.occurred_at) : 'null'},`
+      + `"next_id":${more ? str(last!.id) : 'null'},"stream_cursor":${str(cursor)}}`;
+  }
+
+  /** The feed page as objects: search pages, and the reference feedJson is tested against. */
   async feed(p: Principal, q: FeedQuery) {
     const f = this.filter(p, q);
     const search = q.q === undefined ? null : parseSearch(q.q);

@@ -26,6 +26,8 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
     // Unmapped: the framework's own text, as document 1 says for GET /audit/{id}.
     return mapped ? new ApiError(400, mapped) : new ApiError(400, err.message);
   }
+  // The reply's own encoding failed (document 2 names it for the card): nothing of it was sent.
+  if ((err as { serialization?: unknown }).serialization !== undefined) return errors.responseEncodeFailed();
   if (isConnectionError(err)) {
     health.markDown(err);
     return errors.dbUnavailable();

@@ -3,6 +3,7 @@ import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { atLeast, type Role } from './principal.js';
+import { queryToken } from './query-token.js';
 
 export function bearerToken(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
@@ -23,9 +24,12 @@ export function requireDatabase(scope: FastifyInstance, health: DbHealth): void 
   });
 }
 
-/** Sets `req.principal` from the session bearer token: 401 without a live session. */
+/**
+ * Sets `req.principal` from the session bearer token: 401 without a live session. The header
+ * wins; only the feed also takes the token from its query (query-token.ts).
+ */
 export async function authenticateSession(req: FastifyRequest, auth: AuthService, health: DbHealth): Promise<void> {
-  const token = bearerToken(req);
+  const token = bearerToken(req) ?? queryToken(req);
   if (!token) throw errors.unauthorized();
   const claims = await auth.verifyToken(token);
   if (!health.isUp) throw errors.dbUnavailable();

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { principalOf } from '../http/principal.js';
-import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
+import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { TemplatesService } from './templates.service.js';
 import {
-  MatchesQuery, MatchesReply, TemplateCreateBody, TemplateFieldCodes, TemplatePatchBody, TemplateRow, ValidateBody, ValidateReply,
+  MatchesQuery, MatchesReply, TemplateCreateBody, TemplateFieldCodes, TemplateListQuery, TemplatePatchBody, TemplateRow, ValidateBody, ValidateReply,
 } from './templates.schemas.js';
 
 const config = { validationCode: validationCodes(TemplateFieldCodes) };
@@ -16,8 +16,8 @@ const DOC_ERRORS = 'bad_doc, template_doc_too_large, template_title_invalid, det
 
 /** Administrator scope (document 2, Templates). */
 export function templatesRoutes(app: FastifyInstance, deps: { templates: TemplatesService }): void {
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/api/v1/templates', {
-    schema: { tags, security: sec, querystring: ListQuery, response: { 200: Page(TemplateRow) }, summary: 'System templates plus those of the caller\'s organisation (superadmin: all, or `org`)' },
+  app.get<{ Querystring: Static<typeof TemplateListQuery> }>('/api/v1/templates', {
+    schema: { tags, security: sec, querystring: TemplateListQuery, response: { 200: Page(TemplateRow) }, summary: 'System templates plus those of the caller\'s organisation (superadmin: all, or `org`)' },
     config,
   }, async (req) => deps.templates.list(principalOf(req), req.query));
 

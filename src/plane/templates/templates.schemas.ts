@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, NullableBody, Uuid } from '../http/list.js';
+import { ListQuery, Nullable, NullableBody, Uuid } from '../http/list.js';
 
 const Doc = Type.Record(Type.String(), Type.Unknown(), {
   description: 'template document (document 4 §5): detector_match, title, list_fields, attachment_fields, detail_layout, coalesce, '
@@ -28,6 +28,12 @@ export const ValidateBody = Type.Object({ doc: Type.Unknown() }, { additionalPro
 export const ValidateReply = Type.Object({
   valid: Type.Literal(true), detector_match: Type.String(), document_bytes: Type.Integer(), unknown_fields: Type.Array(Type.String()),
 });
+
+// Document 2: the list takes org, after and limit; `q` is accepted and unused (there is no name search).
+export const TemplateListQuery = Type.Object({
+  ...ListQuery.properties,
+  q: Type.Optional(Type.String({ description: 'accepted and ignored (document 2: q is unused)' })),
+}, { additionalProperties: false });
 
 export const MatchesQuery = Type.Object({ org: Type.Optional(Uuid) }, { additionalProperties: false });
 export const MatchesReply = Type.Object({ window_days: Type.Integer(), detectors: Type.Array(Type.String()), distinct: Type.Integer() });

@@ -112,8 +112,9 @@ export class TemplatesService {
   }
 
   /** The template a card names, whoever's it is (the card applies the event's visibility). */
+  /** The template a card names, from the cache (dropped by every change, here or in another process). */
   async byId(id: string): Promise<TemplateRecord | undefined> {
-    return templatesStore.get(this.db, id);
+    return this.cache.byId(id);
   }
 
   async get(p: Principal, rawId: string) {

@@ -139,6 +139,39 @@ describe('GET /api/v1/events', () => {
   });
 });
 
+describe('the token query parameter (browser event sources)', () => {
+  it('a session token as ?token= reads the feed; the header wins; a bad one is 401; the token never reaches the log', async () => {
+    const tok = x.a.operator.token!;
+    const r = await x.anon.get(`/api/v1/events?token=${encodeURIComponent(tok)}&limit=2`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.rows.map((row: any) => row.id)).toEqual((await feed(x.a.operator, '?limit=2')).rows.map((row: any) => row.id));
+    // the header wins over the parameter
+    expect(names(await feed(x.b.admin, `?token=${encodeURIComponent(tok)}`))).toEqual(['b0']);
+    for (const bad of ['', 'nope', `${tok}x`]) {
+      const u = await x.anon.get(`/api/v1/events?token=${encodeURIComponent(bad)}`);
+      expect([u.status, u.body], bad).toEqual([401, { error: 'unauthorized' }]);
+    }
+    expect(t.logs.text).toContain('/api/v1/events?token=[redacted]');
+    expect(t.logs.text).not.toContain(tok);
+  });
+
+  it('only on GET /api/v1/events: elsewhere a token parameter is no credential (401)', async () => {
+    const tok = encodeURIComponent(x.a.admin.token!);
+    for (const [method, url] of [
+      ['GET', `/api/v1/events/${ids.e0}`], ['GET', '/api/v1/events/stream'], ['GET', `/api/v1/events/adjacent?camera=${cam1}&anchor=${encodeURIComponent(at(0))}&direction=next`],
+      ['GET', `/api/v1/events/navigate?anchor=${encodeURIComponent(at(0))}&anchor_id=${ids.e0}&direction=next`], ['POST', `/api/v1/events/${ids.e0}/star`],
+      ['GET', '/api/v1/attachments/00000000-0000-7000-8000-000000000000'], ['GET', '/api/v1/cameras'], ['GET', '/api/v1/templates'],
+    ] as const) {
+      const r = await x.anon.req(method, `${url}${url.includes('?') ? '&' : '?'}token=${tok}`);
+      expect([r.status, r.body], `${method} ${url}`).toEqual([401, { error: 'unauthorized' }]);
+    }
+    // a module token is never taken from the query either
+    const mod = (await x.a.admin.post('/api/v1/module-tokens', { name: unique('q') })).body.secret;
+    expect((await x.anon.get(`/api/v1/events?token=${encodeURIComponent(mod)}`)).status).toBe(401);
+    expect(t.logs.text).not.toContain(mod);
+  });
+});
+
 describe('GET /api/v1/events/{id}', () => {
   it('the card: event, template, rendered; Cache-Control private, no-store', async () => {
     const r = await x.a.operator.get(`/api/v1/events/${ids.e0}`);
@@ -148,6 +181,37 @@ describe('GET /api/v1/events/{id}', () => {
     expect(r.body.template).toBeNull();
     expect(r.body.rendered).toEqual({ title: 'lpr.plate', details: [] });
     expect((await x.a.admin.get(`/api/v1/events/${ids.e0.toUpperCase()}`)).body.event.id).toBe(ids.e0);
+  });
+
+  it('429 event_response_busy with retry_after 1 while the 4 response slots (shared with attachments) are held; a slot frees after each card', async () => {
+    const evidence = t.plane.services.events.evidence;
+    // Sequential cards each give their slot back: more than 4 in a row all answer.
+    for (let i = 0; i < 6; i++) expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+    const held = [evidence.takeSlot(), evidence.takeSlot(), evidence.takeSlot(), evidence.takeSlot()];
+    try {
+      const r = await x.a.admin.get(`/api/v1/events/${ids.e0}`);
+      expect([r.status, r.body, r.headers['retry-after']]).toEqual([429, { error: 'event_response_busy', retry_after: 1 }, '1']);
+      held.pop()!();
+      expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+      // a refused card (404) gives its slot back too
+      expect((await x.a.admin.get(`/api/v1/events/${eventId(BASE)}`)).status).toBe(404);
+      expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
+    } finally { for (const release of held) release(); }
+  });
+
+  it('500 response_encode_failed when the card cannot be encoded; its response slot is given back', async () => {
+    const svc = t.plane.services.events.events;
+    const card = svc.card;
+    // a card the reply cannot encode (an event without its fields, a value JSON has no form for)
+    for (const broken of [{ event: {}, template: null, rendered: { title: 'x', details: [] } },
+      { event: (await x.a.admin.get(`/api/v1/events/${ids.e0}`)).body.event, template: { big: 1n }, rendered: { title: 'x', details: [] } }]) {
+      svc.card = async () => broken as any;
+      try {
+        const r = await x.a.admin.get(`/api/v1/events/${ids.e0}`);
+        expect([r.status, r.body]).toEqual([500, { error: 'response_encode_failed' }]);
+      } finally { svc.card = card; }
+    }
+    for (let i = 0; i < 5; i++) expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
   });
 
   it('404 not_found alike for unknown, malformed, foreign and ungranted events', async () => {

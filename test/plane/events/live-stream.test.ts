@@ -274,7 +274,23 @@ describe('GET /api/v1/events/stream', () => {
     for (let i = 0; i < 32; i++) all.push(await open(me));
     const over = await open(me);
     expect([over.status, over.body, over.headers!.get('retry-after')]).toEqual([429, { error: 'live_stream_capacity', scope: 'principal', retry_after: 2 }, '2']);
-    for (const s of all) s.close();
+    // a slot is freed when the response body closes
+    all.pop()!.close();
+    let again: SseReader | null = null;
+    for (let i = 0; i < 50 && again?.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await open(me);
+    }
+    expect(again!.status).toBe(200);
+    all.push(again!);
+    // the process capacity (64 in this test) counts every principal's streams
+    const streams = t.plane.services.streams;
+    const others: SseReader[] = [];
+    for (let i = 0; i < 32 && streams.count < 64; i++) others.push(await open(x.b.admin));
+    expect(streams.count).toBe(64);
+    const full = await open(x.a.admin);
+    expect([full.status, full.body]).toEqual([429, { error: 'live_stream_capacity', scope: 'global', retry_after: 2 }]);
+    for (const s of [...all, ...others]) s.close();
   });
 });
 

@@ -309,6 +309,9 @@ describe('navigate and reconcile with q (the feed search)', () => {
       }
       // without q no slot is needed
       expect((await x.a.admin.post('/api/v1/events/reconcile', { candidates: all() })).status).toBe(200);
+      const t0 = A.find(([k]) => k === 'a5')![1].t as number;
+      const plain = await x.a.admin.get(`/api/v1/events/navigate?anchor=${enc(at(t0))}&anchor_id=${ids.a5}&direction=next`);
+      expect(plain.status, plain.text).toBe(200);
     } finally { for (const release of held) release(); }
     expect((await navQ(x.a.admin, 'a5', 'next', 'motion')).status).toBe(200);
   });

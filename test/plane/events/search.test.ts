@@ -121,6 +121,10 @@ describe('GET /api/v1/events?q=', () => {
       from unnest(${rows}::uuid[]) with ordinality as u(id, n)`.execute(db);
     const r = await q(x.b.admin, 'everywhere');
     expect([r.status, r.body]).toEqual([422, { error: 'event_search_too_broad', candidate_limit: 10000 }]);
+    // navigate moves inside the same search result: the same bound
+    const anchor = new Date().toISOString();
+    const nav = await x.b.admin.get(`/api/v1/events/navigate?q=everywhere&anchor=${encodeURIComponent(anchor)}&anchor_id=${eventId(Date.now())}&direction=next`);
+    expect([nav.status, nav.body]).toEqual([422, { error: 'event_search_too_broad', candidate_limit: 10000 }]);
     // narrower filters bring it under the limit
     expect((await q(x.b.admin, 'everywhere', `&to=${encodeURIComponent(new Date(ts + 5000).toISOString())}`)).body.rows).toHaveLength(100);
   });
@@ -135,6 +139,11 @@ describe('GET /api/v1/events?q=', () => {
       await reserved`lock table events in access exclusive mode`;
       const r = await q(x.a.admin, 'truck');
       expect([r.status, r.body, r.headers['retry-after']]).toEqual([503, { error: 'event_search_deadline', retry_after: 1 }, '1']);
+      const anchor = new Date().toISOString();
+      for (const n of [
+        await x.a.admin.get(`/api/v1/events/navigate?q=truck&anchor=${encodeURIComponent(anchor)}&anchor_id=${eventId(Date.now())}&direction=next`),
+        await x.a.admin.post('/api/v1/events/reconcile?q=truck', { candidates: [{ id: ids.p1, occurred_at: at(0) }] }),
+      ]) expect([n.status, n.body, n.headers['retry-after']]).toEqual([503, { error: 'event_search_deadline', retry_after: 1 }, '1']);
       await reserved`rollback`;
       reserved.release();
     } finally {

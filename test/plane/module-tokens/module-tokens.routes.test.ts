@@ -52,6 +52,12 @@ describe('module tokens', () => {
     expect([dup.status, dup.body]).toEqual([409, { error: 'already_exists' }]);
     expect((await x.b.admin.post('/api/v1/module-tokens', { name })).status).toBe(201);
     expect((await x.a.admin.post('/api/v1/module-tokens', { name: unique('n'), rate_limit: null })).body.rate_limit).toBeNull();
+    // the bounds are inclusive: a name of 128 characters, a rate of 1
+    const long = unique('L').padEnd(128, 'l');
+    const edge = await x.a.admin.post('/api/v1/module-tokens', { name: long, rate_limit: 1 });
+    expect([edge.status, edge.body.name, edge.body.rate_limit], edge.text).toEqual([201, long, 1]);
+    // one leading underscore is no reserved name
+    expect((await x.a.admin.post('/api/v1/module-tokens', { name: unique('_x') })).status).toBe(201);
   });
 
   it('list: {rows, next} by id with after and limit (default 500, 1..500), q substring, query_too_long, org', async () => {

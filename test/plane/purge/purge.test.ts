@@ -113,6 +113,18 @@ describe('POST /api/v1/events/purge/preview', () => {
     }
   });
 
+  it('the limits are inclusive: 1000 event ids, a detector of 256 characters', async () => {
+    const many = Array.from({ length: 1000 }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`);
+    const r = await preview({ event_ids: [...many.slice(1), ids[0]] });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.spec.event_ids).toHaveLength(1000);
+    expect(r.body.preview.events).toBe(1);
+    for (const detector of ['d'.repeat(256), `${'d'.repeat(255)}*`]) {
+      const d = await preview({ detector });
+      expect([d.status, d.body.spec?.detector, d.body.preview], detector.slice(-3)).toEqual([200, detector, { events: 0, attachments: 0, attachment_bytes: 0 }]);
+    }
+  });
+
   it('is for the superadmin only', async () => {
     for (const c of [x.a.admin, x.a.operator]) {
       expect((await c.post('/api/v1/events/purge/preview', {})).status).toBe(403);
@@ -129,6 +141,11 @@ describe('POST /api/v1/events/purge and the background run', () => {
     for (const id of ['00000000-0000-7000-8000-000000000000', 'nope']) {
       const g = await x.root.get(`/api/v1/cleanup-jobs/${id}`);
       expect([g.status, g.body]).toEqual([404, { error: 'not_found' }]);
+    }
+    // the job id is the only handle: there is no list of jobs
+    for (const path of ['/api/v1/cleanup-jobs', '/api/v1/cleanup-jobs/']) {
+      const l = await x.root.get(path);
+      expect([l.status, l.body], path).toEqual([404, { error: 'not_found' }]);
     }
   });
 

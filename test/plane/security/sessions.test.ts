@@ -99,6 +99,16 @@ describe('forged and stale session tokens', () => {
     await expect401(c, c.token!);
     await expect401(c, good.token!);
   });
+
+  it('a token verified before (kept verified per process) still fails verification once expired', async () => {
+    const c = await login(t.plane.app);
+    const auth = t.plane.services.auth;
+    expect((await auth.verifyToken(c.token!)).sid).toEqual(expect.any(String));
+    clock.advance(12 * 3600_000 - 5_000);
+    expect((await auth.verifyToken(c.token!)).sid).toEqual(expect.any(String));
+    clock.advance(10_000);
+    await expect(auth.verifyToken(c.token!)).rejects.toMatchObject({ status: 401 });
+  });
 });
 
 describe('POST /api/v1/admin/keys/rotate', () => {

@@ -64,6 +64,26 @@ describe('template cache', () => {
     expect(await ingest(mod, 'cache.a')).toBeNull();
   });
 
+  it('validate resets no cache: it sends no notice and the cached catalogue is not reloaded', async () => {
+    const { root, mod } = await setup(one);
+    const cache = one.plane.services.events.templateCache;
+    expect(await ingest(mod, 'val.a')).toBeNull();
+    const loads = cache.loads;
+    const got: string[] = [];
+    const stop = await db.database.listen('argus_templates', (p) => got.push(p));
+    try {
+      const v = await root.post('/api/v1/templates/validate', { doc: { detector_match: 'val.*' } });
+      expect(v.status, v.text).toBe(200);
+      // a marker: the notice of a change made after the validate
+      const other = (await root.post('/api/v1/orgs', { name: unique('marker') })).body.id;
+      expect((await root.post('/api/v1/templates', { name: unique('t'), org_id: other, doc: { detector_match: 'marker' } })).status).toBe(201);
+      await until(async () => got.length > 0);
+      expect(got).toEqual([other]);
+    } finally { await stop(); }
+    expect(await ingest(mod, 'val.a')).toBeNull();
+    expect(cache.loads).toBe(loads);
+  });
+
   it('a NOTIFY on argus_templates drops the cached organisation (a change committed elsewhere)', async () => {
     const { org, mod } = await setup(one);
     expect(await ingest(mod, 'notify.a')).toBeNull();
@@ -88,5 +108,43 @@ describe('template cache', () => {
       const r = await mod2.post('/api/v1/events', { events: [{ detector: 'system.evidence_storage_pressure', occurred_at: new Date(Date.now() - 1000).toISOString() }] });
       return r.body.results[0].ignored === true;
     });
+  });
+
+  it('the card reads its template from the cache: one load per template; a change here or elsewhere shows on the next card', async () => {
+    const { root, org, mod } = await setup(one);
+    const cache = one.plane.services.events.templateCache;
+    const tid = (await root.post('/api/v1/templates', { name: unique('t'), org_id: org, doc: { detector_match: 'card.*', title: 'First' } })).body.id;
+    const r = await mod.post('/api/v1/events', { events: [{ detector: 'card.a', occurred_at: new Date(Date.now() - 1000).toISOString() }] });
+    expect(r.status, r.text).toBe(200);
+    const card = async (c = root) => {
+      const res = await c.get(`/api/v1/events/${r.body.results[0].id}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body as { template: { id: string; title: unknown } | null; rendered: { title: unknown } };
+    };
+    expect((await card()).rendered.title).toBe('First');
+    const loads = cache.idLoads;
+    expect((await card()).template).toMatchObject({ id: tid, title: 'First' });
+    expect(cache.idLoads).toBe(loads);
+    // a change through the API drops the cached template at once in this process
+    expect((await root.patch(`/api/v1/templates/${tid}`, { doc: { detector_match: 'card.*', title: 'Second' } })).status).toBe(200);
+    expect((await card()).rendered.title).toBe('Second');
+    // a change committed elsewhere: the cached one stays until its NOTIFY arrives
+    await sql`update event_templates set doc = '{"detector_match":"card.*","title":"Third"}' where id = ${tid}`.execute(db.database.db);
+    expect((await card()).rendered.title).toBe('Second');
+    await sql`select pg_notify('argus_templates', ${org})`.execute(db.database.db);
+    await until(async () => (await card()).rendered.title === 'Third');
+    if (two) {
+      const root2 = await login(two.plane.app);
+      expect((await card(root2)).rendered.title).toBe('Third');
+      expect((await root.patch(`/api/v1/templates/${tid}`, { doc: { detector_match: 'card.*', title: 'Fourth' } })).status).toBe(200);
+      await until(async () => (await card(root2)).rendered.title === 'Fourth');
+    }
+    // deleted: the card shows no template, at once here and after the NOTIFY elsewhere
+    expect((await root.del(`/api/v1/templates/${tid}`)).status).toBe(200);
+    expect((await card()).template).toBeNull();
+    if (two) {
+      const root2 = await login(two.plane.app);
+      await until(async () => (await card(root2)).template === null);
+    }
   });
 });

@@ -62,6 +62,39 @@ describe('template documents: every validation code (validate and create answer 
     expect([c.status, c.body]).toEqual([400, { error: code }]);
   });
 
+  it('every limit of document 4 §5 is inclusive: a document at each maximum is valid', async () => {
+    const block = (title: string) => ({ title, keys: ['plate'] });
+    // a detail block of exactly 4 KiB as JSON
+    const base = Buffer.byteLength(JSON.stringify(block('')));
+    const fullBlock = block('y'.repeat(4096 - base));
+    expect(Buffer.byteLength(JSON.stringify(fullBlock))).toBe(4096);
+    const docs: Array<Record<string, unknown>> = [
+      { detector_match: 'd'.repeat(256) },
+      { detector_match: `${'d'.repeat(255)}*` },
+      ok({ list_fields: Array.from({ length: 16 }, (_, i) => field({ key: `k${i}` })) }),
+      ok({ list_fields: [field({ key: `a${'b'.repeat(63)}` })] }),
+      ok({ attachment_fields: Array.from({ length: 8 }, (_, i) => field({ key: `a${i}` })) }),
+      ok({ detail_layout: Array.from({ length: 16 }, () => block('t')) }),
+      ok({ detail_layout: [fullBlock] }),
+      ok({ coalesce: { sources: Array.from({ length: 8 }, (_, i) => `/s${i}`), window_secs: 1 } }),
+      ok({ interval_timeout_secs: 1 }),
+      ok({ fields: Array.from({ length: 32 }, (_, i) => field({ key: `f${i}`, type: ['string', 'number', 'bool'][i % 3] })) }),
+    ];
+    // the whole document at exactly 32 KiB as JSON
+    const pad = ok({ note: '' });
+    docs.push(ok({ note: 'x'.repeat(32 * 1024 - Buffer.byteLength(JSON.stringify(pad))) }));
+    expect(Buffer.byteLength(JSON.stringify(docs[docs.length - 1]))).toBe(32 * 1024);
+    for (const doc of docs) {
+      const v = await x.a.admin.post('/api/v1/templates/validate', { doc });
+      expect([v.status, v.body.valid], JSON.stringify(doc).slice(0, 100)).toEqual([200, true]);
+    }
+    expect((await x.a.admin.post('/api/v1/templates/validate', { doc: docs[docs.length - 1] })).body.document_bytes).toBe(32 * 1024);
+    // a name of 128 characters after trimming
+    const name = unique('n').padEnd(128, 'n');
+    const c = await x.a.admin.post('/api/v1/templates', { name: ` ${name} `, doc: ok() });
+    expect([c.status, c.body.name], c.text).toEqual([201, name]);
+  });
+
   it('validate answers {valid, detector_match, document_bytes, unknown_fields}; no quota, audit or row', async () => {
     const doc = ok({
       title: { en: 'Plate', de: 'Kennzeichen' }, zeta: 1, alpha: { x: 1 }, list_fields: [field()], attachment_fields: [field({ key: 'frame', source: '/frame' })],
@@ -100,6 +133,13 @@ describe('organisation templates', () => {
     expect(page.rows).toHaveLength(1);
     expect(page.next).toBe(page.rows[0].id);
     expect((await x.a.admin.get(`/api/v1/templates?org=${x.b.orgId}`)).body).toEqual({ error: 'cross_org' });
+    // q is unused: accepted and ignored
+    const withQ = await x.a.admin.get(`/api/v1/templates?q=${encodeURIComponent(`zz-${name}`)}`);
+    expect([withQ.status, withQ.body]).toEqual([200, list]);
+    for (const l of ['0', '501', 'x']) expect((await x.a.admin.get(`/api/v1/templates?limit=${l}`)).body, l).toEqual({ error: 'bad_limit' });
+    expect((await x.a.admin.get(`/api/v1/templates?limit=500`)).body).toEqual(list);
+    expect((await x.a.admin.get('/api/v1/templates?after=nope')).body).toEqual({ error: 'bad_cursor' });
+    expect((await x.a.admin.get('/api/v1/templates?name=x')).body).toEqual({ error: 'unknown_field' });
 
     const p = await x.a.admin.patch(`/api/v1/templates/${id}`, { name: `${name}-2`, enabled: false, doc: { detector_match: 'lpr.plate', title: { en: 'Plate' } } });
     expect(p.status, p.text).toBe(200);
@@ -214,15 +254,18 @@ describe('GET /api/v1/templates/{id}/matches', () => {
     const mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m') })).body.secret);
     const now = Date.now();
     const items = [['anpr.front', 1], ['anpr.rear', 2], ['anpr.front', 3], ['motion', 4], ['anprX', 5]].map(([d, i]) => ({ detector: d, occurred_at: new Date(now - (i as number) * 60_000).toISOString() }));
+    // the fixed 7-day window: one seen 6 days ago counts, one seen only 8 days ago does not
+    const day = 86_400_000;
+    items.push({ detector: 'anpr.week', occurred_at: new Date(now - 6 * day).toISOString() }, { detector: 'anpr.old', occurred_at: new Date(now - 8 * day).toISOString() });
     expect((await mod.post('/api/v1/events', { events: items })).status).toBe(200);
     const modB = new Client(t.plane.app, (await x.b.admin.post('/api/v1/module-tokens', { name: unique('m') })).body.secret);
     await modB.post('/api/v1/events', { events: [{ detector: 'anpr.side', occurred_at: new Date(now).toISOString() }] });
     const id = (await x.a.admin.post('/api/v1/templates', { name: unique('anpr'), doc: { detector_match: 'anpr.*' } })).body.id;
     const r = await x.a.admin.get(`/api/v1/templates/${id}/matches`);
-    expect([r.status, r.body]).toEqual([200, { window_days: 7, detectors: ['anpr.front', 'anpr.rear'], distinct: 2 }]);
+    expect([r.status, r.body]).toEqual([200, { window_days: 7, detectors: ['anpr.front', 'anpr.rear', 'anpr.week'], distinct: 3 }]);
     const exact = (await x.a.admin.post('/api/v1/templates', { name: unique('m'), doc: { detector_match: 'motion' } })).body.id;
     expect((await x.a.admin.get(`/api/v1/templates/${exact}/matches`)).body).toEqual({ window_days: 7, detectors: ['motion'], distinct: 1 });
-    expect((await x.root.get(`/api/v1/templates/${id}/matches`)).body.detectors).toEqual(['anpr.front', 'anpr.rear']);
+    expect((await x.root.get(`/api/v1/templates/${id}/matches`)).body.detectors).toEqual(['anpr.front', 'anpr.rear', 'anpr.week']);
     expect((await x.a.admin.get(`/api/v1/templates/${id}/matches?org=${x.b.orgId}`)).body).toEqual({ error: 'cross_org' });
     expect((await x.a.admin.get(`/api/v1/templates/${SYS.node}/matches`)).body).toEqual({ window_days: 7, detectors: [], distinct: 0 });
   });
