@@ -38,5 +38,5 @@ export function keyRotationRoute(app: FastifyInstance, deps: { auth: AuthService
       tags: ['auth'], summary: 'Rotate the session signing key: every session token stops verifying at once',
       security: [{ bearer: [] }], querystring: RotateQuery, response: { 200: RotateReply },
     },
-  }, async (req) => deps.auth.rotateKeys(principalOf(req), req.query.scope === 'material' ? 'material' : 'epoch'));
+  }, async (req) => deps.auth.rotateKeys(principalOf(req), req.query.scope === 'material' ? 'material' : 'kid'));
 }

@@ -230,7 +230,12 @@ export class AuthService {
     await notify(trx, channels.auth, JSON.stringify(news));
   }
 
-  async rotateKeys(p: Principal, scope: 'material' | 'epoch'): Promise<{ kid: string; scope: string }> {
+  /**
+   * `kid` (any scope but `material`): a new key id over the same material (an epoch change), the
+   * reply's `scope` being `kid` as document 1 says; `material`: new key material (the reply value
+   * there is not shown; `material` is answered).
+   */
+  async rotateKeys(p: Principal, scope: 'material' | 'kid'): Promise<{ kid: string; scope: string }> {
     const now = new Date(this.clock.now());
     try {
       const kid = await this.db.transaction().execute(async (trx) => {
