@@ -4,7 +4,8 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
-import { errors } from '../errors.js';
+import { ApiError, errors } from '../errors.js';
+import { isConnectionError } from '../db/health.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { AuditService, AuditActor } from '../audit/audit.service.js';
@@ -256,7 +257,8 @@ export class AuthService {
       return { kid, scope };
     } catch (err) {
       this.log.error({ err: (err as Error).message }, 'key rotation failed');
-      throw (err as { code?: string }).code ? err : errors.rotateFailed();
+      // A lost connection stays 503 db_unavailable (any endpoint, document 1); any other failure is rotate_failed.
+      throw err instanceof ApiError || isConnectionError(err) ? err : errors.rotateFailed();
     }
   }
 }

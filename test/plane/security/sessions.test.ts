@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair } from 'jose';
+import { sql } from 'kysely';
 import { startPlane, ManualClock, ROOT, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { SseReader } from '../sse-client.js';
@@ -204,6 +205,22 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     expect(after.split('.')[0]).not.toBe(before.split('.')[0]);
     const secretAfter = (await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow()).secret;
     expect(Buffer.from(secretAfter).equals(Buffer.from(secretBefore))).toBe(false);
+  });
+
+  it('answers 500 rotate_failed when the rotation cannot be written, and rotates nothing', async () => {
+    root = await login(t.plane.app);
+    const before = t.plane.services.auth.currentKid();
+    const db = t.db.database.db;
+    await sql`alter table signing_keys rename to signing_keys_hidden`.execute(db);
+    try {
+      const r = await root.post('/api/v1/admin/keys/rotate');
+      expect(r.status).toBe(500);
+      expect(r.body).toEqual({ error: 'rotate_failed' });
+    } finally {
+      await sql`alter table signing_keys_hidden rename to signing_keys`.execute(db);
+    }
+    expect(t.plane.services.auth.currentKid()).toBe(before);
+    expect((await root.get('/api/v1/auth/me')).status).toBe(200);
   });
 
   it('treats an unknown scope value as an epoch change', async () => {
