@@ -9,7 +9,7 @@ import type { ModuleTokensService } from '../module-tokens/module-tokens.service
 import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
 import { eventId } from './events.ids.js';
 import { eventsStore, type EventInsert } from './events.store.js';
-import { batchNotice, type EventFrame } from './events.frames.js';
+import { batchNotice, boundFrame, type EventFrame } from './events.frames.js';
 import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
 import type { IntakeRateLimiter } from './rate-limit.js';
 import type { TemplateCache } from '../templates/template.cache.js';
@@ -68,9 +68,12 @@ export class IntakeService {
 
     const written = await this.write(token, valid, results);
     if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
+    // After commit, outside the transaction (the frames hold no connection or lock).
+    const frames = written.rows.map((row, i) => boundFrame(frameOf(token.org_id, row, written.fresh[i]!, written.seqs.get(row.id)!))).sort((a, b) => a.seq - b.seq);
+    const first = frames[0]!.seq, last = frames[frames.length - 1]!.seq;
     // Not awaited: the reply does not wait for the live notice (listeners fill gaps from the table).
-    void this.notifier.publish(written.notice);
-    return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
+    void this.notifier.publish(batchNotice(first, last, frames), frames);
+    return { results, stream_cursor: streamCursor({ head: first - 1, purge_day: written.purgeDay }) };
   }
 
   /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
@@ -135,9 +138,7 @@ export class IntakeService {
       if (!fresh.length) return null;
       const rows = fresh.map(insertOf);
       const seqs = await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
-      const frames = rows.map((row, i) => frameOf(token.org_id, row, fresh[i]!, seqs.get(row.id)!)).sort((a, b) => a.seq - b.seq);
-      const first = frames[0]!.seq, last = frames[frames.length - 1]!.seq;
-      return { first, purgeDay: purge_day, notice: batchNotice(first, last, frames) };
+      return { rows, fresh, seqs, purgeDay: purge_day };
     });
   }
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Principal } from '../http/principal.js';
 import { LiveStreams, type LiveStream } from '../live/sse.js';
 import { cameraScope, type CameraScope } from '../rights/camera-rights.js';
-import type { EventFrame } from './events.frames.js';
+import { frameJson, type EventFrame } from './events.frames.js';
 import type { EventRing } from './stream.ring.js';
 import type { RightsView, StreamRights } from './stream.rights.js';
 
@@ -27,12 +27,7 @@ export function untilMidnightUtc(now: number): number {
 }
 
 // One JSON encoding per frame, shared by every stream that gets it.
-const encoded = new WeakMap<EventFrame, string>();
-function encode(f: EventFrame): string {
-  let text = encoded.get(f);
-  if (text === undefined) { text = JSON.stringify(f); encoded.set(f, text); }
-  return text;
-}
+const encode = frameJson;
 
 interface Member { stream: LiveStream; after: number }
 
