@@ -38,6 +38,36 @@ export interface EventInsert {
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map((r) => r[k]);
 
+const INSERT_COLUMNS = sql.raw(`id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
+  severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
+  attachments, search, coalesce_key, last_seen_at, close_by`);
+
+/** The select list of INSERT_COLUMNS over unnestRows, with the node_id and the position drawn as given. */
+function insertValues(orgId: string, tokenId: string | null, nodeId: RawBuilder<unknown>, seq: RawBuilder<unknown>) {
+  return sql`x.id, x.occurred_at, ${seq}, ${orgId}::uuid, x.camera_id, ${nodeId}, ${tokenId}::uuid, x.category, x.detector,
+    x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
+    x.list_values, x.fields, x.payload, x.attachments,
+    to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector),
+    x.coalesce_key, x.last_seen_at, x.close_by`;
+}
+
+/** The rows as column arrays unnested server-side (one parameter per column), `x` with ordinality `n`. */
+function unnestRows(rows: EventInsert[]) {
+  return sql`unnest(
+    ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[],
+    ${col(rows, 'camera_id')}::uuid[], ${col(rows, 'node_id')}::uuid[], ${col(rows, 'category')}::text[],
+    ${col(rows, 'detector')}::text[], ${col(rows, 'detector_title')}::jsonb[], ${col(rows, 'severity')}::int2[],
+    ${col(rows, 'confidence')}::float8[], ${col(rows, 'interval')}::bool[], ${rows.map((r) => iso(r.ended_at))}::timestamptz[],
+    ${col(rows, 'template_id')}::uuid[], ${col(rows, 'subject_type')}::text[], ${col(rows, 'subject_ref')}::text[],
+    ${col(rows, 'ext_id')}::text[], ${col(rows, 'list_values')}::jsonb[], ${col(rows, 'fields')}::jsonb[],
+    ${col(rows, 'payload')}::jsonb[], ${col(rows, 'attachments')}::jsonb[], ${col(rows, 'search_text')}::text[],
+    ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[], ${rows.map((r) => r.coalesce_key ?? null)}::text[],
+    ${rows.map((r) => iso(r.last_seen_at ?? null))}::timestamptz[], ${rows.map((r) => iso(r.close_by ?? null))}::timestamptz[]
+  ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
+         template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens,
+         coalesce_key, last_seen_at, close_by, n)`;
+}
+
 /** The only SQL of events. */
 export const eventsStore = {
   /**
@@ -98,30 +128,51 @@ export const eventsStore = {
    */
   async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<Map<string, number>> {
     if (!rows.length) return new Map();
-    const r = await sql<{ id: string; seq: number }>`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
-        severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
-        attachments, search, coalesce_key, last_seen_at, close_by)
-      select x.id, x.occurred_at, nextval('event_seq'), ${orgId}::uuid, x.camera_id, x.node_id, ${tokenId}::uuid, x.category, x.detector,
-        x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
-        x.list_values, x.fields, x.payload, x.attachments,
-        to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector),
-        x.coalesce_key, x.last_seen_at, x.close_by
-      from unnest(
-        ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[],
-        ${col(rows, 'camera_id')}::uuid[], ${col(rows, 'node_id')}::uuid[], ${col(rows, 'category')}::text[],
-        ${col(rows, 'detector')}::text[], ${col(rows, 'detector_title')}::jsonb[], ${col(rows, 'severity')}::int2[],
-        ${col(rows, 'confidence')}::float8[], ${col(rows, 'interval')}::bool[], ${rows.map((r) => iso(r.ended_at))}::timestamptz[],
-        ${col(rows, 'template_id')}::uuid[], ${col(rows, 'subject_type')}::text[], ${col(rows, 'subject_ref')}::text[],
-        ${col(rows, 'ext_id')}::text[], ${col(rows, 'list_values')}::jsonb[], ${col(rows, 'fields')}::jsonb[],
-        ${col(rows, 'payload')}::jsonb[], ${col(rows, 'attachments')}::jsonb[], ${col(rows, 'search_text')}::text[],
-        ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[], ${rows.map((r) => r.coalesce_key ?? null)}::text[],
-        ${rows.map((r) => iso(r.last_seen_at ?? null))}::timestamptz[], ${rows.map((r) => iso(r.close_by ?? null))}::timestamptz[]
-      ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
-             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens,
-             coalesce_key, last_seen_at, close_by, n)
+    const r = await sql<{ id: string; seq: number }>`insert into events (${INSERT_COLUMNS})
+      select ${insertValues(orgId, tokenId, sql`x.node_id`, sql`nextval('event_seq')`)}
+      from ${unnestRows(rows)}
       order by x.n
       returning id, seq`.execute(trx);
     return new Map(r.rows.map((x) => [x.id, Number(x.seq)]));
+  },
+
+  /**
+   * The whole write of a batch that needs nothing else in its transaction (no ext_id, no
+   * attachment, no coalescing) as one statement, committed on its own: it joins the writers
+   * (the shared lock is taken before any position is drawn and held to commit), keeps the rows
+   * whose camera is among `cameras` (the organisation's, as the cameras domain finds them; their
+   * node_id from it), and draws positions in row order. Four round trips (begin, lock, insert, commit) become one. Returns the inserted
+   * rows with their camera's identity; a row left out named an unknown camera.
+   */
+  async insertAlone(db: Db, orgId: string, tokenId: string, rows: EventInsert[], cameras: RawBuilder<Array<{ id: string; node_id: string; name: string; node_name: string }>>): Promise<{
+    purge_day: string | null;
+    inserted: Array<{ id: string; seq: number; camera: { id: string; node_id: string; name: string; node_name: string } | null }>;
+  }> {
+    // `held` is read by the expression that draws each position: the lock is taken first.
+    const r = await sql<{ purge_day: string | null; id: string | null; seq: number | null; camera_id: string | null; node_id: string | null; camera_name: string | null; node_name: string | null }>`
+      with w as materialized (
+        select true as held, (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day
+        from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l
+      ),
+      cam as materialized (select * from json_to_recordset(${cameras}) as c(id uuid, node_id uuid, name text, node_name text)),
+      ins as (
+        insert into events (${INSERT_COLUMNS})
+        select ${insertValues(orgId, tokenId, sql`(select cam.node_id from cam where cam.id = x.camera_id)`,
+          sql`case when (select held from w) then nextval('event_seq') end`)}
+        from ${unnestRows(rows)}
+        where x.camera_id is null or exists (select from cam where cam.id = x.camera_id)
+        order by x.n
+        returning id, seq, camera_id
+      )
+      select w.purge_day, i.id, i.seq, i.camera_id, cam.node_id, cam.name as camera_name, cam.node_name
+      from w left join (ins i left join cam on cam.id = i.camera_id) on true`.execute(db);
+    return {
+      purge_day: r.rows[0]?.purge_day ?? null,
+      inserted: r.rows.filter((x) => x.id !== null).map((x) => ({
+        id: x.id!, seq: Number(x.seq),
+        camera: x.camera_id === null ? null : { id: x.camera_id, node_id: x.node_id!, name: x.camera_name!, node_name: x.node_name! },
+      })),
+    };
   },
 
   /** What deciding a change needs of an event, whoever asks (no visibility rule applied). */

@@ -99,8 +99,37 @@ export class IntakeService {
     return ready;
   }
 
+  /**
+   * A batch without ext_id, attachment or coalescing repeat, whose token use is not due to be
+   * recorded: one statement in its own transaction (eventsStore.insertAlone). Null when the
+   * batch needs the full write.
+   */
+  private async writeAlone(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
+    if (this.tokens.touchDue(token)) return null;
+    for (const v of valid) if (v.item.extId !== null || v.item.attachments.length || (v.applied?.coalesce && !v.item.interval)) return null;
+    const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
+    const ready: Ready[] = valid.map(({ index, item, applied }) => ({ index, item, applied, id: eventId(item.occurredAt), camera: null, attachments: '[]' }));
+    const rows = ready.map(insertOf);
+    const { purge_day, inserted } = await eventsStore.insertAlone(this.db, token.org_id, token.id, rows, this.cameras.identitiesSql(token.org_id, cameraIds));
+    const byId = new Map(inserted.map((i) => [i.id, i]));
+    const fresh: Ready[] = [], written: EventInsert[] = [];
+    const seqs = new Map<string, number>();
+    ready.forEach((r, k) => {
+      const i = byId.get(r.id);
+      if (!i) { results[r.index] = { index: r.index, error: 'unknown_camera' }; return; }
+      r.camera = i.camera;
+      written.push({ ...rows[k]!, node_id: i.camera?.node_id ?? null });
+      fresh.push(r);
+      seqs.set(r.id, i.seq);
+      results[r.index] = { index: r.index, id: r.id };
+    });
+    return { rows: written, fresh, seqs, purgeDay: purge_day };
+  }
+
   private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
     if (!valid.length) return null;
+    const alone = await this.writeAlone(token, valid, results);
+    if (alone) return alone.rows.length ? alone : null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     return this.db.transaction().execute(async (trx) => {
       // Joins the writers; the camera lookup rides along in the same statement.
