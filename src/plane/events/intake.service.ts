@@ -12,6 +12,7 @@ import { eventsStore, type EventInsert } from './events.store.js';
 import { batchNotice, boundFrame, type EventFrame } from './events.frames.js';
 import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
 import type { IntakeRateLimiter } from './rate-limit.js';
+import { IntakeWriter } from './intake.writer.js';
 import type { TemplateCache } from '../templates/template.cache.js';
 import { titleWords, type Applied } from '../templates/template.apply.js';
 import { applyTemplates, coalesceRepeats, timeoutCloseBy, type CoalescedOpen } from './intake.templates.js';
@@ -44,7 +45,11 @@ export class IntakeService {
     private readonly limiter: IntakeRateLimiter,
     private readonly notifier: EventNotifier,
     private readonly templates: TemplateCache,
-  ) {}
+  ) {
+    this.writer = new IntakeWriter(db, (org, ids) => cameras.identitiesSql(org, ids));
+  }
+
+  private readonly writer: IntakeWriter;
 
   /**
    * `stream_cursor` of the reply: the position just before this batch's first event (the
@@ -110,7 +115,7 @@ export class IntakeService {
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     const ready: Ready[] = valid.map(({ index, item, applied }) => ({ index, item, applied, id: eventId(item.occurredAt), camera: null, attachments: '[]' }));
     const rows = ready.map(insertOf);
-    const { purge_day, inserted } = await eventsStore.insertAlone(this.db, token.org_id, token.id, rows, this.cameras.identitiesSql(token.org_id, cameraIds));
+    const { purge_day, inserted } = await this.writer.write(token.org_id, token.id, rows, cameraIds);
     const byId = new Map(inserted.map((i) => [i.id, i]));
     const fresh: Ready[] = [], written: EventInsert[] = [];
     const seqs = new Map<string, number>();

@@ -1,0 +1,89 @@
+import type { RawBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { CameraIdentity } from '../cameras/cameras.store.js';
+import { eventsStore, type EventInsert } from './events.store.js';
+
+/** What one request's batch got from the statement that wrote it. */
+export interface AloneWritten {
+  purge_day: string | null;
+  inserted: Array<{ id: string; seq: number; camera: CameraIdentity | null }>;
+}
+
+interface Part { rows: EventInsert[]; cameraIds: string[]; done(w: AloneWritten): void; fail(err: unknown): void }
+interface Queue { orgId: string; tokenId: string; parts: Part[]; rows: number }
+
+// Statements in flight at once; the batches that arrive meanwhile wait and go together in the next.
+const IN_FLIGHT = 2;
+// Rows of one merged statement (a request holds at most 500).
+const MAX_ROWS = 2000;
+
+/**
+ * Writes the batches of eventsStore.insertAlone (the one-statement path of intake). While
+ * IN_FLIGHT statements run, batches of the same token that arrive queue up and are written by
+ * one statement, in arrival order: each batch still gets contiguous positions in its own item
+ * order, all of them commit at once, and the statement's cost (its round trip, plan, commit and
+ * WAL flush, its notice) is shared. Under load this is what keeps single-event requests from
+ * being bound by one commit each. A merged statement that fails is retried batch by batch, so
+ * one batch's failure is never another's.
+ */
+export class IntakeWriter {
+  private running = 0;
+  private readonly queues = new Map<string, Queue>();
+
+  constructor(private readonly db: Db,
+    private readonly cameras: (orgId: string, ids: string[]) => RawBuilder<CameraIdentity[]>) {}
+
+  write(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<AloneWritten> {
+    return new Promise((done, fail) => {
+      let q = this.queues.get(tokenId);
+      if (!q) { q = { orgId, tokenId, parts: [], rows: 0 }; this.queues.set(tokenId, q); }
+      q.parts.push({ rows, cameraIds, done, fail });
+      q.rows += rows.length;
+      this.next();
+    });
+  }
+
+  private next(): void {
+    while (this.running < IN_FLIGHT && this.queues.size) {
+      // Tokens take turns in the order they first queued (Map order).
+      const q = this.queues.values().next().value!;
+      const take: Part[] = [];
+      let n = 0;
+      while (q.parts.length && (!take.length || n + q.parts[0]!.rows.length <= MAX_ROWS)) {
+        const p = q.parts.shift()!;
+        n += p.rows.length;
+        take.push(p);
+      }
+      q.rows -= n;
+      if (!q.parts.length) this.queues.delete(q.tokenId);
+      this.running++;
+      void this.run(q.orgId, q.tokenId, take).finally(() => { this.running--; this.next(); });
+    }
+  }
+
+  private async run(orgId: string, tokenId: string, parts: Part[]): Promise<void> {
+    let written: AloneWritten;
+    try {
+      written = await this.statement(orgId, tokenId, parts);
+    } catch (err) {
+      if (parts.length === 1) { parts[0]!.fail(err); return; }
+      for (const p of parts) {
+        try { p.done(await this.statement(orgId, tokenId, [p])); } catch (e) { p.fail(e); }
+      }
+      return;
+    }
+    if (parts.length === 1) { parts[0]!.done(written); return; }
+    const byId = new Map(written.inserted.map((i) => [i.id, i]));
+    for (const p of parts) {
+      const mine: AloneWritten['inserted'] = [];
+      for (const r of p.rows) { const i = byId.get(r.id); if (i) mine.push(i); }
+      p.done({ purge_day: written.purge_day, inserted: mine });
+    }
+  }
+
+  private statement(orgId: string, tokenId: string, parts: Part[]): Promise<AloneWritten> {
+    const rows = parts.length === 1 ? parts[0]!.rows : parts.flatMap((p) => p.rows);
+    const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
+    return eventsStore.insertAlone(this.db, orgId, tokenId, rows, this.cameras(orgId, cameraIds));
+  }
+}
