@@ -44,8 +44,30 @@ export function frameJson(f: EventFrame): string {
   return text;
 }
 
+// A frame's JSON without its free texts (keys, ids, times, numbers, flags) takes between these.
+const FRAME_FIXED_MIN = 400;
+const FRAME_FIXED_MAX = 700;
+// JSON.stringify writes one UTF-16 unit as at most 6 bytes (\u001f, or 3 bytes of UTF-8).
+const UNIT_MAX = 6;
+
+/** At least the frame's JSON size in bytes, from its free texts alone; null when it must be encoded to know. */
+function frameBytesAtMost(f: EventFrame): number | null {
+  if (f.list_values.length) return null;
+  let units = 0;
+  for (const t of [f.camera_name, f.node_name, f.detector, f.subject_type, f.subject_ref, f.ext_id]) if (t !== null) units += t.length;
+  const title = f.detector_title;
+  if (typeof title === 'string') units += title.length;
+  else if (title && typeof title === 'object' && !Array.isArray(title)) {
+    for (const [k, v] of Object.entries(title)) { if (typeof v !== 'string') return null; units += k.length + v.length + 2; }
+  } else if (title !== null && title !== undefined) return null;
+  return FRAME_FIXED_MAX + UNIT_MAX * units;
+}
+
 /** The frame as sent, bounded: too large a frame keeps its identity and asks for a re-read. */
 export function boundFrame(f: EventFrame): EventFrame {
+  // Most frames are far below the bound: they are not encoded just to learn that.
+  const most = frameBytesAtMost(f);
+  if (most !== null && most <= FRAME_BOUND_BYTES) return f;
   const json = frameJson(f);
   // Characters never outnumber bytes: only a long frame needs the exact byte count.
   if (json.length * 3 <= FRAME_BOUND_BYTES || Buffer.byteLength(json) <= FRAME_BOUND_BYTES) return f;
@@ -78,8 +100,9 @@ export function batchNotice(from: number, to: number, frames: EventFrame[], extr
   const tail = extra.purge_day !== undefined ? `,"purge_day":${JSON.stringify(extra.purge_day)}}` : '}';
   const head = `{"from":${from},"to":${to},"frames":[`;
   // Lengths first (each frame's JSON is made once and kept): a batch that cannot fit is not
-  // joined whole only to be thrown away.
-  let size = head.length + tail.length + 1;
+  // encoded only to be thrown away.
+  let size = head.length + tail.length + 1 + frames.length * (FRAME_FIXED_MIN + 1);
+  if (size <= NOTIFY_BOUND_BYTES) size = head.length + tail.length + 1;
   for (let i = 0; i < frames.length && size <= NOTIFY_BOUND_BYTES; i++) size += frameJson(boundFrame(frames[i]!)).length + 1;
   if (size <= NOTIFY_BOUND_BYTES) {
     const full = `${head}${frames.map((f) => frameJson(boundFrame(f))).join(',')}]${tail}`;

@@ -123,7 +123,8 @@ export class IntakeService {
       const i = byId.get(r.id);
       if (!i) { results[r.index] = { index: r.index, error: 'unknown_camera' }; return; }
       r.camera = i.camera;
-      written.push({ ...rows[k]!, node_id: i.camera?.node_id ?? null });
+      rows[k]!.node_id = i.camera?.node_id ?? null;
+      written.push(rows[k]!);
       fresh.push(r);
       seqs.set(r.id, i.seq);
       results[r.index] = { index: r.index, id: r.id };

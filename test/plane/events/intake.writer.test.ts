@@ -82,6 +82,16 @@ describe('intake in one statement', () => {
     expect(stored.find((r) => r.id === parts[0]![1]!.id)!.node_id).toBe(nodeId);
   });
 
+  it('free texts and JSON reach the table as sent: quotes, backslashes, braces, commas, NULL and unicode', async () => {
+    const tricky = 'a"b\\c{d},e NULL \u00e9\u{1F600}';
+    const r = await mod.post('/api/v1/events', { events: [ev({ detector: 'x.y', subject_type: 'NULL', subject_ref: tricky, detector_title: { en: tricky },
+      payload: { s: tricky, n: [1, { q: '"' }] }, confidence: 1e-7, severity: 0 })] });
+    expect(r.status, r.text).toBe(200);
+    const e = await db().selectFrom('events').selectAll().where('id', '=', r.body.results[0].id).executeTakeFirstOrThrow();
+    expect(e).toMatchObject({ subject_type: 'NULL', subject_ref: tricky, detector_title: { en: tricky }, payload: { s: tricky, n: [1, { q: '"' }] },
+      confidence: 1e-7, severity: 0, list_values: [], fields: {}, attachments: [] });
+  });
+
   it('a merged statement that fails is retried batch by batch: only the failing batch fails', async () => {
     const writer = new IntakeWriter(db(), (org, ids) => camerasStore.identitiesSql(org, ids));
     const existing = row();
