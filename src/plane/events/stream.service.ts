@@ -29,6 +29,16 @@ export function untilMidnightUtc(now: number): number {
 // One JSON encoding per frame, shared by every stream that gets it.
 const encode = frameJson;
 
+// The SSE text of a frame (`id:` and `data:` lines), made once per frame for every audience.
+const texts = new WeakMap<EventFrame, { day: string | null; text: string }>();
+function frameText(f: EventFrame, day: string | null): string {
+  const t = texts.get(f);
+  if (t && t.day === day) return t.text;
+  const text = `id: ${cursorOf(day, f.seq)}\ndata: ${encode(f)}\n\n`;
+  texts.set(f, { day, text });
+  return text;
+}
+
 interface Member { stream: LiveStream; after: number }
 
 /**
@@ -43,6 +53,9 @@ class Audience {
   refs = 0;
   private readonly queue: EventFrame[] = [];
   private waiting = false;
+  /** frames passed for this audience in this turn of the event loop, in seq order */
+  private tick: Array<{ seq: number; text: string }> = [];
+  private flushing = false;
   private unsubscribe: () => void = () => {};
 
   constructor(private readonly scope: CameraScope, readonly view: RightsView | null, private readonly ring: EventRing,
@@ -82,12 +95,29 @@ class Audience {
 
   private send(f: EventFrame): void {
     if (this.scope.kind !== 'all' && f.org_id !== this.scope.orgId) return;
-    const id = cursorOf(this.ring.purgeDay, f.seq);
-    const json = encode(f);
+    this.tick.push({ seq: f.seq, text: frameText(f, this.ring.purgeDay) });
+    if (!this.flushing) { this.flushing = true; setImmediate(() => this.flush_()); }
+  }
+
+  /**
+   * The frames of this turn go out as one buffer, encoded once and written to every member
+   * (one write per socket per turn). A member that joined during the turn gets only the
+   * frames after its replay.
+   */
+  private flush_(): void {
+    this.flushing = false;
+    const frames = this.tick;
+    this.tick = [];
+    if (!frames.length) return;
+    let whole: Buffer | null = null;
     for (const m of this.members) {
-      if (f.seq <= m.after) continue; // already in its replay
-      if (m.stream.lagging) m.stream.end('resync-required');
-      else m.stream.sendEncoded(id, json);
+      if (m.stream.closed) continue;
+      if (m.stream.lagging) { m.stream.end('resync-required'); continue; }
+      if (m.after < frames[0]!.seq) m.stream.sendShared(whole ??= Buffer.from(frames.length === 1 ? frames[0]!.text : frames.map((x) => x.text).join('')));
+      else {
+        const rest = frames.filter((x) => x.seq > m.after);
+        if (rest.length) m.stream.sendShared(Buffer.from(rest.map((x) => x.text).join('')));
+      }
     }
   }
 }
