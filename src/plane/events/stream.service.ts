@@ -10,6 +10,10 @@ import type { RightsView, StreamRights } from './stream.rights.js';
 const DAY_MS = 86_400_000;
 // Frames an audience may hold while its rights are re-read; past it its streams resync.
 const MAX_QUEUED = 4096;
+// An audience writes to its sockets at most this often: frames of a busier stream wait up to
+// this long and leave together (one write per socket per round, not per intake batch). At an
+// idle moment a frame leaves in the same turn.
+const WRITE_EVERY_MS = 25;
 
 /** `g:<n>`, or `d<purge-day>:<n>` once a purge day applies; null for anything else. */
 export function parseEventCursor(text: string): { day: string | null; seq: number } | null {
@@ -56,6 +60,7 @@ class Audience {
   /** frames passed for this audience in this turn of the event loop, in seq order */
   private tick: Array<{ seq: number; text: string }> = [];
   private flushing = false;
+  private lastWrite = 0;
   private unsubscribe: () => void = () => {};
 
   constructor(private readonly scope: CameraScope, readonly view: RightsView | null, private readonly ring: EventRing,
@@ -96,12 +101,16 @@ class Audience {
   private send(f: EventFrame): void {
     if (this.scope.kind !== 'all' && f.org_id !== this.scope.orgId) return;
     this.tick.push({ seq: f.seq, text: frameText(f, this.ring.purgeDay) });
-    if (!this.flushing) { this.flushing = true; setImmediate(() => this.flush_()); }
+    if (this.flushing) return;
+    this.flushing = true;
+    const wait = this.lastWrite + WRITE_EVERY_MS - performance.now();
+    if (wait <= 0) setImmediate(() => this.flush_());
+    else setTimeout(() => this.flush_(), wait);
   }
 
   /**
-   * The frames of this turn go out as one buffer, encoded once and written to every member
-   * (one write per socket per turn). A member that joined during the turn gets only the
+   * The frames of this round go out as one buffer, encoded once and written to every member
+   * (one write per socket per round). A member that joined during the round gets only the
    * frames after its replay.
    */
   private flush_(): void {
@@ -109,6 +118,7 @@ class Audience {
     const frames = this.tick;
     this.tick = [];
     if (!frames.length) return;
+    this.lastWrite = performance.now();
     let whole: Buffer | null = null;
     for (const m of this.members) {
       if (m.stream.closed) continue;
