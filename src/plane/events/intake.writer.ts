@@ -10,17 +10,20 @@ export interface AloneWritten {
 }
 
 interface Part { rows: EventInsert[]; cameraIds: string[]; done(w: AloneWritten): void; fail(err: unknown): void }
-interface Queue { orgId: string; tokenId: string; parts: Part[]; rows: number }
+interface Queue { orgId: string; tokenId: string; parts: Part[]; running: number }
 
-// Statements in flight at once; the batches that arrive meanwhile wait and go together in the next.
+// Statements of one token in flight at once; its batches that arrive meanwhile wait and go
+// together in the next.
 const IN_FLIGHT = 2;
+// Statements of all tokens in flight at once (the pool holds 10 connections, other work needs some).
+const IN_FLIGHT_ALL = 6;
 // Rows of one merged statement (a request holds at most 500).
 const MAX_ROWS = 2000;
 
 /**
  * Writes the batches of eventsStore.insertAlone (the one-statement path of intake). While
- * IN_FLIGHT statements run, batches of the same token that arrive queue up and are written by
- * one statement, in arrival order: each batch still gets contiguous positions in its own item
+ * IN_FLIGHT statements of a token run (or IN_FLIGHT_ALL of all tokens), batches of that token
+ * that arrive queue up and are written by one statement, in arrival order: each batch still gets contiguous positions in its own item
  * order, all of them commit at once, and the statement's cost (its round trip, plan, commit and
  * WAL flush, its notice) is shared. Under load this is what keeps single-event requests from
  * being bound by one commit each. A merged statement that fails is retried batch by batch, so
@@ -36,17 +39,17 @@ export class IntakeWriter {
   write(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<AloneWritten> {
     return new Promise((done, fail) => {
       let q = this.queues.get(tokenId);
-      if (!q) { q = { orgId, tokenId, parts: [], rows: 0 }; this.queues.set(tokenId, q); }
+      if (!q) { q = { orgId, tokenId, parts: [], running: 0 }; this.queues.set(tokenId, q); }
       q.parts.push({ rows, cameraIds, done, fail });
-      q.rows += rows.length;
       this.next();
     });
   }
 
   private next(): void {
-    while (this.running < IN_FLIGHT && this.queues.size) {
-      // Tokens take turns in the order they first queued (Map order).
-      const q = this.queues.values().next().value!;
+    // Tokens take turns in the order they first queued (Map order).
+    for (const q of this.queues.values()) {
+      if (this.running >= IN_FLIGHT_ALL) return;
+      if (!q.parts.length || q.running >= IN_FLIGHT) continue;
       const take: Part[] = [];
       let n = 0;
       while (q.parts.length && (!take.length || n + q.parts[0]!.rows.length <= MAX_ROWS)) {
@@ -54,10 +57,14 @@ export class IntakeWriter {
         n += p.rows.length;
         take.push(p);
       }
-      q.rows -= n;
-      if (!q.parts.length) this.queues.delete(q.tokenId);
+      q.running++;
       this.running++;
-      void this.run(q.orgId, q.tokenId, take).finally(() => { this.running--; this.next(); });
+      void this.run(q.orgId, q.tokenId, take).finally(() => {
+        q.running--;
+        this.running--;
+        if (!q.running && !q.parts.length) this.queues.delete(q.tokenId);
+        this.next();
+      });
     }
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
@@ -69,7 +70,12 @@ describe('intake in one statement', () => {
     const writer = new IntakeWriter(db(), (org, ids) => camerasStore.identitiesSql(org, ids));
     const fill = [writer.write(x.a.orgId, tokenId, [row()], []), writer.write(x.a.orgId, tokenId, [row()], [])];
     const parts = [[row(), row({ camera_id: camA })], [row({ camera_id: camB }), row()], [row(), row(), row()]];
-    const written = await Promise.all(parts.map((p) => writer.write(x.a.orgId, tokenId, p, p.flatMap((r) => r.camera_id ?? []))));
+    const pending = parts.map((p) => writer.write(x.a.orgId, tokenId, p, p.flatMap((r) => r.camera_id ?? [])));
+    // another token's batch is its own statement
+    const other = row();
+    const otherToken = randomUUID();
+    await writer.write(x.a.orgId, otherToken, [other], []);
+    const written = await Promise.all(pending);
     await Promise.all(fill);
     // the camera of another organisation is left out of its batch alone
     expect(written.map((w) => w.inserted.map((i) => i.id))).toEqual([[parts[0]![0]!.id, parts[0]![1]!.id], [parts[1]![1]!.id], parts[2]!.map((r) => r.id)]);
@@ -79,6 +85,9 @@ describe('intake in one statement', () => {
     const stored = await rowsOf(parts.flat().map((r) => r.id));
     expect(stored).toHaveLength(6);
     expect(new Set(stored.map((r) => r.tx)).size).toBe(1);
+    const [o] = await rowsOf([other.id]);
+    expect(o!.tx).not.toBe(stored[0]!.tx);
+    expect((await db().selectFrom('events').select('token_id').where('id', '=', other.id).executeTakeFirstOrThrow()).token_id).toBe(otherToken);
     expect(stored.find((r) => r.id === parts[0]![1]!.id)!.node_id).toBe(nodeId);
   });
 
