@@ -182,11 +182,10 @@ export const eventsStore = {
       cam as materialized (select * from json_to_recordset(${cameras}) as c(id uuid, node_id uuid, name text, node_name text)),
       ins as (
         insert into events (${INSERT_COLUMNS})
-        select ${insertValues(orgId, tokenId, sql`(select cam.node_id from cam where cam.id = x.camera_id)`,
-          sql`case when (select held from w) then nextval('event_seq') end`)}
-        from ${unnestRows(rows)}
-        where x.camera_id is null or exists (select from cam where cam.id = x.camera_id)
-        order by x.n
+        select ${insertValues(orgId, tokenId, sql`x.cam_node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
+        -- An ordered subquery is not flattened: positions are drawn above its sort, in row order.
+        from (select x.*, cam.node_id as cam_node_id from ${unnestRows(rows)} left join cam on cam.id = x.camera_id
+              where x.camera_id is null or cam.id is not null order by x.n) x
         returning id, seq, camera_id
       )
       select w.purge_day, i.id, i.seq, i.camera_id, cam.node_id, cam.name as camera_name, cam.node_name
