@@ -16,6 +16,12 @@ export async function notify(db: Db, channel: string, payload: string): Promise<
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
 
+/** Several notifications in one statement (one transaction, delivered together and in order). */
+export async function notifyMany(db: Db, channel: string, payloads: string[]): Promise<void> {
+  if (payloads.length === 1) return notify(db, channel, payloads[0]!);
+  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as u(p, n) order by n`.execute(db);
+}
+
 /**
  * LISTEN for the whole process. A subscription made while the database is away is retried
  * until it holds; `onConnect` runs after every (re)connection so the subscriber can read what
