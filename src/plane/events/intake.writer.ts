@@ -1,6 +1,7 @@
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { CameraIdentity } from '../cameras/cameras.store.js';
+import { pgCode } from '../db/pg-errors.js';
 import { eventsStore, type EventInsert } from './events.store.js';
 
 /** What one request's batch got from the statement that wrote it. */
@@ -23,11 +24,12 @@ const MAX_ROWS = 2000;
 /**
  * Writes the batches of eventsStore.insertAlone (the one-statement path of intake). While
  * IN_FLIGHT statements of a token run (or IN_FLIGHT_ALL of all tokens), batches of that token
- * that arrive queue up and are written by one statement, in arrival order: each batch still gets contiguous positions in its own item
- * order, all of them commit at once, and the statement's cost (its round trip, plan, commit and
- * WAL flush, its notice) is shared. Under load this is what keeps single-event requests from
- * being bound by one commit each. A merged statement that fails is retried batch by batch, so
- * one batch's failure is never another's.
+ * that arrive queue up and are written by one statement, in arrival order: each batch still gets
+ * its positions in its own item order, all of them commit at once, and the statement's cost (its
+ * round trip, plan, commit and WAL flush, its notice) is shared. Under load this is what keeps single-event requests from
+ * being bound by one commit each. A merged statement that the server refused is retried batch
+ * by batch, so one batch's failure is never another's; one whose outcome is unknown (the
+ * connection failed, perhaps after the commit) is not retried, so no batch is written twice.
  */
 export class IntakeWriter {
   private running = 0;
@@ -73,7 +75,7 @@ export class IntakeWriter {
     try {
       written = await this.statement(orgId, tokenId, parts);
     } catch (err) {
-      if (parts.length === 1) { parts[0]!.fail(err); return; }
+      if (parts.length === 1 || !rolledBack(err)) { for (const p of parts) p.fail(err); return; }
       for (const p of parts) {
         try { p.done(await this.statement(orgId, tokenId, [p])); } catch (e) { p.fail(e); }
       }
@@ -93,4 +95,13 @@ export class IntakeWriter {
     const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
     return eventsStore.insertAlone(this.db, orgId, tokenId, rows, this.cameras(orgId, cameraIds));
   }
+}
+
+/**
+ * Whether the server answered the statement with an error (so its transaction rolled back), not
+ * a connection failure or shutdown after which the commit may have happened.
+ */
+function rolledBack(err: unknown): boolean {
+  const code = pgCode(err);
+  return code !== undefined && !/^(08|57|58|53|XX)/.test(code);
 }

@@ -43,7 +43,7 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 describe('intake in one statement', () => {
-  it('concurrent batches of a token share statements; each keeps contiguous positions in item order, its cursor, and its own item errors', async () => {
+  it('concurrent batches of a token share statements; each keeps its positions in item order, its cursor, and its own item errors', async () => {
     const replies = await Promise.all(Array.from({ length: 24 }, (_, i) => mod.post('/api/v1/events', { events: [
       ev({ camera_id: camA, subject_ref: `r${i}` }), ev({ camera_id: camB }), ev({ subject_ref: `s${i}` }),
     ] })));
@@ -57,7 +57,8 @@ describe('intake in one statement', () => {
     expect(rows.size).toBe(48);
     for (const r of replies) {
       const a = rows.get(r.body.results[0].id)!, c = rows.get(r.body.results[2].id)!;
-      expect(Number(c.seq)).toBe(Number(a.seq) + 1);
+      // statements running at once draw from the sequence at once: positions rise, not always by one
+      expect(Number(c.seq)).toBeGreaterThan(Number(a.seq));
       expect(r.body.stream_cursor).toBe(`g:${Number(a.seq) - 1}`);
       expect([a.node_id, c.node_id]).toEqual([nodeId, null]);
       expect(a.tx).toBe(c.tx);
@@ -66,7 +67,7 @@ describe('intake in one statement', () => {
     expect(stored).toEqual({ token_id: tokenId, org_id: x.a.orgId, camera_id: camA });
   });
 
-  it('batches that arrive while two statements run are written by one statement, each with contiguous positions in its own order', async () => {
+  it('batches that arrive while two statements run are written by one statement, in arrival order, each with its positions in its own order', async () => {
     const writer = new IntakeWriter(db(), (org, ids) => camerasStore.identitiesSql(org, ids));
     const fill = [writer.write(x.a.orgId, tokenId, [row()], []), writer.write(x.a.orgId, tokenId, [row()], [])];
     const parts = [[row(), row({ camera_id: camA })], [row({ camera_id: camB }), row()], [row(), row(), row()]];
@@ -81,7 +82,8 @@ describe('intake in one statement', () => {
     expect(written.map((w) => w.inserted.map((i) => i.id))).toEqual([[parts[0]![0]!.id, parts[0]![1]!.id], [parts[1]![1]!.id], parts[2]!.map((r) => r.id)]);
     expect(written[0]!.inserted[1]!.camera).toEqual({ id: camA, node_id: nodeId, name: expect.any(String), node_name: expect.any(String) });
     const seqs = written.flatMap((w) => w.inserted.map((i) => i.seq));
-    expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
     const stored = await rowsOf(parts.flat().map((r) => r.id));
     expect(stored).toHaveLength(6);
     expect(new Set(stored.map((r) => r.tx)).size).toBe(1);
