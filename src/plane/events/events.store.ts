@@ -148,13 +148,26 @@ export const eventsStore = {
   },
 
   /**
+   * What a writer reads before it inserts, without joining the writers yet: the purge day in
+   * force and the value of `also`, a scalar subquery that rides along to save a round trip.
+   */
+  async readForWrite<T = null>(trx: Db, also?: RawBuilder<T>): Promise<{ purge_day: string | null; also: T }> {
+    const r = await sql<{ purge_day: string | null; also: T }>`select (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day,
+      ${also ?? sql`null`} as also`.execute(trx);
+    return { purge_day: r.rows[0]?.purge_day ?? null, also: r.rows[0]!.also };
+  },
+
+  /**
    * One multi-row INSERT for the whole batch (arrays unnested server-side); stream positions are
-   * drawn in row order. Returns the seq of each row by id. Call beginWrite first.
+   * drawn in row order. The statement joins the writers itself, just before it draws them (held
+   * to commit): a safe-head reader waits only for the insert and the commit, not for the rest of
+   * the writer's transaction. Returns the seq of each row by id.
    */
   async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<Map<string, number>> {
     if (!rows.length) return new Map();
-    const r = await sql<{ id: string; seq: number }>`insert into events (${INSERT_COLUMNS})
-      select ${insertValues(orgId, tokenId, sql`x.node_id`, sql`nextval('event_seq')`)}
+    const r = await sql<{ id: string; seq: number }>`with w as materialized (select true as held from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l)
+      insert into events (${INSERT_COLUMNS})
+      select ${insertValues(orgId, tokenId, sql`x.node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
       from ${unnestRows(rows)}
       order by x.n
       returning id, seq`.execute(trx);

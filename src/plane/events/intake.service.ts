@@ -138,8 +138,8 @@ export class IntakeService {
     if (alone) return alone.rows.length ? alone : null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     return this.db.transaction().execute(async (trx) => {
-      // Joins the writers; the camera lookup rides along in the same statement.
-      const { purge_day, also } = await eventsStore.beginWrite(trx, cameraIds.length ? this.cameras.identitiesSql(token.org_id, cameraIds) : undefined);
+      // The camera lookup rides along; the writers are joined only by the insert (insertBatch).
+      const { purge_day, also } = await eventsStore.readForWrite(trx, cameraIds.length ? this.cameras.identitiesSql(token.org_id, cameraIds) : undefined);
       const ready = await this.resolve(trx, token, valid, (also as CameraIdentity[] | null) ?? [], results);
       // Idempotency first: keys of this batch, the first item of a repeated ext_id wins.
       const firstOf = new Map<string, Ready>();
