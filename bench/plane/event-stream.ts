@@ -12,7 +12,7 @@
  *   (SUBSCRIBERS 1000, RATE 5000, DURATION_MS 10000, USERS 40, CAMERAS 400, ADMIN_STREAMS 0, BATCH 100)
  */
 import { Agent, request, type IncomingMessage } from 'node:http';
-import { BOOT, benchDatabase, loginToken, startPlaneProcess } from './harness.js';
+import { BOOT, backendsCpuMs, backendsCpuSince, benchDatabase, loginToken, startPlaneProcess } from './harness.js';
 
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 1000);
 const RATE = Number(process.env.RATE ?? 5000);
@@ -135,6 +135,8 @@ try {
   await run(1500); // warm-up
   await new Promise((r) => setTimeout(r, 1000));
   const before = subs.reduce((s, x) => s + x.frames, 0);
+  const runCpu0 = await plane.cpuMs();
+  const pg0 = await backendsCpuMs(db.url);
   measuring = true;
   const t0 = performance.now();
   await run(DURATION_MS);
@@ -142,6 +144,8 @@ try {
   await new Promise((r) => setTimeout(r, 2000)); // the last frames in flight
   measuring = false;
   const cpu = (await plane.cpuMs()) - cpu0;
+  const runCpu = (await plane.cpuMs()) - runCpu0;
+  const pgCpu = backendsCpuSince(pg0, await backendsCpuMs(db.url));
   const rss = await plane.rssMb();
   const delivered = subs.reduce((s, x) => s + x.frames, 0) - before;
   // each operator stream sees the events of its user's cameras; admin streams see all
@@ -160,6 +164,7 @@ try {
   console.log(`| delivery latency p50 / p90 / p99 / max ms | ${q(latencies, 0.5)} / ${q(latencies, 0.9)} / ${q(latencies, 0.99)} / ${latencies.length ? latencies[latencies.length - 1] : '-'} |`);
   console.log(`| streams ended with resync-required | ${subs.filter((s) => s.resync).length} |`);
   console.log(`| plane CPU during the run | ${(cpu / 1000 / secs * 100).toFixed(0)}% of one core; RSS ${rss.toFixed(0)} MB |`);
+  console.log(`| CPU per accepted event (measured run and drain): plane / PostgreSQL backends | ${sent ? (1000 * runCpu / sent).toFixed(0) : '-'} / ${sent ? (1000 * pgCpu / sent).toFixed(0) : '-'} µs |`);
   for (const s of subs) s.res?.destroy();
 } finally {
   await plane.stop();

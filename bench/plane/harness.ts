@@ -48,6 +48,28 @@ export async function processCpuMs(pid: number): Promise<number> {
   } catch { return 0; }
 }
 
+/**
+ * CPU time so far (ms) of each PostgreSQL client backend serving the database of `databaseUrl`
+ * (by pid): take one reading before and one after a run and pass both to backendsCpuSince.
+ */
+export async function backendsCpuMs(databaseUrl: string): Promise<Map<number, number>> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const pids = await admin`select pid from pg_stat_activity where datname = ${name} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
+    const out = new Map<number, number>();
+    for (const r of pids) out.set(Number(r.pid), await processCpuMs(Number(r.pid)));
+    return out;
+  } finally { await admin.end(); }
+}
+
+/** CPU (ms) the backends spent between two readings; one born in between counts from its first. */
+export function backendsCpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, v] of after) ms += v - (before.get(pid) ?? v);
+  return ms;
+}
+
 /** `node dist/src/plane/main.js serve` on the given database; resolves once the database is ready. */
 export async function startPlaneProcess(databaseUrl: string, extraToml = ''): Promise<BenchPlane> {
   const main = resolve('dist/src/plane/main.js');

@@ -70,6 +70,7 @@ export class EventServices {
     this.previews = new PreviewService(db, audit, this.evidence.storage, new PreviewBuilder(this.evidence.storage, undefined, log));
     this.evidence.onStored = (a) => this.previews.builder.request(a);
     this.ring = new EventRing(db, log);
+    notifier.deliverLocally(this.ring);
     this.rights = new StreamRights(db);
     this.stream = new EventStreamService(clock, this.ring, streams, this.rights);
     this.purge = new PurgeService(db, clock, audit, this.evidence, notifier, log);

@@ -38,6 +38,61 @@ export interface EventInsert {
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map((r) => r[k]);
 
+const INSERT_COLUMNS = sql.raw(`id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
+  severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
+  attachments, search, coalesce_key, last_seen_at, close_by`);
+
+/** The select list of INSERT_COLUMNS over unnestRows, with the node_id and the position drawn as given. */
+function insertValues(orgId: string, tokenId: string | null, nodeId: RawBuilder<unknown>, seq: RawBuilder<unknown>) {
+  return sql`x.id, x.occurred_at, ${seq}, ${orgId}::uuid, x.camera_id, ${nodeId}, ${tokenId}::uuid, x.category, x.detector,
+    x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
+    x.list_values, x.fields, x.payload, x.attachments,
+    to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector),
+    x.coalesce_key, x.last_seen_at, x.close_by`;
+}
+
+type Scalar = string | number | boolean | null | undefined;
+
+/**
+ * A column as a PostgreSQL array literal, made in one pass (node-postgres escapes each element
+ * through a regular expression pair; about 3% of intake CPU in bench/plane/intake.ts). `quoted`
+ * for free text and JSON; ids, times, numbers and booleans never need quotes.
+ */
+function arrayLiteral(values: Scalar[], quoted: boolean): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i) out += ',';
+    if (v === null || v === undefined) out += 'NULL';
+    else if (!quoted) out += typeof v === 'boolean' ? (v ? 't' : 'f') : String(v);
+    else {
+      const t = String(v);
+      out += t.includes('\\') || t.includes('"') ? `"${t.replace(/[\\"]/g, '\\$&')}"` : `"${t}"`;
+    }
+  }
+  return out + '}';
+}
+
+/** The rows as column arrays unnested server-side (one parameter per column), `x` with ordinality `n`. */
+function unnestRows(rows: EventInsert[]) {
+  const a = (k: keyof EventInsert) => arrayLiteral(col(rows, k) as Scalar[], false);
+  const q = (k: keyof EventInsert) => arrayLiteral(col(rows, k) as Scalar[], true);
+  const times = (f: (r: EventInsert) => Date | null | undefined) => arrayLiteral(rows.map((r) => iso(f(r) ?? null)), false);
+  return sql`unnest(
+    ${a('id')}::uuid[], ${times((r) => r.occurred_at)}::timestamptz[],
+    ${a('camera_id')}::uuid[], ${a('node_id')}::uuid[], ${q('category')}::text[],
+    ${q('detector')}::text[], ${q('detector_title')}::jsonb[], ${a('severity')}::int2[],
+    ${a('confidence')}::float8[], ${a('interval')}::bool[], ${times((r) => r.ended_at)}::timestamptz[],
+    ${a('template_id')}::uuid[], ${q('subject_type')}::text[], ${q('subject_ref')}::text[],
+    ${q('ext_id')}::text[], ${q('list_values')}::jsonb[], ${q('fields')}::jsonb[],
+    ${q('payload')}::jsonb[], ${q('attachments')}::jsonb[], ${q('search_text')}::text[],
+    ${arrayLiteral(rows.map((r) => r.search_tokens.join('\u001f')), true)}::text[], ${q('coalesce_key')}::text[],
+    ${times((r) => r.last_seen_at)}::timestamptz[], ${times((r) => r.close_by)}::timestamptz[]
+  ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
+         template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens,
+         coalesce_key, last_seen_at, close_by, n)`;
+}
+
 /** The only SQL of events. */
 export const eventsStore = {
   /**
@@ -93,35 +148,68 @@ export const eventsStore = {
   },
 
   /**
+   * What a writer reads before it inserts, without joining the writers yet: the purge day in
+   * force and the value of `also`, a scalar subquery that rides along to save a round trip.
+   */
+  async readForWrite<T = null>(trx: Db, also?: RawBuilder<T>): Promise<{ purge_day: string | null; also: T }> {
+    const r = await sql<{ purge_day: string | null; also: T }>`select (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day,
+      ${also ?? sql`null`} as also`.execute(trx);
+    return { purge_day: r.rows[0]?.purge_day ?? null, also: r.rows[0]!.also };
+  },
+
+  /**
    * One multi-row INSERT for the whole batch (arrays unnested server-side); stream positions are
-   * drawn in row order. Returns the seq of each row by id. Call beginWrite first.
+   * drawn in row order. The statement joins the writers itself, just before it draws them (held
+   * to commit): a safe-head reader waits only for the insert and the commit, not for the rest of
+   * the writer's transaction. Returns the seq of each row by id.
    */
   async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<Map<string, number>> {
     if (!rows.length) return new Map();
-    const r = await sql<{ id: string; seq: number }>`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
-        severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
-        attachments, search, coalesce_key, last_seen_at, close_by)
-      select x.id, x.occurred_at, nextval('event_seq'), ${orgId}::uuid, x.camera_id, x.node_id, ${tokenId}::uuid, x.category, x.detector,
-        x.detector_title, x.severity, x.confidence, x.itv, x.ended_at, x.template_id, x.subject_type, x.subject_ref, x.ext_id,
-        x.list_values, x.fields, x.payload, x.attachments,
-        to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector),
-        x.coalesce_key, x.last_seen_at, x.close_by
-      from unnest(
-        ${col(rows, 'id')}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[],
-        ${col(rows, 'camera_id')}::uuid[], ${col(rows, 'node_id')}::uuid[], ${col(rows, 'category')}::text[],
-        ${col(rows, 'detector')}::text[], ${col(rows, 'detector_title')}::jsonb[], ${col(rows, 'severity')}::int2[],
-        ${col(rows, 'confidence')}::float8[], ${col(rows, 'interval')}::bool[], ${rows.map((r) => iso(r.ended_at))}::timestamptz[],
-        ${col(rows, 'template_id')}::uuid[], ${col(rows, 'subject_type')}::text[], ${col(rows, 'subject_ref')}::text[],
-        ${col(rows, 'ext_id')}::text[], ${col(rows, 'list_values')}::jsonb[], ${col(rows, 'fields')}::jsonb[],
-        ${col(rows, 'payload')}::jsonb[], ${col(rows, 'attachments')}::jsonb[], ${col(rows, 'search_text')}::text[],
-        ${rows.map((r) => r.search_tokens.join('\u001f'))}::text[], ${rows.map((r) => r.coalesce_key ?? null)}::text[],
-        ${rows.map((r) => iso(r.last_seen_at ?? null))}::timestamptz[], ${rows.map((r) => iso(r.close_by ?? null))}::timestamptz[]
-      ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
-             template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens,
-             coalesce_key, last_seen_at, close_by, n)
+    const r = await sql<{ id: string; seq: number }>`with w as materialized (select true as held from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l)
+      insert into events (${INSERT_COLUMNS})
+      select ${insertValues(orgId, tokenId, sql`x.node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
+      from ${unnestRows(rows)}
       order by x.n
       returning id, seq`.execute(trx);
     return new Map(r.rows.map((x) => [x.id, Number(x.seq)]));
+  },
+
+  /**
+   * The whole write of a batch that needs nothing else in its transaction (no ext_id, no
+   * attachment, no coalescing) as one statement, committed on its own: it joins the writers
+   * (the shared lock is taken before any position is drawn and held to commit), keeps the rows
+   * whose camera is among `cameras` (the organisation's, as the cameras domain finds them; their
+   * node_id from it), and draws positions in row order. Four round trips (begin, lock, insert, commit) become one. Returns the inserted
+   * rows with their camera's identity; a row left out named an unknown camera.
+   */
+  async insertAlone(db: Db, orgId: string, tokenId: string, rows: EventInsert[], cameras: RawBuilder<Array<{ id: string; node_id: string; name: string; node_name: string }>>): Promise<{
+    purge_day: string | null;
+    inserted: Array<{ id: string; seq: number; camera: { id: string; node_id: string; name: string; node_name: string } | null }>;
+  }> {
+    // `held` is read by the expression that draws each position: the lock is taken first.
+    const r = await sql<{ purge_day: string | null; id: string | null; seq: number | null; camera_id: string | null; node_id: string | null; camera_name: string | null; node_name: string | null }>`
+      with w as materialized (
+        select true as held, (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day
+        from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l
+      ),
+      cam as materialized (select * from json_to_recordset(${cameras}) as c(id uuid, node_id uuid, name text, node_name text)),
+      ins as (
+        insert into events (${INSERT_COLUMNS})
+        select ${insertValues(orgId, tokenId, sql`x.cam_node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
+        -- An ordered subquery is not flattened: positions are drawn above its sort, in row order.
+        from (select x.*, cam.node_id as cam_node_id from ${unnestRows(rows)} left join cam on cam.id = x.camera_id
+              where x.camera_id is null or cam.id is not null order by x.n) x
+        returning id, seq, camera_id
+      )
+      select w.purge_day, i.id, i.seq, i.camera_id, cam.node_id, cam.name as camera_name, cam.node_name
+      from w left join (ins i left join cam on cam.id = i.camera_id) on true`.execute(db);
+    return {
+      purge_day: r.rows[0]?.purge_day ?? null,
+      inserted: r.rows.filter((x) => x.id !== null).map((x) => ({
+        id: x.id!, seq: Number(x.seq),
+        camera: x.camera_id === null ? null : { id: x.camera_id, node_id: x.node_id!, name: x.camera_name!, node_name: x.node_name! },
+      })),
+    };
   },
 
   /** What deciding a change needs of an event, whoever asks (no visibility rule applied). */

@@ -9,9 +9,10 @@ import type { ModuleTokensService } from '../module-tokens/module-tokens.service
 import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
 import { eventId } from './events.ids.js';
 import { eventsStore, type EventInsert } from './events.store.js';
-import { batchNotice, type EventFrame } from './events.frames.js';
+import { batchNotice, boundFrame, type EventFrame } from './events.frames.js';
 import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
 import type { IntakeRateLimiter } from './rate-limit.js';
+import { IntakeWriter } from './intake.writer.js';
 import type { TemplateCache } from '../templates/template.cache.js';
 import { titleWords, type Applied } from '../templates/template.apply.js';
 import { applyTemplates, coalesceRepeats, timeoutCloseBy, type CoalescedOpen } from './intake.templates.js';
@@ -44,7 +45,11 @@ export class IntakeService {
     private readonly limiter: IntakeRateLimiter,
     private readonly notifier: EventNotifier,
     private readonly templates: TemplateCache,
-  ) {}
+  ) {
+    this.writer = new IntakeWriter(db, (org, ids) => cameras.identitiesSql(org, ids));
+  }
+
+  private readonly writer: IntakeWriter;
 
   /**
    * `stream_cursor` of the reply: the position just before this batch's first event (the
@@ -68,9 +73,12 @@ export class IntakeService {
 
     const written = await this.write(token, valid, results);
     if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
+    // After commit, outside the transaction (the frames hold no connection or lock).
+    const frames = written.rows.map((row, i) => boundFrame(frameOf(token.org_id, row, written.fresh[i]!, written.seqs.get(row.id)!))).sort((a, b) => a.seq - b.seq);
+    const first = frames[0]!.seq, last = frames[frames.length - 1]!.seq;
     // Not awaited: the reply does not wait for the live notice (listeners fill gaps from the table).
-    void this.notifier.publish(written.notice);
-    return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
+    void this.notifier.publish(batchNotice(first, last, frames), frames);
+    return { results, stream_cursor: streamCursor({ head: first - 1, purge_day: written.purgeDay }) };
   }
 
   /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
@@ -96,12 +104,42 @@ export class IntakeService {
     return ready;
   }
 
+  /**
+   * A batch without ext_id, attachment or coalescing repeat, whose token use is not due to be
+   * recorded: one statement in its own transaction (eventsStore.insertAlone). Null when the
+   * batch needs the full write.
+   */
+  private async writeAlone(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
+    if (this.tokens.touchDue(token)) return null;
+    for (const v of valid) if (v.item.extId !== null || v.item.attachments.length || (v.applied?.coalesce && !v.item.interval)) return null;
+    const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
+    const ready: Ready[] = valid.map(({ index, item, applied }) => ({ index, item, applied, id: eventId(item.occurredAt), camera: null, attachments: '[]' }));
+    const rows = ready.map(insertOf);
+    const { purge_day, inserted } = await this.writer.write(token.org_id, token.id, rows, cameraIds);
+    const byId = new Map(inserted.map((i) => [i.id, i]));
+    const fresh: Ready[] = [], written: EventInsert[] = [];
+    const seqs = new Map<string, number>();
+    ready.forEach((r, k) => {
+      const i = byId.get(r.id);
+      if (!i) { results[r.index] = { index: r.index, error: 'unknown_camera' }; return; }
+      r.camera = i.camera;
+      rows[k]!.node_id = i.camera?.node_id ?? null;
+      written.push(rows[k]!);
+      fresh.push(r);
+      seqs.set(r.id, i.seq);
+      results[r.index] = { index: r.index, id: r.id };
+    });
+    return { rows: written, fresh, seqs, purgeDay: purge_day };
+  }
+
   private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
     if (!valid.length) return null;
+    const alone = await this.writeAlone(token, valid, results);
+    if (alone) return alone.rows.length ? alone : null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     return this.db.transaction().execute(async (trx) => {
-      // Joins the writers; the camera lookup rides along in the same statement.
-      const { purge_day, also } = await eventsStore.beginWrite(trx, cameraIds.length ? this.cameras.identitiesSql(token.org_id, cameraIds) : undefined);
+      // The camera lookup rides along; the writers are joined only by the insert (insertBatch).
+      const { purge_day, also } = await eventsStore.readForWrite(trx, cameraIds.length ? this.cameras.identitiesSql(token.org_id, cameraIds) : undefined);
       const ready = await this.resolve(trx, token, valid, (also as CameraIdentity[] | null) ?? [], results);
       // Idempotency first: keys of this batch, the first item of a repeated ext_id wins.
       const firstOf = new Map<string, Ready>();
@@ -135,9 +173,7 @@ export class IntakeService {
       if (!fresh.length) return null;
       const rows = fresh.map(insertOf);
       const seqs = await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
-      const frames = rows.map((row, i) => frameOf(token.org_id, row, fresh[i]!, seqs.get(row.id)!)).sort((a, b) => a.seq - b.seq);
-      const first = frames[0]!.seq, last = frames[frames.length - 1]!.seq;
-      return { first, purgeDay: purge_day, notice: batchNotice(first, last, frames) };
+      return { rows, fresh, seqs, purgeDay: purge_day };
     });
   }
 }

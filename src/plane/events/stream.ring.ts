@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { channels, type LiveBus } from '../live/bus.js';
@@ -46,6 +47,8 @@ export class EventRing {
   private gapTarget = 0;
   private settling: Promise<void> | null = null;
   private stopped = false;
+  /** Names this process in the notices whose frames it took directly (EventNotifier). */
+  readonly origin = randomUUID();
 
   constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>, private readonly size = EVENT_RING_SIZE) {}
 
@@ -113,10 +116,17 @@ export class EventRing {
     return this.settling;
   }
 
+  /** Frames of this process's own commit, before its notice goes out (EventNotifier). */
+  take(frames: EventFrame[]): void {
+    for (const f of frames) if (f.seq > this.frontier) this.pending.set(f.seq, f);
+    if (this.ready) this.advance();
+  }
+
   private onPayload(payload: string): void {
     const notices = JSON.parse(payload) as BatchNotice[];
     for (const n of Array.isArray(notices) ? notices : [notices]) {
       if (n.purge_day !== undefined) this.setDay(n.purge_day);
+      if (n.origin === this.origin) continue; // its frames came through take()
       if (n.frames) {
         for (const f of n.frames) if (f.seq > this.frontier) this.pending.set(f.seq, f);
       } else if (n.seqs) {

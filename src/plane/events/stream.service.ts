@@ -3,13 +3,17 @@ import type { Clock } from '../../common/clock.js';
 import type { Principal } from '../http/principal.js';
 import { LiveStreams, type LiveStream } from '../live/sse.js';
 import { cameraScope, type CameraScope } from '../rights/camera-rights.js';
-import type { EventFrame } from './events.frames.js';
+import { frameJson, type EventFrame } from './events.frames.js';
 import type { EventRing } from './stream.ring.js';
 import type { RightsView, StreamRights } from './stream.rights.js';
 
 const DAY_MS = 86_400_000;
 // Frames an audience may hold while its rights are re-read; past it its streams resync.
 const MAX_QUEUED = 4096;
+// An audience writes to its sockets at most this often: frames of a busier stream wait up to
+// this long and leave together (one write per socket per round, not per intake batch). At an
+// idle moment a frame leaves in the same turn.
+const WRITE_EVERY_MS = 25;
 
 /** `g:<n>`, or `d<purge-day>:<n>` once a purge day applies; null for anything else. */
 export function parseEventCursor(text: string): { day: string | null; seq: number } | null {
@@ -27,10 +31,15 @@ export function untilMidnightUtc(now: number): number {
 }
 
 // One JSON encoding per frame, shared by every stream that gets it.
-const encoded = new WeakMap<EventFrame, string>();
-function encode(f: EventFrame): string {
-  let text = encoded.get(f);
-  if (text === undefined) { text = JSON.stringify(f); encoded.set(f, text); }
+const encode = frameJson;
+
+// The SSE text of a frame (`id:` and `data:` lines), made once per frame for every audience.
+const texts = new WeakMap<EventFrame, { day: string | null; text: string }>();
+function frameText(f: EventFrame, day: string | null): string {
+  const t = texts.get(f);
+  if (t && t.day === day) return t.text;
+  const text = `id: ${cursorOf(day, f.seq)}\ndata: ${encode(f)}\n\n`;
+  texts.set(f, { day, text });
   return text;
 }
 
@@ -48,6 +57,10 @@ class Audience {
   refs = 0;
   private readonly queue: EventFrame[] = [];
   private waiting = false;
+  /** frames passed for this audience in this turn of the event loop, in seq order */
+  private tick: Array<{ seq: number; text: string }> = [];
+  private flushing = false;
+  private lastWrite = 0;
   private unsubscribe: () => void = () => {};
 
   constructor(private readonly scope: CameraScope, readonly view: RightsView | null, private readonly ring: EventRing,
@@ -87,12 +100,34 @@ class Audience {
 
   private send(f: EventFrame): void {
     if (this.scope.kind !== 'all' && f.org_id !== this.scope.orgId) return;
-    const id = cursorOf(this.ring.purgeDay, f.seq);
-    const json = encode(f);
+    this.tick.push({ seq: f.seq, text: frameText(f, this.ring.purgeDay) });
+    if (this.flushing) return;
+    this.flushing = true;
+    const wait = this.lastWrite + WRITE_EVERY_MS - performance.now();
+    if (wait <= 0) setImmediate(() => this.flush_());
+    else setTimeout(() => this.flush_(), wait);
+  }
+
+  /**
+   * The frames of this round go out as one buffer, encoded once and written to every member
+   * (one write per socket per round). A member that joined during the round gets only the
+   * frames after its replay.
+   */
+  private flush_(): void {
+    this.flushing = false;
+    const frames = this.tick;
+    this.tick = [];
+    if (!frames.length) return;
+    this.lastWrite = performance.now();
+    let whole: Buffer | null = null;
     for (const m of this.members) {
-      if (f.seq <= m.after) continue; // already in its replay
-      if (m.stream.lagging) m.stream.end('resync-required');
-      else m.stream.sendEncoded(id, json);
+      if (m.stream.closed) continue;
+      if (m.stream.lagging) { m.stream.end('resync-required'); continue; }
+      if (m.after < frames[0]!.seq) m.stream.sendShared(whole ??= Buffer.from(frames.length === 1 ? frames[0]!.text : frames.map((x) => x.text).join('')));
+      else {
+        const rest = frames.filter((x) => x.seq > m.after);
+        if (rest.length) m.stream.sendShared(Buffer.from(rest.map((x) => x.text).join('')));
+      }
     }
   }
 }

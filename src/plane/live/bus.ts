@@ -19,6 +19,12 @@ export async function notify(db: Db, channel: string, payload: string): Promise<
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
 
+/** Several notifications in one statement (one transaction, delivered together and in order). */
+export async function notifyMany(db: Db, channel: string, payloads: string[]): Promise<void> {
+  if (payloads.length === 1) return notify(db, channel, payloads[0]!);
+  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as u(p, n) order by n`.execute(db);
+}
+
 /**
  * Queues the rights notice of an organisation in the caller's transaction: one per transaction,
  * delivered to every plane process at commit (PostgreSQL folds identical notices of one transaction).

@@ -52,6 +52,12 @@ export class LiveStream {
 
   private corked = false;
 
+  /** Frames already laid out as SSE text; the same buffer goes to every stream of an audience. */
+  sendShared(buf: Buffer): void {
+    if (this.ended) return;
+    this.reply.raw.write(buf);
+  }
+
   comment(text: string): void {
     this.write(text ? `: ${text}\n` : ':\n\n');
   }

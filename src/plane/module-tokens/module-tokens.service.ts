@@ -134,11 +134,15 @@ export class ModuleTokensService {
     return moduleTokensStore.bySecret(this.db, hashSecret(secret));
   }
 
+  /** Whether touch() would write (the token's use was last recorded over a minute ago). */
+  touchDue(t: ModuleTokenCredential): boolean {
+    return !t.last_used_at || this.clock.now() - new Date(t.last_used_at).getTime() >= TOUCH_EVERY_MS;
+  }
+
   /** Records use inside the caller's transaction, at most once a minute per token. */
   async touch(trx: Db, t: ModuleTokenCredential): Promise<void> {
-    const now = this.clock.now();
-    if (t.last_used_at && now - new Date(t.last_used_at).getTime() < TOUCH_EVERY_MS) return;
-    await moduleTokensStore.touch(trx, t.id, new Date(now));
+    if (!this.touchDue(t)) return;
+    await moduleTokensStore.touch(trx, t.id, new Date(this.clock.now()));
   }
 
   /** Creates a reserved (`__`) token for the plane's own producers and tests; invisible in the routes. */
