@@ -5,7 +5,7 @@
  * a table with the CPU time per event of the plane process and of its PostgreSQL backends (the
  * steady figure on a shared machine; wall-clock rates move with the neighbours' load).
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/intake.js
- *   (DURATION_MS default 10000, CONCURRENCY default 8, BATCH default 100,
+ *   (DURATION_MS default 10000, CONCURRENCY default 16, BATCH default 100,
  *    SINGLE_CONCURRENCY default 32 and SINGLE_MS default DURATION_MS for batches of 1 (SINGLE_MS=0 skips them),
  *    BENCH_PLANE_PROF=<dir> writes a --cpu-prof of the plane there)
  */
@@ -25,7 +25,9 @@ import { processCpuMs } from './harness.js';
 
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION_MS = Number(process.env.DURATION_MS ?? 10_000);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+// 16 modules uploading at once, as a fleet's analytics modules do. With 8 the figure is ~10% lower
+// (27,900 against 30,800 events/s on the quiet machine): fewer batches wait to share a statement.
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const BATCH = Number(process.env.BATCH ?? 100);
 const SINGLE_CONCURRENCY = Number(process.env.SINGLE_CONCURRENCY ?? 32);
 const SINGLE_MS = Number(process.env.SINGLE_MS ?? DURATION_MS);
