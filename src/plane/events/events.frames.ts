@@ -25,8 +25,11 @@ export interface EventFrame {
   ext_id: string | null;
   list_values: unknown[];
   starred: boolean;
-  updated?: true;
-  deleted?: true;
+  // Document 2 lists `starred, updated, deleted, reconcile_required (absent when false)`: the
+  // parenthesis belongs to the last field, as `interval (only in ...)` does to its own, so
+  // `updated` and `deleted` are always sent and only `reconcile_required` is left out when false.
+  updated: boolean;
+  deleted: boolean;
   reconcile_required?: true;
 }
 
@@ -76,7 +79,7 @@ export function boundFrame(f: EventFrame): EventFrame {
     camera_name: null, node_id: f.node_id, node_name: null, detector: f.detector.slice(0, 256), detector_title: null,
     category: f.category, severity: f.severity, template_id: f.template_id, confidence: f.confidence, subject_type: null,
     subject_ref: null, ext_id: null, list_values: [], starred: f.starred,
-    ...(f.updated ? { updated: true as const } : {}), ...(f.deleted ? { deleted: true as const } : {}), reconcile_required: true,
+    updated: f.updated, deleted: f.deleted, reconcile_required: true,
   };
 }
 
@@ -133,6 +136,6 @@ export function frameOfRow(r: {
     detector_title: r.detector_title ?? null, category: r.category, severity: r.severity, template_id: r.template_id,
     ...(change === 'partial' ? {} : { interval: r.interval }), confidence: r.confidence, subject_type: r.subject_type,
     subject_ref: r.subject_ref, ext_id: r.ext_id, list_values: r.list_values, starred: r.starred,
-    ...(change === 'created' ? {} : { updated: true as const }),
+    updated: change !== 'created', deleted: false,
   };
 }

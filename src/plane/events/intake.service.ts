@@ -204,6 +204,6 @@ function frameOf(orgId: string, row: EventInsert, r: Ready, seq: number): EventF
     org_id: orgId, camera_id: row.camera_id, camera_name: camera?.name ?? null, node_id: row.node_id, node_name: camera?.node_name ?? null,
     detector: row.detector, detector_title: r.applied?.title ?? r.item.detectorTitle, category: row.category,
     severity: row.severity, template_id: row.template_id, interval: row.interval, confidence: row.confidence,
-    subject_type: row.subject_type, subject_ref: row.subject_ref, ext_id: row.ext_id, list_values: r.applied?.list_values ?? [], starred: false,
+    subject_type: row.subject_type, subject_ref: row.subject_ref, ext_id: row.ext_id, list_values: r.applied?.list_values ?? [], starred: false, updated: false, deleted: false,
   };
 }

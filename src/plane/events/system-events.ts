@@ -108,6 +108,6 @@ function frameOf(o: SystemOpen, a: Applied | null, row: EventInsert, seq: number
     seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: null, org_id: o.orgId, camera_id: o.cameraId,
     camera_name: o.cameraName, node_id: o.nodeId, node_name: o.nodeName, detector: o.detector, detector_title: a?.title ?? null,
     category: 'system', severity: o.severity, template_id: row.template_id, interval: o.interval, confidence: null,
-    subject_type: null, subject_ref: null, ext_id: null, list_values: a?.list_values ?? [], starred: false,
+    subject_type: null, subject_ref: null, ext_id: null, list_values: a?.list_values ?? [], starred: false, updated: false, deleted: false,
   };
 }

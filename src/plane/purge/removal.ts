@@ -37,5 +37,5 @@ export async function publishRemoved(evidence: EvidenceService, notifier: EventN
 /** The `deleted` frame of a removed event: its keys as they were, at a new stream position. */
 function tombstone(row: Parameters<typeof frameOfRow>[0]): EventFrame {
   const { interval: _omit, ...f } = frameOfRow(row, 'created');
-  return boundFrame({ ...f, deleted: true });
+  return boundFrame({ ...f, updated: false, deleted: true });
 }

@@ -5,7 +5,7 @@ const frame = (over: Partial<EventFrame> = {}): EventFrame => ({
   seq: 1, id: '0190a6e0-0000-7000-8000-000000000001', occurred_at: '2026-01-01T00:00:00.000Z', ended_at: null,
   org_id: '11111111-1111-4111-8111-111111111111', camera_id: '22222222-2222-4222-8222-222222222222', camera_name: 'gate', node_id: null,
   node_name: null, detector: 'lpr.plate', detector_title: null, category: 'camera', severity: 1, template_id: null, interval: false,
-  confidence: 0.5, subject_type: 'plate', subject_ref: 'AB123', ext_id: null, list_values: [], starred: false, ...over,
+  confidence: 0.5, subject_type: 'plate', subject_ref: 'AB123', ext_id: null, list_values: [], starred: false, updated: false, deleted: false, ...over,
 });
 
 describe('frame bound without encoding', () => {

@@ -75,7 +75,7 @@ describe('frames', () => {
   const frame = (over: Partial<EventFrame> = {}): EventFrame => ({
     seq: 1, id: eventId(Date.now()), occurred_at: new Date().toISOString(), ended_at: null, org_id: ORG, camera_id: null, camera_name: null,
     node_id: null, node_name: null, detector: 'd', detector_title: null, category: 'camera', severity: 1, template_id: null, interval: false,
-    confidence: null, subject_type: null, subject_ref: null, ext_id: null, list_values: [], starred: false, ...over,
+    confidence: null, subject_type: null, subject_ref: null, ext_id: null, list_values: [], starred: false, updated: false, deleted: false, ...over,
   });
 
   it('a frame over 8 KiB keeps its keys and carries reconcile_required instead of its data', () => {

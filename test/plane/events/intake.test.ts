@@ -190,7 +190,7 @@ describe('POST /api/v1/events', () => {
         seq: head1 - 1, id: small.body.results[0].id, occurred_at: expect.any(String), ended_at: null, org_id: x.a.orgId,
         camera_id: camA, camera_name: cam.name, node_id: nodeId, node_name: expect.any(String), detector: 'lpr.plate', detector_title: null,
         category: 'camera', severity: 1, template_id: null, interval: false, confidence: null, subject_type: null, subject_ref: 'S1',
-        ext_id: null, list_values: [], starred: false,
+        ext_id: null, list_values: [], starred: false, updated: false, deleted: false,
       });
       expect(n2.to - n2.from + 1).toBe(100);
       expect(n2.frames).toBeUndefined();

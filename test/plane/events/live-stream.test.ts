@@ -33,8 +33,10 @@ async function caughtUp() {
   while (t.plane.services.events.ring.head < written) await new Promise((r) => setTimeout(r, 10));
 }
 
-const FRAME_KEYS = ['camera_id', 'camera_name', 'category', 'confidence', 'detector', 'detector_title', 'ended_at', 'ext_id', 'id', 'interval',
-  'list_values', 'node_id', 'node_name', 'occurred_at', 'org_id', 'seq', 'severity', 'starred', 'subject_ref', 'subject_type', 'template_id'];
+// Document 2's frame fields; reconcile_required only when true.
+const FRAME_KEYS = ['camera_id', 'camera_name', 'category', 'confidence', 'deleted', 'detector', 'detector_title', 'ended_at', 'ext_id', 'id',
+  'interval', 'list_values', 'node_id', 'node_name', 'occurred_at', 'org_id', 'seq', 'severity', 'starred', 'subject_ref', 'subject_type',
+  'template_id', 'updated'];
 
 beforeAll(async () => {
   t = await startPlane({ clock, config: { live: { globalCapacity: 64, perPrincipal: 32, heartbeatMs: 200, ringSize: 50, lagBytes: 1 << 20 } } });
@@ -178,7 +180,7 @@ describe('GET /api/v1/events/stream', () => {
     expect((await x.a.admin.post(`/api/v1/events/${ids[0]}/star`)).status).toBe(200);
     await s.until((r) => r.events.filter((e) => e.data.id === ids[0]).length >= 2);
     const star = s.events.filter((e) => e.data.id === ids[0])[1]!.data;
-    expect(star).toMatchObject({ updated: true, starred: true });
+    expect(star).toMatchObject({ updated: true, deleted: false, starred: true });
     expect(star).not.toHaveProperty('interval');
     expect((await modA.patch(`/api/v1/events/${ids[0]}`, { ended_at: now() })).status).toBe(200);
     await s.until((r) => r.events.filter((e) => e.data.id === ids[0]).length >= 3);
@@ -204,7 +206,9 @@ describe('GET /api/v1/events/stream', () => {
     expect(got.map((e) => e.data.id)).toEqual(ids);
     expect(got.every((e, i) => i === 0 || e.data.seq > got[i - 1]!.data.seq)).toBe(true);
     expect(got[0]!.data).toHaveProperty('interval', false);
-    expect(got[0]!.data).not.toHaveProperty('updated');
+    // updated and deleted are always sent; only reconcile_required is absent when false
+    expect(got[0]!.data).toMatchObject({ updated: false, deleted: false });
+    expect(got[0]!.data).not.toHaveProperty('reconcile_required');
     s.close();
     const r = await open(x.a.admin, '', { 'last-event-id': cursor });
     await r.until((q) => q.events.length >= 200);
