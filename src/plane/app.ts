@@ -154,6 +154,7 @@ export async function buildApp(deps: {
     // the default partition.
     if (!jobs.list().length) {
       jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
+      jobs.start(auth.throttlePruneJob());
       jobs.start(events.partitionsJob());
       jobs.start(events.purge.backgroundJob());
       jobs.start(events.archive.backgroundJob());

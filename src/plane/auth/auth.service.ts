@@ -1,6 +1,6 @@
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
-import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { createHash, randomBytes, randomUUID, webcrypto } from 'node:crypto';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -12,6 +12,8 @@ import type { AuditService, AuditActor } from '../audit/audit.service.js';
 import { authStore, kidOf, type SigningKey } from './auth.store.js';
 import { verifyPassword, dummyHashPromise } from './password.js';
 import { SessionCache } from './session-cache.js';
+import { LOGIN_THROTTLE_TABLE, loginThrottleStore, throttleClient } from './login-throttle.store.js';
+import type { Job } from '../jobs/jobs.js';
 
 const TOKEN_TYPE = 'argus-session+jwt';
 
@@ -46,8 +48,9 @@ export class AuthService {
   private verifiedUnder: webcrypto.CryptoKey | null = null;
   private readonly newsListeners: Array<(n: AuthNews) => void> = [];
   private readonly sessions = new SessionCache();
-  private readonly byLogin: RateLimiterMemory;
-  private readonly byAddress: RateLimiterMemory;
+  // Counted in the database, so that several plane processes share one budget of attempts.
+  private readonly byLogin: RateLimiterPostgres;
+  private readonly byAddress: RateLimiterPostgres;
 
   constructor(
     private readonly db: Db,
@@ -56,8 +59,12 @@ export class AuthService {
     private readonly log: Logger,
     private readonly opts: { sessionTtlSecs: number; throttle: { attempts: number; windowSecs: number } },
   ) {
-    this.byLogin = new RateLimiterMemory({ points: opts.throttle.attempts, duration: opts.throttle.windowSecs });
-    this.byAddress = new RateLimiterMemory({ points: opts.throttle.attempts * 4, duration: opts.throttle.windowSecs });
+    const store = {
+      storeClient: throttleClient(db), storeType: 'client', tableName: LOGIN_THROTTLE_TABLE, tableCreated: true,
+      clearExpiredByTimeout: false, duration: opts.throttle.windowSecs,
+    };
+    this.byLogin = new RateLimiterPostgres({ ...store, keyPrefix: 'login', points: opts.throttle.attempts });
+    this.byAddress = new RateLimiterPostgres({ ...store, keyPrefix: 'addr', points: opts.throttle.attempts * 4 });
   }
 
   /** Follows session news (rotation, revocation) published by any plane process. */
@@ -99,8 +106,19 @@ export class AuthService {
 
   currentKid(): string | null { return this.key ? kidOf(this.key) : null; }
 
+  /** Removes failed-login counters whose window has ended, in batches. */
+  throttlePruneJob(): Job {
+    return {
+      name: 'auth.login_throttle_prune', everyMs: 600_000, budgetMs: 10_000,
+      run: async (deadline) => {
+        while (this.clock.now() < deadline && await loginThrottleStore.pruneExpired(this.db, this.clock.now(), 1000) === 1000);
+      },
+    };
+  }
+
   async login(login: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
-    const loginKey = login.toLowerCase().slice(0, 256);
+    // Hashed: a key is at most 255 characters, and login names need not sit in the counters.
+    const loginKey = createHash('sha256').update(login.toLowerCase()).digest('base64url');
     await this.checkThrottle(loginKey, from.ip);
     const user = await authStore.findUserByLogin(this.db, login);
     // An unknown login is checked against a dummy hash so both failures cost the same time.

@@ -82,3 +82,40 @@ describe('an unknown login and a wrong password', () => {
     expect(ratio).toBeLessThan(2);
   });
 });
+
+describe('one budget for every plane process', () => {
+  it('counts the failures sent to two processes on one database together', async () => {
+    const other = await startPlane({ db: t.db, config: { loginThrottle: { attempts: 5, windowSecs: 300 } } });
+    try {
+      const orgId = (await t.db.database.db.selectFrom('orgs').select('id').executeTakeFirstOrThrow()).id;
+      await seedUser(t.db.database.db, orgId, 'user', 'shared-victim');
+      for (let i = 0; i < 5; i++) {
+        const app = i % 2 ? other.plane.app : t.plane.app;
+        const r = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login: 'shared-victim', password: `wrong-${i}` }, remoteAddress: `10.0.4.${i + 1}` });
+        expect(r.statusCode).toBe(401);
+      }
+      for (const app of [t.plane.app, other.plane.app]) {
+        const r = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login: 'shared-victim', password: 'wrong-again' }, remoteAddress: '10.0.4.99' });
+        expect(r.statusCode).toBe(429);
+        expect(r.json().error).toBe('too_many_login_attempts');
+      }
+      // The login is not stored as such: the counters hold a hash of it.
+      const keys = (await t.db.database.db.selectFrom('login_throttle' as any).select('key' as any).execute()).map((k: any) => String(k.key));
+      expect(keys.some((k) => k.toLowerCase().includes('shared-victim'))).toBe(false);
+      expect(keys.some((k) => k.startsWith('login:'))).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('prunes counters whose window has ended, and only those', async () => {
+    const { loginThrottleStore } = await import('../../../src/plane/auth/login-throttle.store.js');
+    const db = t.db.database.db;
+    const { sql } = await import('kysely');
+    await sql`insert into login_throttle (key, points, expire) values ('addr:old', 3, ${Date.now() - 1000}), ('addr:live', 3, ${Date.now() + 60_000})`.execute(db);
+    await loginThrottleStore.pruneExpired(db, Date.now(), 1000);
+    const left = (await sql<{ key: string }>`select key from login_throttle where key in ('addr:old', 'addr:live')`.execute(db)).rows.map((r) => r.key);
+    expect(left).toEqual(['addr:live']);
+    expect(t.plane.services.jobs.list().map((j) => j.name)).toContain('auth.login_throttle_prune');
+  });
+});
