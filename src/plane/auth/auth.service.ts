@@ -24,8 +24,9 @@ export type AuthNews =
 
 // About 3 MB of tokens at most; the oldest goes first.
 const VERIFIED_TOKENS_MAX = 10_000;
+const REVOKED_MAX = 50_000;
 
-export interface VerifiedClaims { sub: string; sid: string; kid: string; exp: number }
+export interface VerifiedClaims { sub: string; sid: string; kid: string; exp: number; iat: number }
 
 export interface LoginResult {
   token: string;
@@ -46,6 +47,9 @@ export class AuthService {
   // checked on every use; the session itself is checked by `authenticate`.
   private verified = new Map<string, VerifiedClaims>();
   private verifiedUnder: webcrypto.CryptoKey | null = null;
+  // Revocations heard of (id -> when), for the one signed-in check that reads no database.
+  private readonly revokedSessions = new Map<string, number>();
+  private readonly revokedUsers = new Map<string, number>();
   private readonly newsListeners: Array<(n: AuthNews) => void> = [];
   private readonly sessions = new SessionCache();
   // Counted in the database, so that several plane processes share one budget of attempts.
@@ -83,8 +87,32 @@ export class AuthService {
 
   private forget(news: AuthNews): void {
     if (news.kind === 'keys_rotated') this.sessions.clear();
-    else if (news.kind === 'user_revoked') this.sessions.dropUser(news.user_id);
-    else this.sessions.dropSession(news.sid);
+    else if (news.kind === 'user_revoked') { this.sessions.dropUser(news.user_id); this.remember(this.revokedUsers, news.user_id); }
+    else { this.sessions.dropSession(news.sid); this.remember(this.revokedSessions, news.sid); }
+  }
+
+  /** Kept for one session life: no token issued before the revocation outlives that. */
+  private remember(set: Map<string, number>, id: string): void {
+    const now = this.clock.now();
+    if (set.size >= REVOKED_MAX) for (const [k, at] of set) if (now - at > this.opts.sessionTtlSecs * 1000) set.delete(k);
+    if (set.size >= REVOKED_MAX) set.delete(set.keys().next().value!);
+    set.set(id, now);
+  }
+
+  /**
+   * A signed-in check without the database (GET /api/v1/version): the signature and expiry, and
+   * the revocations this process has heard of (logout, eviction, a disabled, demoted or deleted
+   * user), here or by NOTIFY from another process. A process started after a revocation has
+   * not heard of it; every route that reads the database sees it regardless.
+   */
+  async verifySignedIn(token: string): Promise<VerifiedClaims> {
+    const claims = await this.verifyToken(token);
+    if (this.revokedSessions.has(claims.sid)) throw errors.unauthorized();
+    // iat has whole seconds: only tokens issued in an earlier second than the revocation are
+    // surely the user's old sessions (a login in that same second keeps its token).
+    const userRevokedAt = this.revokedUsers.get(claims.sub);
+    if (userRevokedAt !== undefined && (claims.iat + 1) * 1000 <= userRevokedAt) throw errors.unauthorized();
+    return claims;
   }
 
   onNews(fn: (n: AuthNews) => void): void { this.newsListeners.push(fn); }
@@ -200,7 +228,7 @@ export class AuthService {
         algorithms: ['HS256'], typ: TOKEN_TYPE, currentDate: new Date(this.clock.now()),
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
-      claims = { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp };
+      claims = { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp, iat: typeof payload.iat === 'number' ? payload.iat : 0 };
     } catch {
       throw errors.unauthorized();
     }

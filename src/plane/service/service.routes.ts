@@ -58,7 +58,7 @@ export function versionRoute(app: FastifyInstance, deps: { auth: AuthService }):
     onRequest: async (req) => {
       const token = bearerToken(req);
       if (!token) throw errors.unauthorized();
-      await deps.auth.verifyToken(token);
+      await deps.auth.verifySignedIn(token);
     },
   }, async () => body);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
+import { seedUser } from '../fixtures.js';
 import { describeErrors } from '../../../src/plane/errors.js';
 import { NOT_IMPLEMENTED_PATHS } from '../../../src/plane/service/service.routes.js';
 
@@ -24,6 +25,30 @@ describe('service endpoints', () => {
     expect(r.body.git_sha).toMatch(/^([0-9a-f]{40}|unknown)$/);
     expect(typeof r.body.dirty).toBe('boolean');
     expect(Array.isArray(r.body.features)).toBe(true);
+  });
+
+  it('GET /api/v1/version refuses a token after logout or after its user is disabled, here and in another process', async () => {
+    const other = await startPlane({ db: t.db });
+    try {
+      const orgId = (await root.get('/api/v1/auth/me')).body.user.org_id;
+      const creds = await seedUser(t.db.database.db, orgId, 'user', `ver-${Date.now()}`);
+      const gone = await login(t.plane.app, creds);
+      const kept = await login(t.plane.app, creds);
+      const viaOther = (c: Client) => new Client(other.plane.app, c.token!).get('/api/v1/version');
+      expect((await gone.get('/api/v1/version')).status).toBe(200);
+      expect((await viaOther(gone)).status).toBe(200);
+      expect((await gone.post('/api/v1/auth/logout')).status).toBe(204);
+      expect((await gone.get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
+      await expect.poll(async () => (await viaOther(gone)).status, { timeout: 5000 }).toBe(401);
+      expect((await kept.get('/api/v1/version')).status).toBe(200);
+      // A token issued a second or more before the user is disabled stops reading it.
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await root.patch(`/api/v1/users/${creds.id}`, { disabled: true })).status).toBe(200);
+      expect((await kept.get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
+      await expect.poll(async () => (await viaOther(kept)).status, { timeout: 5000 }).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers 501 not_implemented on every method of the not-implemented paths', async () => {
