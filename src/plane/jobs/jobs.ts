@@ -55,3 +55,25 @@ export class JobRunner {
     for (const t of this.timers.values()) clearTimeout(t);
   }
 }
+
+/**
+ * Works through queued job records (purge, archive cleanup) one at a time until `deadline`. A
+ * call while a drain runs in this process joins it; between processes the records' row locks
+ * decide who works on what.
+ */
+export function queueDrainer(now: () => number, queued: () => Promise<string[]>, runOne: (id: string, deadline: number) => Promise<void>): (deadline: number) => Promise<void> {
+  let running: Promise<void> | null = null;
+  return (deadline) => {
+    running ??= (async () => {
+      try {
+        for (const id of await queued()) {
+          if (now() >= deadline) break;
+          await runOne(id, deadline);
+        }
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+}

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
-import type { Job } from '../jobs/jobs.js';
+import { type Job, queueDrainer } from '../jobs/jobs.js';
 import { eventsStore } from '../events/events.store.js';
 import type { EventNotifier } from '../events/notifier.js';
 import type { ModuleTokensService } from '../module-tokens/module-tokens.service.js';
@@ -25,7 +25,6 @@ const BATCH = 500;
  * a run stopped anywhere (deadline, failure, restart) resumes where it stopped.
  */
 export class ArchiveService implements OrgArchiver {
-  private running: Promise<void> | null = null;
   /** rows per batch */
   batch = BATCH;
 
@@ -53,22 +52,8 @@ export class ArchiveService implements OrgArchiver {
     return { name: 'orgs.archive_cleanup', everyMs: 5_000, budgetMs: 20_000, run: (deadline) => this.runQueued(deadline) };
   }
 
-  /** Runs the queued archive jobs until `deadline`; one run at a time in this process. */
-  runQueued(deadline: number): Promise<void> {
-    if (!this.running) {
-      this.running = (async () => {
-        try {
-          for (const id of await archiveStore.queuedJobIds(this.db)) {
-            if (this.clock.now() >= deadline) break;
-            await this.runJob(id, deadline);
-          }
-        } finally {
-          this.running = null;
-        }
-      })();
-    }
-    return this.running;
-  }
+  /** Runs the queued jobs until `deadline`; one run at a time in this process. */
+  readonly runQueued = queueDrainer(() => this.clock.now(), () => archiveStore.queuedJobIds(this.db), (id, deadline) => this.runJob(id, deadline));
 
   private async runJob(id: string, deadline: number): Promise<void> {
     // An intake that authenticated before the deletion may still be writing: before the row

@@ -7,7 +7,7 @@ import type { Principal } from '../http/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
-import type { Job } from '../jobs/jobs.js';
+import { type Job, queueDrainer } from '../jobs/jobs.js';
 import { eventsStore } from '../events/events.store.js';
 import type { EventNotifier } from '../events/notifier.js';
 import { purgeStore, type CleanupJobRow, type PurgeSpec } from './purge.store.js';
@@ -43,7 +43,6 @@ export function jobJson(j: CleanupJobRow) {
  * tombstone (`deleted: true`) per event. `as_of` freezes the selection: events after it stay.
  */
 export class PurgeService {
-  private running: Promise<void> | null = null;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService,
     private readonly evidence: EvidenceService, private readonly notifier: EventNotifier, private readonly log: Pick<Logger, 'warn'>) {}
@@ -102,21 +101,7 @@ export class PurgeService {
   }
 
   /** Runs the queued jobs until `deadline`; one run at a time in this process. */
-  runQueued(deadline: number): Promise<void> {
-    if (!this.running) {
-      this.running = (async () => {
-        try {
-          for (const id of await purgeStore.queuedJobIds(this.db)) {
-            if (this.clock.now() >= deadline) break;
-            await this.runJob(id, deadline);
-          }
-        } finally {
-          this.running = null;
-        }
-      })();
-    }
-    return this.running;
-  }
+  readonly runQueued = queueDrainer(() => this.clock.now(), () => purgeStore.queuedJobIds(this.db), (id, deadline) => this.runJob(id, deadline));
 
   private async runJob(id: string, deadline: number): Promise<void> {
     try {

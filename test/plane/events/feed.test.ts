@@ -4,6 +4,7 @@ import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, NOT_FOUND, type Tenants } from '../inventory.helpers.js';
 import { eventId } from '../../../src/plane/events/events.ids.js';
+import { sendEvents } from '../fixtures.js';
 
 let t: TestPlane;
 let x: Tenants;
@@ -24,11 +25,7 @@ const A_EVENTS: Array<[string, Record<string, unknown>]> = [
   ['e7', { detector: 'lpr.plate', camera: 2, severity: 'critical' }],
 ];
 
-async function send(mod: Client, items: unknown[]) {
-  const r = await mod.post('/api/v1/events', { events: items });
-  expect(r.status, r.text).toBe(200);
-  return r.body.results.map((i: any) => { expect(i.id, JSON.stringify(i)).toBeDefined(); return i.id as string; });
-}
+const send = sendEvents;
 const feed = async (c: Client, q = '') => { const r = await c.get(`/api/v1/events${q}`); expect(r.status, r.text).toBe(200); return r.body; };
 const names = (body: any) => body.rows.map((r: any) => Object.keys(ids).find((k) => ids[k] === r.id) ?? r.id);
 

@@ -3,6 +3,7 @@ import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, type Tenants } from '../inventory.helpers.js';
 import { eventId } from '../../../src/plane/events/events.ids.js';
+import { sendEvents } from '../fixtures.js';
 
 let t: TestPlane;
 let x: Tenants;
@@ -25,11 +26,7 @@ const A: Array<[string, Record<string, unknown>]> = [
 // Of the two events at one millisecond, the key order (time, id) decides.
 let lo: string, hi: string;
 
-async function send(mod: Client, items: unknown[]) {
-  const r = await mod.post('/api/v1/events', { events: items });
-  expect(r.status, r.text).toBe(200);
-  return r.body.results.map((i: any) => { expect(i.id, JSON.stringify(i)).toBeDefined(); return i.id as string; });
-}
+const send = sendEvents;
 const name = (id: string | undefined) => Object.keys(ids).find((k) => ids[k] === id) ?? id;
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { Client, login } from '../client.js';
 import { SseReader } from '../sse-client.js';
 import { tenants, unique, lastAudit, type Tenants } from '../inventory.helpers.js';
 import { LocalEvidenceStorage } from '../../../src/plane/evidence/evidence.storage.js';
+import { sendEvents, uploadAttachment } from '../fixtures.js';
 
 // Archive cleanup of an organisation: DELETE /api/v1/orgs/{id} of an organisation that has no
 // users, cameras or tags left but still holds event history.
@@ -16,16 +17,8 @@ const live = { globalCapacity: 64, perPrincipal: 32, heartbeatMs: 60_000, ringSi
 const auth = (c: Client) => ({ authorization: `Bearer ${c.token}` });
 const at = (i: number) => new Date(Date.now() - 3600_000 + i * 1000).toISOString();
 
-async function send(mod: Client, items: Array<Record<string, unknown>>): Promise<string[]> {
-  const r = await mod.post('/api/v1/events', { events: items });
-  expect(r.status, r.text).toBe(200);
-  return r.body.results.map((i: any) => { expect(i.id, JSON.stringify(i)).toBeDefined(); return i.id as string; });
-}
-async function upload(mod: Client, size: number): Promise<string> {
-  const r = await mod.req('POST', '/api/v1/attachments', Buffer.alloc(size, 3), { 'content-type': 'image/jpeg' });
-  expect(r.status, r.text).toBe(201);
-  return r.body.ref;
-}
+const send = sendEvents;
+const upload = (mod: Client, size: number) => uploadAttachment(mod, size, 3);
 async function poll(root: Client, id: string, done: (job: any) => boolean, ms = 15_000): Promise<any> {
   const deadline = Date.now() + ms;
   for (;;) {

@@ -7,6 +7,7 @@ import { Client } from '../client.js';
 import { SseReader } from '../sse-client.js';
 import { tenants, unique, lastAudit, type Tenants } from '../inventory.helpers.js';
 import { purgeDayOf } from '../../../src/plane/purge/purge.service.js';
+import { sendEvents, uploadAttachment } from '../fixtures.js';
 
 let t: TestPlane;
 let x: Tenants;
@@ -18,16 +19,8 @@ const T0 = Date.now() - 3600_000;
 const at = (i: number) => new Date(T0 + i * 1000).toISOString();
 const auth = (c: Client) => ({ authorization: `Bearer ${c.token}` });
 
-async function send(mod: Client, items: Array<Record<string, unknown>>): Promise<string[]> {
-  const r = await mod.post('/api/v1/events', { events: items });
-  expect(r.status, r.text).toBe(200);
-  return r.body.results.map((i: any) => { expect(i.id, JSON.stringify(i)).toBeDefined(); return i.id as string; });
-}
-async function upload(mod: Client, size: number): Promise<string> {
-  const r = await mod.req('POST', '/api/v1/attachments', Buffer.alloc(size, 7), { 'content-type': 'image/jpeg' });
-  expect(r.status, r.text).toBe(201);
-  return r.body.ref;
-}
+const send = sendEvents;
+const upload = (mod: Client, size: number) => uploadAttachment(mod, size, 7);
 const preview = (body: unknown) => x.root.post('/api/v1/events/purge/preview', body);
 async function finished(id: string) {
   for (let i = 0; i < 200; i++) {
