@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
+import { underResponseSlot } from '../http/response-slot.js';
 import { principalOf } from '../http/principal.js';
 import { IdParams, sec, validationCodes } from '../http/list.js';
 import type { EventsService } from './events.service.js';
@@ -35,18 +36,7 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
         + '500 response_encode_failed (the card could not be encoded).',
     },
   }, async (req, reply) => {
-    // Document 2, Limits: the card is one of the responses under the shared slots, held until
-    // the body ends or the connection breaks.
-    const release = deps.evidence.takeSlot();
-    reply.raw.once('close', release);
-    reply.raw.once('finish', release);
-    let card;
-    try {
-      card = await deps.events.card(principalOf(req), req.params.id);
-    } catch (err) {
-      release();
-      throw err;
-    }
+    const card = await underResponseSlot(reply, deps.evidence, () => deps.events.card(principalOf(req), req.params.id));
     return reply.header('cache-control', 'private, no-store').send(card);
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { underResponseSlot } from '../http/response-slot.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
 import type { EvidenceService } from './evidence.service.js';
@@ -17,20 +18,12 @@ export function evidenceReadRoutes(app: FastifyInstance, deps: { evidence: Evide
       description: 'Errors: 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 429 event_response_busy.',
     },
   }, async (req, reply) => {
-    const release = deps.evidence.takeSlot();
-    try {
-      const file = await deps.evidence.download(principalOf(req), req.params.ref);
-      reply.raw.once('close', release);
-      file.body.once('close', release);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', String(file.size))
-        .header('cache-control', 'private, no-store')
-        .header('pragma', 'no-cache')
-        .send(file.body);
-    } catch (err) {
-      release();
-      throw err;
-    }
+    const file = await underResponseSlot(reply, deps.evidence, () => deps.evidence.download(principalOf(req), req.params.ref));
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-length', String(file.size))
+      .header('cache-control', 'private, no-store')
+      .header('pragma', 'no-cache')
+      .send(file.body);
   });
 }

@@ -1,18 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { AttachmentsTable } from '../db/schema.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
-export interface AttachmentRecord {
-  ref: string;
-  org_id: string;
-  token_id: string | null;
-  backend: string;
-  storage_key: string;
-  content_type: string;
-  size: number;
-  camera_id: string | null;
-  event_id: string | null;
-}
+/** An attachment as the evidence domain reads it: its row less the checksum and the times. */
+export type AttachmentRecord = Omit<Selectable<AttachmentsTable>, 'sha256' | 'event_occurred_at' | 'created_at'>;
 
 export interface RemovedAttachment { ref: string; org_id: string; camera_id: string | null; storage_key: string; size: number }
 

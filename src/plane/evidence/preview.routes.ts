@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { underResponseSlot } from '../http/response-slot.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
 import type { EvidenceService } from './evidence.service.js';
@@ -20,20 +21,12 @@ export function previewRoutes(app: FastifyInstance, deps: { evidence: EvidenceSe
     },
   }, async (req, reply) => {
     // The same slots as downloads: held until the body ends or the connection breaks.
-    const release = deps.evidence.takeSlot();
-    try {
-      const file = await deps.previews.preview(principalOf(req), req.params.ref);
-      reply.raw.once('close', release);
-      file.body.once('close', release);
-      return reply
-        .header('content-type', 'image/jpeg')
-        .header('content-length', String(file.size))
-        .header('cache-control', 'private, no-store')
-        .header('pragma', 'no-cache')
-        .send(file.body);
-    } catch (err) {
-      release();
-      throw err;
-    }
+    const file = await underResponseSlot(reply, deps.evidence, () => deps.previews.preview(principalOf(req), req.params.ref));
+    return reply
+      .header('content-type', 'image/jpeg')
+      .header('content-length', String(file.size))
+      .header('cache-control', 'private, no-store')
+      .header('pragma', 'no-cache')
+      .send(file.body);
   });
 }

@@ -173,11 +173,3 @@ export function checkSystemOverride(raw: unknown): { title?: Title; ignore_event
   return out;
 }
 
-/** The codes a document check can answer (for the error catalogue). */
-export const DOC_CODES = [
-  'bad_doc', 'template_doc_too_large', 'template_title_invalid', 'detector_match_required', 'detector_match_too_long',
-  'list_fields_too_many', 'list_field_bad_key', 'list_field_bad_source', 'list_field_bad_metadata', 'attachment_fields_too_many',
-  'attachment_field_bad_source', 'attachment_field_bad_metadata', 'detail_layout_too_many', 'detail_layout_block_too_large',
-  'coalesce_sources_too_many', 'coalesce_source_invalid', 'bad_interval_timeout', 'search_field_bad_source',
-  'system_template_fields_readonly', 'system_template_override_required', 'system_template_title_invalid', 'system_template_ignore_invalid',
-] as const;
