@@ -1,21 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../net.js';
 
 const MAIN = resolve(import.meta.dirname, '../../src/node/main.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
 
 /** Starts the built node (`npm run build` first) with `body` as its configuration. */
 export async function startBenchNode(body: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess; dir: string; stop(): Promise<void> }> {

@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { freePort } from '../net.js';
 
 export const BOOT = { login: 'bench-root', password: 'bench-root-password' };
 
@@ -28,14 +28,6 @@ export async function benchDatabase(): Promise<{ url: string; drop(): Promise<vo
       await admin.end();
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 export interface BenchPlane { base: string; child: ChildProcess; rssMb(): Promise<number>; cpuMs(): Promise<number>; stop(): Promise<void> }

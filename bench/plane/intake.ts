@@ -12,7 +12,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +21,7 @@ import { Readable } from 'node:stream';
 import postgres from 'postgres';
 import { v7 as uuidv7 } from 'uuid';
 import { processCpuMs } from './harness.js';
+import { freePort } from '../net.js';
 
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DURATION_MS = Number(process.env.DURATION_MS ?? 10_000);
@@ -32,10 +32,6 @@ const BATCH = Number(process.env.BATCH ?? 100);
 const SINGLE_CONCURRENCY = Number(process.env.SINGLE_CONCURRENCY ?? 32);
 const SINGLE_MS = Number(process.env.SINGLE_MS ?? DURATION_MS);
 const PASSWORD = 'bench-password-1';
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as any).port; s.close(() => res(p)); }); });
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, SINGLE_CONCURRENCY) + 2 });
 function http(port: number, method: string, path: string, body: string | null, token?: string): Promise<{ status: number; json: any }> {

@@ -4,22 +4,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { freshDatabase, ROOT, type TestDb } from '../harness.js';
 import { TcpProxy, sidOf } from './proxy.js';
+import { freePort } from '../../node/helpers/node-process.js';
 
 const BASE = process.env.TEST_DATABASE_URL;
 const MAIN = resolve('dist/src/plane/main.js');
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** The real executable with its real process handlers, on a database behind the proxy. */
 class PlaneProcess {
