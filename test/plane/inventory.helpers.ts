@@ -41,3 +41,18 @@ export async function lastAudit(root: Client, action: string, objectId: string) 
 
 export const NOT_FOUND = '{"error":"not_found"}';
 export const randomId = () => '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Cameras and module tokens for event tests: one node at an address nothing answers; `camera`
+ * adds a camera of the admin's organisation on it, `moduleToken` a module-token client.
+ */
+export async function cameraWorld(t: TestPlane, x: Tenants) {
+  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id as string;
+  return {
+    node,
+    camera: async (admin: Client, tagIds: string[] = []): Promise<string> =>
+      (await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a', tag_ids: tagIds })).body.id,
+    moduleToken: async (admin: Client, rateLimit = 100_000): Promise<Client> =>
+      new Client(t.plane.app, (await admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: rateLimit })).body.secret),
+  };
+}

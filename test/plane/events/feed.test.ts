@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, NOT_FOUND, type Tenants } from '../inventory.helpers.js';
+import { tenants, unique, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { eventId } from '../../../src/plane/events/events.ids.js';
 import { sendEvents } from '../fixtures.js';
 
@@ -32,12 +32,12 @@ const names = (body: any) => body.rows.map((r: any) => Object.keys(ids).find((k)
 beforeAll(async () => {
   t = await startPlane();
   x = await tenants(t);
-  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
+  const world = await cameraWorld(t, x);
   tagId = (await x.a.admin.post('/api/v1/tags', { name: unique('gate') })).body.id;
-  const cam = async (admin: Client, tag_ids: string[] = []) => (await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a', tag_ids })).body.id;
+  const cam = world.camera;
   cam1 = await cam(x.a.admin, [tagId]); cam2 = await cam(x.a.admin); camB = await cam(x.b.admin);
   expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
-  const tok = async (admin: Client) => new Client(t.plane.app, (await admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 100000 })).body.secret);
+  const tok = (admin: Client) => world.moduleToken(admin);
   const modA = await tok(x.a.admin), modB = await tok(x.b.admin);
   const items = A_EVENTS.map(([, e], i) => ({
     detector: e.detector, occurred_at: at(i), severity: e.severity, interval: e.interval,

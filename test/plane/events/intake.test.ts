@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, type Tenants } from '../inventory.helpers.js';
+import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { timeOfEventId } from '../../../src/plane/events/events.ids.js';
 
 let t: TestPlane;
@@ -30,8 +30,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argus-evidence-'));
   t = await startPlane({ config: { evidence: { backend: 'local', dir }, moduleRateLimitDefault: 3 } });
   x = await tenants(t);
-  nodeId = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
-  const cam = async (admin: Client) => (await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: nodeId, main_source: 'rtsp://10.0.0.1/a' })).body.id;
+  const world = await cameraWorld(t, x);
+  nodeId = world.node;
+  const cam = (admin: Client) => world.camera(admin);
   camA = await cam(x.a.admin); camA2 = await cam(x.a.admin); camB = await cam(x.b.admin);
   const a = await token(x.a.admin);
   tokA = a.id; modA = a.client;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import postgres from 'postgres';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, type Tenants } from '../inventory.helpers.js';
+import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { eventId } from '../../../src/plane/events/events.ids.js';
 import { parseSearch } from '../../../src/plane/events/search.js';
 import { tsQuery } from '../../../src/plane/events/search.store.js';
@@ -26,8 +26,8 @@ const found = async (c: Client, query: string, extra = '') => {
 beforeAll(async () => {
   t = await startPlane();
   x = await tenants(t);
-  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
-  const cam = async (admin: Client) => (await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a' })).body.id;
+  const world = await cameraWorld(t, x);
+  const cam = (admin: Client) => world.camera(admin);
   cam1 = await cam(x.a.admin); cam2 = await cam(x.a.admin);
   const camB = await cam(x.b.admin);
   expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
@@ -37,7 +37,7 @@ beforeAll(async () => {
   };
   expect((await x.a.admin.post('/api/v1/templates', { name: 'plates', doc })).status).toBe(201);
   expect((await x.b.admin.post('/api/v1/templates', { name: 'plates', doc })).status).toBe(201);
-  const tok = async (admin: Client) => new Client(t.plane.app, (await admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 100000 })).body.secret);
+  const tok = (admin: Client) => world.moduleToken(admin);
   const modA = await tok(x.a.admin), modB = await tok(x.b.admin);
   const items: Array<[string, Record<string, unknown>]> = [
     ['p1', { detector: 'lpr.gate', camera_id: cam1, payload: { plate: 'AB123', speed: 50, stolen: true }, subject_ref: 'red truck parked' }],

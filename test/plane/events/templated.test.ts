@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, type Tenants } from '../inventory.helpers.js';
+import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
 
 let t: TestPlane;
 let x: Tenants;
@@ -34,11 +34,11 @@ const card = async (c: Client, id: string) => c.get(`/api/v1/events/${id}`);
 beforeAll(async () => {
   t = await startPlane();
   x = await tenants(t);
-  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
-  const cam = async () => (await x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a' })).body.id;
+  const world = await cameraWorld(t, x);
+  const cam = () => world.camera(x.a.admin);
   cam1 = await cam(); cam2 = await cam();
   expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
-  mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 100000 })).body.secret);
+  mod = await world.moduleToken(x.a.admin);
 });
 afterAll(async () => { await t?.close(); });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, lastAudit, NOT_FOUND, type Tenants } from '../inventory.helpers.js';
+import { tenants, unique, lastAudit, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { ffmpegOnPath, previewKey, previewKind, PREVIEW_BOX } from '../../../src/plane/evidence/preview.builder.js';
 
 let t: TestPlane;
@@ -37,11 +37,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argus-preview-'));
   t = await startPlane({ config: { evidence: { backend: 'local', dir } } });
   x = await tenants(t);
-  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
-  const cam = async () => (await x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a' })).body.id;
+  const world = await cameraWorld(t, x);
+  const cam = () => world.camera(x.a.admin);
   cam1 = await cam(); cam2 = await cam();
   await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] });
-  mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 100000 })).body.secret);
+  mod = await world.moduleToken(x.a.admin);
 });
 afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { SseReader } from '../sse-client.js';
-import { tenants, unique, lastAudit, type Tenants } from '../inventory.helpers.js';
+import { tenants, unique, lastAudit, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { purgeDayOf } from '../../../src/plane/purge/purge.service.js';
 import { sendEvents, uploadAttachment } from '../fixtures.js';
 
@@ -37,11 +37,11 @@ beforeAll(async () => {
   t = await startPlane({ config: { evidence: { backend: 'local', dir }, live: { globalCapacity: 64, perPrincipal: 32, heartbeatMs: 60_000, ringSize: 50, lagBytes: 1 << 20 } } });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   x = await tenants(t);
-  const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
-  const cam = async (admin: Client) => (await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a', tag_ids: [] })).body.id;
+  const world = await cameraWorld(t, x);
+  const cam = (admin: Client) => world.camera(admin);
   cam1 = await cam(x.a.admin); cam2 = await cam(x.a.admin); camB = await cam(x.b.admin);
   expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
-  const tok = async (admin: Client) => new Client(t.plane.app, (await admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1_000_000 })).body.secret);
+  const tok = (admin: Client) => world.moduleToken(admin, 1_000_000);
   modA = await tok(x.a.admin); modB = await tok(x.b.admin);
 });
 afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
