@@ -42,11 +42,10 @@ export class AuthService {
   private key: SigningKey | null = null;
   /** The key imported once for WebCrypto: importing it on every verify cost more than the HMAC. */
   private hmacKey: webcrypto.CryptoKey | null = null;
-  // Tokens that verified under `verifiedUnder`: an HMAC check costs more than the rest of a
-  // page read, and the same bytes verify the same way until the key changes. Expiry is still
-  // checked on every use; the session itself is checked by `authenticate`.
-  private verified = new Map<string, VerifiedClaims>();
-  private verifiedUnder: webcrypto.CryptoKey | null = null;
+  // Tokens that verified under the current key (emptied when the key is loaded): an HMAC check
+  // costs more than the rest of a page read, and the same bytes verify the same way until the
+  // key changes. Expiry is still checked on every use; the session itself by `authenticate`.
+  private readonly verified = new Map<string, VerifiedClaims>();
   // Revocations heard of (id -> when), for the one signed-in check that reads no database.
   private readonly revokedSessions = new Map<string, number>();
   private readonly revokedUsers = new Map<string, number>();
@@ -212,7 +211,6 @@ export class AuthService {
   async verifyToken(token: string): Promise<VerifiedClaims> {
     const key = this.key, hmacKey = this.hmacKey;
     if (!key || !hmacKey) throw errors.unauthorized();
-    if (this.verifiedUnder !== hmacKey) { this.verified.clear(); this.verifiedUnder = hmacKey; }
     const known = this.verified.get(token);
     // jose's rule: a token is expired once exp <= now in whole seconds.
     if (known) {
@@ -233,7 +231,7 @@ export class AuthService {
       throw errors.unauthorized();
     }
     // The key may have changed while jose was verifying: remember only under the key it used.
-    if (this.verifiedUnder === hmacKey) {
+    if (this.hmacKey === hmacKey) {
       if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, claims);
     }
