@@ -49,17 +49,25 @@ export class AuditRing {
   get head(): number { return this.frames.length ? this.frames[this.frames.length - 1]!.seq : this.base; }
   /** Frames with seq <= base are evicted (or never loaded). */
   private base = 0;
+  /** A catch-up has been asked for (by the start-up, a resume or a reconnect since). */
+  private requested = false;
 
   start(bus: LiveBus): void {
     bus.subscribe(channels.audit, (payload) => {
       const frame = JSON.parse(payload) as AuditFrame;
       // During a catch-up, live frames wait so that none overtakes the rows being read.
       if (this.held) this.held.push(frame); else this.accept([frame]);
-    }, () => { void this.catchUp(); });
+    }, () => {
+      // The first catch-up is the start-up's, after the migrations: a LISTEN connected before
+      // it has nothing to catch up with (and on a new database not even the table). Once that
+      // has been asked for, every reconnect catches up, also after a failed first one.
+      if (this.requested) void this.catchUp();
+    });
   }
 
   /** Reads what the database has past our head (start, reconnect, or a gap). */
   catchUp(): Promise<void> {
+    this.requested = true;
     if (!this.catchingUp) {
       this.held = [];
       this.catchingUp = (async () => {

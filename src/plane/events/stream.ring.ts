@@ -46,6 +46,8 @@ export class EventRing {
   private gapTimer: NodeJS.Timeout | null = null;
   private gapTarget = 0;
   private settling: Promise<void> | null = null;
+  /** A settling has been asked for (by the start-up, a gap or a reconnect since). */
+  private requested = false;
   private stopped = false;
   /** Names this process in the notices whose frames it took directly (EventNotifier). */
   readonly origin = randomUUID();
@@ -58,7 +60,9 @@ export class EventRing {
   get isReady(): boolean { return this.ready; }
 
   start(bus: LiveBus): void {
-    bus.subscribe(channels.events, (payload) => this.onPayload(payload), () => { void this.settle(); });
+    // The first settling is the start-up's, after the migrations (see AuditRing.start); once
+    // asked for, every reconnect settles again.
+    bus.subscribe(channels.events, (payload) => this.onPayload(payload), () => { if (this.requested) void this.settle(); });
   }
 
   stop(): void {
@@ -84,6 +88,7 @@ export class EventRing {
    * frames; later it reads the holes. Concurrent calls share one run.
    */
   settle(): Promise<void> {
+    this.requested = true;
     if (!this.settling) {
       this.settling = (async () => {
         try {
