@@ -1,4 +1,7 @@
-/** Time as the rules see it. Tests swap in a ManualClock to cross 12 h or midnight UTC at once. */
+/**
+ * Time as the rules see it: sessions, grants, throttles, licence dates, jobs. One interface for the
+ * plane and the node; tests swap in a ManualClock to cross 12 h or midnight UTC without sleeping.
+ */
 export interface Clock { now(): number }
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -8,4 +11,8 @@ export class ManualClock implements Clock {
   now(): number { return this.t; }
   set(t: number | Date): void { this.t = typeof t === 'number' ? t : t.getTime(); }
   advance(ms: number): void { this.t += ms; }
+}
+
+export function epochSeconds(clock: Clock): number {
+  return Math.floor(clock.now() / 1000);
 }
