@@ -1,0 +1,75 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../node/helpers/node-process.js';
+
+const run = promisify(execFile);
+const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/**
+ * Why a throwaway cluster cannot be made here, or null when it can. The shared server must never
+ * be stopped (other suites run on it), so a test that stops PostgreSQL for real owns its own one.
+ * PostgreSQL refuses to run as root: as root the binaries run as the `postgres` user.
+ */
+export async function clusterUnavailable(): Promise<string | null> {
+  if (!existsSync(join(BIN, 'initdb')) || !existsSync(join(BIN, 'pg_ctl'))) return `no initdb/pg_ctl in ${BIN}`;
+  if (process.getuid?.() === 0) {
+    try { await run('id', ['-u', 'postgres']); } catch { return 'running as root and there is no postgres user to run the cluster as'; }
+    if (!existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) return 'running as root without runuser';
+  }
+  return null;
+}
+
+/** A PostgreSQL cluster of the test's own in a temp dir, on a free loopback port. */
+export class PgCluster {
+  port = 0;
+  private dir = '';
+  private constructor() {}
+
+  static async create(): Promise<PgCluster> {
+    const c = new PgCluster();
+    c.dir = await mkdtemp(join(tmpdir(), 'argus-pg-'));
+    c.port = await freePort();
+    if (process.getuid?.() === 0) {
+      const { stdout } = await run('id', ['-u', 'postgres']);
+      const { stdout: gid } = await run('id', ['-g', 'postgres']);
+      await chown(c.dir, Number(stdout.trim()), Number(gid.trim()));
+    }
+    await c.pg('initdb', ['-D', c.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    // Small and quick: fsync off (the data is thrown away), no socket dir in /var/run.
+    await writeFile(join(c.data, 'postgresql.auto.conf'),
+      `port = ${c.port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\nfsync = off\n` +
+      `synchronous_commit = off\nfull_page_writes = off\nshared_buffers = 32MB\nmax_connections = 60\n`);
+    if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', c.dir]);
+    await c.start();
+    return c;
+  }
+
+  get data(): string { return join(this.dir, 'data'); }
+  url(db = 'postgres'): string { return `postgres://postgres@127.0.0.1:${this.port}/${db}`; }
+
+  private async pg(tool: string, args: string[]): Promise<string> {
+    const [cmd, argv] = process.getuid?.() === 0
+      ? ['runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]]
+      : [join(BIN, tool), args];
+    const { stdout } = await run(cmd as string, argv as string[], { cwd: tmpdir(), timeout: 60_000 });
+    return stdout;
+  }
+
+  async start(): Promise<void> {
+    await this.pg('pg_ctl', ['-D', this.data, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start']);
+  }
+
+  /** A real stop: `fast` ends every session (clients see 57P01 or a closed socket). */
+  async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+    await this.pg('pg_ctl', ['-D', this.data, '-m', mode, '-w', '-t', '30', 'stop']);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop('immediate').catch(() => {});
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
