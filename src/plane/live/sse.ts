@@ -14,6 +14,9 @@ export interface LiveLimits {
   lagBytes: number;
 }
 
+/** How long a lagging stream that was ended may take to drain before its socket is destroyed. */
+const LAGGING_GRACE_MS = 1000;
+
 /**
  * One live SSE stream: `id:` and `data:` lines only, `:` heartbeats, and an end when the
  * client goes, the session expires, the user's sessions are revoked or the keys rotate.
@@ -65,9 +68,17 @@ export class LiveStream {
   /** Ends the stream, optionally after a terminal comment such as `resync-required`. */
   end(terminalComment?: string): void {
     if (this.ended) return;
+    const stuck = this.lagging;
     if (terminalComment) this.write(`: ${terminalComment}\n\n`);
     this.finish();
     this.reply.raw.end();
+    // A client that stopped reading would otherwise keep the socket, and the megabyte queued for
+    // it in this process, for as long as it likes: it gets a moment to drain, then the cut.
+    if (stuck) {
+      const cut = setTimeout(() => this.reply.raw.destroy(), LAGGING_GRACE_MS);
+      cut.unref();
+      this.reply.raw.once('finish', () => clearTimeout(cut));
+    }
   }
 
   onClose(fn: () => void): void { this.closeHandlers.push(fn); }
