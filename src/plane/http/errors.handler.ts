@@ -45,5 +45,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   if (pgCode === '23505') return errors.alreadyExists();
   // A row still referenced elsewhere (a delete the service did not foresee): a conflict, not a crash.
   if (pgCode === '23503') return errors.stillReferenced();
+  // A full disk (evidence bytes, a settings file): say so, rather than an anonymous internal error.
+  if (pgCode === 'ENOSPC' || pgCode === 'EDQUOT') return new ApiError(507, 'storage_full');
   return errors.internal();
 }
