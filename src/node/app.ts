@@ -157,7 +157,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 'invalid_request', { message: err.message });
     else {
       req.log.error({ err, url: redactUrl(req.url) }, 'request failed');
-      e = errors.internal();
+      e = err.code === 'ENOSPC' || err.code === 'EDQUOT' ? new ApiError(507, 'storage_full') : errors.internal();
     }
     reply.code(e.status).headers(e.headers).send(e.body());
   });
