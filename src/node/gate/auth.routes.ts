@@ -18,11 +18,13 @@ export function authRoutes(app: NodeFastify, ctx: NodeContext): void {
       if (!ctx.gate.hasPassword) { ctx.metrics.login('disabled'); throw errors.loginDisabled(); }
       const wait = ctx.throttle.retryAfter(clientAddressOf(req));
       if (wait > 0) { ctx.metrics.login('throttled'); throw errors.tooManyRequests(wait); }
+      // Counted before the (asynchronous) password check, cleared by a success: counted after it,
+      // every guess already in flight passed the window, as many as the address opened connections.
+      ctx.throttle.fail(clientAddressOf(req));
     },
   }, async (req) => {
     const address = clientAddressOf(req);
     if (!(await ctx.gate.checkPassword(req.body.password))) {
-      ctx.throttle.fail(address);
       ctx.metrics.login('wrong_password');
       // Unconditional: every wrong answer costs the same, whatever else happens meanwhile.
       await sleep(WRONG_PASSWORD_DELAY_MS);
