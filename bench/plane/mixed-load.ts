@@ -139,7 +139,12 @@ try {
     }
     const done: Promise<void> = p.then((r) => {
       lat[kind].push(performance.now() - started);
-      if (r.status < 200 || r.status >= 300) errors.set(`${kind} ${r.status}`, (errors.get(`${kind} ${r.status}`) ?? 0) + 1);
+      if (r.status < 200 || r.status >= 300) {
+        let code = '';
+        try { code = String(JSON.parse(r.text).error ?? ''); } catch { /* not JSON */ }
+        const key = `${kind} ${r.status}${code ? ` ${code}` : ''}`;
+        errors.set(key, (errors.get(key) ?? 0) + 1);
+      }
       else if (kind === 'intake' && ids.length < 100_000 && (++tick % 10) === 0) ids.push(JSON.parse(r.text).results[0].id);
     }).finally(() => inflight.delete(done));
     inflight.add(done);
@@ -157,7 +162,7 @@ try {
   // The slope over the second half: the first minutes hold warm-up (JIT, caches, pools).
   const half = rss.filter(([m]) => m >= rss.at(-1)![0] / 2);
   console.log(`mixed load: ${SECS} s at ${RATE} req/s target, ${STREAMS} SSE streams (${Math.ceil(STREAMS / 2)} event, ${Math.floor(STREAMS / 2)} audit)`);
-  const refused = [...errors].filter(([k]) => k.endsWith(' 429')).reduce((a, [, n]) => a + n, 0);
+  const refused = [...errors].filter(([k]) => k.split(' ')[1] === '429').reduce((a, [, n]) => a + n, 0);
   console.log(`requests: ${sent - skipped} answered in ${elapsed.toFixed(1)} s = ${((sent - skipped) / elapsed).toFixed(0)} req/s; skipped (over ${MAX_INFLIGHT} in flight): ${skipped}`);
   console.log(`errors: ${errCount} (429 refusals among them: ${refused})${errors.size ? ` ${JSON.stringify(Object.fromEntries(errors))}` : ''}`);
   console.log(`latency ms: all p50 ${pct(all, 0.5).toFixed(1)} p99 ${pct(all, 0.99).toFixed(1)}`);
