@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { PlaneProcess, PLANE_MAIN } from './plane-process.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { freshDatabase, ROOT, type TestDb } from '../harness.js';
@@ -13,56 +13,13 @@ import { freePort } from '../../node/helpers/node-process.js';
 // purge resumes and completes exactly once (every selected event gone, one tombstone each, the
 // job's count equal to the events removed, nothing else touched). Needs `npm run build`.
 const BASE = process.env.TEST_DATABASE_URL;
-const MAIN = resolve('dist/src/plane/main.js');
 const PURGED = 10_000;
 const KEPT = 1_000;
 
-class Plane {
-  out = '';
-  child!: ChildProcess;
-  base = '';
-  constructor(private readonly dir: string, private readonly databaseUrl: string, private readonly port: number) {
-    this.base = `http://127.0.0.1:${port}`;
-  }
-
-  async start(): Promise<void> {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: this.databaseUrl, ARGUS_BOOTSTRAP_LOGIN: ROOT.login, ARGUS_BOOTSTRAP_PASSWORD: ROOT.password };
-    delete env.RUST_LOG; delete env.ARGUS_LOG;
-    this.out = '';
-    this.child = spawn(process.execPath, [MAIN, 'serve', '--config', join(this.dir, 'plane.toml')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (b) => { this.out += b.toString(); });
-    this.child.stderr!.on('data', (b) => { this.out += b.toString(); });
-    const until = Date.now() + 20_000;
-    while (!this.out.includes('argus-plane: database ready')) {
-      if (this.child.exitCode !== null) throw new Error(`plane exited (${this.child.exitCode}):\n${this.out}`);
-      if (Date.now() > until) throw new Error(`plane not ready:\n${this.out}`);
-      await sleep(25);
-    }
-  }
-
-  async req(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
-    const r = await fetch(this.base + path, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(20_000),
-    });
-    const text = await r.text();
-    return { status: r.status, body: text ? JSON.parse(text) : null };
-  }
-
-  async kill9(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const gone = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGKILL');
-    await gone;
-  }
-}
-
-describe.skipIf(!BASE || !existsSync(MAIN))('kill -9 of the plane during a purge (real executable, PostgreSQL server)', () => {
+describe.skipIf(!BASE || !existsSync(PLANE_MAIN))('kill -9 of the plane during a purge (real executable, PostgreSQL server)', () => {
   let db: TestDb;
   let dir: string;
-  let plane: Plane;
+  let plane: PlaneProcess;
   let direct: postgres.Sql;
 
   beforeAll(async () => {
@@ -71,7 +28,7 @@ describe.skipIf(!BASE || !existsSync(MAIN))('kill -9 of the plane during a purge
     dir = await mkdtemp(join(tmpdir(), 'argus-purge-kill-'));
     const port = await freePort();
     await writeFile(join(dir, 'plane.toml'), `[network]\npublic_url = "http://127.0.0.1:${port}"\nlisten = "127.0.0.1:${port}"\n[sweeper]\nenabled = false\n`);
-    plane = new Plane(dir, db.url!, port);
+    plane = new PlaneProcess(dir, db.url!, port);
     await plane.start();
     direct = postgres(db.url!, { max: 1, onnotice: () => {} });
   }, 60_000);
