@@ -19,6 +19,8 @@ if (!mountError) {
   catch (err) { mountError = `mount of a tmpfs is not permitted here (${String((err as { stderr?: Buffer }).stderr ?? err).trim()})`; }
 }
 if (mountError) console.warn(`node full-disk: skipped: ${mountError}`);
+// afterAll unmounts; this covers a run that never reaches it (a filter that skips every test, a crash).
+else process.once('exit', () => { try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }); } catch { /* already gone */ } });
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const FILLER = join(dir, 'filler');

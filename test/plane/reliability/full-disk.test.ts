@@ -14,6 +14,8 @@ let mountError: string | null = null;
 try { execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dir], { stdio: 'pipe' }); }
 catch (err) { mountError = String((err as { stderr?: Buffer }).stderr ?? err).trim(); }
 if (mountError) console.warn(`full-disk: skipped: mount of a tmpfs is not permitted here (${mountError})`);
+// afterAll unmounts; this covers a run that never reaches it (a filter that skips every test, a crash).
+else process.once('exit', () => { try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }); } catch { /* already gone */ } });
 
 /** Every file under `root`, as relative path -> size. */
 function files(root: string): Map<string, number> {

@@ -63,8 +63,12 @@ async function stalled(token: string): Promise<net.Socket> {
   return s;
 }
 
-/** Whether the plane still holds an established connection to the client's local port. */
-function serverHolds(clientPort: number): boolean {
+let hasSs = true;
+try { execFileSync('ss', ['-V'], { stdio: 'ignore' }); } catch { hasSs = false; console.warn('sse slow consumer: no `ss` (iproute2): the closed-connection check is left out'); }
+
+/** Whether the plane still holds an established connection to the client's local port (null: cannot tell). */
+function serverHolds(clientPort: number): boolean | null {
+  if (!hasSs) return null;
   const out = execFileSync('ss', ['-Htn', 'state', 'established', `( sport = :${port} and dport = :${clientPort} )`]).toString();
   return out.trim().length > 0;
 }
@@ -141,6 +145,6 @@ describe('SSE slow consumer (GET /api/v1/events/stream)', () => {
     if (busy) console.warn(`sse slow consumer: load average ${loadBefore.toFixed(1)} on ${availableParallelism()} cores: p99 bound 1000 ms instead of 250 ms`);
     expect(figures.p99).toBeLessThan(busy ? 1000 : 250);
     // Cut means the connection too: the plane does not keep the socket (and what it queued) after the end.
-    expect(figures.heldAfter).toBe(false);
+    if (figures.heldAfter !== null) expect(figures.heldAfter).toBe(false);
   }, 60_000);
 });
