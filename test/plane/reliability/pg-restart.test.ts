@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { openDatabase } from '../../../src/plane/db/database.js';
 import { startPlane, ROOT, type TestPlane } from '../harness.js';
+import { Client } from '../client.js';
+import { tenants, cameraWorld } from '../inventory.helpers.js';
 import { sidOf } from './proxy.js';
 import { PgCluster, clusterUnavailable } from './pg-cluster.js';
 
@@ -17,6 +19,8 @@ interface Outcome { status: number; body: any; started: number; ended: number; s
 describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real under write load (own cluster)', () => {
   let cluster: PgCluster;
   let tp: TestPlane;
+  let mod: Client;
+  let cam: string;
 
   beforeAll(async () => {
     cluster = await PgCluster.create();
@@ -26,6 +30,10 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
     const url = cluster.url('argus');
     const database = await openDatabase({ kind: 'postgres', url });
     tp = await startPlane({ db: { database, url, drop: () => database.close() } });
+    const x = await tenants(tp);
+    const world = await cameraWorld(tp, x);
+    cam = await world.camera(x.a.admin);
+    mod = await world.moduleToken(x.a.admin, 1_000_000);
   }, 120_000);
   afterAll(async () => {
     await tp?.close();
@@ -50,7 +58,16 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
         if (r.statusCode !== 200) await sleep(25);
       }
     };
-    const workers = Array.from({ length: 6 }, worker);
+    // Event intake too: batches of 20, each acknowledged batch's ids must all be stored.
+    const events: Array<{ status: number; body: any; ids?: string[] }> = [];
+    const intake = async () => {
+      while (!stop) {
+        const r = await mod.post('/api/v1/events', { events: Array.from({ length: 20 }, () => ({ occurred_at: new Date().toISOString(), detector: 'fault.restart', camera_id: cam })) });
+        events.push(r.status === 200 ? { status: 200, body: null, ids: r.body.results.map((i: any) => i.id) } : { status: r.status, body: r.body });
+        if (r.status !== 200) await sleep(25);
+      }
+    };
+    const workers = [...Array.from({ length: 6 }, worker), intake(), intake()];
     const recoveries: number[] = [];
     const health: Array<{ status: number; database: string }> = [];
     for (let round = 0; round < 2; round++) {
@@ -78,10 +95,14 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
 
     const acked = outcomes.filter((o) => o.sid).map((o) => o.sid!);
     const failed = outcomes.filter((o) => o.status !== 200);
-    const summary = JSON.stringify({ recoveries, acked: acked.length, failed: failed.length, statuses: [...new Set(outcomes.map((o) => o.status))] });
+    const ackedEvents = events.flatMap((e) => e.ids ?? []);
+    const summary = JSON.stringify({ recoveries, acked: acked.length, failed: failed.length, statuses: [...new Set(outcomes.map((o) => o.status))],
+      eventsAcked: ackedEvents.length, intakeStatuses: [...new Set(events.map((e) => e.status))] });
     console.info(`pg-restart: ${summary}, slowest request ${Math.max(...outcomes.map((o) => o.ended - o.started))} ms`);
     expect([...new Set(outcomes.map((o) => o.status))].sort(), summary).toEqual([200, 503]);
     for (const o of failed) expect(o.body).toEqual({ error: 'db_unavailable' });
+    expect([...new Set(events.map((e) => e.status))].sort(), summary).toEqual([200, 503]);
+    for (const e of events.filter((x) => x.status !== 200)) expect(e.body).toEqual({ error: 'db_unavailable' });
     for (const h of health) expect(h.status).toBe(200);
     expect(health.some((h) => h.database === 'down')).toBe(true);
     for (const ms of recoveries) expect(ms, summary).toBeLessThanOrEqual(2000);
@@ -92,6 +113,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
       expect(s!.n).toBe(acked.length);
       const [a] = await direct`select count(distinct object_id)::int as n from audit where action = 'auth.login' and object_id = any(${acked}::uuid[])`;
       expect(a!.n).toBe(acked.length);
+      const [e] = await direct`select count(*)::int as n from events where id = any(${ackedEvents}::uuid[])`;
+      expect(e!.n).toBe(ackedEvents.length);
     } finally {
       await direct.end();
     }
