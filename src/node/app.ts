@@ -5,8 +5,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError } fro
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { pino, type Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
-import { systemClock, type Clock } from './clock.js';
-import { BUILD, type BuildInfo } from './build.js';
+import { redactUrlParams } from '../common/redact.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import { BUILD, type BuildInfo } from '../common/build-info.js';
 import type { NodeContext, NodeFastify } from './context.js';
 import type { NodeConfig } from './config/config.types.js';
 import { ConfigService } from './config/config.service.js';
@@ -65,9 +66,7 @@ export interface NodeApp {
 }
 
 /** Logged URLs lose their `token` and `t` (ticket) query values: credentials must not end up in a log file. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|t)=)[^&]*/gi, '$1[redacted]');
-}
+const logUrl = (url: string): string => redactUrlParams(url, ['token', 't']);
 
 export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> {
   const clock = opts.clock ?? systemClock;
@@ -156,7 +155,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = errors.payloadTooLarge(req.routeOptions.bodyLimit ?? 0);
     else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 'invalid_request', { message: err.message });
     else {
-      req.log.error({ err, url: redactUrl(req.url) }, 'request failed');
+      req.log.error({ err, url: logUrl(req.url) }, 'request failed');
       e = errors.internal();
     }
     reply.code(e.status).headers(e.headers).send(e.body());
@@ -167,7 +166,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   });
   app.addHook('onResponse', async (req, reply) => {
     ctx.metrics.response(reply.statusCode);
-    req.log.debug({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.debug({ method: req.method, url: logUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   registerGate(app, ctx);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { BUILD } from './build.js';
+import { BUILD } from '../common/build-info.js';
 import { buildNodeApp } from './app.js';
 import { CliError, DEFAULT_CONFIG_FILE, USAGE, gateLine, licenseStatusCommand, loadConfig, metricsLine, validateCommand } from './cli.js';
 import { trustedKeys } from './license/trusted-keys.js';

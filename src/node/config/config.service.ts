@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../common/atomic-file.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
 import { ConfigHistory, configHash, type HistoryEntry } from '../history/history.service.js';
 import type { AuthSettings, NodeConfig } from './config.types.js';

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { bearerOf } from '../../common/bearer.js';
 import type { NodeContext, NodeFastify } from '../context.js';
 import { authorize, EVENTS_PATH, isGated, type Principal } from './levels.js';
 
@@ -19,12 +20,6 @@ export function principalOf(req: FastifyRequest): Principal | null {
 
 export function clientAddressOf(req: FastifyRequest): string {
   return results.get(req)?.address ?? req.socket.remoteAddress ?? '';
-}
-
-export function bearerOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return m ? m[1] : undefined;
 }
 
 function rawPath(url: string): string {
@@ -53,7 +48,7 @@ export function registerGate(app: NodeFastify, ctx: NodeContext): void {
     const target = req.routeOptions.url ?? rawPath(req.url);
     if (!isGated(target) && !isGated(rawPath(req.url))) return;
     let principal: Principal | null;
-    const header = bearerOf(req.headers.authorization);
+    const header = bearerOf(req.headers.authorization) ?? undefined;
     if (header === undefined && target === EVENTS_PATH && req.method === 'GET') {
       principal = await ctx.gate.identify(queryToken(req), address, false);
     } else {

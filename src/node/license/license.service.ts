@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
 import { describeLicense, evaluateLicense, type LicenseStatus } from './license.js';
 
 export const LICENSE_FILE = 'license.json';

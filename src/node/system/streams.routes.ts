@@ -1,29 +1,19 @@
 import { Type } from 'typebox';
 import type { NodeContext, NodeFastify } from '../context.js';
+import { maskUrlPassword } from '../../common/redact.js';
 import { errors } from '../errors.js';
 import { StreamBody, StreamParams } from '../config/config.schemas.js';
 import { actor, changeReply } from '../config/config.routes.js';
 import { directive } from '../config/writer.js';
 import type { StreamSettings } from '../config/config.types.js';
 
-/** Camera credentials live in input URLs; the read token may list streams but not learn passwords. */
-export function redactInput(input: string | undefined): string | null {
-  if (input === undefined) return null;
-  try {
-    const u = new URL(input);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return input.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
-  }
-}
-
 /** A stream as configured, with what its ingest reports now (null where nothing is known yet). */
 function row(ctx: NodeContext, s: StreamSettings) {
   const reg = ctx.streams.get(s.name);
   const st = ctx.media.pipeline.status(s.name);
   return {
-    name: s.name, input: redactInput(s.input), dvr: s.dvr ?? null, on_demand: s.on_demand,
+    name: s.name, // Camera credentials live in input URLs; the read token may list streams but not learn passwords.
+    input: s.input === undefined ? null : maskUrlPassword(s.input), dvr: s.dvr ?? null, on_demand: s.on_demand,
     state: reg?.state ?? 'offline', since_ms: reg?.since_ms ?? null,
     reason: st?.reason ?? null,
     bitrate_kbps: st?.bitrate_kbps ?? null, fps: st?.fps ?? null, resolution: st?.resolution ?? null,

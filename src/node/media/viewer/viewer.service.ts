@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { AuthBackend } from '../../config/config.types.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../../common/clock.js';
 import { errors } from '../../errors.js';
 import type { LicenseStatus } from '../../license/license.js';
 import { GRANT_TOKEN_TYPE, type MediaGrants } from '../../grants/grants.service.js';
