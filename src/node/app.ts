@@ -34,6 +34,7 @@ import { markStorage } from './system/system.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
 import { MediaService } from './media/media.service.js';
+import { joinVodStreamPath } from './media/stream-url.js';
 import { Recordings } from './lifecycle/recordings.js';
 import { resolveFfmpeg } from './media/ffmpeg.js';
 import { MediaPipeline } from './media/ingest/ingest.service.js';
@@ -148,6 +149,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     trustProxy: false,
     bodyLimit: 256 * 1024,
     return503OnClosing: true,
+    // Multi-segment `vod/` stream paths reach the one-segment media routes (the log shows them encoded).
+    rewriteUrl: (req) => joinVodStreamPath(req.url ?? '/'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
