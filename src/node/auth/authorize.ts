@@ -8,7 +8,7 @@ import { STREAM_PATH } from '../grants/grants.service.js';
 import type { TicketClaims } from '../grants/session-keys.js';
 import type { LicenseService } from '../license/license.service.js';
 import type { NodeMetrics } from '../metrics/metrics.service.js';
-import { licenseRefusal, type MediaKind, type ViewerAccess } from '../media/viewer/viewer.service.js';
+import type { MediaKind, ViewerAccess } from '../media/viewer/viewer.service.js';
 
 /**
  * A request as the authorizer sees it: the surface, the action, the path and the credentials it
@@ -103,7 +103,7 @@ export class Authorizer {
     const { license, config, viewers } = this.deps;
     if (!isStreamPath(req.stream)) return errors.notFound();
     // The licence comes first: a node whose licence does not cover it serves nobody, whatever the token.
-    const refusal = licenseRefusal(license.status());
+    const refusal = license.mediaRefusal();
     if (refusal) return refusal;
     if (!config.hasStream(req.stream) && !req.stream.startsWith('vod/')) return errors.streamNotFound(req.stream);
     // A credential in the URL opens a new session even when a ticket rides along.
