@@ -51,12 +51,13 @@ export type Access =
     ticket: string | undefined;
   };
 
+/** Only what the authorizer asks of each service. */
 export interface AuthorizerDeps {
-  gate: Gate;
-  license: LicenseService;
-  config: ConfigService;
-  viewers: ViewerAccess;
-  metrics: NodeMetrics;
+  gate: Pick<Gate, 'identify'>;
+  license: Pick<LicenseService, 'mediaRefusal'>;
+  config: Pick<ConfigService, 'hasStream' | 'config'>;
+  viewers: Pick<ViewerAccess, 'admit'>;
+  metrics: Pick<NodeMetrics, 'gateDecision'>;
 }
 
 /** A stream path in a media URL: what a media grant may name (document 3), at most 256 characters. */
