@@ -16,7 +16,7 @@ import { AuthService } from './auth/auth.service.js';
 import { installErrorHandler } from './http/errors.handler.js';
 import { installMethodRouting } from './http/routing.js';
 import { installValidators } from './http/validation.js';
-import { redactUrlToken } from './http/query-token.js';
+import { redactUrlParams } from '../common/redact.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
@@ -56,7 +56,7 @@ export const LOG_REDACT = [
 
 /** Fastify's request summary, without a session token the feed's query may carry. */
 function requestForLog(req: FastifyRequest) {
-  return { method: req.method, url: redactUrlToken(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return { method: req.method, url: redactUrlParams(req.url, ['token']), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 export function makeLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -144,7 +144,7 @@ export async function buildApp(deps: {
     const now = clock.now();
     await auditStore.ensurePartitions(db, new Date(now - 31 * 86_400_000), new Date(now + 62 * 86_400_000));
   };
-  const jobs = new JobRunner(log.child({ part: 'jobs' }), () => clock.now());
+  const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
   let readyResolve!: () => void;
   const readyPromise = new Promise<void>((r) => { readyResolve = r; });
   health.onChange((up) => {

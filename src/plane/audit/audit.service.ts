@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { stringify } from 'csv-stringify/sync';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -209,13 +210,9 @@ export class AuditService {
   }
 }
 
-function iso(d: Date | string | null): string | null {
-  return d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
-}
-
 export function jsonRow(r: AuditRow) {
   return {
-    id: r.id, occurred_at: iso(r.occurred_at)!, ended_at: iso(r.ended_at), org_id: r.org_id, actor_id: r.actor_id,
+    id: r.id, occurred_at: iso(r.occurred_at), ended_at: iso(r.ended_at), org_id: r.org_id, actor_id: r.actor_id,
     actor_name: r.actor_name, actor_role: r.actor_role, ip: r.ip, user_agent: r.user_agent, action: r.action,
     object_type: r.object_type, object_id: r.object_id, object_name: r.object_name, params: r.params, node_id: r.node_id,
   };

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { AuthService } from './auth.service.js';
@@ -26,7 +27,7 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: AuthService })
     const p = principalOf(req);
     return {
       user: { id: p.userId, org_id: p.orgId, login: p.login, name: p.name, role: p.role, disabled: false },
-      session: { id: p.sessionId, expires_at: new Date(p.expiresAt).toISOString() },
+      session: { id: p.sessionId, expires_at: iso(p.expiresAt) },
     };
   });
 }

@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
+import { maskUrlPassword } from '../../common/redact.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { isUuid, pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
@@ -18,7 +19,6 @@ import { rightsChanged } from '../live/bus.js';
 
 const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
 const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:']);
-const MASK = '***';
 
 /** A source URL of an accepted scheme; network schemes need a host. */
 export function checkSourceUrl(text: string): string {
@@ -28,27 +28,16 @@ export function checkSourceUrl(text: string): string {
   return text;
 }
 
-/**
- * Camera URLs often carry the camera's password: replies and audit params show it as ***.
- * A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
- */
-export function maskSource(text: string): string {
-  try {
-    const u = new URL(text);
-    if (!u.password) return text;
-    u.password = MASK;
-    return u.toString();
-  } catch { return text; }
-}
-
+// Camera URLs often carry the camera's password: replies and audit params show it as ***
+// (maskUrlPassword). A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
 export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
 
 function cameraRow(c: CameraRecord, tagIds: string[]) {
-  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [{ kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskSource(c.main_source) }];
-  if (c.sub_source !== null) profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskSource(c.sub_source) });
+  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [{ kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskUrlPassword(c.main_source) }];
+  if (c.sub_source !== null) profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskUrlPassword(c.sub_source) });
   return {
     id: c.id, org_id: c.org_id, node_id: c.node_id, name: c.name,
-    main_source: maskSource(c.main_source), sub_source: c.sub_source === null ? null : maskSource(c.sub_source),
+    main_source: maskUrlPassword(c.main_source), sub_source: c.sub_source === null ? null : maskUrlPassword(c.sub_source),
     tag_ids: tagIds, status: c.status, profiles,
   };
 }
@@ -201,6 +190,6 @@ function adminScope(p: Principal): CameraScope {
 
 /** The new source, or undefined when unchanged (equal, or the masked form of the stored one). */
 function sourceChange(next: string | undefined, stored: string | null): string | undefined {
-  if (next === undefined || next === stored || (stored !== null && next === maskSource(stored))) return undefined;
+  if (next === undefined || next === stored || (stored !== null && next === maskUrlPassword(stored))) return undefined;
   return checkSourceUrl(next);
 }

@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerOf } from '../../common/bearer.js';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { atLeast, type Role } from './principal.js';
 import { queryToken } from './query-token.js';
 
+/** The `Authorization: Bearer` credential of a request (one parser for plane and node: src/common/bearer.ts). */
 export function bearerToken(req: FastifyRequest): string | null {
-  const h = req.headers.authorization;
-  if (typeof h !== 'string') return null;
-  const m = /^Bearer\s+(\S+)$/i.exec(h);
-  return m ? m[1]! : null;
+  return bearerOf(req.headers.authorization);
 }
 
 export function clientOf(req: FastifyRequest): { ip: string; userAgent: string } {

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -13,7 +14,7 @@ import { nodesStore, type NodeRecord } from './nodes.store.js';
 
 const nodeRow = (n: NodeRecord) => ({
   id: n.id, name: n.name, url: n.url, enabled: n.enabled, state: n.state,
-  last_seen_at: n.last_seen_at ? new Date(n.last_seen_at).toISOString() : null, version: n.version,
+  last_seen_at: n.last_seen_at ? iso(n.last_seen_at) : null, version: n.version,
   api_token_configured: n.api_token_enc !== '', auth_backend_secret_configured: n.auth_backend_secret_enc !== null,
 });
 

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -31,7 +32,7 @@ export type RecentDetectors = (orgId: string | null, mask: string, since: Date) 
 export function templateJson(r: TemplateRecord) {
   return {
     id: r.id, org_id: r.org_id, name: r.name, detector_match: r.detector_match, version: r.version, doc: r.doc,
-    system: r.system, enabled: r.enabled, unknown_fields: r.unknown_fields, updated_at: new Date(r.updated_at).toISOString(),
+    system: r.system, enabled: r.enabled, unknown_fields: r.unknown_fields, updated_at: iso(r.updated_at),
   };
 }
 

@@ -4,7 +4,7 @@ import { JobRunner } from '../../../src/plane/jobs/jobs.js';
 
 it('counts a failing run and keeps the runner alive; passes a deadline within the budget', async () => {
   let now = 1_000;
-  const runner = new JobRunner(pino({ level: 'silent' }), () => now);
+  const runner = new JobRunner(pino({ level: 'silent' }), { now: () => now });
   let deadline = 0;
   await runner.runOnce({ name: 'ok', everyMs: 10, budgetMs: 500, run: async (d) => { deadline = d; } });
   await runner.runOnce({ name: 'bad', everyMs: 10, budgetMs: 500, run: async () => { throw new Error('boom'); } });
