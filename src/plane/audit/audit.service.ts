@@ -13,6 +13,7 @@ import { isUuid } from '../http/list.js';
 import { isAuditAction, AUDIT_ACTIONS } from './actions.js';
 import { auditStore, type AuditFilter, type AuditRow } from './audit.store.js';
 import { frameOf, type AuditRing, type AuditFrame } from './audit.ring.js';
+import type { Job } from '../jobs/jobs.js';
 
 export interface AuditActor {
   id: string | null;
@@ -74,6 +75,19 @@ export class AuditService {
     private readonly ring: AuditRing,
     private readonly streams: LiveStreams,
   ) {}
+
+  /**
+   * Monthly audit partitions exist a month behind and two ahead, so rows never pile up in the
+   * default partition. Start-up runs it once; the job `audit.partitions` keeps it so.
+   */
+  async ensurePartitions(): Promise<void> {
+    const now = this.clock.now();
+    await auditStore.ensurePartitions(this.db, new Date(now - 31 * DAY_MS), new Date(now + 62 * DAY_MS));
+  }
+
+  partitionsJob(): Job {
+    return { name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: () => this.ensurePartitions() };
+  }
 
   /**
    * Writes one record inside the caller's transaction. Call it last in the transaction: it

@@ -55,8 +55,16 @@ export class DbHealth {
     this.startProbe();
   }
 
+  /**
+   * The first start: probes until the database answers and `startup` (migrations, bootstrap)
+   * has succeeded; resolves once the database is marked up.
+   */
+  start(startup: () => Promise<void>): Promise<void> {
+    return new Promise((resolve) => this.startProbe(startup, resolve));
+  }
+
   /** Starts probing; `ready` is the start-up work (migrations, bootstrap) that must succeed first. */
-  startProbe(ready?: () => Promise<void>): void {
+  startProbe(ready?: () => Promise<void>, onUp?: () => void): void {
     if (this.probing || this.stopped) return;
     const tick = async () => {
       this.probing = null;
@@ -65,6 +73,7 @@ export class DbHealth {
         if (ready) await ready();
         ready = undefined;
         this.markUp();
+        onUp?.();
       } catch (err) {
         if (this.stopped) return;
         if (!isConnectionError(err)) this.log.error({ err: describe(err) }, 'database start-up step failed');

@@ -23,6 +23,8 @@ export class JobRunner {
   constructor(private readonly log: Logger, private readonly clock: Clock = systemClock) {}
 
   start(job: Job): void {
+    // A plane closed before its start-up finished starts nothing.
+    if (this.stopped) return;
     this.status.set(job.name, { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null });
     const tick = async () => {
       const started = this.clock.now();
