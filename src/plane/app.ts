@@ -127,7 +127,7 @@ export async function buildApp(deps: {
   const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
-  const sweeperDomain = createSweeper({ db, clock, config, nodes, system: events.system, log: log.child({ part: 'sweeper' }) });
+  const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const domains = [

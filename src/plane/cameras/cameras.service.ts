@@ -14,7 +14,7 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
-import { camerasStore, type CameraIdentity, type CameraRecord } from './cameras.store.js';
+import { camerasStore, type CameraIdentity, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 
 const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
@@ -60,6 +60,28 @@ export class CamerasService {
   /** Whether the organisation has cameras (they keep it: 409 org_not_empty). */
   async anyInOrg(db: Db, orgId: string): Promise<boolean> {
     return (await camerasStore.countInOrg(db, orgId)) > 0;
+  }
+
+  // The sweeper's observations of the cameras (status, offline interval), stored here: the cameras table is this domain's.
+
+  /** The cameras of a node, with their status and open offline interval. */
+  ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {
+    return camerasStore.ofNode(db, nodeId);
+  }
+
+  /** Sets each camera's status; writes only the rows that change. */
+  setStatuses(trx: Db, rows: Array<{ id: string; status: CameraStatus }>): Promise<void> {
+    return camerasStore.setStatuses(trx, rows);
+  }
+
+  /** Starts the offline interval of those cameras not already offline; returns the ones it started. */
+  openOffline(trx: Db, ids: string[], at: Date): Promise<string[]> {
+    return camerasStore.openOffline(trx, ids, at);
+  }
+
+  /** Ends the offline interval of those cameras that are offline; returns each with its start. */
+  closeOffline(trx: Db, ids: string[]): Promise<Array<{ id: string; was: Date }>> {
+    return camerasStore.closeOffline(trx, ids);
   }
 
   /** Distinct ids, each a camera of `orgId`; otherwise 400 unknown_camera (for grants). */

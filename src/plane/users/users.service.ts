@@ -45,6 +45,11 @@ export class UsersService {
     });
   }
 
+  /** The organisation of the first superadmin (the bootstrap one): home of the plane's events that belong to no organisation. */
+  superadminOrg(db: Db): Promise<string | null> {
+    return usersStore.superadminOrg(db);
+  }
+
   /** Whether the organisation has users (they keep it: 409 org_not_empty). */
   async anyInOrg(db: Db, orgId: string): Promise<boolean> {
     return (await usersStore.countInOrg(db, orgId)) > 0;
