@@ -1,19 +1,18 @@
+import type { PlaneApp } from '../http/typed.js';
 import { iso } from '../../common/time.js';
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import type { AuthService } from './auth.service.js';
 import { clientOf } from '../http/scopes.js';
 import { principalOf } from '../http/principal.js';
 import { LoginBody, LoginReply, MeReply, RotateQuery, RotateReply } from './auth.schemas.js';
 
-export function loginRoute(app: FastifyInstance, deps: { auth: AuthService }): void {
-  app.post<{ Body: Static<typeof LoginBody> }>('/api/v1/auth/login', {
+export function loginRoute(app: PlaneApp, deps: { auth: AuthService }): void {
+  app.post('/api/v1/auth/login', {
     schema: { tags: ['auth'], summary: 'Open a 12 h session', body: LoginBody, response: { 200: LoginReply } },
     bodyLimit: 16 * 1024,
   }, async (req) => deps.auth.login(req.body.login, req.body.password, clientOf(req)));
 }
 
-export function sessionRoutes(app: FastifyInstance, deps: { auth: AuthService }): void {
+export function sessionRoutes(app: PlaneApp, deps: { auth: AuthService }): void {
   app.post('/api/v1/auth/logout', {
     schema: { tags: ['auth'], summary: 'Revoke the calling session', security: [{ bearer: [] }] },
   }, async (req, reply) => {
@@ -33,8 +32,8 @@ export function sessionRoutes(app: FastifyInstance, deps: { auth: AuthService })
 }
 
 /** Superadmin scope. */
-export function keyRotationRoute(app: FastifyInstance, deps: { auth: AuthService }): void {
-  app.post<{ Querystring: Static<typeof RotateQuery> }>('/api/v1/admin/keys/rotate', {
+export function keyRotationRoute(app: PlaneApp, deps: { auth: AuthService }): void {
+  app.post('/api/v1/admin/keys/rotate', {
     schema: {
       tags: ['auth'], summary: 'Rotate the session signing key: every session token stops verifying at once',
       security: [{ bearer: [] }], querystring: RotateQuery, response: { 200: RotateReply },

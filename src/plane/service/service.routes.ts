@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { PlaneApp } from '../http/typed.js';
 import { Type } from 'typebox';
 import { BUILD } from '../../common/build-info.js';
 import { errors } from '../errors.js';
@@ -16,7 +16,7 @@ export const VersionBody = Type.Object({
   opt_level: Type.String(), debug: Type.Boolean(), target: Type.String(), features: Type.Array(Type.String()),
 });
 
-export function publicServiceRoutes(app: FastifyInstance, deps: { health: DbHealth }): void {
+export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): void {
   app.get('/health', {
     schema: {
       tags: ['service'], summary: 'Public liveness probe; also says whether the database answers',
@@ -34,7 +34,7 @@ export function publicServiceRoutes(app: FastifyInstance, deps: { health: DbHeal
 }
 
 /** GET /api/v1/version: signed-in callers only, yet no database access (document 1). */
-export function versionRoute(app: FastifyInstance, deps: { auth: AuthService }): void {
+export function versionRoute(app: PlaneApp, deps: { auth: AuthService }): void {
   // The documented body: the build info without build_date (a node-licence concern).
   const { build_date: _date, ...body } = BUILD;
   app.get('/api/v1/version', {
