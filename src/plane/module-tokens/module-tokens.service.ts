@@ -13,6 +13,9 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import { moduleTokensStore, type ModuleTokenCredential, type ModuleTokenRecord } from './module-tokens.store.js';
 import type { ModuleTokenCreate, ModuleTokenListArgs, ModuleTokenPatch } from './module-tokens.schemas.js';
 
+// The record type other domains use, so that they import this service and never the store.
+export type { ModuleTokenCredential } from './module-tokens.store.js';
+
 export const SECRET_PREFIX = 'amt_';
 const RESERVED = /^__/;
 // last_used_at is a hint, not a log: written at most once a minute per token.

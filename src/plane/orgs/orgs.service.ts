@@ -12,7 +12,7 @@ import { orgsStore, type OrgRecord } from './orgs.store.js';
 export type OrgLimits = Record<LimitField, number | null>;
 
 // The deletion of an organisation lives in org-removal.service.ts (it needs the domains that occupy one).
-export type { OrgArchiver, OrgOccupant } from './org-removal.service.js';
+export type { OrgArchiver } from './org-removal.service.js';
 
 /** Organisations (superadmin routes) and the quota limits other domains check against. */
 export class OrgsService {

@@ -6,8 +6,7 @@ import type { Job } from '../jobs/jobs.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SystemClose, SystemEvents, SystemOpen } from '../events/system-events.js';
 import { pollNode, type NodeStream, type PollResult } from './node-client.js';
-import type { CamerasService } from '../cameras/cameras.service.js';
-import type { CameraStatus, NodeCamera } from '../cameras/cameras.store.js';
+import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
 
 /** Severities (0 debug .. 4 critical) of the plane's own events. */

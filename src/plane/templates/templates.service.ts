@@ -13,6 +13,9 @@ import { checkDoc, checkSystemOverride, type TemplateDoc } from './template.doc.
 import type { TemplateCache } from './template.cache.js';
 import { templatesStore, type TemplateRecord } from './templates.store.js';
 
+// The record type other domains use, so that they import this service and never the store.
+export type { TemplateRecord } from './templates.store.js';
+
 /** Document 2: "catalog at most 512 templates" per organisation, whatever max_event_templates says. */
 export const CATALOG_MAX = 512;
 export const MATCH_WINDOW_DAYS = 7;
