@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyRequest } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import swagger from '@fastify/swagger';
+import type { FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Clock } from '../common/clock.js';
 import { redactUrlParams } from '../common/redact.js';
@@ -14,12 +12,9 @@ import { LiveStreams } from './live/sse.js';
 import type { AuditRing } from './audit/audit.ring.js';
 import type { AuditService } from './audit/audit.service.js';
 import type { AuthService } from './auth/auth.service.js';
-import { installErrorHandler } from './http/errors.handler.js';
-import { installMethodRouting } from './http/routing.js';
-import { installValidators } from './http/validation.js';
 import type { PlaneApp } from './http/typed.js';
+import { createServer } from './http/server.js';
 import { registerRoutes } from './routes.js';
-import { describeErrors } from './errors.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { EventServices } from './eventing.js';
@@ -144,46 +139,7 @@ export async function buildApp(deps: {
     else streams.endWhere((p) => p.sessionId === news.sid);
   });
 
-  const app: PlaneApp = Fastify({
-    loggerInstance: log as FastifyBaseLogger,
-    trustProxy: false,
-    bodyLimit: 1 << 20,
-    return503OnClosing: true,
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  installErrorHandler(app, health);
-  installValidators(app);
-  // One error envelope for the whole API: every documented route answers it for its failures.
-  app.addSchema({
-    $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,
-    description: 'Error envelope: `error` holds the code; some codes add fields (scope, retry_after).',
-    properties: { error: { type: 'string', description: 'One of the catalogue codes', examples: describeErrors().map((e) => e.code) } },
-  });
-  app.addHook('onRoute', (route) => {
-    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
-    const response = (route.schema.response ?? {}) as Record<string, unknown>;
-    if (!('default' in response)) route.schema.response = { ...response, default: { $ref: 'ErrorEnvelope#' } };
-  });
-  installMethodRouting(app);
-  app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.removeHeader('x-powered-by');
-    if (req.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store')) reply.header('cache-control', 'no-store');
-    return payload;
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Argus control plane', version: '1',
-        description: 'Every error body is {error: code, ...}. Codes: ' + describeErrors().map((e) => `${e.status} ${e.code}`).join(', '),
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      'x-error-codes': describeErrors(),
-    } as any,
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
-
+  const app = await createServer(log, health);
   registerRoutes(app, { health, auth, domains, events });
 
   // The named background jobs of every domain; started once, when the start-up work is done.
