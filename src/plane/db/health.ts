@@ -29,20 +29,16 @@ export function isConnectionError(err: unknown): boolean {
 export class DbHealth {
   private up = false;
   private probing: NodeJS.Timeout | null = null;
-  private readonly listeners: Array<(up: boolean) => void> = [];
   private stopped = false;
 
   constructor(private readonly db: Db, private readonly log: Logger, private readonly probeMs = 250) {}
 
   get isUp(): boolean { return this.up; }
 
-  onChange(fn: (up: boolean) => void): void { this.listeners.push(fn); }
-
   markUp(): void {
     if (this.up) return;
     this.up = true;
     this.log.info('database available');
-    for (const fn of this.listeners) fn(true);
   }
 
   markDown(reason: unknown): void {
@@ -50,7 +46,6 @@ export class DbHealth {
     if (this.up) {
       this.up = false;
       this.log.warn({ err: describe(reason) }, 'database unavailable');
-      for (const fn of this.listeners) fn(false);
     }
     this.startProbe();
   }
@@ -64,7 +59,7 @@ export class DbHealth {
   }
 
   /** Starts probing; `ready` is the start-up work (migrations, bootstrap) that must succeed first. */
-  startProbe(ready?: () => Promise<void>, onUp?: () => void): void {
+  private startProbe(ready?: () => Promise<void>, onUp?: () => void): void {
     if (this.probing || this.stopped) return;
     const tick = async () => {
       this.probing = null;
