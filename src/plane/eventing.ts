@@ -2,7 +2,8 @@ import type { Clock } from '../common/clock.js';
 import type { Db } from './db/database.js';
 import type { PlaneConfig } from './config/config.js';
 import type { AuditService } from './audit/audit.service.js';
-import type { InventoryServices } from './inventory.js';
+import type { OrgsService } from './orgs/orgs.service.js';
+import type { CamerasService } from './cameras/cameras.service.js';
 import type { Job } from './jobs/jobs.js';
 import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
 import { EvidenceService } from './evidence/evidence.service.js';
@@ -56,7 +57,7 @@ export class EventServices {
   /** The write path of the plane's own events (sweeper, evidence pressure). */
   readonly system: SystemEvents;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: InventoryServices,
+  constructor(private readonly db: Db, private readonly clock: Clock, config: PlaneConfig, audit: AuditService, inventory: { orgs: OrgsService; cameras: CamerasService },
     log: Pick<Logger, 'warn'>, streams: LiveStreams, storage?: EvidenceStorage) {
     this.moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
     this.evidence = new EvidenceService(db, clock, inventory.orgs, audit, storage ?? new LocalEvidenceStorage(config.evidence.dir));
@@ -75,7 +76,7 @@ export class EventServices {
     this.stream = new EventStreamService(clock, this.ring, streams, this.rights);
     this.purge = new PurgeService(db, clock, audit, this.evidence, notifier, log);
     // Deleting an organisation that still holds event history queues its archive cleanup.
-    this.archive = inventory.orgs.archiver = new ArchiveService(db, clock, this.evidence, this.moduleTokens, inventory.orgs, notifier, log);
+    this.archive = new ArchiveService(db, clock, this.evidence, this.moduleTokens, inventory.orgs, notifier, log);
     this.system = new SystemEvents(this.templateCache, notifier);
   }
 

@@ -29,20 +29,16 @@ export function isConnectionError(err: unknown): boolean {
 export class DbHealth {
   private up = false;
   private probing: NodeJS.Timeout | null = null;
-  private readonly listeners: Array<(up: boolean) => void> = [];
   private stopped = false;
 
   constructor(private readonly db: Db, private readonly log: Logger, private readonly probeMs = 250) {}
 
   get isUp(): boolean { return this.up; }
 
-  onChange(fn: (up: boolean) => void): void { this.listeners.push(fn); }
-
   markUp(): void {
     if (this.up) return;
     this.up = true;
     this.log.info('database available');
-    for (const fn of this.listeners) fn(true);
   }
 
   markDown(reason: unknown): void {
@@ -50,13 +46,20 @@ export class DbHealth {
     if (this.up) {
       this.up = false;
       this.log.warn({ err: describe(reason) }, 'database unavailable');
-      for (const fn of this.listeners) fn(false);
     }
     this.startProbe();
   }
 
+  /**
+   * The first start: probes until the database answers and `startup` (migrations, bootstrap)
+   * has succeeded; resolves once the database is marked up.
+   */
+  start(startup: () => Promise<void>): Promise<void> {
+    return new Promise((resolve) => this.startProbe(startup, resolve));
+  }
+
   /** Starts probing; `ready` is the start-up work (migrations, bootstrap) that must succeed first. */
-  startProbe(ready?: () => Promise<void>): void {
+  private startProbe(ready?: () => Promise<void>, onUp?: () => void): void {
     if (this.probing || this.stopped) return;
     const tick = async () => {
       this.probing = null;
@@ -65,6 +68,7 @@ export class DbHealth {
         if (ready) await ready();
         ready = undefined;
         this.markUp();
+        onUp?.();
       } catch (err) {
         if (this.stopped) return;
         if (!isConnectionError(err)) this.log.error({ err: describe(err) }, 'database start-up step failed');

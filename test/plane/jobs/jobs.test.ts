@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
 import pino from 'pino';
 import { JobRunner } from '../../../src/plane/jobs/jobs.js';
+import { ManualClock } from '../../../src/common/clock.js';
 
 it('counts a failing run and keeps the runner alive; passes a deadline within the budget', async () => {
   let now = 1_000;
-  const runner = new JobRunner(pino({ level: 'silent' }), () => now);
+  const runner = new JobRunner(pino({ level: 'silent' }), { now: () => now });
   let deadline = 0;
   await runner.runOnce({ name: 'ok', everyMs: 10, budgetMs: 500, run: async (d) => { deadline = d; } });
   await runner.runOnce({ name: 'bad', everyMs: 10, budgetMs: 500, run: async () => { throw new Error('boom'); } });
@@ -29,4 +30,19 @@ it('a fixed-rate job starts its runs everyMs apart whatever a run takes; another
   expect(Math.max(...gaps(starts.fixed!))).toBeLessThan(330);
   expect(Math.min(...gaps(starts.after!))).toBeGreaterThanOrEqual(345);
   expect(starts.fixed!.length).toBeGreaterThan(starts.after!.length);
+});
+
+it('reads the injected clock for deadlines and run times; a runner stopped before the start-up finished starts nothing', async () => {
+  const clock = new ManualClock(5_000);
+  const runner = new JobRunner(pino({ level: 'silent' }), clock);
+  let deadline = 0;
+  await runner.runOnce({ name: 'timed', everyMs: 10, budgetMs: 250, run: async (d) => { deadline = d; clock.advance(100); } });
+  expect(deadline).toBe(5_250);
+  expect(runner.list()[0]).toMatchObject({ name: 'timed', last_run_ms: 5_100 });
+  runner.stop();
+  let ran = false;
+  runner.start({ name: 'late', everyMs: 10, budgetMs: 10, run: async () => { ran = true; } });
+  await new Promise((r) => setTimeout(r, 50));
+  expect(ran).toBe(false);
+  expect(runner.list().map((j) => j.name)).toEqual(['timed']);
 });
