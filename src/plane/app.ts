@@ -96,7 +96,7 @@ export async function buildApp(deps: {
   const log = deps.logger ?? makeLogger(config.logLevel);
   const db = database.db;
 
-  const health = new DbHealth(db, log.child({ part: 'db' }));
+  const health = new DbHealth(db, log.child({ part: 'db' }), { heartbeat: () => database.heartbeat() });
   const bus = new LiveBus(database, log);
   const streams = new LiveStreams(config.live, clock);
 

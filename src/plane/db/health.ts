@@ -4,7 +4,7 @@ import type { Db } from './database.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'HEARTBEAT_TIMEOUT',
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
 ]);
 
@@ -29,9 +29,23 @@ export function isConnectionError(err: unknown): boolean {
 export class DbHealth {
   private up = false;
   private probing: NodeJS.Timeout | null = null;
+  private beating: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly probeMs: number;
 
-  constructor(private readonly db: Db, private readonly log: Logger, private readonly probeMs = 250) {}
+  /**
+   * `heartbeat` (Database.heartbeat): asked every `heartbeatMs` while the database is up, since a
+   * silenced connection raises no error of its own; a failed heartbeat marks the database down.
+   */
+  constructor(private readonly db: Db, private readonly log: Logger,
+    opts: { probeMs?: number; heartbeat?: () => Promise<void>; heartbeatMs?: number } = {}) {
+    this.probeMs = opts.probeMs ?? 250;
+    this.heartbeat = opts.heartbeat;
+    this.heartbeatMs = opts.heartbeatMs ?? 500;
+  }
+
+  private readonly heartbeat?: () => Promise<void>;
+  private readonly heartbeatMs: number;
 
   get isUp(): boolean { return this.up; }
 
@@ -39,6 +53,23 @@ export class DbHealth {
     if (this.up) return;
     this.up = true;
     this.log.info('database available');
+    this.scheduleHeartbeat();
+  }
+
+  private scheduleHeartbeat(): void {
+    if (!this.heartbeat || this.beating || this.stopped) return;
+    const beat = this.heartbeat;
+    this.beating = setTimeout(async () => {
+      try {
+        await beat();
+        this.beating = null;
+        if (this.up) this.scheduleHeartbeat();
+      } catch (err) {
+        this.beating = null;
+        this.markDown(err);
+      }
+    }, this.heartbeatMs);
+    this.beating.unref();
   }
 
   markDown(reason: unknown): void {
@@ -64,7 +95,9 @@ export class DbHealth {
     const tick = async () => {
       this.probing = null;
       try {
-        await sql`select 1`.execute(this.db);
+        // The heartbeat's own connection: it is what reopens a pool closed by a failed heartbeat.
+        if (this.heartbeat) await this.heartbeat();
+        else await sql`select 1`.execute(this.db);
         if (ready) await ready();
         ready = undefined;
         this.markUp();
@@ -83,6 +116,7 @@ export class DbHealth {
   stop(): void {
     this.stopped = true;
     if (this.probing) clearTimeout(this.probing);
+    if (this.beating) clearTimeout(this.beating);
   }
 }
 
