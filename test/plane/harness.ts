@@ -1,6 +1,5 @@
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/plane/db/database.js';
@@ -100,4 +99,4 @@ export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: 
   };
 }
 
-export { ManualClock, pino };
+export { ManualClock };
