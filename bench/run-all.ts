@@ -103,7 +103,7 @@ const BENCHES: Bench[] = [
   },
   {
     name: 'sweeper', file: 'plane/sweeper.js',
-    env: { NODES: '20', CAMERAS: '2', INTERVAL_S: '1', PHASE_S: '4' },
+    env: { NODES: '20', CAMERAS: '2', INTERVAL_S: '2', PHASE_S: '4' },
     figures(out) {
       const j = lastJson(out);
       return [{ bench: 'sweeper', figure: `node polls, ${j.nodes} nodes every ${j.interval_s} s`, value: j.steady.polls_per_s, unit: 'polls/s',
