@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import { JobRunner } from '../../../src/plane/jobs/jobs.js';
 import { ManualClock } from '../../../src/common/clock.js';
@@ -17,13 +17,17 @@ it('counts a failing run and keeps the runner alive; passes a deadline within th
   expect(runner.list().find((j) => j.name === 'ok')).toMatchObject({ runs: 1, failures: 0, last_error: null });
 });
 
+afterEach(() => { vi.useRealTimers(); });
+
 it('a fixed-rate job starts its runs everyMs apart whatever a run takes; another waits everyMs after each run', async () => {
+  // Fake timers and Date: the 1.3 s of cadence pass at once instead of being slept out.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   const runner = new JobRunner(pino({ level: 'silent' }));
   const starts: Record<string, number[]> = { fixed: [], after: [] };
   const run = (name: string) => async () => { starts[name]!.push(Date.now()); await new Promise((r) => setTimeout(r, 150)); };
   runner.start({ name: 'fixed', everyMs: 200, budgetMs: 1000, fixedRate: true, run: run('fixed') });
   runner.start({ name: 'after', everyMs: 200, budgetMs: 1000, run: run('after') });
-  await new Promise((r) => setTimeout(r, 1300));
+  await vi.advanceTimersByTimeAsync(1300);
   runner.stop();
   const gaps = (xs: number[]) => xs.slice(1).map((x, i) => x - xs[i]!);
   // fixed: ~200 ms apart; after: ~350 ms (150 ms run + 200 ms wait)
