@@ -115,7 +115,14 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
         throw err;
       }
     },
-    async close() { heartbeat.drop(); await listener.close(); await db.destroy(); },
+    async close() {
+      heartbeat.drop();
+      await listener.close();
+      await db.destroy();
+      // Kysely ends the pool only if it ever ran a query; a process that only used withSession
+      // (migrations) would otherwise keep its connections open.
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 
