@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { apply, type Applied, type OrgTemplates } from '../templates/template.apply.js';
-import { coalesceStore } from './coalesce.store.js';
+import { coalesceStore } from './log/coalesce.store.js';
 import type { IntakeItem } from './intake.validate.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { Job } from '../jobs/jobs.js';
-import { coalesceStore } from './coalesce.store.js';
+import { coalesceStore } from './log/coalesce.store.js';
 import { eventsReadStore } from './events.read.store.js';
-import { eventsStore } from './events.store.js';
-import { batchNotice, frameOfRow } from './events.frames.js';
-import type { EventNotifier } from './notifier.js';
+import { eventsStore } from './log/events.store.js';
+import { batchNotice, frameOfRow } from './log/events.frames.js';
+import type { EventNotifier } from './log/notifier.js';
 
 const BATCH = 500;
 

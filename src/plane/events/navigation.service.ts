@@ -3,7 +3,7 @@ import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { isUuid } from '../http/list.js';
 import { cameraScope } from '../rights/camera-rights.js';
-import { timeOfEventId } from './events.ids.js';
+import { timeOfEventId } from './log/events.ids.js';
 import { eventJson, type EventsService, type FeedQuery } from './events.service.js';
 import { navigationStore, type Direction } from './navigation.store.js';
 import { NAV_LIMITS } from './navigation.schemas.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { channels, type LiveBus } from '../live/bus.js';
-import type { BatchNotice, EventFrame } from './events.frames.js';
-import { eventsStore } from './events.store.js';
+import type { BatchNotice, EventFrame } from './log/events.frames.js';
+import { eventsStore } from './log/events.store.js';
 import { streamStore } from './stream.store.js';
 
 /** Replay depth of the event stream (document 2, limits). */

@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Principal } from '../http/principal.js';
 import { LiveStreams, type LiveStream } from '../live/sse.js';
 import { cameraScope, type CameraScope } from '../rights/camera-rights.js';
-import { frameJson, type EventFrame } from './events.frames.js';
+import { frameJson, type EventFrame } from './log/events.frames.js';
 import type { EventRing } from './stream.ring.js';
 import type { RightsView, StreamRights } from './stream.rights.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { boundFrame, frameOfRow, type EventFrame } from './events.frames.js';
+import { boundFrame, frameOfRow, type EventFrame } from './log/events.frames.js';
 
 interface StreamRow {
   seq: number; id: string; occurred_at: Date; ended_at: Date | null; org_id: string; camera_id: string | null; camera_name: string | null;

@@ -1,11 +1,11 @@
 import type { Db } from '../db/database.js';
 import type { TemplateCache } from '../templates/template.cache.js';
 import { apply, titleWords, type Applied } from '../templates/template.apply.js';
-import { eventId } from './events.ids.js';
-import { eventsStore, type EventInsert } from './events.store.js';
+import { eventId } from './log/events.ids.js';
+import { eventsStore, type EventInsert } from './log/events.store.js';
 import { eventsReadStore } from './events.read.store.js';
-import { batchNotice, frameOfRow, type EventFrame } from './events.frames.js';
-import type { EventNotifier } from './notifier.js';
+import { batchNotice, frameOfRow, type EventFrame } from './log/events.frames.js';
+import type { EventNotifier } from './log/notifier.js';
 
 /** The plane's own detectors (document 4 §4); a system template ships for each. */
 export type SystemDetector = 'system.node_unreachable' | 'system.camera_offline' | 'system.evidence_storage_pressure';

@@ -8,8 +8,8 @@ import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
 import { type Job, queueDrainer } from '../jobs/jobs.js';
-import { eventsStore } from '../events/events.store.js';
-import type { EventNotifier } from '../events/notifier.js';
+import { eventsStore } from '../events/log/events.store.js';
+import type { EventNotifier } from '../events/log/notifier.js';
 import { purgeStore, type CleanupJobRow, type PurgeSpec } from './purge.store.js';
 import { afterEventsDeleted, publishRemoved } from './removal.js';
 

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
-import type { EventFrame } from '../events/events.frames.js';
+import type { EventFrame } from '../events/log/events.frames.js';
 
 /** The normalised purge selection (document 2, purge of history); `as_of` freezes it. */
 export interface PurgeSpec {

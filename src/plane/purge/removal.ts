@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { EvidenceService } from '../evidence/evidence.service.js';
-import { batchNotice, boundFrame, frameOfRow, type EventFrame } from '../events/events.frames.js';
-import type { EventNotifier } from '../events/notifier.js';
+import { batchNotice, boundFrame, frameOfRow, type EventFrame } from '../events/log/events.frames.js';
+import type { EventNotifier } from '../events/log/notifier.js';
 import { purgeStore, type DeletedEvent } from './purge.store.js';
 
 /** The UTC day of `ms` as YYYYMMDD (the `d<purge-day>:` prefix of stream cursors). */

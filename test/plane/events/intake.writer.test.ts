@@ -4,9 +4,9 @@ import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, type Tenants } from '../inventory.helpers.js';
-import { eventId } from '../../../src/plane/events/events.ids.js';
-import type { EventInsert } from '../../../src/plane/events/events.store.js';
-import { IntakeWriter } from '../../../src/plane/events/intake.writer.js';
+import { eventId } from '../../../src/plane/events/log/events.ids.js';
+import type { EventInsert } from '../../../src/plane/events/log/events.store.js';
+import { IntakeWriter } from '../../../src/plane/events/log/intake.writer.js';
 import { camerasStore } from '../../../src/plane/cameras/cameras.store.js';
 
 // The one-statement intake path (no ext_id, attachment or coalescing) and the writer that merges

@@ -1,7 +1,7 @@
 import type { RawBuilder } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { CameraIdentity } from '../cameras/cameras.store.js';
-import { pgCode } from '../db/pg-errors.js';
+import type { Db } from '../../db/database.js';
+import type { CameraIdentity } from '../../cameras/cameras.store.js';
+import { pgCode } from '../../db/pg-errors.js';
 import { eventsStore, type EventInsert } from './events.store.js';
 
 /** What one request's batch got from the statement that wrote it. */

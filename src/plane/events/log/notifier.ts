@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.js';
-import { channels, notifyMany } from '../live/bus.js';
+import type { Db } from '../../db/database.js';
+import { channels, notifyMany } from '../../live/bus.js';
 import { NOTIFY_BOUND_BYTES, type EventFrame } from './events.frames.js';
 
 /** This process's own ring: it takes the frames of this process's commits directly. */

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../../db/database.js';
 
 // The advisory lock of event writers (shared) and of safe-head readers (exclusive).
 const EVENT_WRITERS = 724_201_003;

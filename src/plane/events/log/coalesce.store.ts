@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../../db/database.js';
 
 // Salt of the advisory locks on coalescing keys (two batches repeating one key take turns).
 const COALESCE_LOCK_SALT = 724_201_004;
