@@ -17,12 +17,12 @@ import { nodesRoutes } from './nodes/nodes.routes.js';
 import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.js';
 import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
-import { intakeRoutes } from './events/intake.routes.js';
-import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
-import { eventsNavigationRoutes } from './events/navigation.routes.js';
+import { intakeRoutes } from './events/intake/intake.routes.js';
+import { eventsCloseRoute, eventsReadRoutes } from './events/feed/events.routes.js';
+import { eventsNavigationRoutes } from './events/navigation/navigation.routes.js';
 import { evidenceReadRoutes } from './evidence/evidence.routes.js';
-import { eventStreamRoutes } from './events/stream.routes.js';
-import { purgeRoutes } from './purge/purge.routes.js';
+import { eventStreamRoutes } from './events/stream/stream.routes.js';
+import { purgeRoutes } from './events/retention/purge.routes.js';
 import { templatesRoutes } from './templates/templates.routes.js';
 import { previewRoutes } from './evidence/preview.routes.js';
 

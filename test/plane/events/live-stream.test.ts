@@ -5,7 +5,7 @@ import { startPlane, ManualClock, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { SseReader } from '../sse-client.js';
 import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
-import { untilMidnightUtc, parseEventCursor } from '../../../src/plane/events/stream.service.js';
+import { untilMidnightUtc, parseEventCursor } from '../../../src/plane/events/stream/stream.service.js';
 import { eventId, timeOfEventId } from '../../../src/plane/events/log/events.ids.js';
 import { eventsStore } from '../../../src/plane/events/log/events.store.js';
 
