@@ -22,7 +22,10 @@ import { describeErrors } from './errors.js';
 import { InventoryServices } from './inventory.js';
 import { JobRunner } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { EventServices } from './eventing.js';
+import { createEvents, eventDetectors, type Events } from './events/index.js';
+import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import { TemplateCache } from './templates/template.cache.js';
+import { TemplatesService } from './templates/templates.service.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
 import { Sweeper } from './sweeper/sweeper.service.js';
 import { EvidencePressure } from './sweeper/evidence-pressure.js';
@@ -35,7 +38,10 @@ export interface PlaneServices {
   audit: AuditService;
   auth: AuthService;
   inventory: InventoryServices;
-  events: EventServices;
+  events: Events;
+  moduleTokens: ModuleTokensService;
+  templateCache: TemplateCache;
+  templates: TemplatesService;
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
@@ -83,13 +89,21 @@ export async function buildApp(deps: {
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
   const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
-  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
+  const moduleTokens = new ModuleTokensService(db, clock, inventory.orgs, audit);
+  const templateCache = new TemplateCache(db);
+  const templates = new TemplatesService(db, clock, inventory.orgs, audit, templateCache, eventDetectors(db));
+  const events = createEvents({
+    db, clock, config, log: log.child({ part: 'events' }), audit, orgs: inventory.orgs, moduleTokens, templates, templateCache, streams,
+    evidenceStorage: deps.evidenceStorage,
+  });
+  // Deleting an organisation that still holds event history queues its archive cleanup.
+  inventory.orgs.archiver = events.archive;
 
   const sweeper = new Sweeper(db, clock, config.sweeper, inventory.nodes, events.system, log.child({ part: 'sweeper' }));
   const pressure = new EvidencePressure(db, clock, { ...config.evidencePressure, dir: config.evidence.dir }, events.system);
 
   auth.subscribe(bus);
-  events.templateCache.subscribe(bus);
+  templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);
   auth.onNews((news) => {
@@ -138,7 +152,7 @@ export async function buildApp(deps: {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  registerRoutes(app, { health, auth, audit, inventory, events, database });
+  registerRoutes(app, { health, auth, audit, inventory, events, moduleTokens, templates, database });
 
   const ensureAuditPartitions = async () => {
     const now = clock.now();
@@ -155,16 +169,11 @@ export async function buildApp(deps: {
     if (!jobs.list().length) {
       jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
       jobs.start(auth.throttlePruneJob());
-      jobs.start(events.partitionsJob());
-      jobs.start(events.purge.backgroundJob());
-      jobs.start(events.archive.backgroundJob());
-      jobs.start(events.pruneJob());
-      jobs.start(events.intervalTimeoutsJob());
+      for (const job of events.jobs()) jobs.start(job);
       if (config.sweeper.enabled) {
         jobs.start(sweeper.job());
         jobs.start(pressure.job(config.sweeper.intervalMs));
       }
-      jobs.start(events.searchPendingJob());
     }
   });
   health.startProbe(async () => {
@@ -179,12 +188,12 @@ export async function buildApp(deps: {
 
   return {
     app,
-    services: { health, bus, streams, ring, audit, auth, inventory, events, jobs, sweeper, pressure },
+    services: { health, bus, streams, ring, audit, auth, inventory, events, moduleTokens, templateCache, templates, jobs, sweeper, pressure },
     ready: () => readyPromise,
     async close() {
       health.stop();
       jobs.stop();
-      events.ring.stop();
+      events.stop();
       streams.endAll();
       await app.close();
       await bus.close();

@@ -4,7 +4,9 @@ import type { DbHealth } from './db/health.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { AuditService } from './audit/audit.service.js';
 import type { InventoryServices } from './inventory.js';
-import type { EventServices } from './eventing.js';
+import type { Events } from './events/index.js';
+import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import type { TemplatesService } from './templates/templates.service.js';
 import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
 import { publicServiceRoutes, versionRoute } from './service/service.routes.js';
 import { loginRoute, sessionRoutes, keyRotationRoute } from './auth/auth.routes.js';
@@ -17,21 +19,16 @@ import { nodesRoutes } from './nodes/nodes.routes.js';
 import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.js';
 import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
-import { intakeRoutes } from './events/intake/intake.routes.js';
-import { eventsCloseRoute, eventsReadRoutes } from './events/feed/events.routes.js';
-import { eventsNavigationRoutes } from './events/navigation/navigation.routes.js';
-import { evidenceReadRoutes } from './evidence/evidence.routes.js';
-import { eventStreamRoutes } from './events/stream/stream.routes.js';
-import { purgeRoutes } from './events/retention/purge.routes.js';
 import { templatesRoutes } from './templates/templates.routes.js';
-import { previewRoutes } from './evidence/preview.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
   auth: AuthService;
   audit: AuditService;
   inventory: InventoryServices;
-  events: EventServices;
+  events: Events;
+  moduleTokens: ModuleTokensService;
+  templates: TemplatesService;
   database: Database;
 }
 
@@ -51,12 +48,12 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
   // Intake: a module token, not a session (a separate credential space).
   app.register(async (intake) => {
-    requireModuleToken(intake, deps.events.moduleTokens, deps.health);
-    intakeRoutes(intake, deps.events);
+    requireModuleToken(intake, deps.moduleTokens, deps.health);
+    deps.events.routes.moduleToken(intake);
   });
   app.register(async (either) => {
-    requireSessionOrModuleToken(either, deps.auth, deps.events.moduleTokens, deps.health);
-    eventsCloseRoute(either, deps.events);
+    requireSessionOrModuleToken(either, deps.auth, deps.moduleTokens, deps.health);
+    deps.events.routes.sessionOrModuleToken(either);
   });
 
   app.register(async (authd) => {
@@ -65,11 +62,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     authd.register(async (s) => auditRoutes(s, deps));
     usersSelfRoutes(authd, deps.inventory);
     camerasReadRoutes(authd, deps.inventory);
-    eventStreamRoutes(authd, deps.events);
-    eventsReadRoutes(authd, deps.events);
-    eventsNavigationRoutes(authd, deps.events);
-    evidenceReadRoutes(authd, deps.events);
-    previewRoutes(authd, deps.events);
+    deps.events.routes.session(authd);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
@@ -77,8 +70,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       grantsRoutes(admin, deps.inventory);
       tagsRoutes(admin, deps.inventory);
       camerasAdminRoutes(admin, deps.inventory);
-      moduleTokensRoutes(admin, deps.events);
-      templatesRoutes(admin, deps.events);
+      moduleTokensRoutes(admin, deps);
+      templatesRoutes(admin, deps);
     });
 
     authd.register(async (superadmin) => {
@@ -86,7 +79,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       keyRotationRoute(superadmin, deps);
       orgsRoutes(superadmin, deps.inventory);
       nodesRoutes(superadmin, deps.inventory);
-      purgeRoutes(superadmin, deps.events);
+      deps.events.routes.superadmin(superadmin);
     });
   });
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import type { SystemClose, SystemEvents, SystemOpen } from '../events/system/system-events.js';
+import type { SystemClose, SystemEvents, SystemOpen } from '../events/index.js';
 import { pollNode, type NodeStream, type PollResult } from './node-client.js';
 import { sweeperStore, type CameraStatus, type NodeCamera } from './sweeper.store.js';
 

@@ -45,6 +45,8 @@ export interface FeedFilter {
   category: string | null;
   after: { ts: Date; id: string } | null;
   limit: number;
+  /** now by the plane's clock: a page without an upper edge is probed from here */
+  now: Date;
 }
 
 const SELECT = sql`e.id, e.seq, e.occurred_at, e.ended_at, e.org_id, e.camera_id, c.name as camera_name, e.node_id, n.name as node_name,
@@ -105,7 +107,7 @@ async function feedRows<R>(db: Db, f: FeedFilter, select: RawBuilder<unknown>): 
   // under 1 ms at 10M events); a lower time bound prunes them at plan time. So the day below
   // the page's upper edge is asked first: when it holds a whole page no older row can belong
   // to it; otherwise the page is asked again without the probe.
-  const top = f.after?.ts ?? f.to ?? new Date();
+  const top = f.after?.ts ?? f.to ?? f.now;
   const probe = new Date(top.getTime() - FEED_PROBE_MS);
   if (!f.from || f.from < probe) {
     const rows = await run(probe);
@@ -114,7 +116,7 @@ async function feedRows<R>(db: Db, f: FeedFilter, select: RawBuilder<unknown>): 
   return run(f.from);
 }
 
-/** The SQL of event reads (feed, card) and of changes a reader makes (stars). */
+/** The SQL of event reads (feed, card). */
 export const eventsReadStore = {
   /** Newest first, limit + 1 rows (the extra one says another page exists). */
   async feed(db: Db, f: FeedFilter): Promise<EventRow[]> {
@@ -124,19 +126,6 @@ export const eventsReadStore = {
   /** The rows of `feed` with times and JSON documents as text (see EventRowText). */
   async feedText(db: Db, f: FeedFilter): Promise<EventRowText[]> {
     return feedRows<EventRowText>(db, f, TEXT_SELECT);
-  },
-
-  /**
-   * Sets the star of a visible event; a change draws a new stream position (its `updated` frame).
-   * Returns the new seq, or null when nothing changed (absent, invisible, or already so).
-   * Call eventsStore.beginWrite first.
-   */
-  async setStarred(trx: Db, scope: CameraScope, id: string, occurredAt: Date, starred: boolean): Promise<number | null> {
-    const r = await sql<{ seq: number }>`update events e set starred = ${starred}, seq = nextval('event_seq'), changed = true
-      where e.occurred_at = ${occurredAt} and e.id = ${id} and e.starred is distinct from ${starred}
-        and ${cameraVisible(scope, 'e.camera_id', 'e.org_id')}
-      returning e.seq`.execute(trx);
-    return r.rows[0] ? Number(r.rows[0].seq) : null;
   },
 
   /**

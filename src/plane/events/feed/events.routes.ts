@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../../http/typed.js';
 import { underResponseSlot } from '../../http/response-slot.js';
 import { principalOf } from '../../http/principal.js';
 import { IdParams, sec, validationCodes } from '../../http/list.js';
@@ -11,8 +10,8 @@ import { strictBody } from '../../http/list.js';
 const tags = ['events'];
 
 /** Authenticated scope: any signed-in user, narrowed by camera rights. */
-export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsService; evidence: Pick<EvidenceService, 'takeSlot'> }): void {
-  app.get<{ Querystring: Static<typeof FeedRouteQuery> }>('/api/v1/events', {
+export function eventsReadRoutes(app: PlaneApp, deps: { events: EventsService; evidence: Pick<EvidenceService, 'takeSlot'> }): void {
+  app.get('/api/v1/events', {
     schema: {
       tags, security: sec, querystring: FeedRouteQuery, response: { 200: FeedPage },
       summary: 'The event feed, newest first; next page with after_ts=<next_ts>&after_id=<next_id>',
@@ -25,10 +24,13 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
     config: { validationCode: validationCodes(FeedFieldCodes) },
   }, async (req, reply) => {
     const { token: _credential, ...filters } = req.query;
-    return reply.type('application/json; charset=utf-8').send(await deps.events.feedJson(principalOf(req), filters));
+    // The page is JSON text already (rows spliced as PostgreSQL wrote them): a string is sent as
+    // is, never serialised again, so it does not take the schema's object type.
+    const page = await deps.events.feedJson(principalOf(req), filters);
+    return reply.type('application/json; charset=utf-8').send(page as never);
   });
 
-  app.get<{ Params: Static<typeof IdParams> }>('/api/v1/events/:id', {
+  app.get('/api/v1/events/:id', {
     schema: {
       tags, security: sec, params: IdParams, response: { 200: EventCard },
       summary: 'One event card (404 for an unknown id, an id of another shape, or an event outside your rights)',
@@ -41,7 +43,7 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
   });
 
   for (const [method, starred] of [['POST', true], ['DELETE', false]] as const) {
-    app.route<{ Params: Static<typeof IdParams> }>({
+    app.route({
       method, url: '/api/v1/events/:id/star',
       schema: {
         tags, security: sec, params: IdParams, response: { 200: StarReply },
@@ -53,8 +55,8 @@ export function eventsReadRoutes(app: FastifyInstance, deps: { events: EventsSer
 }
 
 /** A scope open to sessions and module tokens (requireSessionOrModuleToken). */
-export function eventsCloseRoute(app: FastifyInstance, deps: { events: EventsService }): void {
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof ClosePatchBody> }>('/api/v1/events/:id', {
+export function eventsCloseRoute(app: PlaneApp, deps: { events: EventsService }): void {
+  app.patch('/api/v1/events/:id', {
     schema: {
       tags, security: sec, params: IdParams, body: ClosePatchBody, response: { 200: CloseReply },
       summary: 'Close an open interval event: its organisation\'s administrator, or the module token that created it',

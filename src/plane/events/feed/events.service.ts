@@ -1,4 +1,6 @@
+import type { Static } from 'typebox';
 import type { Clock } from '../../../common/clock.js';
+import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
 import type { ModuleTokenCredential } from '../../module-tokens/module-tokens.store.js';
 import { errors } from '../../errors.js';
@@ -9,30 +11,22 @@ import { missingEvent } from '../retention/expired.js';
 import { timeOfEventId } from '../log/events.ids.js';
 import { eventsReadStore, type EventRow, type EventRowText, type FeedFilter } from './events.read.store.js';
 import { eventsStore } from '../log/events.store.js';
-import { streamCursor } from '../intake/intake.service.js';
+import type { EventLog } from '../log/event-log.js';
 import { LIMITS, SEVERITIES } from '../intake/intake.validate.js';
-import { batchNotice, frameOfRow } from '../log/events.frames.js';
-import type { EventNotifier } from '../log/notifier.js';
 import { EventSearch, parseSearch } from './search.js';
+import type { FeedQuery as FeedQuerySchema } from './events.schemas.js';
 import type { TemplateRecord } from '../../templates/templates.store.js';
 import { cardTemplate, renderDetails } from '../../templates/template.render.js';
 
-export interface FeedQuery {
-  org?: string; from?: string; to?: string; camera?: string; tag?: string; detector?: string;
-  severity?: string; severity_max?: string; starred?: boolean; open?: boolean; category?: string;
-  after_ts?: string; after_id?: string; limit?: number; q?: string;
-}
+/** The feed's filters, as the route's schema types them. */
+export type FeedQuery = Static<typeof FeedQuerySchema>;
 
 export const FEED_DEFAULT_LIMIT = 100;
-
-function iso(d: Date | string | null): string | null {
-  return d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
-}
 
 /** The event as the API shows it: severity by name (stream frames carry the number). */
 export function eventJson(r: EventRow) {
   return {
-    id: r.id, occurred_at: iso(r.occurred_at)!, ended_at: iso(r.ended_at), org_id: r.org_id, camera_id: r.camera_id,
+    id: r.id, occurred_at: iso(r.occurred_at), ended_at: iso(r.ended_at), org_id: r.org_id, camera_id: r.camera_id,
     camera_name: r.camera_name, node_id: r.node_id, node_name: r.node_name, detector: r.detector, detector_title: r.detector_title ?? null,
     category: r.category, severity: r.severity === null ? null : SEVERITIES[r.severity]!, confidence: r.confidence, interval: r.interval,
     template_id: r.template_id, subject_type: r.subject_type, subject_ref: r.subject_ref, list_values: r.list_values, payload: r.payload,
@@ -68,7 +62,7 @@ function severityOf(v: string): number {
  * so an event of a camera the caller cannot see is absent, never forbidden.
  */
 export class EventsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly notifier: EventNotifier,
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly log: EventLog,
     readonly search: EventSearch = new EventSearch(db),
     /** the template a card names (the templates domain answers) */
     private readonly templateOf: (id: string) => Promise<TemplateRecord | undefined> = async () => undefined) {}
@@ -100,7 +94,7 @@ export class EventsService {
       tag: q.tag === undefined ? null : isUuid(q.tag) ? q.tag.toLowerCase() : nothing,
       detector, severity, starred: q.starred === true, open: q.open === true, category: q.category ?? null,
       after: q.after_ts !== undefined ? { ts: new Date(q.after_ts), id: q.after_id!.toLowerCase() } : null,
-      limit: Math.min(500, Math.max(1, q.limit ?? FEED_DEFAULT_LIMIT)),
+      limit: Math.min(500, Math.max(1, q.limit ?? FEED_DEFAULT_LIMIT)), now: new Date(this.clock.now()),
     };
   }
 
@@ -112,7 +106,7 @@ export class EventsService {
     if (q.q !== undefined) return JSON.stringify(await this.feed(p, q));
     const f = this.filter(p, q);
     // Taken before the query: an event committed meanwhile is then delivered by the stream.
-    const cursor = streamCursor(await eventsStore.safeHead(this.db));
+    const cursor = await this.log.headCursor();
     const rows = await eventsReadStore.feedText(this.db, f);
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
@@ -126,7 +120,7 @@ export class EventsService {
     const f = this.filter(p, q);
     const search = q.q === undefined ? null : parseSearch(q.q);
     // Taken before the query: an event committed meanwhile is then delivered by the stream.
-    const cursor = streamCursor(await eventsStore.safeHead(this.db));
+    const cursor = await this.log.headCursor();
     const rows = search ? await this.search.page(f, search) : await eventsReadStore.feed(this.db, f);
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
@@ -148,14 +142,10 @@ export class EventsService {
     if (!at) throw errors.notFound();
     const id = rawId.toLowerCase();
     const scope = cameraScope(p);
-    const notice = await this.db.transaction().execute(async (trx) => {
-      await eventsStore.beginWrite(trx);
-      const seq = await eventsReadStore.setStarred(trx, scope, id, at, starred);
-      const row = await eventsReadStore.get(trx, scope, id, at);
-      if (!row) throw await missingEvent(trx, scope, id, at);
-      return seq === null ? null : batchNotice(seq, seq, [frameOfRow(row, 'partial')]);
+    await this.log.write(async (w) => {
+      await w.star(scope, id, at, starred);
+      if (!(await eventsReadStore.get(w.trx, scope, id, at))) throw await missingEvent(w.trx, scope, id, at);
     });
-    if (notice) void this.notifier.publish(notice);
     return { id, starred };
   }
 
@@ -169,8 +159,8 @@ export class EventsService {
     if (!at) throw errors.notFound();
     const id = rawId.toLowerCase();
     const endedAt = new Date(endedAtText);
-    const notice = await this.db.transaction().execute(async (trx) => {
-      await eventsStore.beginWrite(trx);
+    await this.log.write(async (w) => {
+      const trx = w.trx;
       const key = await eventsStore.keyOf(trx, id, at);
       if (by.token) {
         if (!key || key.org_id !== by.token.org_id) throw errors.notFound();
@@ -185,13 +175,9 @@ export class EventsService {
       if (key.ended_at !== null) throw errors.alreadyClosed();
       if (endedAt.getTime() < new Date(key.occurred_at).getTime()) throw errors.badRequest('ended_at is before occurred_at');
       if (endedAt.getTime() > this.clock.now() + LIMITS.futureMs) throw errors.badRequest('ended_at is in the future');
-      const seq = await eventsStore.close(trx, id, at, endedAt);
-      if (seq === null) throw errors.alreadyClosed();
-      const row = (await eventsReadStore.get(trx, { kind: 'all' }, id, at))!;
-      return batchNotice(seq, seq, [frameOfRow(row, 'full')]);
+      if ((await w.close(id, at, endedAt)) === null) throw errors.alreadyClosed();
     });
-    void this.notifier.publish(notice);
-    return { id, ended_at: endedAt.toISOString() };
+    return { id, ended_at: iso(endedAt) };
   }
 
   /** The card. A malformed id is 404 without a database read. */

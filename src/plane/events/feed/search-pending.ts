@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../../common/clock.js';
 import type { Db } from '../../db/database.js';
 import type { Job } from '../../jobs/jobs.js';
 import { searchStore } from './search.store.js';
@@ -13,7 +14,7 @@ import { searchStore } from './search.store.js';
  * of each day stayed pending for good: at 10M events a `field:value` search read ~2 MB of
  * pending list in each of 30 partitions (8,000 pages, ~110 ms) instead of a few pages (2 ms).
  */
-export async function cleanPendingSearchEntries(db: Db, deadline: number, now: () => number = Date.now): Promise<number> {
+export async function cleanPendingSearchEntries(db: Db, deadline: number, now: () => number = () => systemClock.now()): Promise<number> {
   let pages = 0;
   for (const index of await searchStore.partitionSearchIndexes(db)) {
     if (now() >= deadline) break;
@@ -23,6 +24,6 @@ export async function cleanPendingSearchEntries(db: Db, deadline: number, now: (
 }
 
 /** The named job: every minute, so today's partition never holds much pending and a past day is emptied once. */
-export function searchPendingJob(db: Db): Job {
-  return { name: 'events.search_pending', everyMs: 60_000, budgetMs: 20_000, run: async (deadline) => { await cleanPendingSearchEntries(db, deadline); } };
+export function searchPendingJob(db: Db, clock: Clock): Job {
+  return { name: 'events.search_pending', everyMs: 60_000, budgetMs: 20_000, run: async (deadline) => { await cleanPendingSearchEntries(db, deadline, () => clock.now()); } };
 }

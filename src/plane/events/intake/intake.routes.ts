@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../../http/typed.js';
 import { errors } from '../../errors.js';
 import { validationCodes } from '../../http/list.js';
 import { moduleTokenOf } from '../../module-tokens/module-token.scope.js';
 import { ATTACHMENT_MAX_BYTES, type EvidenceService } from '../../evidence/evidence.service.js';
 import type { IntakeService } from './intake.service.js';
-import { AttachmentReply, IntakeBody, IntakeFieldCodes, IntakeReply } from '../feed/events.schemas.js';
+import { AttachmentReply, IntakeBody, IntakeFieldCodes, IntakeReply } from './intake.schemas.js';
 import { ITEM_ERRORS } from './intake.validate.js';
 
 const tags = ['intake'];
@@ -14,8 +13,8 @@ const security = [{ bearer: [] }];
 export const INTAKE_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** The intake scope (module token, document 4 §4). */
-export function intakeRoutes(app: FastifyInstance, deps: { intake: IntakeService; evidence: EvidenceService }): void {
-  app.post<{ Body: Static<typeof IntakeBody> }>('/api/v1/events', {
+export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evidence: EvidenceService }): void {
+  app.post('/api/v1/events', {
     schema: {
       tags, security, body: IntakeBody, response: { 200: IntakeReply },
       summary: 'Upload 1..500 events (module token, body at most 8 MiB)',

@@ -1,32 +1,35 @@
 import type { Clock } from '../../../common/clock.js';
+import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import type { EventNotifier } from '../log/notifier.js';
-import type { CamerasService } from '../../cameras/cameras.service.js';
-import type { CameraIdentity } from '../../cameras/cameras.store.js';
 import type { EvidenceService } from '../../evidence/evidence.service.js';
 import type { ModuleTokensService } from '../../module-tokens/module-tokens.service.js';
 import type { ModuleTokenCredential } from '../../module-tokens/module-tokens.store.js';
 import { eventId } from '../log/events.ids.js';
-import { eventsStore, type EventInsert } from '../log/events.store.js';
-import { batchNotice, boundFrame, type EventFrame } from '../log/events.frames.js';
+import type { EventCamera, EventInsert } from '../log/events.store.js';
+import type { EventFrame } from '../log/events.frames.js';
+import type { EventLog } from '../log/event-log.js';
+import { streamCursor } from '../log/cursor.js';
 import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
 import type { IntakeRateLimiter } from './rate-limit.js';
-import { IntakeWriter } from '../log/intake.writer.js';
 import type { TemplateCache } from '../../templates/template.cache.js';
 import { titleWords, type Applied } from '../../templates/template.apply.js';
 import { applyTemplates, coalesceRepeats, timeoutCloseBy, type CoalescedOpen } from './intake.templates.js';
+import { MAX_BATCH, type IntakeReply } from './intake.schemas.js';
 
 export type ItemResult = { index: number; id: string } | { index: number; error: ItemError } | { index: number; ignored: true };
-export interface IntakeReply { results: ItemResult[]; stream_cursor: string }
 
-interface Ready { index: number; item: IntakeItem; applied: Applied | null; id: string; camera: CameraIdentity | null; attachments: string; coalesced?: CoalescedOpen }
+interface Ready { index: number; item: IntakeItem; applied: Applied | null; id: string; camera: EventCamera | null; attachments: string; coalesced?: CoalescedOpen }
 
-export const MAX_BATCH = 500;
 
-/** The stream cursor for a head (the purge-day form comes with purge). */
-export function streamCursor(head: { head: number; purge_day: string | null }): string {
-  return head.purge_day ? `d${head.purge_day}:${head.head}` : `g:${head.head}`;
+/**
+ * THE camera rule of intake, for both write paths: an item that names a camera which is not
+ * one of its organisation's cameras (as the log's one SQL finds them) fails alone with
+ * unknown_camera. The one-statement path applies it in SQL (such a row is not inserted), the
+ * full path before its insert; test/plane/events/intake.paths.test.ts holds them equal.
+ */
+function unknownCamera(item: IntakeItem, camera: EventCamera | null | undefined): boolean {
+  return item.cameraId !== null && !camera;
 }
 
 /**
@@ -37,19 +40,13 @@ export function streamCursor(head: { head: number; purge_day: string | null }): 
  */
 export class IntakeService {
   constructor(
-    private readonly db: Db,
     private readonly clock: Clock,
     private readonly tokens: ModuleTokensService,
-    private readonly cameras: CamerasService,
     private readonly evidence: EvidenceService,
     private readonly limiter: IntakeRateLimiter,
-    private readonly notifier: EventNotifier,
+    private readonly log: EventLog,
     private readonly templates: TemplateCache,
-  ) {
-    this.writer = new IntakeWriter(db, (org, ids) => cameras.identitiesSql(org, ids));
-  }
-
-  private readonly writer: IntakeWriter;
+  ) {}
 
   /**
    * `stream_cursor` of the reply: the position just before this batch's first event (the
@@ -72,25 +69,21 @@ export class IntakeService {
     for (const index of ignored) results[index] = { index, ignored: true };
 
     const written = await this.write(token, valid, results);
-    if (!written) return { results, stream_cursor: streamCursor(await eventsStore.safeHead(this.db)) };
-    // After commit, outside the transaction (the frames hold no connection or lock).
-    const frames = written.rows.map((row, i) => boundFrame(frameOf(token.org_id, row, written.fresh[i]!, written.seqs.get(row.id)!))).sort((a, b) => a.seq - b.seq);
-    const first = frames[0]!.seq, last = frames[frames.length - 1]!.seq;
-    // Not awaited: the reply does not wait for the live notice (listeners fill gaps from the table).
-    void this.notifier.publish(batchNotice(first, last, frames), frames);
-    return { results, stream_cursor: streamCursor({ head: first - 1, purge_day: written.purgeDay }) };
+    // The position just before the batch's first event, or a safe head when nothing was written.
+    if (!written) return { results, stream_cursor: await this.log.headCursor() };
+    return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
   }
 
   /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
   private async resolve(trx: Db, token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
-    cams: CameraIdentity[], results: ItemResult[]): Promise<Ready[]> {
+    cams: EventCamera[], results: ItemResult[]): Promise<Ready[]> {
     const camById = new Map(cams.map((c) => [c.id, c]));
     const refs = [...new Set(valid.flatMap((v) => v.item.attachments))];
     const atts = new Map((await this.evidence.ofOrg(trx, token.org_id, refs)).map((a) => [a.ref, a]));
     const ready: Ready[] = [];
     for (const { index, item, applied } of valid) {
       const camera = item.cameraId ? camById.get(item.cameraId) ?? null : null;
-      let error: ItemError | null = item.cameraId && !camera ? 'unknown_camera' : null;
+      let error: ItemError | null = unknownCamera(item, camera) ? 'unknown_camera' : null;
       for (const ref of item.attachments) {
         if (error) break;
         const a = atts.get(ref);
@@ -106,8 +99,8 @@ export class IntakeService {
 
   /**
    * A batch without ext_id, attachment or coalescing repeat, whose token use is not due to be
-   * recorded: one statement in its own transaction (eventsStore.insertAlone). Null when the
-   * batch needs the full write.
+   * recorded: one statement in its own transaction (EventLog.insertAlone). Null when the batch
+   * needs the full write.
    */
   private async writeAlone(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
     if (this.tokens.touchDue(token)) return null;
@@ -115,32 +108,34 @@ export class IntakeService {
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     const ready: Ready[] = valid.map(({ index, item, applied }) => ({ index, item, applied, id: eventId(item.occurredAt), camera: null, attachments: '[]' }));
     const rows = ready.map(insertOf);
-    const { purge_day, inserted } = await this.writer.write(token.org_id, token.id, rows, cameraIds);
-    const byId = new Map(inserted.map((i) => [i.id, i]));
-    const fresh: Ready[] = [], written: EventInsert[] = [];
-    const seqs = new Map<string, number>();
-    ready.forEach((r, k) => {
-      const i = byId.get(r.id);
-      if (!i) { results[r.index] = { index: r.index, error: 'unknown_camera' }; return; }
-      r.camera = i.camera;
-      rows[k]!.node_id = i.camera?.node_id ?? null;
-      written.push(rows[k]!);
-      fresh.push(r);
-      seqs.set(r.id, i.seq);
+    const { purge_day, inserted } = await this.log.insertAlone(token.org_id, token.id, rows, cameraIds,
+      (row, k, camera, seq) => {
+        const r = ready[k]!;
+        r.camera = camera;
+        row.node_id = camera?.node_id ?? null;
+        return frameOf(token.org_id, row, r, seq);
+      });
+    let first = Infinity;
+    for (const r of ready) {
+      const i = inserted.get(r.id);
+      if (!i || unknownCamera(r.item, i.camera)) { results[r.index] = { index: r.index, error: 'unknown_camera' }; continue; }
+      if (i.seq < first) first = i.seq;
       results[r.index] = { index: r.index, id: r.id };
-    });
-    return { rows: written, fresh, seqs, purgeDay: purge_day };
+    }
+    return { first, purgeDay: purge_day };
   }
 
-  private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
+  /** The batch's first position and the purge day it was written under; null when nothing was written. */
+  private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
+    results: ItemResult[]): Promise<{ first: number; purgeDay: string | null } | null> {
     if (!valid.length) return null;
     const alone = await this.writeAlone(token, valid, results);
-    if (alone) return alone.rows.length ? alone : null;
+    if (alone) return Number.isFinite(alone.first) ? alone : null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
-    return this.db.transaction().execute(async (trx) => {
-      // The camera lookup rides along; the writers are joined only by the insert (insertBatch).
-      const { purge_day, also } = await eventsStore.readForWrite(trx, cameraIds.length ? this.cameras.identitiesSql(token.org_id, cameraIds) : undefined);
-      const ready = await this.resolve(trx, token, valid, (also as CameraIdentity[] | null) ?? [], results);
+    return this.log.write(async (w) => {
+      // The camera lookup rides along; the writers are joined only by the insert.
+      const { purge_day, cameras } = await w.prepare(token.org_id, cameraIds);
+      const ready = await this.resolve(w.trx, token, valid, cameras, results);
       // Idempotency first: keys of this batch, the first item of a repeated ext_id wins.
       const firstOf = new Map<string, Ready>();
       const fresh: Ready[] = [];
@@ -152,9 +147,9 @@ export class IntakeService {
         else { firstOf.set(ext, r); fresh.push(r); }
       }
       if (firstOf.size) {
-        const claimed = await eventsStore.claimExtIds(trx, token.id, [...firstOf.values()].map((r) => ({ ext_id: r.item.extId!, event_id: r.id, occurred_at: new Date(r.item.occurredAt) })));
+        const claimed = await w.claimExtIds(token.id, [...firstOf.values()].map((r) => ({ ext_id: r.item.extId!, event_id: r.id, occurred_at: new Date(r.item.occurredAt) })));
         const known = [...firstOf.keys()].filter((e) => !claimed.has(e));
-        const existing = await eventsStore.byExtIds(trx, token.id, known);
+        const existing = await w.extIdsOf(token.id, known);
         for (const ext of known) firstOf.get(ext)!.id = existing.get(ext)!;
         for (let i = fresh.length - 1; i >= 0; i--) {
           const ext = fresh[i]!.item.extId;
@@ -162,18 +157,17 @@ export class IntakeService {
         }
       }
       // Repeats that a template coalesces join an open interval instead of becoming events.
-      const joined = await coalesceRepeats(trx, token.org_id, token.id, fresh);
+      const joined = await coalesceRepeats(w, token.org_id, token.id, fresh);
       for (const j of joined) { fresh.splice(fresh.indexOf(j.r), 1); results[j.r.index] = { index: j.r.index, id: j.target }; }
       for (const r of fresh) results[r.index] = { index: r.index, id: r.id };
       for (const r of repeats) results[r.index] = { index: r.index, id: (results[firstOf.get(r.item.extId!)!.index] as { id?: string } | undefined)?.id ?? firstOf.get(r.item.extId!)!.id };
 
-      await this.tokens.touch(trx, token);
-      await this.evidence.link(trx, [...fresh.map((r) => ({ r, id: r.id, occ: r.item.occurredAt })), ...joined.map((j) => ({ r: j.r, id: j.target, occ: j.targetOcc }))]
+      await this.tokens.touch(w.trx, token);
+      await this.evidence.link(w.trx, [...fresh.map((r) => ({ r, id: r.id, occ: r.item.occurredAt })), ...joined.map((j) => ({ r: j.r, id: j.target, occ: j.targetOcc }))]
         .flatMap(({ r, id, occ }) => r.item.attachments.map((ref) => ({ ref, camera_id: r.item.cameraId, event_id: id, occurred_at: new Date(occ) }))));
       if (!fresh.length) return null;
-      const rows = fresh.map(insertOf);
-      const seqs = await eventsStore.insertBatch(trx, token.org_id, token.id, rows);
-      return { rows, fresh, seqs, purgeDay: purge_day };
+      const seqs = await w.insert(token.org_id, token.id, fresh.map(insertOf), (row, i, seq) => frameOf(token.org_id, row, fresh[i]!, seq));
+      return { first: Math.min(...seqs.values()), purgeDay: purge_day };
     });
   }
 }
@@ -200,7 +194,7 @@ function insertOf(r: Ready): EventInsert {
 function frameOf(orgId: string, row: EventInsert, r: Ready, seq: number): EventFrame {
   const camera = r.camera;
   return {
-    seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: row.ended_at?.toISOString() ?? null,
+    seq, id: row.id, occurred_at: iso(row.occurred_at), ended_at: row.ended_at === null ? null : iso(row.ended_at),
     org_id: orgId, camera_id: row.camera_id, camera_name: camera?.name ?? null, node_id: row.node_id, node_name: camera?.node_name ?? null,
     detector: row.detector, detector_title: r.applied?.title ?? r.item.detectorTitle, category: row.category,
     severity: row.severity, template_id: row.template_id, interval: row.interval, confidence: row.confidence,

@@ -1,6 +1,5 @@
-import type { Db } from '../../db/database.js';
 import { apply, type Applied, type OrgTemplates } from '../../templates/template.apply.js';
-import { coalesceStore } from '../log/coalesce.store.js';
+import type { LogWrite } from '../log/event-log.js';
 import type { IntakeItem } from './intake.validate.js';
 
 /**
@@ -46,11 +45,11 @@ type Item = { id: string; item: IntakeItem; applied: Applied | null; coalesced?:
  * with `coalesced` set). Returns the items that joined an interval with the id they joined; the
  * caller removes them from the rows to insert. Keys are locked to commit.
  */
-export async function coalesceRepeats<R extends Item>(trx: Db, orgId: string, tokenId: string, fresh: R[]): Promise<Array<{ r: R; target: string; targetOcc: number }>> {
+export async function coalesceRepeats<R extends Item>(w: LogWrite, orgId: string, tokenId: string, fresh: R[]): Promise<Array<{ r: R; target: string; targetOcc: number }>> {
   const cands = fresh.filter((r) => r.applied?.coalesce && !r.item.interval).sort((a, b) => a.item.occurredAt - b.item.occurredAt);
   if (!cands.length) return [];
   const slots = new Map<string, Slot>();
-  for (const o of await coalesceStore.lockOpen(trx, orgId, [...new Set(cands.map((r) => r.applied!.coalesce!.key))])) {
+  for (const o of await w.lockCoalesced(orgId, [...new Set(cands.map((r) => r.applied!.coalesce!.key))])) {
     if (slots.has(o.coalesce_key)) continue;
     const occ = new Date(o.occurred_at).getTime();
     slots.set(o.coalesce_key, {
@@ -77,10 +76,10 @@ export async function coalesceRepeats<R extends Item>(trx: Db, orgId: string, to
   }
   // Later repeats of this batch moved the slots on: the new intervals are written as they end up.
   for (const { r, key, s } of opened) r.coalesced = { key, lastSeen: s.lastSeen, closeBy: s.closeBy };
-  await coalesceStore.extend(trx, [...slots.values()].filter((s) => s.existing && s.dirty).map((s) => ({
+  await w.extendCoalesced([...slots.values()].filter((s) => s.existing && s.dirty).map((s) => ({
     id: s.id, occurred_at: new Date(s.occ), last_seen_at: new Date(s.lastSeen), close_by: new Date(s.closeBy),
   })));
-  await coalesceStore.repointExtIds(trx, tokenId, joined.filter((j) => j.r.item.extId !== null).map((j) => ({
+  await w.repointExtIds(tokenId, joined.filter((j) => j.r.item.extId !== null).map((j) => ({
     ext_id: j.r.item.extId!, event_id: j.target, occurred_at: new Date(j.targetOcc),
   })));
   return joined;

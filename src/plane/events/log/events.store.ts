@@ -1,5 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { isUuid } from '../../http/list.js';
+import { iso } from '../../../common/time.js';
+import { cameraVisible, type CameraScope } from '../../rights/camera-rights.js';
 
 // The advisory lock of event writers (shared) and of safe-head readers (exclusive).
 const EVENT_WRITERS = 724_201_003;
@@ -35,7 +38,18 @@ export interface EventInsert {
   close_by?: Date | null;
 }
 
-const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+/** A camera an event names, as intake finds it: the organisation's camera, with its node (names for frames). */
+export interface EventCamera { id: string; node_id: string; name: string; node_name: string }
+
+/**
+ * THE camera rule of intake, one SQL for both write paths: of `ids`, the cameras of `orgId`
+ * (any other id, or one of another shape, names no camera). Reads only cameras and nodes.
+ */
+function orgCameras(orgId: string, ids: string[]) {
+  const keys = ids.filter(isUuid).map((i) => i.toLowerCase());
+  return sql`select c.id, c.node_id, c.name, n.name as node_name from cameras c join nodes n on n.id = c.node_id
+    where c.org_id = ${orgId}::uuid and c.id = any(${keys}::uuid[])`;
+}
 const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map((r) => r[k]);
 
 const INSERT_COLUMNS = sql.raw(`id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
@@ -93,17 +107,16 @@ function unnestRows(rows: EventInsert[]) {
          coalesce_key, last_seen_at, close_by, n)`;
 }
 
-/** The only SQL of events. */
+/** The SQL that writes events (with coalesce.store.ts and removal.store.ts): only the event log calls it. */
 export const eventsStore = {
   /**
    * Joins the event writers: call first in a transaction that will draw stream positions. Held
-   * to commit; writers share it, so their commits still group. Returns the purge day in force
-   * and the value of `also`, a scalar subquery that rides along to save a round trip.
+   * to commit; writers share it, so their commits still group. Returns the purge day in force.
    */
-  async beginWrite<T = null>(trx: Db, also?: RawBuilder<T>): Promise<{ purge_day: string | null; also: T }> {
-    const r = await sql<{ purge_day: string | null; also: T }>`select pg_advisory_xact_lock_shared(${EVENT_WRITERS}),
-      (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day, ${also ?? sql`null`} as also`.execute(trx);
-    return { purge_day: r.rows[0]?.purge_day ?? null, also: r.rows[0]!.also };
+  async beginWrite(trx: Db): Promise<{ purge_day: string | null }> {
+    const r = await sql<{ purge_day: string | null }>`select pg_advisory_xact_lock_shared(${EVENT_WRITERS}),
+      (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day`.execute(trx);
+    return { purge_day: r.rows[0]?.purge_day ?? null };
   },
 
   /**
@@ -149,12 +162,15 @@ export const eventsStore = {
 
   /**
    * What a writer reads before it inserts, without joining the writers yet: the purge day in
-   * force and the value of `also`, a scalar subquery that rides along to save a round trip.
+   * force and the cameras among `cameraIds` (orgCameras), in one round trip.
    */
-  async readForWrite<T = null>(trx: Db, also?: RawBuilder<T>): Promise<{ purge_day: string | null; also: T }> {
-    const r = await sql<{ purge_day: string | null; also: T }>`select (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day,
-      ${also ?? sql`null`} as also`.execute(trx);
-    return { purge_day: r.rows[0]?.purge_day ?? null, also: r.rows[0]!.also };
+  async readForWrite(trx: Db, orgId: string, cameraIds: string[]): Promise<{ purge_day: string | null; cameras: EventCamera[] }> {
+    const cams = cameraIds.length
+      ? sql`(select coalesce(json_agg(json_build_object('id', c.id, 'node_id', c.node_id, 'name', c.name, 'node_name', c.node_name)), '[]') from (${orgCameras(orgId, cameraIds)}) c)`
+      : sql`null`;
+    const r = await sql<{ purge_day: string | null; cameras: EventCamera[] | null }>`select (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day,
+      ${cams} as cameras`.execute(trx);
+    return { purge_day: r.rows[0]?.purge_day ?? null, cameras: r.rows[0]?.cameras ?? [] };
   },
 
   /**
@@ -178,13 +194,13 @@ export const eventsStore = {
    * The whole write of a batch that needs nothing else in its transaction (no ext_id, no
    * attachment, no coalescing) as one statement, committed on its own: it joins the writers
    * (the shared lock is taken before any position is drawn and held to commit), keeps the rows
-   * whose camera is among `cameras` (the organisation's, as the cameras domain finds them; their
-   * node_id from it), and draws positions in row order. Four round trips (begin, lock, insert, commit) become one. Returns the inserted
+   * whose camera is among `cameraIds` by the one camera rule (orgCameras; their node_id from it),
+   * and draws positions in row order. Four round trips (begin, lock, insert, commit) become one. Returns the inserted
    * rows with their camera's identity; a row left out named an unknown camera.
    */
-  async insertAlone(db: Db, orgId: string, tokenId: string, rows: EventInsert[], cameras: RawBuilder<Array<{ id: string; node_id: string; name: string; node_name: string }>>): Promise<{
+  async insertAlone(db: Db, orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<{
     purge_day: string | null;
-    inserted: Array<{ id: string; seq: number; camera: { id: string; node_id: string; name: string; node_name: string } | null }>;
+    inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
   }> {
     // `held` is read by the expression that draws each position: the lock is taken first.
     const r = await sql<{ purge_day: string | null; id: string | null; seq: number | null; camera_id: string | null; node_id: string | null; camera_name: string | null; node_name: string | null }>`
@@ -192,7 +208,7 @@ export const eventsStore = {
         select true as held, (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day
         from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l
       ),
-      cam as materialized (select * from json_to_recordset(${cameras}) as c(id uuid, node_id uuid, name text, node_name text)),
+      cam as materialized (${orgCameras(orgId, cameraIds)}),
       ins as (
         insert into events (${INSERT_COLUMNS})
         select ${insertValues(orgId, tokenId, sql`x.cam_node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
@@ -222,6 +238,18 @@ export const eventsStore = {
   async close(trx: Db, id: string, occurredAt: Date, endedAt: Date): Promise<number | null> {
     const r = await sql<{ seq: number }>`update events set ended_at = ${endedAt}, seq = nextval('event_seq'), changed = true
       where occurred_at = ${occurredAt} and id = ${id} and "interval" and ended_at is null returning seq`.execute(trx);
+    return r.rows[0] ? Number(r.rows[0].seq) : null;
+  },
+
+  /**
+   * Sets the star of a visible event; a change draws a new stream position (its `updated` frame).
+   * Returns the new seq, or null when nothing changed (absent, invisible, or already so).
+   */
+  async setStarred(trx: Db, scope: CameraScope, id: string, occurredAt: Date, starred: boolean): Promise<number | null> {
+    const r = await sql<{ seq: number }>`update events e set starred = ${starred}, seq = nextval('event_seq'), changed = true
+      where e.occurred_at = ${occurredAt} and e.id = ${id} and e.starred is distinct from ${starred}
+        and ${cameraVisible(scope, 'e.camera_id', 'e.org_id')}
+      returning e.seq`.execute(trx);
     return r.rows[0] ? Number(r.rows[0].seq) : null;
   },
 

@@ -1,13 +1,11 @@
-import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { CameraIdentity } from '../../cameras/cameras.store.js';
 import { pgCode } from '../../db/pg-errors.js';
-import { eventsStore, type EventInsert } from './events.store.js';
+import { eventsStore, type EventCamera, type EventInsert } from './events.store.js';
 
 /** What one request's batch got from the statement that wrote it. */
 export interface AloneWritten {
   purge_day: string | null;
-  inserted: Array<{ id: string; seq: number; camera: CameraIdentity | null }>;
+  inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
 }
 
 interface Part { rows: EventInsert[]; cameraIds: string[]; done(w: AloneWritten): void; fail(err: unknown): void }
@@ -35,8 +33,7 @@ export class IntakeWriter {
   private running = 0;
   private readonly queues = new Map<string, Queue>();
 
-  constructor(private readonly db: Db,
-    private readonly cameras: (orgId: string, ids: string[]) => RawBuilder<CameraIdentity[]>) {}
+  constructor(private readonly db: Db) {}
 
   write(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<AloneWritten> {
     return new Promise((done, fail) => {
@@ -93,7 +90,7 @@ export class IntakeWriter {
   private statement(orgId: string, tokenId: string, parts: Part[]): Promise<AloneWritten> {
     const rows = parts.length === 1 ? parts[0]!.rows : parts.flatMap((p) => p.rows);
     const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
-    return eventsStore.insertAlone(this.db, orgId, tokenId, rows, this.cameras(orgId, cameraIds));
+    return eventsStore.insertAlone(this.db, orgId, tokenId, rows, cameraIds);
   }
 }
 

@@ -21,12 +21,9 @@ export interface LocalRing { readonly origin: string; take(frames: EventFrame[])
 export class EventNotifier {
   private queue: string[] = [];
   private sending: Promise<void> | null = null;
-  private local: LocalRing | null = null;
 
-  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>) {}
-
-  /** The ring of this process (set once it exists). */
-  deliverLocally(ring: LocalRing): void { this.local = ring; }
+  /** `local`: this process's ring, which takes the frames of this process's commits directly. */
+  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>, private readonly local: LocalRing | null = null) {}
 
   /**
    * Queues one batch notice (a JSON object); resolves once it has been sent. `frames` are the

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../../http/typed.js';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import { principalOf } from '../../http/principal.js';
 import { sec, strictBody, validationCodes } from '../../http/list.js';
@@ -12,8 +12,8 @@ import {
 const tags = ['events'];
 
 /** Authenticated scope: any signed-in user, narrowed by camera rights. */
-export function eventsNavigationRoutes(app: FastifyInstance, deps: { navigation: NavigationService }): void {
-  app.get<{ Querystring: Static<typeof AdjacentQuery> }>('/api/v1/events/adjacent', {
+export function eventsNavigationRoutes(app: PlaneApp, deps: { navigation: NavigationService }): void {
+  app.get('/api/v1/events/adjacent', {
     schema: {
       tags, security: sec, querystring: AdjacentQuery, response: { 200: AdjacentReply },
       summary: 'The previous (earlier) or next (later) event of one camera relative to a playback position',
@@ -27,7 +27,7 @@ export function eventsNavigationRoutes(app: FastifyInstance, deps: { navigation:
     return reply.header('cache-control', 'no-store').send(out);
   });
 
-  app.get<{ Querystring: Static<typeof NavigateQuery> }>('/api/v1/events/navigate', {
+  app.get('/api/v1/events/navigate', {
     schema: {
       tags, security: sec, querystring: NavigateQuery, response: { 200: NavigateReply },
       summary: 'The key of the next (older, below) or previous (newer, above) row of the current feed result',
@@ -38,7 +38,7 @@ export function eventsNavigationRoutes(app: FastifyInstance, deps: { navigation:
     config: { validationCode: validationCodes(NavigateFieldCodes) },
   }, async (req) => deps.navigation.navigate(principalOf(req), req.query));
 
-  app.post<{ Querystring: Static<typeof ReconcileQuery>; Body: Static<typeof ReconcileBody> }>('/api/v1/events/reconcile', {
+  app.post('/api/v1/events/reconcile', {
     schema: {
       tags, security: sec, querystring: ReconcileQuery, body: ReconcileBody, response: { 200: ReconcileReply },
       summary: 'Those of the candidate keys (from the live stream) that match the current feed filter, as full rows',

@@ -4,13 +4,12 @@ import type { Clock } from '../../../common/clock.js';
 import type { Db } from '../../db/database.js';
 import type { EvidenceService } from '../../evidence/evidence.service.js';
 import { type Job, queueDrainer } from '../../jobs/jobs.js';
-import { eventsStore } from '../log/events.store.js';
-import type { EventNotifier } from '../log/notifier.js';
+import type { EventLog } from '../log/event-log.js';
 import type { ModuleTokensService } from '../../module-tokens/module-tokens.service.js';
 import type { OrgArchiver, OrgsService } from '../../orgs/orgs.service.js';
 import { purgeStore } from './purge.store.js';
 import { archiveStore } from './archive.store.js';
-import { afterEventsDeleted, publishRemoved } from './removal.js';
+import { removalBatch } from './removal.js';
 
 // Rows per transaction, as for purges: short transactions keep the writers' lock and the stream moving.
 const BATCH = 500;
@@ -29,7 +28,7 @@ export class ArchiveService implements OrgArchiver {
   batch = BATCH;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly evidence: EvidenceService,
-    private readonly tokens: ModuleTokensService, private readonly orgs: OrgsService, private readonly notifier: EventNotifier,
+    private readonly tokens: ModuleTokensService, private readonly orgs: OrgsService, private readonly events: EventLog,
     private readonly log: Pick<Logger, 'warn'>) {}
 
   async queue(trx: Db, orgId: string, createdBy: string | null) {
@@ -61,18 +60,18 @@ export class ArchiveService implements OrgArchiver {
     let writersSettled = false;
     try {
       while (this.clock.now() < deadline) {
-        const step = await this.db.transaction().execute(async (trx) => {
+        const step = await removalBatch(this.db, this.events, this.evidence, async (w, remove) => {
+          const trx = w.trx;
           const job = await purgeStore.lockJob(trx, id);
           if (!job || job.org_id === null) return 'skip' as const; // finished, or another process holds this batch
           const orgId = job.org_id;
           const attachments = await this.evidence.removeOfOrg(trx, orgId, this.batch);
           if (attachments) { await purgeStore.progress(trx, id, 0, attachments); return 'next' as const; }
-          await eventsStore.beginWrite(trx);
-          const gone = await purgeStore.deleteOrgBatch(trx, orgId, this.batch);
+          const keys = await purgeStore.lockOrgBatch(trx, orgId, this.batch);
           const now = this.clock.now();
-          if (gone.length) {
-            const removed = await afterEventsDeleted(trx, this.evidence, gone, now);
-            await purgeStore.progress(trx, id, gone.length, removed.attachments);
+          if (keys.length) {
+            const removed = await remove(keys, now);
+            await purgeStore.progress(trx, id, removed.events, removed.attachments);
             return removed;
           }
           if (!writersSettled) return 'settle' as const;
@@ -82,8 +81,7 @@ export class ArchiveService implements OrgArchiver {
           return 'done' as const;
         });
         if (step === 'skip' || step === 'done') return;
-        if (step === 'settle') { await eventsStore.safeHead(this.db); writersSettled = true; }
-        else if (step !== 'next') await publishRemoved(this.evidence, this.notifier, step);
+        if (step === 'settle') { await this.events.settle(); writersSettled = true; }
       }
     } catch (err) {
       const message = (err as Error).message;

@@ -1,9 +1,8 @@
 import type { Clock } from '../../../common/clock.js';
-import type { Db } from '../../db/database.js';
 import type { EvidenceService } from '../../evidence/evidence.service.js';
 import type { Job } from '../../jobs/jobs.js';
 import { EVENT_RING_SIZE } from '../stream/stream.ring.js';
-import { purgeStore } from './purge.store.js';
+import type { EventLog } from '../log/event-log.js';
 
 const DAY_MS = 86_400_000;
 
@@ -35,7 +34,7 @@ export class PurgeRecordsPruner {
   private readonly replayDepth: number;
   private readonly batch: number;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly evidence: EvidenceService, opts: PruneOptions = {}) {
+  constructor(private readonly log: EventLog, private readonly clock: Clock, private readonly evidence: EvidenceService, opts: PruneOptions = {}) {
     this.retentionMs = opts.retentionMs ?? PURGE_RECORD_RETENTION_MS;
     this.replayDepth = opts.replayDepth ?? EVENT_RING_SIZE;
     this.batch = opts.batch ?? 5000;
@@ -47,14 +46,8 @@ export class PurgeRecordsPruner {
 
   async run(deadline: number): Promise<{ tombstones: number; attachments: number }> {
     const before = new Date(this.clock.now() - this.retentionMs);
-    let tombstones = 0, attachments = 0;
-    const floor = await purgeStore.replayFloor(this.db, this.replayDepth);
-    if (floor !== null) {
-      for (let n = this.batch; n === this.batch && this.clock.now() < deadline;) {
-        n = await purgeStore.pruneTombstones(this.db, before, floor, this.batch);
-        tombstones += n;
-      }
-    }
+    const tombstones = await this.log.pruneTombstones(before, this.replayDepth, this.batch, () => this.clock.now() < deadline);
+    let attachments = 0;
     for (let n = this.batch; n === this.batch && this.clock.now() < deadline;) {
       n = await this.evidence.prunePurged(before, this.batch);
       attachments += n;

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../common/clock.js';
+import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import type { Principal } from '../../http/principal.js';
@@ -8,12 +9,11 @@ import type { AuditService } from '../../audit/audit.service.js';
 import { actorOf } from '../../auth/auth.service.js';
 import type { EvidenceService } from '../../evidence/evidence.service.js';
 import { type Job, queueDrainer } from '../../jobs/jobs.js';
-import { eventsStore } from '../log/events.store.js';
-import type { EventNotifier } from '../log/notifier.js';
+import type { EventLog } from '../log/event-log.js';
 import { purgeStore, type CleanupJobRow, type PurgeSpec } from './purge.store.js';
-import { afterEventsDeleted, publishRemoved } from './removal.js';
+import { removalBatch } from './removal.js';
 
-export { purgeDayOf } from './removal.js';
+export { purgeDayOf } from '../log/cursor.js';
 
 /** The purge body (document 2): every field has a default. */
 export interface PurgeBody {
@@ -26,14 +26,13 @@ export const MAX_PURGE_DETECTOR = 256;
 // Rows deleted per transaction: short transactions keep the writers' lock and the stream moving.
 const BATCH = 500;
 
-const iso = (d: Date | string | null) => (d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString());
 
 export function jobJson(j: CleanupJobRow) {
   const finished = j.state === 'finished';
   return {
     id: j.id, kind: j.kind, org_id: j.org_id, state: j.state, preview: j.preview,
     progress: finished ? { events: Number(j.deleted_events), attachments: Number(j.deleted_attachments) } : {},
-    created_at: iso(j.created_at)!, finished_at: iso(j.finished_at), last_error: j.last_error,
+    created_at: iso(j.created_at), finished_at: iso(j.finished_at), last_error: j.last_error,
   };
 }
 
@@ -45,7 +44,7 @@ export function jobJson(j: CleanupJobRow) {
 export class PurgeService {
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService,
-    private readonly evidence: EvidenceService, private readonly notifier: EventNotifier, private readonly log: Pick<Logger, 'warn'>) {}
+    private readonly evidence: EvidenceService, private readonly events: EventLog, private readonly log: Pick<Logger, 'warn'>) {}
 
   normalise(b: PurgeBody): PurgeSpec {
     const ids = [...new Set((b.event_ids ?? []).map((i) => i.toLowerCase()))].sort();
@@ -106,19 +105,17 @@ export class PurgeService {
   private async runJob(id: string, deadline: number): Promise<void> {
     try {
       while (this.clock.now() < deadline) {
-        const step = await this.db.transaction().execute(async (trx) => {
-          const job = await purgeStore.lockJob(trx, id);
+        const step = await removalBatch(this.db, this.events, this.evidence, async (w, remove) => {
+          const job = await purgeStore.lockJob(w.trx, id);
           if (!job) return 'skip' as const; // finished, or another process holds this batch
-          await eventsStore.beginWrite(trx);
-          const gone = await purgeStore.deleteBatch(trx, job.spec, BATCH);
+          const keys = await purgeStore.lockBatch(w.trx, job.spec, BATCH);
           const now = this.clock.now();
-          if (!gone.length) { await purgeStore.finish(trx, id, new Date(now)); return 'done' as const; }
-          const removed = await afterEventsDeleted(trx, this.evidence, gone, now);
-          await purgeStore.progress(trx, id, gone.length, removed.attachments);
+          if (!keys.length) { await purgeStore.finish(w.trx, id, new Date(now)); return 'done' as const; }
+          const removed = await remove(keys, now);
+          await purgeStore.progress(w.trx, id, removed.events, removed.attachments);
           return removed;
         });
         if (step === 'skip' || step === 'done') return;
-        await publishRemoved(this.evidence, this.notifier, step);
       }
     } catch (err) {
       const message = (err as Error).message;

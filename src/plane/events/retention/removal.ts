@@ -1,41 +1,24 @@
 import type { Db } from '../../db/database.js';
 import type { EvidenceService } from '../../evidence/evidence.service.js';
-import { batchNotice, boundFrame, frameOfRow, type EventFrame } from '../log/events.frames.js';
-import type { EventNotifier } from '../log/notifier.js';
-import { purgeStore, type DeletedEvent } from './purge.store.js';
+import type { EventLog, LogWrite } from '../log/event-log.js';
 
-/** The UTC day of `ms` as YYYYMMDD (the `d<purge-day>:` prefix of stream cursors). */
-export function purgeDayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
-}
-
-/** What a committed removal batch leaves to do after its commit. */
-export interface RemovedBatch { frames: EventFrame[]; keys: string[]; attachments: number; day: string }
+/** How many events and attachments a removal batch took, and the evidence bytes to delete after its commit. */
+export interface RemovedBatch { events: number; attachments: number; bytes: string[] }
 
 /**
- * The rest of a removal batch once its events are deleted (purge and archive cleanup alike), in
- * the caller's transaction: their idempotency keys, their attachments' metadata, the purge day,
- * and one tombstone per event at a new stream position.
+ * A removal batch (purge and archive cleanup alike), in one transaction: `step` locks its job and
+ * names the events to remove (or ends the run with a word); the log removes them (their ext ids,
+ * the purge day, one tombstone each) and their attachments' metadata goes with them. After
+ * the commit the evidence bytes go, then the tombstones as one notice carrying the purge day.
  */
-export async function afterEventsDeleted(trx: Db, evidence: EvidenceService, gone: DeletedEvent[], now: number): Promise<RemovedBatch> {
-  await purgeStore.deleteExtIds(trx, gone);
-  const atts = await evidence.purgeOfEvents(trx, gone);
-  const day = purgeDayOf(now);
-  await purgeStore.setPurgeDay(trx, day);
-  const seqs = await purgeStore.drawSeqs(trx, gone.length);
-  const frames = gone.map((g, i) => tombstone({ ...g, seq: seqs[i]! }));
-  await purgeStore.insertTombstones(trx, frames, new Date(now));
-  return { frames, keys: atts.map((a) => a.storage_key), attachments: atts.length, day };
-}
-
-/** After commit: the evidence bytes go, then the tombstones as one notice carrying the purge day. */
-export async function publishRemoved(evidence: EvidenceService, notifier: EventNotifier, b: RemovedBatch): Promise<void> {
-  await evidence.deleteBytes(b.keys);
-  if (b.frames.length) void notifier.publish(batchNotice(b.frames[0]!.seq, b.frames[b.frames.length - 1]!.seq, b.frames, { purge_day: b.day }));
-}
-
-/** The `deleted` frame of a removed event: its keys as they were, at a new stream position. */
-function tombstone(row: Parameters<typeof frameOfRow>[0]): EventFrame {
-  const { interval: _omit, ...f } = frameOfRow(row, 'created');
-  return boundFrame({ ...f, updated: false, deleted: true });
+export async function removalBatch<W extends string>(db: Db, log: EventLog, evidence: EvidenceService,
+  step: (w: LogWrite, remove: (keys: Array<{ id: string; occurred_at: Date }>, now: number) => Promise<RemovedBatch>) => Promise<W | RemovedBatch>): Promise<W | RemovedBatch> {
+  const { value, written } = await db.transaction().execute((trx) => log.writeIn(trx, (w) => step(w, async (keys, now) => {
+    const gone = await w.remove(keys, now);
+    const atts = await evidence.purgeOfEvents(w.trx, gone);
+    return { events: gone.length, attachments: atts.length, bytes: atts.map((a) => a.storage_key) };
+  })));
+  if (typeof value !== 'string') await evidence.deleteBytes(value.bytes);
+  log.publish(written);
+  return value;
 }

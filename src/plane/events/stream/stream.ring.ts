@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { channels, type LiveBus } from '../../live/bus.js';
+import { ReplayRing } from '../../live/replay-ring.js';
 import type { BatchNotice, EventFrame } from '../log/events.frames.js';
 import { eventsStore } from '../log/events.store.js';
 import { streamStore } from './stream.store.js';
@@ -32,9 +33,8 @@ export interface RingListener {
  * lock (eventsStore.safeHead). Filled from the table at start and after every LISTEN reconnect.
  */
 export class EventRing {
-  private frames: EventFrame[] = [];
-  /** frames with seq <= base were evicted (or precede everything loaded) */
-  private base = 0;
+  /** the released frames a resume replays */
+  private readonly replay: ReplayRing<EventFrame>;
   private frontier = 0;
   private day: string | null = null;
   private ready = false;
@@ -52,7 +52,9 @@ export class EventRing {
   /** Names this process in the notices whose frames it took directly (EventNotifier). */
   readonly origin = randomUUID();
 
-  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>, private readonly size = EVENT_RING_SIZE) {}
+  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>, private readonly size = EVENT_RING_SIZE) {
+    this.replay = new ReplayRing(size);
+  }
 
   /** Every position at or below it is settled; a cursor above it (after a settle) is in the future. */
   get head(): number { return this.frontier; }
@@ -77,10 +79,7 @@ export class EventRing {
 
   /** Frames after `seq` (oldest first), or null when `seq` is older than the ring holds. */
   after(seq: number): EventFrame[] | null {
-    if (seq < this.base) return null;
-    let lo = 0, hi = this.frames.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.frames[mid]!.seq <= seq) lo = mid + 1; else hi = mid; }
-    return this.frames.slice(lo);
+    return this.replay.after(seq);
   }
 
   /**
@@ -95,8 +94,7 @@ export class EventRing {
           const { head, purge_day } = await eventsStore.safeHead(this.db);
           if (!this.ready) {
             const latest = await streamStore.latest(this.db, head, this.size);
-            this.frames = latest;
-            this.base = latest.length < this.size ? 0 : latest[0]!.seq - 1;
+            this.replay.reset(latest, latest.length < this.size ? 0 : latest[0]!.seq - 1);
             this.frontier = head;
             this.day = purge_day;
             this.ready = true;
@@ -164,7 +162,6 @@ export class EventRing {
       this.pending.delete(this.frontier);
       if (f) this.emit(f);
     }
-    this.trim();
     if (this.pending.size === 0 && this.inflight === 0) return;
     if (this.gapTimer) return;
     this.gapTarget = this.frontier + 1;
@@ -186,19 +183,11 @@ export class EventRing {
       if (f) this.emit(f);
     }
     if (seq > this.frontier) this.frontier = seq;
-    this.trim();
   }
 
   private emit(f: EventFrame): void {
-    this.frames.push(f);
+    this.replay.push(f);
     for (const l of this.listeners) l.frame(f);
-  }
-
-  private trim(): void {
-    if (this.frames.length <= this.size) return;
-    const drop = this.frames.length - this.size;
-    this.base = this.frames[drop - 1]!.seq;
-    this.frames.splice(0, drop);
   }
 
   private setDay(day: string | null): void {

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { PlaneApp } from '../../http/typed.js';
+import { Type } from 'typebox';
 import { principalOf } from '../../http/principal.js';
 import { sec, Uuid, validationCodes } from '../../http/list.js';
 import type { EventStreamService } from './stream.service.js';
@@ -17,8 +17,8 @@ const EventStreamBody = Type.String({
 });
 
 /** Authenticated scope: any signed-in user; frames filtered by camera rights. */
-export function eventStreamRoutes(app: FastifyInstance, deps: { stream: EventStreamService }): void {
-  app.get<{ Querystring: Static<typeof EventStreamQuery> }>('/api/v1/events/stream', {
+export function eventStreamRoutes(app: PlaneApp, deps: { stream: EventStreamService }): void {
+  app.get('/api/v1/events/stream', {
     schema: {
       tags: ['events'], security: sec, querystring: EventStreamQuery, response: { 200: EventStreamBody },
       summary: 'Live event frames (SSE); resume with the stream_cursor of a feed or intake reply',

@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../http/principal.js';
-import { LiveStreams, type LiveStream } from '../../live/sse.js';
+import { LiveStreams, sseEvent, type LiveStream } from '../../live/sse.js';
 import { cameraScope, type CameraScope } from '../../rights/camera-rights.js';
 import { frameJson, type EventFrame } from '../log/events.frames.js';
+import { cursorOf, parseEventCursor } from '../log/cursor.js';
+
+export { parseEventCursor } from '../log/cursor.js';
 import type { EventRing } from './stream.ring.js';
 import type { RightsView, StreamRights } from './stream.rights.js';
 
@@ -14,16 +17,6 @@ const MAX_QUEUED = 4096;
 // this long and leave together (one write per socket per round, not per intake batch). At an
 // idle moment a frame leaves in the same turn.
 const WRITE_EVERY_MS = 25;
-
-/** `g:<n>`, or `d<purge-day>:<n>` once a purge day applies; null for anything else. */
-export function parseEventCursor(text: string): { day: string | null; seq: number } | null {
-  const m = /^(?:g|d(\d{8})):(\d{1,15})$/.exec(text);
-  return m ? { day: m[1] ?? null, seq: Number(m[2]) } : null;
-}
-
-export function cursorOf(day: string | null, seq: number): string {
-  return day ? `d${day}:${seq}` : `g:${seq}`;
-}
 
 /** Milliseconds from `now` to the next midnight UTC. */
 export function untilMidnightUtc(now: number): number {
@@ -38,7 +31,7 @@ const texts = new WeakMap<EventFrame, { day: string | null; text: string }>();
 function frameText(f: EventFrame, day: string | null): string {
   const t = texts.get(f);
   if (t && t.day === day) return t.text;
-  const text = `id: ${cursorOf(day, f.seq)}\ndata: ${encode(f)}\n\n`;
+  const text = sseEvent(cursorOf(day, f.seq), encode(f));
   texts.set(f, { day, text });
   return text;
 }

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/database.js';
+import { iso } from '../../../common/time.js';
 import type { TemplateCache } from '../../templates/template.cache.js';
 import { apply, titleWords, type Applied } from '../../templates/template.apply.js';
 import { eventId } from '../log/events.ids.js';
-import { eventsStore, type EventInsert } from '../log/events.store.js';
-import { eventsReadStore } from '../feed/events.read.store.js';
-import { batchNotice, frameOfRow, type EventFrame } from '../log/events.frames.js';
-import type { EventNotifier } from '../log/notifier.js';
+import type { EventInsert } from '../log/events.store.js';
+import type { EventFrame } from '../log/events.frames.js';
+import type { EventLog, Written } from '../log/event-log.js';
 
 /** The plane's own detectors (document 4 §4); a system template ships for each. */
 export type SystemDetector = 'system.node_unreachable' | 'system.camera_offline' | 'system.evidence_storage_pressure';
@@ -28,19 +28,19 @@ export interface SystemOpen {
 export interface SystemClose { detector: SystemDetector; occurredAt: number; nodeId?: string; cameraId?: string }
 
 /**
- * The write path of system events: the same as intake's (templates applied, a system template's
- * ignore_event drops the event, one multi-row INSERT per organisation under the event writers'
- * lock, one notice per committed batch), but inside the caller's transaction, so that the state
- * transition that decides an event and the event commit together. Category `system`, no token.
+ * System events: templates applied as at intake (a system template's ignore_event drops the
+ * event), written through the event log inside the caller's transaction, so that the state
+ * transition that decides an event and the event commit together; their frames are published
+ * after that commit (`publish`). Category `system`, no token.
  */
 export class SystemEvents {
-  constructor(private readonly templates: TemplateCache, private readonly notifier: EventNotifier) {}
+  constructor(private readonly templates: TemplateCache, private readonly log: EventLog) {}
 
   /**
-   * Writes `opens` and closes `closes` at `endedAt` inside `trx`; returns the batch notice to
-   * publish after commit (null when nothing was written).
+   * Writes `opens` and closes `closes` at `endedAt` inside `trx`; returns what to publish after
+   * commit (null when nothing was written).
    */
-  async write(trx: Db, opens: SystemOpen[], closes: SystemClose[], endedAt: number): Promise<string | null> {
+  async write(trx: Db, opens: SystemOpen[], closes: SystemClose[], endedAt: number): Promise<Written | null> {
     const kept: Array<{ open: SystemOpen; applied: Applied | null }> = [];
     for (const open of opens) {
       const t = (await this.templates.forOrg(open.orgId, trx)).match(open.detector);
@@ -48,46 +48,27 @@ export class SystemEvents {
       kept.push({ open, applied: t ? apply(t, { detector: open.detector, cameraId: open.cameraId, payload: open.payload }) : null });
     }
     if (!kept.length && !closes.length) return null;
-    await eventsStore.beginWrite(trx);
-    const frames: EventFrame[] = [];
-    const byOrg = new Map<string, typeof kept>();
-    for (const k of kept) byOrg.set(k.open.orgId, [...(byOrg.get(k.open.orgId) ?? []), k]);
-    for (const [orgId, items] of byOrg) {
-      const rows = items.map((k) => insertOf(k.open, k.applied));
-      const seqs = await eventsStore.insertBatch(trx, orgId, null, rows);
-      rows.forEach((row, i) => frames.push(frameOf(items[i]!.open, items[i]!.applied, row, seqs.get(row.id)!)));
-    }
-    for (const c of closes) {
-      for (const closed of await eventsStore.closeSystem(trx, { detector: c.detector, occurredAt: new Date(c.occurredAt), nodeId: c.nodeId ?? null, cameraId: c.cameraId ?? null }, new Date(endedAt))) {
-        const row = await eventsReadStore.get(trx, { kind: 'all' }, closed.id, new Date(closed.occurred_at));
-        if (row) frames.push(frameOfRow(row, 'full'));
+    const { written } = await this.log.writeIn(trx, async (w) => {
+      const byOrg = new Map<string, typeof kept>();
+      for (const k of kept) byOrg.set(k.open.orgId, [...(byOrg.get(k.open.orgId) ?? []), k]);
+      for (const [orgId, items] of byOrg) {
+        await w.insert(orgId, null, items.map((k) => insertOf(k.open, k.applied)), (row, i, seq) => frameOf(items[i]!.open, items[i]!.applied, row, seq));
       }
-    }
-    if (!frames.length) return null;
-    frames.sort((a, b) => a.seq - b.seq);
-    return batchNotice(frames[0]!.seq, frames[frames.length - 1]!.seq, frames);
+      for (const c of closes) {
+        await w.closeSystem({ detector: c.detector, occurredAt: new Date(c.occurredAt), nodeId: c.nodeId ?? null, cameraId: c.cameraId ?? null }, new Date(endedAt));
+      }
+    });
+    return written.frames.length ? written : null;
   }
 
   /** Closes system intervals whose node or camera was deleted while they were open; publishes their frames. */
-  async closeOrphans(db: Db, at: number): Promise<number> {
-    const { notice, n } = await db.transaction().execute(async (trx) => {
-      await eventsStore.beginWrite(trx);
-      const closed = await eventsStore.closeOrphanedSystem(trx, new Date(at));
-      const frames: EventFrame[] = [];
-      for (const c of closed) {
-        const row = await eventsReadStore.get(trx, { kind: 'all' }, c.id, new Date(c.occurred_at));
-        if (row) frames.push(frameOfRow(row, 'full'));
-      }
-      frames.sort((a, b) => a.seq - b.seq);
-      return { n: closed.length, notice: frames.length ? batchNotice(frames[0]!.seq, frames[frames.length - 1]!.seq, frames) : null };
-    });
-    this.publish(notice);
-    return n;
+  closeOrphans(_db: Db, at: number): Promise<number> {
+    return this.log.write((w) => w.closeOrphanedSystem(new Date(at)));
   }
 
-  /** After commit, outside the transaction (see EventNotifier). */
-  publish(notice: string | null): void {
-    if (notice) void this.notifier.publish(notice);
+  /** After commit, outside the transaction. */
+  publish(written: Written | null): void {
+    this.log.publish(written);
   }
 }
 
@@ -105,7 +86,7 @@ function insertOf(o: SystemOpen, a: Applied | null): EventInsert {
 
 function frameOf(o: SystemOpen, a: Applied | null, row: EventInsert, seq: number): EventFrame {
   return {
-    seq, id: row.id, occurred_at: row.occurred_at.toISOString(), ended_at: null, org_id: o.orgId, camera_id: o.cameraId,
+    seq, id: row.id, occurred_at: iso(row.occurred_at), ended_at: null, org_id: o.orgId, camera_id: o.cameraId,
     camera_name: o.cameraName, node_id: o.nodeId, node_name: o.nodeName, detector: o.detector, detector_title: a?.title ?? null,
     category: 'system', severity: o.severity, template_id: row.template_id, interval: o.interval, confidence: null,
     subject_type: null, subject_ref: null, ext_id: null, list_values: a?.list_values ?? [], starred: false, updated: false, deleted: false,

@@ -41,7 +41,7 @@ const count = async (table: 'event_tombstones' | 'purged_attachments') =>
 /** A pruner on the plane's database whose clock stands `ahead` ms in the future. */
 function pruner(ahead: number, opts: { replayDepth?: number; batch?: number } = {}) {
   const clock = new ManualClock(Date.now() + ahead);
-  return { clock, p: new PurgeRecordsPruner(t.db.database.db, clock, t.plane.services.events.evidence, opts) };
+  return { clock, p: new PurgeRecordsPruner(t.plane.services.events.log, clock, t.plane.services.events.evidence, opts) };
 }
 
 beforeAll(async () => {
