@@ -128,6 +128,12 @@ export const eventsReadStore = {
     return feedRows<EventRowText>(db, f, TEXT_SELECT);
   },
 
+  /** What deciding a change needs of an event, whoever asks (no visibility rule applied). */
+  async keyOf(db: Db, id: string, occurredAt: Date): Promise<{ org_id: string; token_id: string | null; interval: boolean; ended_at: Date | null; occurred_at: Date } | undefined> {
+    return db.selectFrom('events').select(['org_id', 'token_id', 'interval', 'ended_at', 'occurred_at'])
+      .where('occurred_at', '=', occurredAt).where('id', '=', id).executeTakeFirst();
+  },
+
   /**
    * One event by its key; occurred_at comes from the id, so one partition is read. The time is
    * sent as text and cast in SQL: that cast is not immutable, so the day is pruned when the

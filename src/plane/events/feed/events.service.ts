@@ -10,7 +10,6 @@ import { cameraScope } from '../../rights/camera-rights.js';
 import { missingEvent } from '../retention/expired.js';
 import { timeOfEventId } from '../log/events.ids.js';
 import { eventsReadStore, type EventRow, type EventRowText, type FeedFilter } from './events.read.store.js';
-import { eventsStore } from '../log/events.store.js';
 import type { EventLog } from '../log/event-log.js';
 import { LIMITS, SEVERITIES } from '../intake/intake.validate.js';
 import { EventSearch, parseSearch } from './search.js';
@@ -161,7 +160,7 @@ export class EventsService {
     const endedAt = new Date(endedAtText);
     await this.log.write(async (w) => {
       const trx = w.trx;
-      const key = await eventsStore.keyOf(trx, id, at);
+      const key = await eventsReadStore.keyOf(trx, id, at);
       if (by.token) {
         if (!key || key.org_id !== by.token.org_id) throw errors.notFound();
         if (key.token_id !== by.token.id) throw errors.forbidden();

@@ -1,3 +1,5 @@
+import { iso } from '../../../common/time.js';
+
 /**
  * Live frames of the event stream (document 2, live stream). A frame is a JSON summary of one
  * event; one that would not fit the 8 KiB notification bound carries only its keys and
@@ -129,7 +131,6 @@ export function frameOfRow(r: {
   category: string; severity: number | null; template_id: string | null; interval: boolean; confidence: number | null;
   subject_type: string | null; subject_ref: string | null; ext_id: string | null; list_values: unknown[]; starred: boolean;
 }, change: 'created' | 'full' | 'partial'): EventFrame {
-  const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
   return {
     seq: Number(r.seq), id: r.id, occurred_at: iso(r.occurred_at), ended_at: r.ended_at === null ? null : iso(r.ended_at), org_id: r.org_id,
     camera_id: r.camera_id, camera_name: r.camera_name, node_id: r.node_id, node_name: r.node_name, detector: r.detector,

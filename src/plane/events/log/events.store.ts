@@ -228,12 +228,6 @@ export const eventsStore = {
     };
   },
 
-  /** What deciding a change needs of an event, whoever asks (no visibility rule applied). */
-  async keyOf(db: Db, id: string, occurredAt: Date): Promise<{ org_id: string; token_id: string | null; interval: boolean; ended_at: Date | null; occurred_at: Date } | undefined> {
-    return db.selectFrom('events').select(['org_id', 'token_id', 'interval', 'ended_at', 'occurred_at'])
-      .where('occurred_at', '=', occurredAt).where('id', '=', id).executeTakeFirst();
-  },
-
   /** Closes an open interval; a new stream position carries its `updated` frame. Null when it was not open. */
   async close(trx: Db, id: string, occurredAt: Date, endedAt: Date): Promise<number | null> {
     const r = await sql<{ seq: number }>`update events set ended_at = ${endedAt}, seq = nextval('event_seq'), changed = true

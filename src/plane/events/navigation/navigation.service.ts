@@ -1,3 +1,5 @@
+import type { Static } from 'typebox';
+import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import type { Principal } from '../../http/principal.js';
@@ -6,15 +8,16 @@ import { cameraScope } from '../../rights/camera-rights.js';
 import { timeOfEventId } from '../log/events.ids.js';
 import { eventJson, type EventsService, type FeedQuery } from '../feed/events.service.js';
 import { navigationStore, type Direction } from './navigation.store.js';
-import { NAV_LIMITS } from './navigation.schemas.js';
+import { NAV_LIMITS, type AdjacentQuery as AdjacentQuerySchema, type NavigateQuery as NavigateQuerySchema } from './navigation.schemas.js';
 import { pgCode } from '../../db/pg-errors.js';
 import { CANDIDATE_LIMIT, parseSearch, type SearchQuery } from '../feed/search.js';
 import { tsQuery } from '../feed/search.store.js';
 
 const QUERY_CANCELED = '57014';
 
-export interface AdjacentQuery { camera: string; anchor: string; anchor_id?: string; direction: Direction; excluded_detectors?: string }
-export interface NavigateQuery extends FeedQuery { anchor: string; anchor_id: string; direction: Direction }
+/** The queries as the routes' schemas type them. */
+export type AdjacentQuery = Static<typeof AdjacentQuerySchema>;
+export type NavigateQuery = Static<typeof NavigateQuerySchema>;
 
 /** `excluded_detectors`: one JSON array of exact ids (document 2: up to 64, each 1..256 bytes). */
 export function parseExcludedDetectors(raw: string | undefined): string[] {
@@ -77,7 +80,7 @@ export class NavigationService {
         if (r.candidates > CANDIDATE_LIMIT) throw errors.eventSearchTooBroad(CANDIDATE_LIMIT);
         return r.row;
       });
-    return { event: row ? { id: row.id, occurred_at: row.occurred_at.toISOString() } : null };
+    return { event: row ? { id: row.id, occurred_at: iso(row.occurred_at) } : null };
   }
 
   /**

@@ -58,7 +58,7 @@ export class PurgeService {
     const asOf = b.as_of === undefined ? now : Math.min(Date.parse(b.as_of), now);
     return {
       event_ids: ids, org_id: b.org_id?.toLowerCase() ?? null, from: iso(from), to: iso(to), camera_id: b.camera_id?.toLowerCase() ?? null,
-      detector, severity_min: b.severity_min ?? null, starred: b.starred === true, category: b.category ?? null, as_of: new Date(asOf).toISOString(),
+      detector, severity_min: b.severity_min ?? null, starred: b.starred === true, category: b.category ?? null, as_of: iso(asOf),
     };
   }
 
