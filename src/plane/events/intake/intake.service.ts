@@ -21,7 +21,6 @@ export type ItemResult = { index: number; id: string } | { index: number; error:
 
 interface Ready { index: number; item: IntakeItem; applied: Applied | null; id: string; camera: EventCamera | null; attachments: string; coalesced?: CoalescedOpen }
 
-
 /**
  * THE camera rule of intake, for both write paths: an item that names a camera which is not
  * one of its organisation's cameras (as the log's one SQL finds them) fails alone with

@@ -7,7 +7,7 @@ import { isUuid } from '../../http/list.js';
 import { cameraScope } from '../../rights/camera-rights.js';
 import { timeOfEventId } from '../log/events.ids.js';
 import { eventJson, type EventsService, type FeedQuery } from '../feed/events.service.js';
-import { navigationStore, type Direction } from './navigation.store.js';
+import { navigationStore } from './navigation.store.js';
 import { NAV_LIMITS, type AdjacentQuery as AdjacentQuerySchema, type NavigateQuery as NavigateQuerySchema } from './navigation.schemas.js';
 import { pgCode } from '../../db/pg-errors.js';
 import { CANDIDATE_LIMIT, parseSearch, type SearchQuery } from '../feed/search.js';
