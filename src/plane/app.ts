@@ -17,7 +17,10 @@ import { createServer } from './http/server.js';
 import { registerRoutes } from './routes.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { EventServices } from './eventing.js';
+import { createEvents, eventDetectors, type Events } from './events/index.js';
+import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import { TemplateCache } from './templates/template.cache.js';
+import { TemplatesService } from './templates/templates.service.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
 import { createAudit } from './audit/audit.module.js';
 import { createAuth } from './auth/auth.module.js';
@@ -55,7 +58,10 @@ export interface PlaneServices {
   cameras: CamerasService;
   viewing: ViewingService;
   grants: GrantsService;
-  events: EventServices;
+  moduleTokens: ModuleTokensService;
+  templateCache: TemplateCache;
+  templates: TemplatesService;
+  events: Events;
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
@@ -118,8 +124,13 @@ export async function buildApp(deps: {
   const { cameras, viewing } = camerasDomain;
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
-  const inventory = { orgs, cameras };
-  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
+  const moduleTokens = new ModuleTokensService(db, clock, orgs, audit);
+  const templateCache = new TemplateCache(db);
+  const templates = new TemplatesService(db, clock, orgs, audit, templateCache, eventDetectors(db));
+  const events = createEvents({
+    db, clock, config, log: log.child({ part: 'events' }), audit, orgs, moduleTokens, templates, templateCache, streams,
+    evidenceStorage: deps.evidenceStorage,
+  });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
   const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
@@ -130,7 +141,7 @@ export async function buildApp(deps: {
   ];
 
   auth.subscribe(bus);
-  events.templateCache.subscribe(bus);
+  templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);
   auth.onNews((news) => {
@@ -140,14 +151,10 @@ export async function buildApp(deps: {
   });
 
   const app = await createServer(log, health);
-  registerRoutes(app, { health, auth, domains, events });
+  registerRoutes(app, { health, auth, domains, events, moduleTokens, templates });
 
   // The named background jobs of every domain; started once, when the start-up work is done.
-  const eventJobs: Job[] = [
-    events.partitionsJob(), events.purge.backgroundJob(), events.archive.backgroundJob(), events.pruneJob(),
-    events.intervalTimeoutsJob(), events.searchPendingJob(),
-  ];
-  const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...eventJobs];
+  const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs()];
   const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
   const readyPromise = health.start(async () => {
     await migrate(database);
@@ -165,13 +172,13 @@ export async function buildApp(deps: {
     app,
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
-      events, jobs, sweeper, pressure,
+      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure,
     },
     ready: () => readyPromise,
     async close() {
       health.stop();
       jobs.stop();
-      events.ring.stop();
+      events.stop();
       streams.endAll();
       await app.close();
       await bus.close();

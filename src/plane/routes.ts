@@ -1,26 +1,23 @@
 import type { DbHealth } from './db/health.js';
 import type { AuthService } from './auth/auth.service.js';
-import type { EventServices } from './eventing.js';
 import type { PlaneApp } from './http/typed.js';
 import type { DomainParts, Scope } from './http/module.js';
+import type { Events } from './events/index.js';
+import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import type { TemplatesService } from './templates/templates.service.js';
 import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
 import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
-import { intakeRoutes } from './events/intake.routes.js';
-import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
-import { eventsNavigationRoutes } from './events/navigation.routes.js';
-import { evidenceReadRoutes } from './evidence/evidence.routes.js';
-import { eventStreamRoutes } from './events/stream.routes.js';
-import { purgeRoutes } from './purge/purge.routes.js';
 import { templatesRoutes } from './templates/templates.routes.js';
-import { previewRoutes } from './evidence/preview.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
   auth: AuthService;
   /** The domains built by their factories, in construction order; each says which scopes its routes sit in. */
   domains: readonly DomainParts[];
-  events: EventServices;
+  events: Events;
+  moduleTokens: ModuleTokensService;
+  templates: TemplatesService;
 }
 
 /**
@@ -42,34 +39,30 @@ export function registerRoutes(app: PlaneApp, deps: RouteDeps): void {
 
   // Intake: a module token, not a session (a separate credential space).
   app.register(async (intake) => {
-    requireModuleToken(intake, deps.events.moduleTokens, deps.health);
-    intakeRoutes(intake, deps.events);
+    requireModuleToken(intake, deps.moduleTokens, deps.health);
+    deps.events.routes.moduleToken(intake);
   });
   app.register(async (either) => {
-    requireSessionOrModuleToken(either, deps.auth, deps.events.moduleTokens, deps.health);
-    eventsCloseRoute(either, deps.events);
+    requireSessionOrModuleToken(either, deps.auth, deps.moduleTokens, deps.health);
+    deps.events.routes.sessionOrModuleToken(either);
   });
 
   app.register(async (authd) => {
     requireSession(authd, deps.auth, deps.health);
     inScope('session', authd);
-    eventStreamRoutes(authd, deps.events);
-    eventsReadRoutes(authd, deps.events);
-    eventsNavigationRoutes(authd, deps.events);
-    evidenceReadRoutes(authd, deps.events);
-    previewRoutes(authd, deps.events);
+    deps.events.routes.session(authd);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
       inScope('admin', admin);
-      moduleTokensRoutes(admin, deps.events);
-      templatesRoutes(admin, deps.events);
+      moduleTokensRoutes(admin, deps);
+      templatesRoutes(admin, deps);
     });
 
     authd.register(async (superadmin) => {
       requireRole(superadmin, 'superadmin');
       inScope('superadmin', superadmin);
-      purgeRoutes(superadmin, deps.events);
+      deps.events.routes.superadmin(superadmin);
     });
   });
 }

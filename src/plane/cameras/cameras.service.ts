@@ -1,4 +1,3 @@
-import type { RawBuilder } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -14,7 +13,7 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
-import { camerasStore, type CameraIdentity, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
+import { camerasStore, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 
 const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
@@ -31,7 +30,7 @@ export function checkSourceUrl(text: string): string {
 // Camera URLs often carry the camera's password: replies and audit params show it as ***
 // (maskUrlPassword). A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
 // The record types other domains use, so that they import this service and never the store.
-export type { CameraIdentity, CameraStatus, NodeCamera };
+export type { CameraStatus, NodeCamera };
 
 export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
 
@@ -93,14 +92,6 @@ export class CamerasService {
     const set = [...new Set(ids.map((i) => i.toLowerCase()))];
     if ((await camerasStore.countInOrg(db, orgId, set)) !== set.length) throw errors.badRequest('unknown_camera');
     return set;
-  }
-
-  /**
-   * Names and node of those of `ids` that are cameras of `orgId` (the others are absent), as a
-   * scalar JSON subquery for a statement of another domain (event intake saves a round trip).
-   */
-  identitiesSql(orgId: string, ids: string[]): RawBuilder<CameraIdentity[]> {
-    return camerasStore.identitiesSql(orgId, ids.filter(isUuid).map((i) => i.toLowerCase()));
   }
 
   async list(p: Principal, q: ListArgs) {

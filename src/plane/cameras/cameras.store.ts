@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
@@ -9,7 +9,6 @@ export interface CameraRecord {
 export type CameraStatus = CameraRecord['status'];
 /** A camera as the sweeper reads it: its status and the start of its open offline interval. */
 export interface NodeCamera { id: string; org_id: string; name: string; status: CameraStatus; offline_since: Date | null }
-export interface CameraIdentity { id: string; node_id: string; name: string; node_name: string }
 const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.status'] as const;
 
 /**
@@ -35,12 +34,6 @@ export const camerasStore = {
     const rows = await db.selectFrom('camera_tags').select(['camera_id', 'tag_id']).where('camera_id', 'in', ids).orderBy('tag_id').execute();
     for (const r of rows) out.get(r.camera_id)?.push(r.tag_id);
     return out;
-  },
-
-  /** Camera and node names of those of `ids` that are cameras of `orgId`, as a scalar JSON subquery another statement embeds (event intake, frames). */
-  identitiesSql(orgId: string, ids: string[]): RawBuilder<CameraIdentity[]> {
-    return sql<CameraIdentity[]>`(select coalesce(json_agg(json_build_object('id', c.id, 'node_id', c.node_id, 'name', c.name, 'node_name', n.name)), '[]')
-      from cameras c join nodes n on n.id = c.node_id where c.org_id = ${orgId}::uuid and c.id = any(${ids}::uuid[]))`;
   },
 
   async ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {

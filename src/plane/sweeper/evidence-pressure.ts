@@ -4,7 +4,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
-import type { SystemEvents, SystemOpen } from '../events/system-events.js';
+import type { SystemEvents, SystemOpen } from '../events/index.js';
 import type { UsersService } from '../users/users.service.js';
 import { sweeperStore } from './sweeper.store.js';
 

@@ -5,7 +5,7 @@ import type { PlaneConfig } from '../config/config.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
-import type { SystemEvents } from '../events/system-events.js';
+import type { SystemEvents } from '../events/index.js';
 import type { DomainParts } from '../http/module.js';
 import { Sweeper } from './sweeper.service.js';
 import { EvidencePressure } from './evidence-pressure.js';

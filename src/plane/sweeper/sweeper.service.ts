@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import type { SystemClose, SystemEvents, SystemOpen } from '../events/system-events.js';
+import type { SystemClose, SystemEvents, SystemOpen } from '../events/index.js';
 import { pollNode, type NodeStream, type PollResult } from './node-client.js';
 import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
