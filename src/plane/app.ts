@@ -16,6 +16,7 @@ import { AuthService } from './auth/auth.service.js';
 import { installErrorHandler } from './http/errors.handler.js';
 import { installMethodRouting } from './http/routing.js';
 import { installValidators } from './http/validation.js';
+import { installTextGuard } from './http/safe-text.js';
 import { redactUrlToken } from './http/query-token.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
@@ -106,6 +107,7 @@ export async function buildApp(deps: {
   });
   installErrorHandler(app, health);
   installValidators(app);
+  installTextGuard(app);
   // One error envelope for the whole API: every documented route answers it for its failures.
   app.addSchema({
     $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,

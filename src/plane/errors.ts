@@ -75,6 +75,8 @@ export const badRequestCodes = [
   'attachment_field_bad_source', 'attachment_field_bad_metadata', 'detail_layout_too_many', 'detail_layout_block_too_large',
   'coalesce_sources_too_many', 'coalesce_source_invalid', 'bad_interval_timeout', 'search_field_bad_source',
   'system_template_fields_readonly', 'system_template_override_required', 'system_template_title_invalid', 'system_template_ignore_invalid',
+  // hardening (docs/hardening.md): text PostgreSQL cannot store, JSON nested too deep
+  'bad_text', 'json_too_deep',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

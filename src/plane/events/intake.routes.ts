@@ -29,7 +29,7 @@ export function intakeRoutes(app: FastifyInstance, deps: { intake: IntakeService
       const events = (req.body as { events?: unknown } | null)?.events;
       if (events !== undefined && !Array.isArray(events)) throw errors.badRequest('bad_events');
     },
-    config: { validationCode: validationCodes(IntakeFieldCodes) },
+    config: { validationCode: validationCodes(IntakeFieldCodes), textCheckedPerItem: true },
   }, async (req) => deps.intake.ingest(moduleTokenOf(req), req.body.events));
 
   app.register(async (raw) => {
