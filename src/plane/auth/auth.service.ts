@@ -6,6 +6,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError } from '../db/health.js';
+import { refuseControlCharacters } from './login-name.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { AuditService, AuditActor } from '../audit/audit.service.js';
@@ -144,6 +145,7 @@ export class AuthService {
   }
 
   async login(login: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
+    refuseControlCharacters(login);
     // Hashed: a key is at most 255 characters, and login names need not sit in the counters.
     const loginKey = createHash('sha256').update(login.toLowerCase()).digest('base64url');
     await this.checkThrottle(loginKey, from.ip);
