@@ -7,6 +7,7 @@ import type { Db } from '../db/database.js';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError } from '../db/health.js';
 import { refuseControlCharacters } from './login-name.js';
+import { reserveAttempt } from './login-reservation.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { AuditService, AuditActor } from '../audit/audit.service.js';
@@ -148,16 +149,12 @@ export class AuthService {
     refuseControlCharacters(login);
     // Hashed: a key is at most 255 characters, and login names need not sit in the counters.
     const loginKey = createHash('sha256').update(login.toLowerCase()).digest('base64url');
-    await this.checkThrottle(loginKey, from.ip);
+    await reserveAttempt([{ limiter: this.byLogin, key: loginKey }, { limiter: this.byAddress, key: from.ip }]);
     const user = await authStore.findUserByLogin(this.db, login);
     // An unknown login is checked against a dummy hash so both failures cost the same time.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHashPromise));
     const now = new Date(this.clock.now());
     if (!user || !ok || user.disabled) {
-      await Promise.all([
-        this.byLogin.penalty(loginKey, 1).catch(() => {}),
-        this.byAddress.penalty(from.ip, 1).catch(() => {}),
-      ]);
       await this.db.transaction().execute((trx) => this.audit.record(trx, {
         actor: { id: user?.id ?? null, name: login.slice(0, 128), role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
         action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: login.slice(0, 128),
@@ -165,7 +162,8 @@ export class AuthService {
       }));
       throw errors.invalidCredentials();
     }
-    await this.byLogin.delete(loginKey).catch(() => {});
+    // A success clears the login's budget and gives back what it took from the address.
+    await Promise.all([this.byLogin.delete(loginKey).catch(() => {}), this.byAddress.reward(from.ip, 1).catch(() => {})]);
     const kid = this.requireKey();
     const sid = randomUUID();
     const expiresAt = new Date(now.getTime() + this.opts.sessionTtlSecs * 1000);
@@ -194,14 +192,6 @@ export class AuthService {
       expires_at: expiresAt.toISOString(),
       user: { id: user.id, org_id: user.org_id, login: user.login, name: user.name, role: user.role, disabled: user.disabled },
     };
-  }
-
-  private async checkThrottle(loginKey: string, ip: string): Promise<void> {
-    const [a, b] = await Promise.all([this.byLogin.get(loginKey), this.byAddress.get(ip)]);
-    let wait = 0;
-    if (a && a.consumedPoints >= this.opts.throttle.attempts) wait = Math.max(wait, a.msBeforeNext);
-    if (b && b.consumedPoints >= this.opts.throttle.attempts * 4) wait = Math.max(wait, b.msBeforeNext);
-    if (wait > 0) throw errors.loginThrottled(Math.max(1, Math.ceil(wait / 1000)));
   }
 
   private requireKey(): SigningKey {
