@@ -17,6 +17,7 @@ import { installErrorHandler } from './http/errors.handler.js';
 import { installMethodRouting } from './http/routing.js';
 import { installValidators } from './http/validation.js';
 import { installTextGuard } from './http/safe-text.js';
+import { closeWithin, serverTimeouts } from './http/limits.js';
 import { redactUrlToken } from './http/query-token.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
@@ -104,6 +105,7 @@ export async function buildApp(deps: {
     trustProxy: false,
     bodyLimit: 1 << 20,
     return503OnClosing: true,
+    ...serverTimeouts(config.http),
   });
   installErrorHandler(app, health);
   installValidators(app);
@@ -188,7 +190,7 @@ export async function buildApp(deps: {
       jobs.stop();
       events.ring.stop();
       streams.endAll();
-      await app.close();
+      await closeWithin(app, config.http.drainMs);
       await bus.close();
     },
   };

@@ -1,4 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
+import { HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -31,6 +32,8 @@ export interface PlaneConfig {
   live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number; lagBytes: number };
   /** Failed logins allowed per login and per address inside the window before 429. */
   loginThrottle: { attempts: number; windowSecs: number };
+  /** Header, body and idle time-outs of the HTTP server and the shutdown drain (not in plane.toml). */
+  http: HttpLimits;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +182,7 @@ export function parsePlaneConfig(opts: {
     sessionTtlSecs: 12 * 3600,
     live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
     loginThrottle: { attempts: 5, windowSecs: 300 },
+    http: HTTP_LIMITS,
   };
 }
 
