@@ -35,6 +35,8 @@ export const errors = {
   rateLimited: (retryAfter: number) =>
     new ApiError(429, 'rate_limited', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   attachmentTooLarge: () => new ApiError(413, 'attachment_too_large'),
+  // more uploads at once than the process streams and queues (docs/hardening.md)
+  attachmentUploadBusy: () => new ApiError(429, 'attachment_upload_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   objectGone: () => new ApiError(404, 'object_gone'),
   archivedDataExpired: () => new ApiError(410, 'archived_data_expired'),
   eventPurgeEmpty: () => new ApiError(409, 'event_purge_empty'),
@@ -91,7 +93,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   add(errors.systemTemplateSuperadminOnly()); add(errors.systemTemplateReadonly()); add(errors.analyticsTemplateInUse());
   add(errors.eventSearchTooBroad(10_000)); add(errors.eventSearchBusy()); add(errors.eventSearchDeadline());
   add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
-  add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
+  add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentUploadBusy()); add(errors.attachmentQuotaExceeded());
   add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.responseEncodeFailed()); add(errors.dbUnavailable());
   add(errors.archivedDataExpired()); add(errors.eventPurgeEmpty());

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
 import type { Static } from 'typebox';
 import { errors } from '../errors.js';
 import { validationCodes } from '../http/list.js';
@@ -37,17 +38,8 @@ export function intakeRoutes(app: FastifyInstance, deps: { intake: IntakeService
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (req, payload, done) => {
       if (Number(req.headers['content-length'] ?? 0) > ATTACHMENT_MAX_BYTES) { done(errors.attachmentTooLarge(), undefined); return; }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let finished = false;
-      const finish = (err: Error | null, body?: Buffer) => { if (!finished) { finished = true; done(err, body); } };
-      payload.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > ATTACHMENT_MAX_BYTES) { finish(errors.attachmentTooLarge()); payload.resume(); return; }
-        if (!finished) chunks.push(c);
-      });
-      payload.on('end', () => finish(null, Buffer.concat(chunks)));
-      payload.on('error', (err: Error) => finish(err));
+      // The stream itself: the evidence service writes it to storage as it arrives.
+      done(null, payload);
     });
     raw.post('/api/v1/attachments', {
       schema: {
@@ -56,8 +48,9 @@ export function intakeRoutes(app: FastifyInstance, deps: { intake: IntakeService
         description: '413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation\'s attachment_quota_bytes.',
       },
     }, async (req, reply) => {
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      return reply.code(201).send(await deps.evidence.upload(moduleTokenOf(req), req.headers['content-type'], body));
+      const body = req.body instanceof Readable ? req.body : Readable.from([]);
+      const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+      return reply.code(201).send(await deps.evidence.uploadStream(moduleTokenOf(req), req.headers['content-type'], body, declared));
     });
   });
 }

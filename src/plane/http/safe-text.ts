@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Stream } from 'node:stream';
 import { errors, type BadRequestCode } from '../errors.js';
 
 /**
@@ -76,7 +77,8 @@ export function installTextGuard(app: FastifyInstance): void {
       const found = findUnsafeText(part, 4);
       if (found) refuse(req, found);
     }
-    if (req.body === undefined || Buffer.isBuffer(req.body)) return;
+    // Only a parsed JSON document (an upload's body is its byte stream).
+    if (req.body === undefined || Buffer.isBuffer(req.body) || req.body instanceof Stream) return;
     if (req.routeOptions.config?.textCheckedPerItem) {
       const found = findUnsafeText(req.body, ITEM_CHECKED_MAX_DEPTH, false);
       if (found) refuse(req, found);
