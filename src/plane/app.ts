@@ -18,6 +18,7 @@ import { installMethodRouting } from './http/routing.js';
 import { installValidators } from './http/validation.js';
 import { installTextGuard } from './http/safe-text.js';
 import { closeWithin, serverTimeouts } from './http/limits.js';
+import { trustProxyOption } from './http/trusted-proxies.js';
 import { redactUrlToken } from './http/query-token.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
@@ -102,7 +103,7 @@ export async function buildApp(deps: {
 
   const app: FastifyInstance = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    trustProxy: false,
+    trustProxy: trustProxyOption(config.trustedProxies),
     bodyLimit: 1 << 20,
     return503OnClosing: true,
     ...serverTimeouts(config.http),

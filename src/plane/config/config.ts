@@ -1,5 +1,6 @@
 import { parse as parseToml } from 'smol-toml';
 import { HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
+import { parseTrustedProxies } from '../http/trusted-proxies.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -34,6 +35,8 @@ export interface PlaneConfig {
   loginThrottle: { attempts: number; windowSecs: number };
   /** Header, body and idle time-outs of the HTTP server and the shutdown drain (not in plane.toml). */
   http: HttpLimits;
+  /** [network] trusted_proxies: addresses and CIDRs whose X-Forwarded-For is believed; empty: none. */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {
@@ -54,6 +57,7 @@ dvr_export_max_secs = 3600
 [network]
 public_url = "http://127.0.0.1:8080"
 listen = "127.0.0.1:8080"
+# trusted_proxies = ["127.0.0.1"]  # reverse proxies whose X-Forwarded-For is believed (addresses, CIDRs)
 
 [network.tls]
 mode = "off"            # off | external | pem | self_signed | acme
@@ -118,6 +122,7 @@ export function parsePlaneConfig(opts: {
   if (listen || doc.network?.public_url !== undefined) {
     try { new URL(publicUrl); } catch { problems.push(`[network] public_url is not a URL: "${publicUrl}"`); }
   }
+  const trustedProxies = parseTrustedProxies(doc.network?.trusted_proxies, problems);
 
   const envLevel = (env.RUST_LOG || env.ARGUS_LOG || '').trim().toLowerCase();
   const fileLevel = String(doc.logging?.minimum_level ?? 'info');
@@ -183,6 +188,7 @@ export function parsePlaneConfig(opts: {
     live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
     loginThrottle: { attempts: 5, windowSecs: 300 },
     http: HTTP_LIMITS,
+    trustedProxies,
   };
 }
 
