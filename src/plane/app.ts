@@ -19,6 +19,7 @@ import { installValidators } from './http/validation.js';
 import { installTextGuard } from './http/safe-text.js';
 import { closeWithin, serverTimeouts } from './http/limits.js';
 import { trustProxyOption } from './http/trusted-proxies.js';
+import { frameworkErrors } from './http/framework-errors.js';
 import { redactUrlToken } from './http/query-token.js';
 import { registerRoutes } from './routes.js';
 import { describeErrors } from './errors.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: {
     bodyLimit: 1 << 20,
     return503OnClosing: true,
     ...serverTimeouts(config.http),
+    frameworkErrors,
   });
   installErrorHandler(app, health);
   installValidators(app);

@@ -26,6 +26,8 @@ export const errors = {
   eventSearchBusy: () => new ApiError(429, 'event_search_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   eventSearchDeadline: () => new ApiError(503, 'event_search_deadline', { retry_after: 1 }, { 'retry-after': '1' }),
   payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
+  // a path parameter past the router's length limit (docs/hardening.md)
+  uriTooLong: () => new ApiError(414, 'uri_too_long'),
   unsupportedMediaType: () => new ApiError(415, 'unsupported_media_type'),
   badJson: () => new ApiError(400, 'bad_json'),
   loginThrottled: (retryAfter: number) =>
@@ -92,7 +94,7 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const) add(errors.quotaReached(c));
   add(errors.systemTemplateSuperadminOnly()); add(errors.systemTemplateReadonly()); add(errors.analyticsTemplateInUse());
   add(errors.eventSearchTooBroad(10_000)); add(errors.eventSearchBusy()); add(errors.eventSearchDeadline());
-  add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
+  add(errors.payloadTooLarge()); add(errors.uriTooLong()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
   add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentUploadBusy()); add(errors.attachmentQuotaExceeded());
   add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.responseEncodeFailed()); add(errors.dbUnavailable());

@@ -6,7 +6,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError } from '../db/health.js';
-import { refuseControlCharacters } from './login-name.js';
+import { refuseControlCharacters, UNKNOWN_LOGIN } from './login-name.js';
 import { reserveAttempt } from './login-reservation.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify, type LiveBus } from '../live/bus.js';
@@ -155,9 +155,11 @@ export class AuthService {
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHashPromise));
     const now = new Date(this.clock.now());
     if (!user || !ok || user.disabled) {
+      // The attempted name only when it is a user's login (it may be a password typed there).
+      const attempted = user ? user.login : UNKNOWN_LOGIN;
       await this.db.transaction().execute((trx) => this.audit.record(trx, {
-        actor: { id: user?.id ?? null, name: login.slice(0, 128), role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
-        action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: login.slice(0, 128),
+        actor: { id: user?.id ?? null, name: attempted, role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
+        action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: attempted,
         params: { reason: !user ? 'unknown_login' : user.disabled ? 'disabled' : 'wrong_password' },
       }));
       throw errors.invalidCredentials();
