@@ -86,7 +86,7 @@ export async function buildApp(deps: {
   const ring = new AuditRing(db, config.live.ringSize, log);
   const audit = new AuditService(db, clock, ring, streams);
   const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
-  const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)));
+  const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)), { allowPrivateTargets: config.allowPrivateTargets });
   const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
 
   const sweeper = new Sweeper(db, clock, config.sweeper, inventory.nodes, events.system, log.child({ part: 'sweeper' }));

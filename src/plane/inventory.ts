@@ -24,11 +24,11 @@ export class InventoryServices {
   readonly grants: GrantsService;
   readonly viewing: ViewingService;
 
-  constructor(db: Db, clock: Clock, audit: AuditService, auth: AuthService, box: SecretBox) {
+  constructor(db: Db, clock: Clock, audit: AuditService, auth: AuthService, box: SecretBox, opts: { allowPrivateTargets?: boolean } = {}) {
     this.orgs = new OrgsService(db, clock, audit);
     this.users = new UsersService(db, clock, this.orgs, audit, auth);
     this.tags = new TagsService(db, this.orgs, audit);
-    this.nodes = new NodesService(db, clock, audit, box);
+    this.nodes = new NodesService(db, clock, audit, box, opts.allowPrivateTargets ?? false);
     this.cameras = new CamerasService(db, clock, audit, this.orgs, this.nodes, this.tags);
     this.grants = new GrantsService(db, audit, this.users, this.cameras, this.tags);
     this.viewing = new ViewingService(db, clock, audit, this.cameras, this.nodes);

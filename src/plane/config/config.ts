@@ -37,6 +37,8 @@ export interface PlaneConfig {
   http: HttpLimits;
   /** [network] trusted_proxies: addresses and CIDRs whose X-Forwarded-For is believed; empty: none. */
   trustedProxies: string[];
+  /** [network] allow_private_targets: node URLs and camera sources may name link-local and cloud-metadata addresses. */
+  allowPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {
@@ -58,6 +60,7 @@ dvr_export_max_secs = 3600
 public_url = "http://127.0.0.1:8080"
 listen = "127.0.0.1:8080"
 # trusted_proxies = ["127.0.0.1"]  # reverse proxies whose X-Forwarded-For is believed (addresses, CIDRs)
+# allow_private_targets = false   # true: node URLs and camera sources may name link-local/metadata addresses
 
 [network.tls]
 mode = "off"            # off | external | pem | self_signed | acme
@@ -123,6 +126,8 @@ export function parsePlaneConfig(opts: {
     try { new URL(publicUrl); } catch { problems.push(`[network] public_url is not a URL: "${publicUrl}"`); }
   }
   const trustedProxies = parseTrustedProxies(doc.network?.trusted_proxies, problems);
+  const allowPrivateTargets = doc.network?.allow_private_targets ?? false;
+  if (typeof allowPrivateTargets !== 'boolean') problems.push('[network] allow_private_targets must be true or false');
 
   const envLevel = (env.RUST_LOG || env.ARGUS_LOG || '').trim().toLowerCase();
   const fileLevel = String(doc.logging?.minimum_level ?? 'info');
@@ -189,6 +194,7 @@ export function parsePlaneConfig(opts: {
     loginThrottle: { attempts: 5, windowSecs: 300 },
     http: HTTP_LIMITS,
     trustedProxies,
+    allowPrivateTargets: allowPrivateTargets === true,
   };
 }
 

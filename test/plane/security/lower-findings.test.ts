@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { tenants, unique, type Tenants } from '../inventory.helpers.js';
+import { normaliseNodeUrl } from '../../../src/plane/nodes/nodes.service.js';
+import { checkSourceUrl } from '../../../src/plane/cameras/cameras.service.js';
+import { parsePlaneConfig } from '../../../src/plane/config/config.js';
 
 // Finding 8 of issue 10 (the lower ones), one describe each.
 let t: TestPlane;
@@ -90,3 +93,46 @@ describe('attachments are served so a browser cannot run them', () => {
   });
 });
 
+
+// 169.254.169.254 in the notations a URL parser accepts, and the metadata names.
+const METADATA_URLS = [
+  'http://169.254.169.254/latest/meta-data/', 'http://2852039166/', 'http://0xa9fea9fe/', 'http://0251.0376.0251.0376/',
+  'http://169.254.43518/', 'http://0xA9.0xFE.0xA9.0xFE/', 'http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/',
+  'http://metadata.google.internal/', 'http://METADATA.google.internal./', 'http://[fe80::1]/', 'http://[fd00:ec2::254]/',
+  'http://100.100.100.200/', 'http://0.0.0.0:8081/', 'http://169.254.1.1:8081/',
+];
+
+describe('node URLs and camera sources: no link-local or metadata targets', () => {
+  it('refuses a node URL naming them, in any notation (400 bad_url)', async () => {
+    for (const url of METADATA_URLS) {
+      const r = await root.post('/api/v1/nodes', { name: unique('meta'), url, api_token: 'tok-tok-tok-tok' });
+      expect(r.status, url).toBe(400);
+      expect(r.body, url).toEqual({ error: 'bad_url' });
+    }
+  });
+
+  it('keeps private and loopback node URLs', async () => {
+    for (const url of ['http://10.0.0.5:8081/', 'http://192.168.1.20:8081', 'http://127.0.0.1:8081', 'https://node.example']) {
+      expect((await root.post('/api/v1/nodes', { name: unique('ok'), url, api_token: 'tok-tok-tok-tok' })).status, url).toBe(201);
+    }
+  });
+
+  it('refuses camera sources with file: or a metadata host (400 bad_source_url)', async () => {
+    const nodeId = '00000000-0000-4000-8000-000000000001';
+    for (const s of ['file:///etc/passwd', 'file:///srv/demo.mp4', 'rtsp://169.254.169.254/x', 'rtsp://2852039166/x', 'http://metadata.google.internal/computeMetadata/v1/', 'rtmp://[fe80::1]/live']) {
+      const r = await x.a.admin.post('/api/v1/cameras', { name: 'c', node_id: nodeId, main_source: s });
+      expect(r.status, s).toBe(400);
+      expect(r.body, s).toEqual({ error: 'bad_source_url' });
+    }
+  });
+
+  it('[network] allow_private_targets = true lets them through', () => {
+    const parse = (text: string) => parsePlaneConfig({ text, configFile: null, env: {}, dataDir: '/tmp/argus-test' });
+    expect(parse('').allowPrivateTargets).toBe(false);
+    expect(parse('[network]\nallow_private_targets = true').allowPrivateTargets).toBe(true);
+    expect(() => parse('[network]\nallow_private_targets = "yes"')).toThrow();
+    for (const url of METADATA_URLS) expect(() => normaliseNodeUrl(url, true), url).not.toThrow();
+    expect(checkSourceUrl('rtsp://169.254.169.254/x', true)).toBe('rtsp://169.254.169.254/x');
+    expect(() => checkSourceUrl('file:///etc/passwd', true)).toThrow();
+  });
+});
