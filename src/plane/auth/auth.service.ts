@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError } from '../db/health.js';
 import { refuseControlCharacters, UNKNOWN_LOGIN } from './login-name.js';
-import { reserveAttempt } from './login-reservation.js';
+import { AttemptReservations } from './login-reservation.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { AuditService, AuditActor } from '../audit/audit.service.js';
@@ -56,6 +56,7 @@ export class AuthService {
   // Counted in the database, so that several plane processes share one budget of attempts.
   private readonly byLogin: RateLimiterPostgres;
   private readonly byAddress: RateLimiterPostgres;
+  private readonly reservations = new AttemptReservations();
 
   constructor(
     private readonly db: Db,
@@ -149,12 +150,28 @@ export class AuthService {
     refuseControlCharacters(login);
     // Hashed: a key is at most 255 characters, and login names need not sit in the counters.
     const loginKey = createHash('sha256').update(login.toLowerCase()).digest('base64url');
-    await reserveAttempt([{ limiter: this.byLogin, key: loginKey }, { limiter: this.byAddress, key: from.ip }]);
+    const release = await this.reservations.reserve([
+      { name: 'login', limiter: this.byLogin, key: loginKey, limit: this.opts.throttle.attempts },
+      { name: 'addr', limiter: this.byAddress, key: from.ip, limit: this.opts.throttle.attempts * 4 },
+    ]);
+    try {
+      return await this.checkedLogin(login, loginKey, password, from);
+    } finally {
+      release();
+    }
+  }
+
+  /** A login under its reservation: the failure is counted before the reservation ends. */
+  private async checkedLogin(login: string, loginKey: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
     const user = await authStore.findUserByLogin(this.db, login);
     // An unknown login is checked against a dummy hash so both failures cost the same time.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHashPromise));
     const now = new Date(this.clock.now());
     if (!user || !ok || user.disabled) {
+      await Promise.all([
+        this.byLogin.penalty(loginKey, 1).catch(() => {}),
+        this.byAddress.penalty(from.ip, 1).catch(() => {}),
+      ]);
       // The attempted name only when it is a user's login (it may be a password typed there).
       const attempted = user ? user.login : UNKNOWN_LOGIN;
       await this.db.transaction().execute((trx) => this.audit.record(trx, {
@@ -164,8 +181,7 @@ export class AuthService {
       }));
       throw errors.invalidCredentials();
     }
-    // A success clears the login's budget and gives back what it took from the address.
-    await Promise.all([this.byLogin.delete(loginKey).catch(() => {}), this.byAddress.reward(from.ip, 1).catch(() => {})]);
+    await this.byLogin.delete(loginKey).catch(() => {});
     const kid = this.requireKey();
     const sid = randomUUID();
     const expiresAt = new Date(now.getTime() + this.opts.sessionTtlSecs * 1000);
