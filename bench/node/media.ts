@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ffmpegPath, mediaToolEnv } from '../../src/common/media-tools.js';
 import { startBenchNode, stats } from './harness.js';
 
 const run = promisify(execFile);
@@ -126,8 +127,8 @@ async function capacity(label: string, input: (i: number) => string, steps: numb
 
 const dir = await mkdtemp(join(tmpdir(), 'argus-bench-clip-'));
 const clip = join(dir, 'cam-720p.mp4');
-await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=20',
-  '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2M', '-g', '50', '-pix_fmt', 'yuv420p', '-y', clip]);
+await run(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=20',
+  '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2M', '-g', '50', '-pix_fmt', 'yuv420p', '-y', clip], { env: mediaToolEnv(ffmpegPath()) });
 const clipUrl = pathToFileURL(clip).toString();
 
 const only = process.env.ONLY ?? 'first,copy,rtsp,encode';
@@ -141,7 +142,7 @@ if (only.includes('rtsp')) {
   const serverPort = 25554 + Math.floor(Math.random() * 1000);
   const relay = new RtspServer({ serverPort, clientPort: serverPort + 1000, rtpPortStart: 40000, rtpPortCount: 4000 });
   await relay.start();
-  const pub = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', `rtsp://127.0.0.1:${serverPort}/cam`], { stdio: 'ignore' });
+  const pub = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', `rtsp://127.0.0.1:${serverPort}/cam`], { stdio: 'ignore', env: mediaToolEnv(ffmpegPath()) });
   await sleep(2000);
   await capacity('rtsp source copied (720p25 H.264, 2 Mbit/s, one relay mount)', () => `rtsp://127.0.0.1:${serverPort + 1000}/cam`, (process.env.RTSP_STEPS ?? '8,16,32,64').split(',').map(Number));
   pub.kill('SIGKILL');

@@ -6,7 +6,7 @@
  * (INTAKE_RATE events/s, default 200, batches of 20) to show what the cleanup costs the others.
  * Prints rows/s, the CPU time the plane and its PostgreSQL backends spent per 1,000 removed events
  * (the steady figure on a shared machine) and the intake latency during the run.
- * Run: npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/archive.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/archive.js
  */
 import postgres from 'postgres';
 import { benchDatabase, startPlaneProcess, loginToken, processCpuMs, BOOT } from './harness.js';

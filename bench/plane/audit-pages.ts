@@ -3,7 +3,7 @@
  * driven over HTTP by autocannon against the real plane process: half first pages, half deep
  * pages (a random before_ts/before_id cursor inside the 60 days). Prints requests/s, p50/p99
  * latency and the plane's RSS. Target (issue 2): >= 2,000 pages/s at p99 < 50 ms on 2 cores.
- * Run: npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/audit-pages.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/audit-pages.js
  * Knobs: ROWS (1000000), DURATION_S (20), CONNECTIONS (32), KEEP_DB=1 to keep the database,
  * BENCH_DB_URL=<url of a kept database> to skip seeding. Also prints the CPU time the plane and
  * its PostgreSQL backends spent per page: on a shared machine that figure is the steadier one.

@@ -8,7 +8,7 @@
  * user), each granted CAMERAS / USERS cameras, so camera rights are applied to every frame of
  * every stream; ADMIN_STREAMS more streams belong to the organisation's administrator and see
  * every event.
- * Run: npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/event-stream.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/event-stream.js
  *   (SUBSCRIBERS 1000, RATE 5000, DURATION_MS 10000, USERS 40, CAMERAS 400, ADMIN_STREAMS 0, BATCH 100)
  */
 import { Agent, request, type IncomingMessage } from 'node:http';

@@ -17,8 +17,9 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { BOOT, loginToken, processCpuMs, startPlaneProcess } from './harness.js';
+import { benchServerUrl } from '../harness.js';
 
-const BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BASE = benchServerUrl();
 const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 500);
 const DURATION_MS = Number(process.env.DURATION_MS ?? 10_000);

@@ -1,34 +1,18 @@
 /**
- * Shared by the plane benches: a fresh database on the PostgreSQL server of TEST_DATABASE_URL
- * (or DATABASE_URL), and the real plane executable started on it, with its RSS read from /proc.
+ * Shared by the plane benches: a fresh database (bench/harness.ts: on the server of
+ * BENCH_DATABASE_URL, else TEST_DATABASE_URL), and the real plane executable started on it, with its RSS read from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { freePort } from '../net.js';
 
 export const BOOT = { login: 'bench-root', password: 'bench-root-password' };
 
-export async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  if (!base) throw new Error('set TEST_DATABASE_URL or DATABASE_URL to a PostgreSQL server (postgres://...)');
-  const name = `argus_bench_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-      await admin.end();
-    },
-  };
-}
+export { benchDatabase } from '../harness.js';
 
 export interface BenchPlane { base: string; child: ChildProcess; rssMb(): Promise<number>; cpuMs(): Promise<number>; stop(): Promise<void> }
 

@@ -22,8 +22,9 @@ import postgres from 'postgres';
 import { v7 as uuidv7 } from 'uuid';
 import { processCpuMs } from './harness.js';
 import { freePort } from '../net.js';
+import { benchServerUrl } from '../harness.js';
 
-const BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BASE = benchServerUrl();
 const DURATION_MS = Number(process.env.DURATION_MS ?? 10_000);
 // 16 modules uploading at once, as a fleet's analytics modules do. With 8 the figure is ~10% lower
 // (27,900 against 30,800 events/s on the quiet machine): fewer batches wait to share a statement.

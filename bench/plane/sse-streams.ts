@@ -3,7 +3,7 @@
  * per-user cap), then audit records published (logins) and their delivery to every stream
  * measured; prints the plane's RSS idle, with the streams open and after delivery.
  * Target (issue 2): 1024 streams under 300 MB RSS.
- * Run: npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/sse-streams.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/sse-streams.js
  * Knobs: USERS (32), PER_USER (32), RECORDS (20).
  */
 import { Agent, request, type IncomingMessage } from 'node:http';

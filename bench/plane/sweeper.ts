@@ -6,7 +6,7 @@
  * fail or recover, so events are opened and closed. Prints polls per second and the CPU time the
  * plane and its PostgreSQL backends spent per node poll (the steady figure on a shared machine),
  * plus the events written.
- * Run: npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/sweeper.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/sweeper.js
  * Knobs: NODES (200), CAMERAS (10 per node), INTERVAL_S (2, at least 2), PHASE_S (20).
  */
 import postgres from 'postgres';

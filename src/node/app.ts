@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { pino, type Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
-import { systemClock, type Clock } from './clock.js';
-import { BUILD, type BuildInfo } from './build.js';
-import type { NodeContext, NodeFastify } from './context.js';
+import { BUILD, type BuildInfo } from '../common/build-info.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import { redactUrlParams } from '../common/redact.js';
+import { registerAccess } from './auth/access.hook.js';
+import { Authorizer } from './auth/authorize.js';
 import type { NodeConfig } from './config/config.types.js';
 import { ConfigService } from './config/config.service.js';
 import { configRoutes } from './config/config.routes.js';
@@ -15,7 +17,6 @@ import { errors } from './errors.js';
 import { Gate } from './gate/gate.service.js';
 import { ClientAddressResolver } from './gate/client-address.js';
 import { LoginThrottle, type ThrottleOptions } from './gate/throttle.js';
-import { registerGate } from './gate/gate.hook.js';
 import { authRoutes } from './gate/auth.routes.js';
 import { grantsRoutes } from './grants/grants.routes.js';
 import { MediaGrants } from './grants/grants.service.js';
@@ -23,14 +24,17 @@ import { SessionKeyRing } from './grants/session-keys.js';
 import { LicenseService } from './license/license.service.js';
 import { trustedKeys } from './license/trusted-keys.js';
 import { NodeMetrics } from './metrics/metrics.service.js';
+import { MetricsReport } from './metrics/report.service.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
-import { StreamRegistry } from './system/streams.service.js';
+import { StreamRegistry, StreamsService } from './system/streams.service.js';
 import { streamsRoutes } from './system/streams.routes.js';
 import { systemRoutes } from './system/system.routes.js';
 import { eventsRoutes } from './system/events.routes.js';
 import { markStorage } from './system/system.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { MediaService } from './media/media.service.js';
+import { joinVodStreamPath } from './media/stream-url.js';
 import { Recordings } from './lifecycle/recordings.js';
 import { resolveFfmpeg } from './media/ffmpeg.js';
 import { MediaPipeline } from './media/ingest/ingest.service.js';
@@ -38,8 +42,12 @@ import { DvrService } from './media/dvr/dvr.service.js';
 import { ViewerAccess } from './media/viewer/viewer.service.js';
 import { ViewerSessions } from './media/viewer/sessions.service.js';
 import { Previews } from './media/hls/preview.js';
-import { segmentSecs, viewerIdleMs } from './media/media.context.js';
+import { segmentSecs, viewerIdleMs } from './media/tuning.js';
 import { sessionsRoutes } from './media/viewer/sessions.routes.js';
+import type { NodeFastify } from './typed.js';
+
+/** Logged URLs lose their `token` and `t` (ticket) query values: credentials must not end up in a log file. */
+const logUrl = (url: string): string => redactUrlParams(url, ['token', 't']);
 
 export interface BuildNodeAppOptions {
   configPath: string;
@@ -57,78 +65,81 @@ export interface BuildNodeAppOptions {
 
 export interface NodeApp {
   app: NodeFastify;
-  ctx: NodeContext;
+  services: NodeServices;
   /** Opens every `http` listener; returns their URLs. */
   listen(): Promise<string[]>;
   /** Gives open recordings up to 5 s, then closes listeners. Resolves with recordings that did not close. */
   stop(): Promise<number>;
 }
 
-/** Logged URLs lose their `token` and `t` (ticket) query values: credentials must not end up in a log file. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|t)=)[^&]*/gi, '$1[redacted]');
+/** The composed services the program entry (main.ts) and tests reach; routes get their own small deps. */
+export interface NodeServices {
+  log: Logger;
+  gate: Gate;
+  license: LicenseService;
+  config: ConfigService;
+  recordings: Recordings;
 }
 
 export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> {
   const clock = opts.clock ?? systemClock;
   const build = opts.build ?? BUILD;
   const log = opts.logger ?? pino({ level: opts.config.log_level, base: { program: 'argus-node' } });
-  const configService = new ConfigService(opts.configPath, opts.config.data_dir, clock);
   const env = opts.env ?? process.env;
   const ffmpeg = resolveFfmpeg(env);
+  log.debug({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg located');
+  // data_dir is read once: a change applies at the next restart, like the listeners.
+  const dataDir = opts.config.data_dir;
+  const tmpDir = join(dataDir, 'tmp');
+
+  // State and the services over it, each built once from what is built before it.
+  const gate = new Gate(clock, opts.config.auth);
+  const addresses = new ClientAddressResolver();
+  const throttle = new LoginThrottle(clock, opts.throttle);
+  const metrics = new NodeMetrics();
   const grants = new MediaGrants(clock);
   const sessionKeys = new SessionKeyRing(clock);
-  const streams = new StreamRegistry(() => clock.now());
+  const registry = new StreamRegistry(() => clock.now());
   const recordings = new Recordings();
   const idleMs = viewerIdleMs(env);
   // Media runs on the wall clock (ffmpeg stamps segments with it); the injected clock is for credentials.
   const sessions = new ViewerSessions(Date.now, idleMs);
   const dvr = new DvrService(log, Date.now);
-  // data_dir is read once: a change applies at the next restart, like the listeners.
-  const dataDir = opts.config.data_dir;
   const pipeline = new MediaPipeline({
-    log, now: Date.now, registry: streams, recordings, dvr, liveRoot: join(dataDir, 'live'),
+    log, now: Date.now, registry, recordings, dvr, liveRoot: join(dataDir, 'live'),
     ffmpeg: ffmpeg.path, segmentSecs: segmentSecs(env), viewers: (s) => sessions.count(s), parkAfterMs: idleMs,
   });
-  const ctx: NodeContext = {
-    clock, log, build,
-    gate: new Gate(clock, opts.config.auth),
-    addresses: new ClientAddressResolver(),
-    throttle: new LoginThrottle(clock, opts.throttle),
-    metrics: new NodeMetrics(),
-    config: configService,
-    license: new LicenseService(configService.configDir, clock, build.build_date, opts.licenseKeys ?? trustedKeys(build.profile)),
-    grants,
-    sessionKeys,
-    streams,
-    recordings,
-    media: {
-      pipeline, dvr, sessions, ffmpeg: ffmpeg.path, tmpDir: join(dataDir, 'tmp'),
-      viewers: new ViewerAccess(clock, grants, sessionKeys),
-      previews: new Previews(ffmpeg.path),
-    },
-  };
-  log.debug({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg located');
+  const viewers = new ViewerAccess(clock, grants, sessionKeys);
+  const previews = new Previews(ffmpeg.path);
+  const license = new LicenseService(dirname(opts.configPath), clock, build.build_date, opts.licenseKeys ?? trustedKeys(build.profile));
 
   let mediaSync: Promise<void> = Promise.resolve();
-  // Hot application: every applied configuration reaches each subsystem here, and only here.
-  configService.onApply((next, prev) => {
-    ctx.gate.configure(next.auth);
-    ctx.addresses.configure(next.trusted_proxies);
-    ctx.sessionKeys.configure(next.session_keys?.secret);
-    ctx.streams.sync(next.streams);
-    // Serialised: a quick second epoch must not overtake the first on its way to the pipeline.
-    mediaSync = mediaSync.then(() => pipeline.sync(next.streams, next.storages)).catch((err: unknown) => log.error({ err }, 'media pipeline sync failed'));
-    log.level = next.log_level;
-    if (prev && JSON.stringify(prev.listen) !== JSON.stringify(next.listen)) log.warn('http listeners changed: they take effect at the next restart');
-    if (prev && prev.data_dir !== next.data_dir) log.warn('data_dir changed: it takes effect at the next restart');
-    if (prev) for (const s of next.storages) void markStorage(s);
+  const config = new ConfigService({
+    path: opts.configPath, dataDir, clock,
+    // Hot application: every applied configuration reaches each subsystem here, and only here.
+    onApply: (next, prev) => {
+      gate.configure(next.auth);
+      addresses.configure(next.trusted_proxies);
+      sessionKeys.configure(next.session_keys?.secret);
+      registry.sync(next.streams);
+      // Serialised: a quick second epoch must not overtake the first on its way to the pipeline.
+      mediaSync = mediaSync.then(() => pipeline.sync(next.streams, next.storages)).catch((err: unknown) => log.error({ err }, 'media pipeline sync failed'));
+      log.level = next.log_level;
+      if (prev && JSON.stringify(prev.listen) !== JSON.stringify(next.listen)) log.warn('http listeners changed: they take effect at the next restart');
+      if (prev && prev.data_dir !== next.data_dir) log.warn('data_dir changed: it takes effect at the next restart');
+      if (prev) for (const s of next.storages) void markStorage(s);
+    },
   });
+  const access = new Authorizer({ gate, license, config, viewers, metrics });
+  const media = new MediaService({ log, pipeline, dvr, sessions, viewers, previews, streams: registry, ffmpeg: ffmpeg.path, tmpDir });
+  const streams = new StreamsService({ config, registry, pipeline, sessions, dvr });
+  const report = new MetricsReport({ build, metrics, registry, config, license, gate, sessionKeys, recordings, sessions, dvr, pipeline });
+
   // Marked before the pipeline creates stream folders in them: only an empty storage is marked.
   await Promise.all(opts.config.storages.map(markStorage));
-  await rm(join(dataDir, 'tmp'), { recursive: true, force: true });
-  await configService.boot(opts.configText, opts.config);
-  await ctx.license.load();
+  await rm(tmpDir, { recursive: true, force: true });
+  await config.boot(opts.configText, opts.config);
+  await license.load();
   await mediaSync;
 
   const app: NodeFastify = Fastify({
@@ -138,6 +149,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     trustProxy: false,
     bodyLimit: 256 * 1024,
     return503OnClosing: true,
+    // Multi-segment `vod/` stream paths reach the one-segment media routes (the log shows them encoded).
+    rewriteUrl: (req) => joinVodStreamPath(req.url ?? '/'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -156,7 +169,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = errors.payloadTooLarge(req.routeOptions.bodyLimit ?? 0);
     else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 'invalid_request', { message: err.message });
     else {
-      req.log.error({ err, url: redactUrl(req.url) }, 'request failed');
+      req.log.error({ err, url: logUrl(req.url) }, 'request failed');
       e = errors.internal();
     }
     reply.code(e.status).headers(e.headers).send(e.body());
@@ -166,26 +179,26 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     reply.code(e.status).send(e.body());
   });
   app.addHook('onResponse', async (req, reply) => {
-    ctx.metrics.response(reply.statusCode);
-    req.log.debug({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    metrics.response(reply.statusCode);
+    req.log.debug({ method: req.method, url: logUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  registerGate(app, ctx);
-  authRoutes(app, ctx);
-  grantsRoutes(app, ctx);
-  configRoutes(app, ctx);
-  streamsRoutes(app, ctx);
-  systemRoutes(app, ctx);
-  eventsRoutes(app, ctx);
-  sessionsRoutes(app, ctx);
-  metricsRoutes(app, ctx);
+  registerAccess(app, { addresses, access });
+  authRoutes(app, { gate, throttle, metrics, log });
+  grantsRoutes(app, { gate, config, grants, sessionKeys, metrics, log });
+  configRoutes(app, { config, build, log });
+  streamsRoutes(app, { streams });
+  systemRoutes(app, { build, license, config, registry, dvr });
+  eventsRoutes(app, { registry });
+  sessionsRoutes(app, { sessions });
+  metricsRoutes(app, { report });
   adminRoutes(app);
-  mediaRoutes(app, ctx);
+  mediaRoutes(app, { media });
 
   const extra: Server[] = [];
   return {
     app,
-    ctx,
+    services: { log, gate, license, config, recordings },
     async listen() {
       const [first, ...rest] = opts.config.listen;
       const urls = [await app.listen({ host: first.host, port: first.port })];
@@ -202,7 +215,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
       return urls;
     },
     async stop() {
-      const unclosed = await ctx.recordings.closeAll();
+      const unclosed = await recordings.closeAll();
       if (unclosed > 0) log.warn({ unclosed }, 'recordings did not close within the stop grace');
       await pipeline.close();
       await Promise.all(extra.map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { BuildInfo } from './build.js';
+import type { BuildInfo } from '../common/build-info.js';
 import type { NodeConfig } from './config/config.types.js';
 import { ConfigParseError } from './config/grammar.js';
 import { ConfigValueError, parseConfig } from './config/validate.js';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { BUILD } from './build.js';
+import { BUILD } from '../common/build-info.js';
 import { buildNodeApp } from './app.js';
 import { CliError, DEFAULT_CONFIG_FILE, USAGE, gateLine, licenseStatusCommand, loadConfig, metricsLine, validateCommand } from './cli.js';
 import { trustedKeys } from './license/trusted-keys.js';
@@ -7,7 +7,7 @@ import { trustedKeys } from './license/trusted-keys.js';
 async function run(file: string): Promise<void> {
   const { text, config } = await loadConfig(file);
   const node = await buildNodeApp({ configPath: file, configText: text, config });
-  const { log, gate, license, config: cfg } = node.ctx;
+  const { log, gate, license, config: cfg } = node.services;
   log.info({ version: BUILD.version, git: BUILD.git, build_date: BUILD.build_date, pid: process.pid, config: file, epoch: cfg.epoch.epoch }, `argus-node ${BUILD.version} starting`);
   log.info({ streams: config.streams.length }, `${config.streams.length} streams configured`);
   const g = gateLine(gate);
@@ -31,11 +31,11 @@ async function run(file: string): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   // Reload rereads the configuration and the licence; it never replaces the running program.
   process.on('SIGHUP', () => {
-    node.ctx.config.reload().then(
+    node.services.config.reload().then(
       (r) => log.info({ epoch: r.entry.epoch, changed: r.changed }, r.changed ? 'configuration reloaded' : 'configuration unchanged'),
       (err: unknown) => log.error({ problems: (err as { extra?: { problems?: string[] } }).extra?.problems ?? [String(err)] }, 'reload refused: configuration invalid; the previous one stays applied'),
     );
-    node.ctx.license.load().then(() => log.info({ license: node.ctx.license.status().state }, node.ctx.license.line()), () => undefined);
+    license.load().then(() => log.info({ license: license.status().state }, license.line()), () => undefined);
   });
 }
 

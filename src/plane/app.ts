@@ -1,35 +1,48 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import swagger from '@fastify/swagger';
+import type { FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Clock } from '../common/clock.js';
+import { redactUrlParams } from '../common/redact.js';
 import type { PlaneConfig } from './config/config.js';
 import type { Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DbHealth } from './db/health.js';
 import { LiveBus } from './live/bus.js';
 import { LiveStreams } from './live/sse.js';
-import { AuditRing } from './audit/audit.ring.js';
-import { AuditService } from './audit/audit.service.js';
-import { auditStore } from './audit/audit.store.js';
-import { AuthService } from './auth/auth.service.js';
-import { installErrorHandler } from './http/errors.handler.js';
-import { installMethodRouting } from './http/routing.js';
-import { installValidators } from './http/validation.js';
-import { installTextGuard } from './http/safe-text.js';
-import { closeWithin, serverTimeouts } from './http/limits.js';
-import { trustProxyOption } from './http/trusted-proxies.js';
-import { frameworkErrors } from './http/framework-errors.js';
-import { redactUrlToken } from './http/query-token.js';
+import type { AuditRing } from './audit/audit.ring.js';
+import type { AuditService } from './audit/audit.service.js';
+import type { AuthService } from './auth/auth.service.js';
+import type { PlaneApp } from './http/typed.js';
+import { createServer } from './http/server.js';
+import { closeWithin } from './http/limits.js';
 import { registerRoutes } from './routes.js';
-import { describeErrors } from './errors.js';
-import { InventoryServices } from './inventory.js';
-import { JobRunner } from './jobs/jobs.js';
+import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { EventServices } from './eventing.js';
+import { createEvents, eventDetectors, type Events } from './events/index.js';
+import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import { TemplateCache } from './templates/template.cache.js';
+import { TemplatesService } from './templates/templates.service.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
-import { Sweeper } from './sweeper/sweeper.service.js';
-import { EvidencePressure } from './sweeper/evidence-pressure.js';
+import { createAudit } from './audit/audit.module.js';
+import { createAuth } from './auth/auth.module.js';
+import { createOrgRemoval, createOrgs } from './orgs/orgs.module.js';
+import { createGrantsReset, createRights } from './rights/rights.module.js';
+import { createUsers } from './users/users.module.js';
+import { createTags } from './tags/tags.module.js';
+import { createNodes } from './nodes/nodes.module.js';
+import { createCameras } from './cameras/cameras.module.js';
+import { createSweeper } from './sweeper/sweeper.module.js';
+import { createService } from './service/service.module.js';
+import type { OrgsService } from './orgs/orgs.service.js';
+import type { OrgRemovalService } from './orgs/org-removal.service.js';
+import type { UsersService } from './users/users.service.js';
+import type { TagsService } from './tags/tags.service.js';
+import type { NodesService } from './nodes/nodes.service.js';
+import type { CamerasService } from './cameras/cameras.service.js';
+import type { ViewingService } from './cameras/viewing.service.js';
+import type { GrantsService } from './rights/grants.service.js';
+import type { Sweeper } from './sweeper/sweeper.service.js';
+import type { EvidencePressure } from './sweeper/evidence-pressure.js';
 
 export interface PlaneServices {
   health: DbHealth;
@@ -38,17 +51,27 @@ export interface PlaneServices {
   ring: AuditRing;
   audit: AuditService;
   auth: AuthService;
-  inventory: InventoryServices;
-  events: EventServices;
+  orgs: OrgsService;
+  orgRemoval: OrgRemovalService;
+  users: UsersService;
+  tags: TagsService;
+  nodes: NodesService;
+  cameras: CamerasService;
+  viewing: ViewingService;
+  grants: GrantsService;
+  moduleTokens: ModuleTokensService;
+  templateCache: TemplateCache;
+  templates: TemplatesService;
+  events: Events;
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
 }
 
 export interface Plane {
-  app: FastifyInstance;
+  app: PlaneApp;
   services: PlaneServices;
-  /** Resolves once migrations, bootstrap and the key are in place (the process answers before). */
+  /** Resolves once migrations, bootstrap and the key are in place and the jobs started (the process answers before). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,7 +83,7 @@ export const LOG_REDACT = [
 
 /** Fastify's request summary, without a session token the feed's query may carry. */
 function requestForLog(req: FastifyRequest) {
-  return { method: req.method, url: redactUrlToken(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return { method: req.method, url: redactUrlParams(req.url, ['token']), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 export function makeLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -80,20 +103,46 @@ export async function buildApp(deps: {
   const log = deps.logger ?? makeLogger(config.logLevel);
   const db = database.db;
 
-  const health = new DbHealth(db, log.child({ part: 'db' }));
+  const health = new DbHealth(db, log.child({ part: 'db' }), { heartbeat: () => database.heartbeat() });
   const bus = new LiveBus(database, log);
   const streams = new LiveStreams(config.live, clock);
-  const ring = new AuditRing(db, config.live.ringSize, log);
-  const audit = new AuditService(db, clock, ring, streams);
-  const auth = new AuthService(db, clock, audit, log, { sessionTtlSecs: config.sessionTtlSecs, throttle: config.loginThrottle });
-  const inventory = new InventoryServices(db, clock, audit, auth, new SecretBox(deps.secretKey ?? randomBytes(32)), { allowPrivateTargets: config.allowPrivateTargets });
-  const events = new EventServices(db, clock, config, audit, inventory, log.child({ part: 'events' }), streams, deps.evidenceStorage);
 
-  const sweeper = new Sweeper(db, clock, config.sweeper, inventory.nodes, events.system, log.child({ part: 'sweeper' }));
-  const pressure = new EvidencePressure(db, clock, { ...config.evidencePressure, dir: config.evidence.dir }, events.system);
+  // Each domain is built by its factory from the results of the ones before it: the order is
+  // the order of the arguments, and nothing is assigned to a service after its construction.
+  const auditDomain = createAudit({ db, clock, ringSize: config.live.ringSize, streams, log });
+  const { audit, ring } = auditDomain;
+  const authDomain = createAuth({ db, clock, audit, log, config });
+  const { auth } = authDomain;
+  const orgsDomain = createOrgs({ db, clock, audit });
+  const { orgs } = orgsDomain;
+  const usersDomain = createUsers({ db, clock, orgs, audit, auth, grants: createGrantsReset() });
+  const { users } = usersDomain;
+  const tagsDomain = createTags({ db, orgs, audit });
+  const { tags } = tagsDomain;
+  const nodesDomain = createNodes({ db, clock, audit, box: new SecretBox(deps.secretKey ?? randomBytes(32)), allowPrivateTargets: config.allowPrivateTargets });
+  const { nodes } = nodesDomain;
+  const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags });
+  const { cameras, viewing } = camerasDomain;
+  const rightsDomain = createRights({ db, audit, users, cameras, tags });
+  const { grants } = rightsDomain;
+  const moduleTokens = new ModuleTokensService(db, clock, orgs, audit);
+  const templateCache = new TemplateCache(db);
+  const templates = new TemplatesService(db, clock, orgs, audit, templateCache, eventDetectors(db));
+  const events = createEvents({
+    db, clock, config, log: log.child({ part: 'events' }), audit, orgs, moduleTokens, templates, templateCache, streams,
+    evidenceStorage: deps.evidenceStorage,
+  });
+  // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
+  const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
+  const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
+  const { sweeper, pressure } = sweeperDomain;
+  const serviceDomain = createService({ health, auth });
+  const domains = [
+    serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain, orgRemovalDomain, sweeperDomain,
+  ];
 
   auth.subscribe(bus);
-  events.templateCache.subscribe(bus);
+  templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);
   auth.onNews((news) => {
@@ -102,96 +151,35 @@ export async function buildApp(deps: {
     else streams.endWhere((p) => p.sessionId === news.sid);
   });
 
-  const app: FastifyInstance = Fastify({
-    loggerInstance: log as FastifyBaseLogger,
-    trustProxy: trustProxyOption(config.trustedProxies),
-    bodyLimit: 1 << 20,
-    return503OnClosing: true,
-    ...serverTimeouts(config.http),
-    frameworkErrors,
-  });
-  installErrorHandler(app, health);
-  installValidators(app);
-  installTextGuard(app);
-  // One error envelope for the whole API: every documented route answers it for its failures.
-  app.addSchema({
-    $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,
-    description: 'Error envelope: `error` holds the code; some codes add fields (scope, retry_after).',
-    properties: { error: { type: 'string', description: 'One of the catalogue codes', examples: describeErrors().map((e) => e.code) } },
-  });
-  app.addHook('onRoute', (route) => {
-    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
-    const response = (route.schema.response ?? {}) as Record<string, unknown>;
-    if (!('default' in response)) route.schema.response = { ...response, default: { $ref: 'ErrorEnvelope#' } };
-  });
-  installMethodRouting(app);
-  app.addHook('onSend', async (req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.removeHeader('x-powered-by');
-    if (req.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store')) reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  const app = await createServer(log, health, { trustedProxies: config.trustedProxies, http: config.http });
+  registerRoutes(app, { health, auth, domains, events, moduleTokens, templates });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Argus control plane', version: '1',
-        description: 'Every error body is {error: code, ...}. Codes: ' + describeErrors().map((e) => `${e.status} ${e.code}`).join(', '),
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      'x-error-codes': describeErrors(),
-    } as any,
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
-
-  registerRoutes(app, { health, auth, audit, inventory, events, database });
-
-  const ensureAuditPartitions = async () => {
-    const now = clock.now();
-    await auditStore.ensurePartitions(db, new Date(now - 31 * 86_400_000), new Date(now + 62 * 86_400_000));
-  };
-  const jobs = new JobRunner(log.child({ part: 'jobs' }), () => clock.now());
-  let readyResolve!: () => void;
-  const readyPromise = new Promise<void>((r) => { readyResolve = r; });
-  health.onChange((up) => {
-    if (!up) return;
-    readyResolve();
-    // Monthly audit partitions exist a month behind and two ahead, so rows never pile up in
-    // the default partition.
-    if (!jobs.list().length) {
-      jobs.start({ name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: ensureAuditPartitions });
-      jobs.start(auth.throttlePruneJob());
-      jobs.start(events.partitionsJob());
-      jobs.start(events.purge.backgroundJob());
-      jobs.start(events.archive.backgroundJob());
-      jobs.start(events.pruneJob());
-      jobs.start(events.intervalTimeoutsJob());
-      if (config.sweeper.enabled) {
-        jobs.start(sweeper.job());
-        jobs.start(pressure.job(config.sweeper.intervalMs));
-      }
-      jobs.start(events.searchPendingJob());
-    }
-  });
-  health.startProbe(async () => {
+  // The named background jobs of every domain; started once, when the start-up work is done.
+  const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs()];
+  const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
+  const readyPromise = health.start(async () => {
     await migrate(database);
-    await ensureAuditPartitions();
+    await audit.ensurePartitions();
     await events.ensurePartitions();
-    if (config.bootstrap) await inventory.users.bootstrap(config.bootstrap);
+    if (config.bootstrap) await users.bootstrap(config.bootstrap);
     await auth.loadKey();
     await ring.catchUp();
     await events.ring.settle();
+  }).then(() => {
+    for (const job of jobList) jobs.start(job);
   });
 
   return {
     app,
-    services: { health, bus, streams, ring, audit, auth, inventory, events, jobs, sweeper, pressure },
+    services: {
+      health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
+      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure,
+    },
     ready: () => readyPromise,
     async close() {
       health.stop();
       jobs.stop();
-      events.ring.stop();
+      events.stop();
       streams.endAll();
       await closeWithin(app, config.http.drainMs);
       await bus.close();

@@ -1,92 +1,68 @@
-import type { FastifyInstance } from 'fastify';
-import type { Database } from './db/database.js';
 import type { DbHealth } from './db/health.js';
 import type { AuthService } from './auth/auth.service.js';
-import type { AuditService } from './audit/audit.service.js';
-import type { InventoryServices } from './inventory.js';
-import type { EventServices } from './eventing.js';
+import type { PlaneApp } from './http/typed.js';
+import type { DomainParts, Scope } from './http/module.js';
+import type { Events } from './events/index.js';
+import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import type { TemplatesService } from './templates/templates.service.js';
 import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
-import { publicServiceRoutes, versionRoute } from './service/service.routes.js';
-import { loginRoute, sessionRoutes, keyRotationRoute } from './auth/auth.routes.js';
-import { auditRoutes } from './audit/audit.routes.js';
-import { orgsRoutes } from './orgs/orgs.routes.js';
-import { usersAdminRoutes, usersSelfRoutes } from './users/users.routes.js';
-import { grantsRoutes } from './rights/grants.routes.js';
-import { tagsRoutes } from './tags/tags.routes.js';
-import { nodesRoutes } from './nodes/nodes.routes.js';
-import { camerasAdminRoutes, camerasReadRoutes } from './cameras/cameras.routes.js';
 import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
-import { intakeRoutes } from './events/intake.routes.js';
-import { eventsCloseRoute, eventsReadRoutes } from './events/events.routes.js';
-import { eventsNavigationRoutes } from './events/navigation.routes.js';
-import { evidenceReadRoutes } from './evidence/evidence.routes.js';
-import { eventStreamRoutes } from './events/stream.routes.js';
-import { purgeRoutes } from './purge/purge.routes.js';
 import { templatesRoutes } from './templates/templates.routes.js';
-import { previewRoutes } from './evidence/preview.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
   auth: AuthService;
-  audit: AuditService;
-  inventory: InventoryServices;
-  events: EventServices;
-  database: Database;
+  /** The domains built by their factories, in construction order; each says which scopes its routes sit in. */
+  domains: readonly DomainParts[];
+  events: Events;
+  moduleTokens: ModuleTokensService;
+  templates: TemplatesService;
 }
 
 /**
- * The explicit register list. Scopes carry the permissions: public, database-backed public
- * (login), authenticated (a live session), admin and superadmin.
+ * The scope layout, kept in one file so that where a route sits (and so who may call it) reads
+ * at a glance: public, database-backed public (login), module-token (intake), authenticated (a
+ * live session), admin and superadmin. Each domain's factory supplies its registration per
+ * scope; the event domain's routes are still listed here by name.
  */
-export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  publicServiceRoutes(app, deps);
-  versionRoute(app, deps);
+export function registerRoutes(app: PlaneApp, deps: RouteDeps): void {
+  const inScope = (scope: Scope, s: PlaneApp) => { for (const d of deps.domains) d.routes[scope]?.(s); };
+
+  inScope('public', app);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.register(async (pub) => {
     requireDatabase(pub, deps.health);
-    loginRoute(pub, deps);
+    inScope('database', pub);
   });
 
   // Intake: a module token, not a session (a separate credential space).
   app.register(async (intake) => {
-    requireModuleToken(intake, deps.events.moduleTokens, deps.health);
-    intakeRoutes(intake, deps.events);
+    requireModuleToken(intake, deps.moduleTokens, deps.health);
+    deps.events.routes.moduleToken(intake);
   });
   app.register(async (either) => {
-    requireSessionOrModuleToken(either, deps.auth, deps.events.moduleTokens, deps.health);
-    eventsCloseRoute(either, deps.events);
+    requireSessionOrModuleToken(either, deps.auth, deps.moduleTokens, deps.health);
+    deps.events.routes.sessionOrModuleToken(either);
   });
 
   app.register(async (authd) => {
     requireSession(authd, deps.auth, deps.health);
-    sessionRoutes(authd, deps);
-    authd.register(async (s) => auditRoutes(s, deps));
-    usersSelfRoutes(authd, deps.inventory);
-    camerasReadRoutes(authd, deps.inventory);
-    eventStreamRoutes(authd, deps.events);
-    eventsReadRoutes(authd, deps.events);
-    eventsNavigationRoutes(authd, deps.events);
-    evidenceReadRoutes(authd, deps.events);
-    previewRoutes(authd, deps.events);
+    inScope('session', authd);
+    deps.events.routes.session(authd);
 
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
-      usersAdminRoutes(admin, deps.inventory);
-      grantsRoutes(admin, deps.inventory);
-      tagsRoutes(admin, deps.inventory);
-      camerasAdminRoutes(admin, deps.inventory);
-      moduleTokensRoutes(admin, deps.events);
-      templatesRoutes(admin, deps.events);
+      inScope('admin', admin);
+      moduleTokensRoutes(admin, deps);
+      templatesRoutes(admin, deps);
     });
 
     authd.register(async (superadmin) => {
       requireRole(superadmin, 'superadmin');
-      keyRotationRoute(superadmin, deps);
-      orgsRoutes(superadmin, deps.inventory);
-      nodesRoutes(superadmin, deps.inventory);
-      purgeRoutes(superadmin, deps.events);
+      inScope('superadmin', superadmin);
+      deps.events.routes.superadmin(superadmin);
     });
   });
 }

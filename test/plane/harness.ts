@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { Writable } from 'node:stream';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/plane/db/database.js';
 import { parsePlaneConfig, type PlaneConfig } from '../../src/plane/config/config.js';
 import { buildApp, makeLogger, type Plane } from '../../src/plane/app.js';
@@ -16,16 +16,27 @@ export const TEST_SECRET_KEY = new Uint8Array(32).fill(7);
 
 export interface TestDb { database: Database; url: string | null; drop(): Promise<void> }
 
-/** A fresh database: a new one on the TEST_DATABASE_URL server, else an in-memory PGlite. */
-export async function freshDatabase(): Promise<TestDb> {
+/** This run's template and name prefix (test/global-setup.ts), or null when the run has none. */
+function runDatabases(): { template: string; prefix: string } | null {
+  try { return inject('testDatabases') ?? null; } catch { return null; }
+}
+
+/**
+ * A fresh database: a new one on the TEST_DATABASE_URL server, else an in-memory PGlite. On a
+ * server it is a copy of the run's migrated template, so a plane starting on it finds every
+ * migration applied; `migrated: false` gives an empty one (for tests of the migrations themselves).
+ * `drop()` closes it; the run drops its databases at its end (a drop waits for a checkpoint).
+ */
+export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<TestDb> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
     const database = await openDatabase({ kind: 'pglite', dir: null });
     return { database, url: null, drop: () => database.close() };
   }
-  const name = `argus_t_${randomBytes(6).toString('hex')}`;
+  const run = runDatabases();
+  const name = `${run?.prefix ?? 'argus_t_'}${randomBytes(6).toString('hex')}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await createDatabase(admin, name, opts.migrated === false ? null : run?.template ?? null);
   const u = new URL(base);
   u.pathname = `/${name}`;
   const url = u.toString();
@@ -34,10 +45,25 @@ export async function freshDatabase(): Promise<TestDb> {
     database, url,
     async drop() {
       await database.close().catch(() => {});
-      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      if (!run) await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
       await admin.end();
     },
   };
+}
+
+async function createDatabase(admin: postgres.Sql, name: string, template: string | null): Promise<void> {
+  if (!template) { await admin.unsafe(`create database ${name}`); return; }
+  // Two copies of one template starting at the same instant can collide (55006, "source
+  // database is being accessed by other users"): a short retry rides over that.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.unsafe(`create database ${name} template ${template}`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+    }
+  }
 }
 
 export function testConfig(over: Partial<PlaneConfig> = {}): PlaneConfig {
@@ -73,4 +99,4 @@ export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: 
   };
 }
 
-export { ManualClock, pino };
+export { ManualClock };

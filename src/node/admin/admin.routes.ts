@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { NodeFastify } from '../context.js';
+import type { NodeFastify } from '../typed.js';
 import { ADMIN_CSS, ADMIN_HTML, ADMIN_JS } from './assets.js';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'";

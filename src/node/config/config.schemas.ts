@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { LOG_LEVELS } from './config.types.js';
 
 /** One line of configuration: the writer quotes it, but a line break would end the directive. */
@@ -36,3 +36,6 @@ export const StreamBody = Type.Object({
 }, { additionalProperties: false });
 
 export const StreamParams = Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$' }) });
+
+export type GlobalsChange = Static<typeof GlobalsBody>;
+export type StreamChange = Static<typeof StreamBody>;

@@ -1,13 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../common/atomic-file.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
 import { ConfigHistory, configHash, type HistoryEntry } from '../history/history.service.js';
 import type { AuthSettings, NodeConfig } from './config.types.js';
+import type { GlobalsChange, StreamChange } from './config.schemas.js';
 import { ConfigParseError } from './grammar.js';
 import { ConfigValueError, parseConfig } from './validate.js';
-import { ConfigText } from './writer.js';
+import { ConfigText, directive } from './writer.js';
 
 /** Which `auth { }` credentials are set: all that stays of the block once the gate has its fingerprints. */
 export type AuthPresence = { [K in Exclude<keyof AuthSettings, 'admin_ip_bind'>]: boolean } & { admin_ip_bind: boolean };
@@ -21,6 +22,16 @@ export interface ApplyResult {
 
 /** Called with the full configuration (secrets included) on every applied change; must not keep `auth`. */
 export type ApplyListener = (next: NodeConfig, prev: RuntimeConfig | null) => void;
+
+export interface ConfigServiceOptions {
+  path: string;
+  dataDir: string;
+  clock: Clock;
+  /** Hot application: every applied configuration reaches the subsystems through this, and only this. */
+  onApply: ApplyListener;
+}
+
+const AUTH_SECRETS = ['admin_password', 'session_secret', 'api_read_token', 'api_write_token'] as const;
 
 function presence(auth: AuthSettings): AuthPresence {
   return {
@@ -51,18 +62,17 @@ export function parseForApi(text: string, configDir: string): NodeConfig {
  */
 export class ConfigService {
   private current: RuntimeConfig | null = null;
-  private listeners: ApplyListener[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  readonly path: string;
   readonly configDir: string;
   readonly history: ConfigHistory;
+  private readonly onApply: ApplyListener;
 
-  constructor(readonly path: string, dataDir: string, private readonly clock: Clock) {
-    this.configDir = dirname(path);
-    this.history = new ConfigHistory(`${dataDir}/config-history`, clock);
-  }
-
-  onApply(listener: ApplyListener): void {
-    this.listeners.push(listener);
+  constructor(o: ConfigServiceOptions) {
+    this.path = o.path;
+    this.configDir = dirname(o.path);
+    this.history = new ConfigHistory(`${o.dataDir}/config-history`, o.clock);
+    this.onApply = o.onApply;
   }
 
   get config(): RuntimeConfig {
@@ -89,8 +99,46 @@ export class ConfigService {
     return this.history.bytes(this.epoch.hash);
   }
 
-  /** An API change: edit the applied text and apply the result as a new epoch. */
-  edit(actor: string, change: (text: ConfigText) => void): Promise<ApplyResult> {
+  hasStream(name: string): boolean {
+    return this.config.streams.some((s) => s.name === name);
+  }
+
+  /** `PATCH /api/v1/config/globals`: a sent `auth` replaces the whole block (what is not sent is removed). */
+  setGlobals(actor: string, change: GlobalsChange): Promise<ApplyResult> {
+    return this.edit(actor, (t) => {
+      if (change.log_level !== undefined) t.setDirective('log_level', [change.log_level]);
+      if (change.cluster_id !== undefined) t.setDirective('cluster_id', change.cluster_id === null ? null : [change.cluster_id]);
+      if (change.trusted_proxies !== undefined) t.setDirective('trusted_proxies', change.trusted_proxies);
+      if (change.auth !== undefined) {
+        const a = change.auth;
+        const lines: string[] = [];
+        for (const key of AUTH_SECRETS) {
+          const v = a[key];
+          if (v !== undefined) lines.push(directive(key, [v]));
+        }
+        if (a.admin_ip_bind !== undefined) lines.push(directive('admin_ip_bind', [a.admin_ip_bind ? 'on' : 'off']));
+        t.setBlock('auth', [], lines);
+      }
+    });
+  }
+
+  /** Adds or replaces the `stream <name> { }` block; `created` says whether the stream is new. */
+  async setStream(actor: string, name: string, settings: StreamChange): Promise<ApplyResult & { created: boolean }> {
+    const created = !this.hasStream(name);
+    const lines = [directive('input', [settings.input])];
+    if (settings.dvr) lines.push(directive('dvr', [settings.dvr.storage, settings.dvr.retention]));
+    if (settings.on_demand) lines.push(directive('on_demand'));
+    return { ...(await this.edit(actor, (t) => t.setBlock('stream', [name], lines))), created };
+  }
+
+  /** Removes the stream's block; 404 `stream_not_found` when there is none. */
+  async deleteStream(actor: string, name: string): Promise<ApplyResult> {
+    if (!this.hasStream(name)) throw errors.streamNotFound(name);
+    return this.edit(actor, (t) => t.setBlock('stream', [name], null));
+  }
+
+  /** An API change: edit the applied text and apply the result as a new epoch. Directives are written only here. */
+  private edit(actor: string, change: (text: ConfigText) => void): Promise<ApplyResult> {
     return this.serialise(async () => {
       const text = new ConfigText(await this.currentText());
       try {
@@ -129,7 +177,7 @@ export class ConfigService {
 
   private install(next: NodeConfig): void {
     const prev = this.current;
-    for (const l of this.listeners) l(next, prev);
+    this.onApply(next, prev);
     this.current = { ...next, auth: presence(next.auth) };
   }
 

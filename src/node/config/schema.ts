@@ -6,8 +6,6 @@ const one: Shape = { min: 1, max: 1 };
 // "must not be empty" message instead of an arity error.
 const secret: Shape = { min: 0, max: 1 };
 
-export const AUTH_DIRECTIVES = ['admin_password', 'session_secret', 'admin_ip_bind', 'api_read_token', 'api_write_token'] as const;
-
 const AUTH: Record<string, Shape> = {
   admin_password: secret,
   session_secret: secret,

@@ -1,38 +1,49 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
-import type { NodeContext, NodeFastify } from '../context.js';
+import type { Logger } from 'pino';
+import { clientAddressOf } from '../auth/access.hook.js';
 import { errors } from '../errors.js';
+import type { NodeMetrics } from '../metrics/metrics.service.js';
+import type { NodeFastify } from '../typed.js';
 import { LOGIN_PATH } from './levels.js';
-import { clientAddressOf } from './gate.hook.js';
-import { WRONG_PASSWORD_DELAY_MS } from './gate.service.js';
+import { WRONG_PASSWORD_DELAY_MS, type Gate } from './gate.service.js';
+import type { LoginThrottle } from './throttle.js';
 
 export const AUTH_BODY_LIMIT = 4096;
 
 const LoginBody = Type.Object({ password: Type.String({ maxLength: 1024 }) });
 
-export function authRoutes(app: NodeFastify, ctx: NodeContext): void {
+export interface AuthRoutesDeps {
+  gate: Gate;
+  throttle: LoginThrottle;
+  metrics: NodeMetrics;
+  log: Logger;
+}
+
+export function authRoutes(app: NodeFastify, deps: AuthRoutesDeps): void {
+  const { gate, throttle, metrics, log } = deps;
   app.post(LOGIN_PATH, {
     bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: LoginBody },
     preValidation: async (req) => {
-      if (!ctx.gate.hasPassword) { ctx.metrics.login('disabled'); throw errors.loginDisabled(); }
-      const wait = ctx.throttle.retryAfter(clientAddressOf(req));
-      if (wait > 0) { ctx.metrics.login('throttled'); throw errors.tooManyRequests(wait); }
+      if (!gate.hasPassword) { metrics.login('disabled'); throw errors.loginDisabled(); }
+      const wait = throttle.retryAfter(clientAddressOf(req));
+      if (wait > 0) { metrics.login('throttled'); throw errors.tooManyRequests(wait); }
     },
   }, async (req) => {
     const address = clientAddressOf(req);
-    if (!(await ctx.gate.checkPassword(req.body.password))) {
-      ctx.throttle.fail(address);
-      ctx.metrics.login('wrong_password');
+    if (!(await gate.checkPassword(req.body.password))) {
+      throttle.fail(address);
+      metrics.login('wrong_password');
       // Unconditional: every wrong answer costs the same, whatever else happens meanwhile.
       await sleep(WRONG_PASSWORD_DELAY_MS);
-      ctx.log.warn({ address }, 'admin login refused: wrong password');
+      log.warn({ address }, 'admin login refused: wrong password');
       throw errors.unauthorized();
     }
-    ctx.throttle.succeed(address);
-    ctx.metrics.login('ok');
-    const session = await ctx.gate.issueSession(address);
-    ctx.log.info({ address, expires_at: session.expires_at }, 'admin session opened');
+    throttle.succeed(address);
+    metrics.login('ok');
+    const session = await gate.issueSession(address);
+    log.info({ address, expires_at: session.expires_at }, 'admin session opened');
     return { token: session.token, token_type: 'Bearer', expires_at: session.expires_at };
   });
 }

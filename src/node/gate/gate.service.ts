@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { AuthSettings } from '../config/config.types.js';
-import type { Clock } from '../clock.js';
-import { epochSeconds } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
+import { epochSeconds } from '../../common/clock.js';
 import {
   deriveKey, passwordFingerprint, passwordMatches, sameFingerprint, tokenFingerprint, type PasswordFingerprint,
 } from './fingerprint.js';
@@ -23,8 +23,6 @@ interface GateState {
   persistentSessions: boolean;
   ipBind: boolean;
 }
-
-export type GateMode = 'open' | 'tokens_only' | 'password' ;
 
 export interface SessionIssued {
   token: string;

@@ -27,8 +27,11 @@ function readsConfig(path: string): boolean {
   return CONFIG_READ_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** The token-level table of document 3; null means allowed. Route-level preconditions come later. */
-export function authorize(principal: Principal | null, method: string, path: string): ApiError | null {
+/**
+ * The token-level table of document 3; null means allowed. Route-level preconditions come later.
+ * Only the node's authorizer (auth/authorize.ts) asks it.
+ */
+export function gateRule(principal: Principal | null, method: string, path: string): ApiError | null {
   if (path === '/metrics') {
     return principal === null || principal.kind === 'open' ? errors.unauthorized() : null;
   }

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
 
 export interface ThrottleOptions {
   /** Failed logins from one address that open the window. */

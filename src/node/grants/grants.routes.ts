@@ -1,10 +1,15 @@
 import { Type } from 'typebox';
-import type { NodeContext, NodeFastify } from '../context.js';
+import type { Logger } from 'pino';
+import { clientAddressOf, principalOf } from '../auth/access.hook.js';
+import type { ConfigService } from '../config/config.service.js';
 import { errors } from '../errors.js';
-import { clientAddressOf, principalOf } from '../gate/gate.hook.js';
 import { AUTH_BODY_LIMIT } from '../gate/auth.routes.js';
+import type { Gate } from '../gate/gate.service.js';
 import { MEDIA_GRANTS_PATH } from '../gate/levels.js';
-import { INTENTS, grantProblem } from './grants.service.js';
+import type { NodeMetrics } from '../metrics/metrics.service.js';
+import type { NodeFastify } from '../typed.js';
+import { INTENTS, grantProblem, type MediaGrants } from './grants.service.js';
+import type { SessionKeyRing } from './session-keys.js';
 
 const GrantBody = Type.Object({
   stream: Type.String({ minLength: 1, maxLength: 256 }),
@@ -20,14 +25,24 @@ const MediaGrantReply = Type.Object({
   session_expires_at: Type.Integer(),
 });
 
-export function grantsRoutes(app: NodeFastify, ctx: NodeContext): void {
+export interface GrantsRoutesDeps {
+  gate: Gate;
+  config: ConfigService;
+  grants: MediaGrants;
+  sessionKeys: SessionKeyRing;
+  metrics: NodeMetrics;
+  log: Logger;
+}
+
+export function grantsRoutes(app: NodeFastify, deps: GrantsRoutesDeps): void {
+  const { gate, config, grants, sessionKeys, metrics, log } = deps;
   app.post(MEDIA_GRANTS_PATH, {
     bodyLimit: AUTH_BODY_LIMIT,
     schema: { body: GrantBody, response: { 200: MediaGrantReply } },
     // Preconditions of the node come before the body: no body can make a grant possible.
     preValidation: async () => {
-      if (!ctx.gate.hasPassword) throw errors.adminAuthDisabled();
-      if (!ctx.config.config.auth_backend) throw errors.mediaAuthDisabled();
+      if (!gate.hasPassword) throw errors.adminAuthDisabled();
+      if (!config.config.auth_backend) throw errors.mediaAuthDisabled();
     },
   }, async (req) => {
     const principal = principalOf(req);
@@ -35,18 +50,18 @@ export function grantsRoutes(app: NodeFastify, ctx: NodeContext): void {
     if (principal?.kind !== 'session') throw errors.forbidden('api_token_is_not_a_media_credential');
     const problem = grantProblem(req.body);
     if (problem) throw errors.invalidRequest(problem);
-    ctx.metrics.grant(req.body.intent);
-    return ctx.grants.issue(req.body, clientAddressOf(req), principal.expiresAt);
+    metrics.grant(req.body.intent);
+    return grants.issue(req.body, clientAddressOf(req), principal.expiresAt);
   });
 
   app.post('/api/v1/auth/rotate-session-keys', {
     schema: { response: { 200: Type.Object({ kid: Type.String(), keys_in_window: Type.Integer() }) } },
   }, async () => {
-    const config = ctx.config.config;
-    if (config.cluster_id !== undefined) throw errors.clusterManagedKeys();
-    if (!config.auth_backend) throw errors.mediaAuthDisabled();
-    const rotated = ctx.sessionKeys.rotate();
-    ctx.log.info({ kid: rotated.kid, keys_in_window: rotated.keys_in_window }, 'session ticket key rotated');
+    const current = config.config;
+    if (current.cluster_id !== undefined) throw errors.clusterManagedKeys();
+    if (!current.auth_backend) throw errors.mediaAuthDisabled();
+    const rotated = sessionKeys.rotate();
+    log.info({ kid: rotated.kid, keys_in_window: rotated.keys_in_window }, 'session ticket key rotated');
     return rotated;
   });
 }

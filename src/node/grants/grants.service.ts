@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Clock } from '../clock.js';
-import { epochSeconds } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
+import { epochSeconds } from '../../common/clock.js';
 
 export const GRANT_TTL_SECS = 300;
 export const GRANT_TOKEN_TYPE = 'argus-media-grant+jwt';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
-import type { Clock } from '../clock.js';
-import { epochSeconds } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
+import { epochSeconds } from '../../common/clock.js';
 import { deriveKey } from '../gate/fingerprint.js';
 
 export const KEY_WINDOW = 3;

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, removeOrphanTempFiles } from '../../common/atomic-file.js';
 import { resolveInside } from '../../common/resolve-inside.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../common/clock.js';
 
 export interface HistoryEntry {
   epoch: number;

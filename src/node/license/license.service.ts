@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock } from '../clock.js';
+import type { ApiError } from '../../common/api-error.js';
+import type { Clock } from '../../common/clock.js';
+import { errors } from '../errors.js';
 import { describeLicense, evaluateLicense, type LicenseStatus } from './license.js';
 
 export const LICENSE_FILE = 'license.json';
@@ -36,5 +38,11 @@ export class LicenseService {
 
   line(): string {
     return describeLicense(this.status());
+  }
+
+  /** The 403 every media request answers while the licence refuses media, with its message; else null. */
+  mediaRefusal(): ApiError | null {
+    const { refusal } = this.status();
+    return refusal ? errors.mediaForbidden(refusal.reason, refusal.message) : null;
   }
 }

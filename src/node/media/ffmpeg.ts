@@ -1,50 +1,22 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { findOnPath, mediaToolEnv, npmMediaTool, resolveMediaTool, type MediaToolLocation } from '../../common/media-tools.js';
 
-export interface FfmpegLocation {
-  path: string;
-  source: 'system' | 'npm';
-}
+export type { MediaToolLocation as FfmpegLocation } from '../../common/media-tools.js';
+export { findOnPath } from '../../common/media-tools.js';
 
-/** The first executable `ffmpeg` on `pathEnv`, like a shell would find it. */
-export function findOnPath(pathEnv: string | undefined, name = 'ffmpeg'): string | null {
-  for (const dir of (pathEnv ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch { /* not here */ }
-  }
-  return null;
-}
-
-/** The binary that @ffmpeg-installer/ffmpeg ships for this platform, or null when it has none. */
+/** The ffmpeg @ffmpeg-installer/ffmpeg ships for this platform, or null when it has none. */
 export function npmFfmpeg(): string | null {
-  try {
-    const require = createRequire(import.meta.url);
-    const p = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-    accessSync(p, constants.X_OK);
-    return p;
-  } catch {
-    return null;
-  }
+  return npmMediaTool('ffmpeg');
 }
 
 /**
  * Document 4 section 6: the system's ffmpeg when it is on PATH (the distribution patches and
  * updates it, and it has the codecs the operator installed), else the one an npm package ships.
- * `ARGUS_FFMPEG` names a binary explicitly and wins over both.
+ * `ARGUS_FFMPEG` names a binary explicitly and wins over both. One rule with the tests'
+ * (src/common/media-tools.ts).
  */
-export function resolveFfmpeg(env: NodeJS.ProcessEnv = process.env): FfmpegLocation {
-  if (env.ARGUS_FFMPEG) return { path: env.ARGUS_FFMPEG, source: 'system' };
-  const onPath = findOnPath(env.PATH);
-  if (onPath) return { path: onPath, source: 'system' };
-  const shipped = npmFfmpeg();
-  if (shipped) return { path: shipped, source: 'npm' };
-  throw new Error('ffmpeg not found: install it (apt-get install ffmpeg) or reinstall the node package with its optional dependencies');
+export function resolveFfmpeg(env: NodeJS.ProcessEnv = process.env): MediaToolLocation {
+  return resolveMediaTool('ffmpeg', env);
 }
 
 let setpriv: string | null | undefined;
@@ -57,6 +29,8 @@ let setpriv: string | null | undefined;
  */
 export function spawnMedia(bin: string, args: string[], options: SpawnOptions): ChildProcess {
   if (setpriv === undefined) setpriv = process.platform === 'linux' ? findOnPath(process.env.PATH, 'setpriv') : null;
-  if (setpriv) return spawn(setpriv, ['--pdeathsig', 'KILL', '--', bin, ...args], options);
-  return spawn(bin, args, options);
+  // The npm binaries need their own environment (media-tools.ts: mediaToolEnv).
+  const opts = { ...options, env: mediaToolEnv(bin, options.env ?? process.env) };
+  if (setpriv) return spawn(setpriv, ['--pdeathsig', 'KILL', '--', bin, ...args], opts);
+  return spawn(bin, args, opts);
 }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { NodeContext, NodeFastify } from '../context.js';
 import { EVENTS_PATH } from '../gate/levels.js';
+import type { NodeFastify } from '../typed.js';
+import type { StreamRegistry } from './streams.service.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -8,7 +9,12 @@ const HEARTBEAT_MS = 15_000;
  * `GET /api/v1/events`: the node's own server-sent events feed of stream state changes. The
  * first event is a snapshot so a client never has to combine a list request with the feed.
  */
-export function eventsRoutes(app: NodeFastify, ctx: NodeContext): void {
+export interface EventsRoutesDeps {
+  registry: StreamRegistry;
+}
+
+export function eventsRoutes(app: NodeFastify, deps: EventsRoutesDeps): void {
+  const { registry } = deps;
   const open = new Set<ServerResponse>();
   // preClose: the server waits for open connections, and an event stream never ends by itself.
   app.addHook('preClose', async () => {
@@ -27,8 +33,8 @@ export function eventsRoutes(app: NodeFastify, ctx: NodeContext): void {
     const send = (event: string, data: unknown): void => {
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
-    send('snapshot', { streams: ctx.streams.list() });
-    const unsubscribe = ctx.streams.subscribe((e) => send('stream', e));
+    send('snapshot', { streams: registry.list() });
+    const unsubscribe = registry.subscribe((e) => send('stream', e));
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     open.add(res);

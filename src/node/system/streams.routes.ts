@@ -1,38 +1,10 @@
 import { Type } from 'typebox';
-import type { NodeContext, NodeFastify } from '../context.js';
-import { errors } from '../errors.js';
+import { actorOf } from '../gate/levels.js';
+import { principalOf } from '../auth/access.hook.js';
 import { StreamBody, StreamParams } from '../config/config.schemas.js';
-import { actor, changeReply } from '../config/config.routes.js';
-import { directive } from '../config/writer.js';
-import type { StreamSettings } from '../config/config.types.js';
-
-/** Camera credentials live in input URLs; the read token may list streams but not learn passwords. */
-export function redactInput(input: string | undefined): string | null {
-  if (input === undefined) return null;
-  try {
-    const u = new URL(input);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return input.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
-  }
-}
-
-/** A stream as configured, with what its ingest reports now (null where nothing is known yet). */
-function row(ctx: NodeContext, s: StreamSettings) {
-  const reg = ctx.streams.get(s.name);
-  const st = ctx.media.pipeline.status(s.name);
-  return {
-    name: s.name, input: redactInput(s.input), dvr: s.dvr ?? null, on_demand: s.on_demand,
-    state: reg?.state ?? 'offline', since_ms: reg?.since_ms ?? null,
-    reason: st?.reason ?? null,
-    bitrate_kbps: st?.bitrate_kbps ?? null, fps: st?.fps ?? null, resolution: st?.resolution ?? null,
-    codec: st?.codec ?? null, video: st?.video ?? null,
-    last_error: st?.last_error ?? null, last_error_ms: st?.last_error_ms ?? null,
-    viewers: ctx.media.sessions.count(s.name),
-    recorded_bytes: ctx.media.dvr.store(s.name)?.bytes ?? null,
-  };
-}
+import { changeReply } from '../config/config.routes.js';
+import type { NodeFastify } from '../typed.js';
+import type { StreamsService } from './streams.service.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -55,27 +27,24 @@ const StreamRow = Type.Object({
   recorded_bytes: Nullable(Type.Integer()),
 });
 
+export interface StreamsRoutesDeps {
+  streams: StreamsService;
+}
+
 /** Streams as configuration: each change is a new configuration epoch (`via: api`). */
-export function streamsRoutes(app: NodeFastify, ctx: NodeContext): void {
+export function streamsRoutes(app: NodeFastify, deps: StreamsRoutesDeps): void {
+  const { streams } = deps;
   app.get('/api/v1/streams', { schema: { response: { 200: Type.Object({ rows: Type.Array(StreamRow) }) } } }, async () => ({
-    rows: ctx.config.config.streams.map((s) => row(ctx, s)),
+    rows: streams.list(),
   }));
 
   app.put('/api/v1/streams/:name', { schema: { params: StreamParams, body: StreamBody } }, async (req, reply) => {
-    const { name } = req.params;
-    const existed = ctx.config.config.streams.some((s) => s.name === name);
-    const lines = [directive('input', [req.body.input])];
-    if (req.body.dvr) lines.push(directive('dvr', [req.body.dvr.storage, req.body.dvr.retention]));
-    if (req.body.on_demand) lines.push(directive('on_demand'));
-    const result = await ctx.config.edit(actor(req), (t) => t.setBlock('stream', [name], lines));
-    const s = ctx.config.config.streams.find((x) => x.name === name);
-    reply.code(existed ? 200 : 201);
-    return { ...changeReply(result), stream: s ? row(ctx, s) : null };
+    const r = await streams.put(actorOf(principalOf(req)), req.params.name, req.body);
+    reply.code(r.created ? 201 : 200);
+    return { ...changeReply(r.result), stream: r.stream };
   });
 
   app.delete('/api/v1/streams/:name', { schema: { params: StreamParams } }, async (req) => {
-    const { name } = req.params;
-    if (!ctx.config.config.streams.some((s) => s.name === name)) throw errors.streamNotFound(name);
-    return changeReply(await ctx.config.edit(actor(req), (t) => t.setBlock('stream', [name], null)));
+    return changeReply(await streams.delete(actorOf(principalOf(req)), req.params.name));
   });
 }

@@ -1,5 +1,10 @@
 import { Type } from 'typebox';
-import type { NodeContext, NodeFastify } from '../context.js';
+import type { BuildInfo } from '../../common/build-info.js';
+import type { ConfigService } from '../config/config.service.js';
+import type { LicenseService } from '../license/license.service.js';
+import type { DvrService } from '../media/dvr/dvr.service.js';
+import type { NodeFastify } from '../typed.js';
+import type { StreamRegistry } from './streams.service.js';
 import { CpuSampler, cpuCount, memory, storageReport } from './system.service.js';
 
 const SystemReply = Type.Object({
@@ -18,19 +23,28 @@ const SystemReply = Type.Object({
 });
 
 /** `GET /api/v1/system`: what the plane's sweeper reads every sweep (document 4 section 6). */
-export function systemRoutes(app: NodeFastify, ctx: NodeContext): void {
+export interface SystemRoutesDeps {
+  build: BuildInfo;
+  license: LicenseService;
+  config: ConfigService;
+  registry: StreamRegistry;
+  dvr: DvrService;
+}
+
+export function systemRoutes(app: NodeFastify, deps: SystemRoutesDeps): void {
+  const { build, license, config, registry, dvr } = deps;
   const cpu = new CpuSampler();
   app.get('/api/v1/system', { schema: { response: { 200: SystemReply } } }, async () => {
-    const lic = ctx.license.status();
+    const lic = license.status();
     return {
-      version: ctx.build.version,
+      version: build.version,
       cpus: cpuCount(),
       ...cpu.sample(),
       ...(await memory()),
-      stream_counts: ctx.streams.counts(),
-      storages: await Promise.all(ctx.config.config.storages.map(async (s) => ({
+      stream_counts: registry.counts(),
+      storages: await Promise.all(config.config.storages.map(async (s) => ({
         ...(await storageReport(s)),
-        write_iops: ctx.media.dvr.writeRate(s.name),
+        write_iops: dvr.writeRate(s.name),
       }))),
       license: lic.state === null ? null : { state: lic.state },
     };

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { channels, type LiveBus } from '../live/bus.js';
@@ -30,8 +31,6 @@ export function frameOf(row: AuditRow, updated: boolean): AuditFrame {
     node_id: row.node_id, updated,
   };
 }
-
-function iso(d: Date | string): string { return (d instanceof Date ? d : new Date(d)).toISOString(); }
 
 /**
  * The last `size` audit frames in stream order, the same in every plane process: filled from

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { stringify } from 'csv-stringify/sync';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +13,7 @@ import { isUuid } from '../http/list.js';
 import { isAuditAction, AUDIT_ACTIONS } from './actions.js';
 import { auditStore, type AuditFilter, type AuditRow } from './audit.store.js';
 import { frameOf, type AuditRing, type AuditFrame } from './audit.ring.js';
+import type { Job } from '../jobs/jobs.js';
 
 export interface AuditActor {
   id: string | null;
@@ -73,6 +75,19 @@ export class AuditService {
     private readonly ring: AuditRing,
     private readonly streams: LiveStreams,
   ) {}
+
+  /**
+   * Monthly audit partitions exist a month behind and two ahead, so rows never pile up in the
+   * default partition. Start-up runs it once; the job `audit.partitions` keeps it so.
+   */
+  async ensurePartitions(): Promise<void> {
+    const now = this.clock.now();
+    await auditStore.ensurePartitions(this.db, new Date(now - 31 * DAY_MS), new Date(now + 62 * DAY_MS));
+  }
+
+  partitionsJob(): Job {
+    return { name: 'audit.partitions', everyMs: 6 * 3600_000, budgetMs: 30_000, run: () => this.ensurePartitions() };
+  }
 
   /**
    * Writes one record inside the caller's transaction. Call it last in the transaction: it
@@ -209,13 +224,9 @@ export class AuditService {
   }
 }
 
-function iso(d: Date | string | null): string | null {
-  return d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
-}
-
 export function jsonRow(r: AuditRow) {
   return {
-    id: r.id, occurred_at: iso(r.occurred_at)!, ended_at: iso(r.ended_at), org_id: r.org_id, actor_id: r.actor_id,
+    id: r.id, occurred_at: iso(r.occurred_at), ended_at: iso(r.ended_at), org_id: r.org_id, actor_id: r.actor_id,
     actor_name: r.actor_name, actor_role: r.actor_role, ip: r.ip, user_agent: r.user_agent, action: r.action,
     object_type: r.object_type, object_id: r.object_id, object_name: r.object_name, params: r.params, node_id: r.node_id,
   };

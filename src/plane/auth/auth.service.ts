@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { SignJWT, jwtVerify, decodeProtectedHeader } from 'jose';
 import { createHash, randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
@@ -207,7 +208,7 @@ export class AuthService {
     });
     return {
       token,
-      expires_at: expiresAt.toISOString(),
+      expires_at: iso(expiresAt),
       user: { id: user.id, org_id: user.org_id, login: user.login, name: user.name, role: user.role, disabled: user.disabled },
     };
   }

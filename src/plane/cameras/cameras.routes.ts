@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { CamerasService } from './cameras.service.js';
@@ -11,8 +10,8 @@ const playBody = strictBody(PlayBody, PlayFieldCodes);
 const tags = ['cameras'];
 
 /** Authenticated scope: reads, within the camera-rights rule (an operator sees its granted cameras). */
-export function camerasReadRoutes(app: FastifyInstance, deps: { cameras: CamerasService; viewing: ViewingService }): void {
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/api/v1/cameras', {
+export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService; viewing: ViewingService }): void {
+  app.get('/api/v1/cameras', {
     schema: {
       tags, summary: 'Cameras the caller may see: granted ones for an operator, the organisation\'s for an administrator',
       security: sec, querystring: ListQuery, response: { 200: Page(CameraRow) },
@@ -20,11 +19,11 @@ export function camerasReadRoutes(app: FastifyInstance, deps: { cameras: Cameras
     config,
   }, async (req) => deps.cameras.list(principalOf(req), req.query));
 
-  app.get<{ Params: Static<typeof IdParams> }>('/api/v1/cameras/:id', {
+  app.get('/api/v1/cameras/:id', {
     schema: { tags, summary: 'One camera the caller may see (404 otherwise)', security: sec, params: IdParams, response: { 200: CameraRow } },
   }, async (req) => deps.cameras.get(principalOf(req), req.params.id));
 
-  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof PlayBody> }>('/api/v1/cameras/:id/play', {
+  app.post('/api/v1/cameras/:id/play', {
     schema: {
       tags, summary: 'A viewer token for the camera\'s node (live, or a recorded range for playback); audited view.live / view.playback',
       security: sec, params: IdParams, body: PlayBody, response: { 200: PlayReply },
@@ -36,8 +35,8 @@ export function camerasReadRoutes(app: FastifyInstance, deps: { cameras: Cameras
 }
 
 /** Administrator scope: writes. */
-export function camerasAdminRoutes(app: FastifyInstance, deps: { cameras: CamerasService }): void {
-  app.post<{ Body: Static<typeof CameraCreateBody> }>('/api/v1/cameras', {
+export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasService }): void {
+  app.post('/api/v1/cameras', {
     schema: {
       tags, summary: 'Add a camera on a node (status unavailable until its node serves it)',
       security: sec, body: CameraCreateBody, response: { 201: CameraRow },
@@ -46,7 +45,7 @@ export function camerasAdminRoutes(app: FastifyInstance, deps: { cameras: Camera
     config,
   }, async (req, reply) => reply.code(201).send(await deps.cameras.create(principalOf(req), req.body)));
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof CameraPatchBody> }>('/api/v1/cameras/:id', {
+  app.patch('/api/v1/cameras/:id', {
     schema: {
       tags, summary: 'Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored',
       security: sec, params: IdParams, body: CameraPatchBody, response: { 200: CameraRow },
@@ -55,7 +54,7 @@ export function camerasAdminRoutes(app: FastifyInstance, deps: { cameras: Camera
     config,
   }, async (req) => deps.cameras.update(principalOf(req), req.params.id, req.body));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/cameras/:id', {
+  app.delete('/api/v1/cameras/:id', {
     schema: { tags, summary: 'Delete a camera with its tags and grants', security: sec, params: IdParams, response: { 200: Deleted } },
   }, async (req) => deps.cameras.delete(principalOf(req), req.params.id));
 }

@@ -1,7 +1,7 @@
-import type { RawBuilder } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
+import { maskUrlPassword } from '../../common/redact.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { isUuid, pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
@@ -13,7 +13,7 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
-import { camerasStore, type CameraIdentity, type CameraRecord } from './cameras.store.js';
+import { camerasStore, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 import { isForbiddenTarget } from '../nodes/target-policy.js';
 
@@ -21,7 +21,6 @@ import { isForbiddenTarget } from '../nodes/target-policy.js';
 // file of its host. Document 4's file:// input stays for a node's own configuration.
 const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'testsrc:']);
 const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:']);
-const MASK = '***';
 
 /** A source URL of an accepted scheme; network schemes need a host. */
 export function checkSourceUrl(text: string, allowPrivateTargets = false): string {
@@ -33,27 +32,19 @@ export function checkSourceUrl(text: string, allowPrivateTargets = false): strin
   return text;
 }
 
-/**
- * Camera URLs often carry the camera's password: replies and audit params show it as ***.
- * A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
- */
-export function maskSource(text: string): string {
-  try {
-    const u = new URL(text);
-    if (!u.password) return text;
-    u.password = MASK;
-    return u.toString();
-  } catch { return text; }
-}
+// Camera URLs often carry the camera's password: replies and audit params show it as ***
+// (maskUrlPassword). A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
+// The record types other domains use, so that they import this service and never the store.
+export type { CameraStatus, NodeCamera };
 
 export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
 
 function cameraRow(c: CameraRecord, tagIds: string[]) {
-  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [{ kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskSource(c.main_source) }];
-  if (c.sub_source !== null) profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskSource(c.sub_source) });
+  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [{ kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskUrlPassword(c.main_source) }];
+  if (c.sub_source !== null) profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskUrlPassword(c.sub_source) });
   return {
     id: c.id, org_id: c.org_id, node_id: c.node_id, name: c.name,
-    main_source: maskSource(c.main_source), sub_source: c.sub_source === null ? null : maskSource(c.sub_source),
+    main_source: maskUrlPassword(c.main_source), sub_source: c.sub_source === null ? null : maskUrlPassword(c.sub_source),
     tag_ids: tagIds, status: c.status, profiles,
   };
 }
@@ -78,20 +69,34 @@ export class CamerasService {
     return (await camerasStore.countInOrg(db, orgId)) > 0;
   }
 
+  // The sweeper's observations of the cameras (status, offline interval), stored here: the cameras table is this domain's.
+
+  /** The cameras of a node, with their status and open offline interval. */
+  ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {
+    return camerasStore.ofNode(db, nodeId);
+  }
+
+  /** Sets each camera's status; writes only the rows that change. */
+  setStatuses(trx: Db, rows: Array<{ id: string; status: CameraStatus }>): Promise<void> {
+    return camerasStore.setStatuses(trx, rows);
+  }
+
+  /** Starts the offline interval of those cameras not already offline; returns the ones it started. */
+  openOffline(trx: Db, ids: string[], at: Date): Promise<string[]> {
+    return camerasStore.openOffline(trx, ids, at);
+  }
+
+  /** Ends the offline interval of those cameras that are offline; returns each with its start. */
+  closeOffline(trx: Db, ids: string[]): Promise<Array<{ id: string; was: Date }>> {
+    return camerasStore.closeOffline(trx, ids);
+  }
+
   /** Distinct ids, each a camera of `orgId`; otherwise 400 unknown_camera (for grants). */
   async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
     if (ids.some((i) => !isUuid(i))) throw errors.badRequest('unknown_camera');
     const set = [...new Set(ids.map((i) => i.toLowerCase()))];
     if ((await camerasStore.countInOrg(db, orgId, set)) !== set.length) throw errors.badRequest('unknown_camera');
     return set;
-  }
-
-  /**
-   * Names and node of those of `ids` that are cameras of `orgId` (the others are absent), as a
-   * scalar JSON subquery for a statement of another domain (event intake saves a round trip).
-   */
-  identitiesSql(orgId: string, ids: string[]): RawBuilder<CameraIdentity[]> {
-    return camerasStore.identitiesSql(orgId, ids.filter(isUuid).map((i) => i.toLowerCase()));
   }
 
   async list(p: Principal, q: ListArgs) {
@@ -206,6 +211,6 @@ function adminScope(p: Principal): CameraScope {
 
 /** The new source, or undefined when unchanged (equal, or the masked form of the stored one). */
 function sourceChange(next: string | undefined, stored: string | null, allowPrivateTargets: boolean): string | undefined {
-  if (next === undefined || next === stored || (stored !== null && next === maskSource(stored))) return undefined;
+  if (next === undefined || next === stored || (stored !== null && next === maskUrlPassword(stored))) return undefined;
   return checkSourceUrl(next, allowPrivateTargets);
 }

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
@@ -6,10 +6,15 @@ export interface CameraRecord {
   id: string; org_id: string; node_id: string; name: string; main_source: string; sub_source: string | null;
   status: 'live' | 'unavailable' | 'degraded' | 'failing';
 }
-export interface CameraIdentity { id: string; node_id: string; name: string; node_name: string }
+export type CameraStatus = CameraRecord['status'];
+/** A camera as the sweeper reads it: its status and the start of its open offline interval. */
+export interface NodeCamera { id: string; org_id: string; name: string; status: CameraStatus; offline_since: Date | null }
 const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.status'] as const;
 
-/** The only SQL of cameras and their tags. Visibility comes from the camera-rights rule. */
+/**
+ * The only SQL of cameras and their tags. Visibility comes from the camera-rights rule. Status
+ * and offline_since are the sweeper's observations, written here at its request.
+ */
 export const camerasStore = {
   async list(db: Db, q: { scope: CameraScope; after: string | null; limit: number }): Promise<CameraRecord[]> {
     let s = db.selectFrom('cameras as c').select(COLUMNS).where(cameraVisible(q.scope, 'c.id', 'c.org_id')).orderBy('c.id').limit(q.limit + 1);
@@ -31,10 +36,32 @@ export const camerasStore = {
     return out;
   },
 
-  /** Camera and node names of those of `ids` that are cameras of `orgId`, as a scalar JSON subquery another statement embeds (event intake, frames). */
-  identitiesSql(orgId: string, ids: string[]): RawBuilder<CameraIdentity[]> {
-    return sql<CameraIdentity[]>`(select coalesce(json_agg(json_build_object('id', c.id, 'node_id', c.node_id, 'name', c.name, 'node_name', n.name)), '[]')
-      from cameras c join nodes n on n.id = c.node_id where c.org_id = ${orgId}::uuid and c.id = any(${ids}::uuid[]))`;
+  async ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {
+    return db.selectFrom('cameras').select(['id', 'org_id', 'name', 'status', 'offline_since']).where('node_id', '=', nodeId).orderBy('id').execute();
+  },
+
+  /** Sets each camera's status; writes only the rows that change. */
+  async setStatuses(trx: Db, rows: Array<{ id: string; status: CameraStatus }>): Promise<void> {
+    if (!rows.length) return;
+    await sql`update cameras c set status = x.status
+      from unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.status)}::text[]) as x(id, status)
+      where c.id = x.id and c.status is distinct from x.status`.execute(trx);
+  },
+
+  /** Starts the offline interval of those cameras not already offline; returns the ones it started. */
+  async openOffline(trx: Db, ids: string[], at: Date): Promise<string[]> {
+    if (!ids.length) return [];
+    const r = await sql<{ id: string }>`update cameras set offline_since = ${at}
+      where id = any(${ids}::uuid[]) and offline_since is null returning id`.execute(trx);
+    return r.rows.map((x) => x.id);
+  },
+
+  /** Ends the offline interval of those cameras that are offline; returns each with its start. */
+  async closeOffline(trx: Db, ids: string[]): Promise<Array<{ id: string; was: Date }>> {
+    if (!ids.length) return [];
+    const r = await sql<{ id: string; was: Date }>`with old as (select id, offline_since from cameras where id = any(${ids}::uuid[]) and offline_since is not null for update)
+      update cameras c set offline_since = null from old where c.id = old.id returning c.id, old.offline_since as was`.execute(trx);
+    return r.rows;
   },
 
   /** How many cameras `orgId` has, or how many of `ids` are its cameras. */

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { SignJWT } from 'jose';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -14,8 +15,6 @@ import type { PlayRequest } from './cameras.schemas.js';
  * its own session ticket there (document 4 section 6), so it is kept short.
  */
 export const VIEWER_TOKEN_TTL_SECS = 300;
-/** The node serves a recorded range of 1 s to 24 h as one playlist. */
-export const MAX_PLAYBACK_SECS = 86_400;
 
 /**
  * POST /api/v1/cameras/{id}/play: a viewer token for the camera's node, signed with the node's
@@ -60,6 +59,6 @@ export class ViewingService {
       objectType: 'camera', objectId: camera.id, objectName: camera.name,
       params: intent === 'live' ? { profile, stream } : { profile, stream, from: body.from, duration: body.duration },
     }));
-    return { url, token, expires_at: new Date(exp * 1000).toISOString() };
+    return { url, token, expires_at: iso(exp * 1000) };
   }
 }

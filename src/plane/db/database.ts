@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { PgliteDriver, type PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
 import { driverError, fromDriverCall } from './driver-errors.js';
+import { destroySocket, Heartbeat, processIdOf } from './heartbeat.js';
 
 export type Db = Kysely<Schema>;
 export type NotifyHandler = (payload: string) => void;
@@ -22,6 +23,12 @@ export interface Database {
   listen(channel: string, handler: NotifyHandler, onConnect?: () => void): Promise<() => Promise<void>>;
   withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;
   poolStats(): PoolStats;
+  /**
+   * A trivial query within the connect time-out on a connection of its own. When the server stays
+   * silent, every connection of the process is severed before it rejects: queries waiting on a
+   * silenced socket then fail as lost connections (503) instead of hanging, and none is reused.
+   */
+  heartbeat(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,9 +65,17 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   // 'error': without a listener that would end the process. The failure reaches the next
   // query on it as a connection error (503), and the pool drops the client on release.
   pool.on('error', () => {});
-  pool.on('connect', (client) => { client.on('error', () => {}); });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  // Every connection of the pool, so a silenced server's sockets can all be cut at once.
+  const clients = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => { client.on('error', () => {}); clients.add(client); });
+  pool.on('remove', (client) => { clients.delete(client); });
+  // Set by a failed heartbeat until one succeeds: meanwhile a query fails at once as a lost
+  // connection instead of waiting out a connect time-out on a server that does not answer.
+  const silence = { since: null as Error | null };
+  const orphans: number[] = [];
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool, silence) }) });
   const listener = new PgListener({ connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types });
+  const heartbeat = new Heartbeat({ connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types }, connectionTimeoutMillis);
   return {
     kind: 'postgres',
     db,
@@ -84,7 +99,31 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
     poolStats: () => ({
       max, size: pool.totalCount, idle: pool.idleCount, in_use: Math.max(0, pool.totalCount - pool.idleCount),
     }),
-    async close() { await listener.close(); await db.destroy(); },
+    async heartbeat() {
+      try {
+        await heartbeat.check();
+        // The sessions cut while the server was silent still live there, in their transactions and
+        // holding their locks (the goodbye never reached it): end them before the pool reopens, or
+        // the new connections queue behind them until the server notices the dead peers, hours later.
+        if (orphans.length) await heartbeat.terminate(orphans.splice(0));
+        silence.since = null;
+      } catch (err) {
+        if (!silence.since) {
+          silence.since = err as Error;
+          for (const c of clients) { orphans.push(processIdOf(c)); destroySocket(c); }
+          orphans.push(...listener.sever());
+        }
+        throw driverError(err);
+      }
+    },
+    async close() {
+      heartbeat.drop();
+      await listener.close();
+      await db.destroy();
+      // Kysely ends the pool only if it ever ran a query; a process that only used withSession
+      // (migrations) would otherwise keep its connections open.
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 
@@ -97,7 +136,7 @@ const prepared = new WeakMap<pg.PoolClient, { names: Set<string>; generation: Ma
  * of its connection, so the server plans it once per connection instead of on every call.
  * On the partitioned audit table planning cost more than running the page query itself.
  */
-function preparingPool(pool: pg.Pool) {
+function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
   const prepare = (client: pg.PoolClient) => {
     if (prepared.has(client)) return;
     const state = { names: new Set<string>(), generation: new Map<string, number>() };
@@ -125,6 +164,8 @@ function preparingPool(pool: pg.Pool) {
   };
   return {
     async connect() {
+      // Refused as the driver's own failure: the health counts it as a lost database.
+      if (silence.since) throw driverError(silence.since);
       const client = await fromDriverCall(pool.connect());
       prepare(client);
       return client;
@@ -228,6 +269,17 @@ class PgListener {
     this.retry.unref();
   }
 
+  /**
+   * Cuts the LISTEN connection; it reconnects and its subscribers catch up as after any loss.
+   * Returns the server process id of the session it cut.
+   */
+  sever(): number[] {
+    const c = this.client;
+    if (!c) return [];
+    destroySocket(c);
+    return [processIdOf(c)];
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
@@ -260,6 +312,8 @@ async function openPglite(dir: string | null): Promise<Database> {
       }));
     },
     poolStats: () => driver.stats(),
+    // In this process: there is no connection to go silent.
+    heartbeat: async () => {},
     close: () => db.destroy(),
   };
 }

@@ -5,7 +5,7 @@ import { isDriverError } from './driver-errors.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'HEARTBEAT_TIMEOUT',
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
 ]);
 
@@ -40,20 +40,47 @@ function looksLikeConnectionFailure(err: unknown): boolean {
 export class DbHealth {
   private up = false;
   private probing: NodeJS.Timeout | null = null;
-  private readonly listeners: Array<(up: boolean) => void> = [];
+  private beating: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly probeMs: number;
 
-  constructor(private readonly db: Db, private readonly log: Logger, private readonly probeMs = 250) {}
+  /**
+   * `heartbeat` (Database.heartbeat): asked every `heartbeatMs` while the database is up, since a
+   * silenced connection raises no error of its own; a failed heartbeat marks the database down.
+   */
+  constructor(private readonly db: Db, private readonly log: Logger,
+    opts: { probeMs?: number; heartbeat?: () => Promise<void>; heartbeatMs?: number } = {}) {
+    this.probeMs = opts.probeMs ?? 250;
+    this.heartbeat = opts.heartbeat;
+    this.heartbeatMs = opts.heartbeatMs ?? 500;
+  }
+
+  private readonly heartbeat?: () => Promise<void>;
+  private readonly heartbeatMs: number;
 
   get isUp(): boolean { return this.up; }
-
-  onChange(fn: (up: boolean) => void): void { this.listeners.push(fn); }
 
   markUp(): void {
     if (this.up) return;
     this.up = true;
     this.log.info('database available');
-    for (const fn of this.listeners) fn(true);
+    this.scheduleHeartbeat();
+  }
+
+  private scheduleHeartbeat(): void {
+    if (!this.heartbeat || this.beating || this.stopped) return;
+    const beat = this.heartbeat;
+    this.beating = setTimeout(async () => {
+      try {
+        await beat();
+        this.beating = null;
+        if (this.up) this.scheduleHeartbeat();
+      } catch (err) {
+        this.beating = null;
+        this.markDown(err);
+      }
+    }, this.heartbeatMs);
+    this.beating.unref();
   }
 
   markDown(reason: unknown): void {
@@ -61,21 +88,31 @@ export class DbHealth {
     if (this.up) {
       this.up = false;
       this.log.warn({ err: describe(reason) }, 'database unavailable');
-      for (const fn of this.listeners) fn(false);
     }
     this.startProbe();
   }
 
+  /**
+   * The first start: probes until the database answers and `startup` (migrations, bootstrap)
+   * has succeeded; resolves once the database is marked up.
+   */
+  start(startup: () => Promise<void>): Promise<void> {
+    return new Promise((resolve) => this.startProbe(startup, resolve));
+  }
+
   /** Starts probing; `ready` is the start-up work (migrations, bootstrap) that must succeed first. */
-  startProbe(ready?: () => Promise<void>): void {
+  private startProbe(ready?: () => Promise<void>, onUp?: () => void): void {
     if (this.probing || this.stopped) return;
     const tick = async () => {
       this.probing = null;
       try {
-        await sql`select 1`.execute(this.db);
+        // The heartbeat's own connection: it is what reopens a pool closed by a failed heartbeat.
+        if (this.heartbeat) await this.heartbeat();
+        else await sql`select 1`.execute(this.db);
         if (ready) await ready();
         ready = undefined;
         this.markUp();
+        onUp?.();
       } catch (err) {
         if (this.stopped) return;
         if (!isConnectionError(err)) this.log.error({ err: describe(err) }, 'database start-up step failed');
@@ -90,6 +127,7 @@ export class DbHealth {
   stop(): void {
     this.stopped = true;
     if (this.probing) clearTimeout(this.probing);
+    if (this.beating) clearTimeout(this.beating);
   }
 }
 

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
+import { Type } from 'typebox';
 import { underResponseSlot } from '../http/response-slot.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
@@ -10,8 +10,8 @@ const Params = Type.Object({ ref: Type.String({ description: 'attachment ref (a 
 const tags = ['attachments'];
 
 /** Authenticated scope: any signed-in user, camera rights rechecked on every request. */
-export function evidenceReadRoutes(app: FastifyInstance, deps: { evidence: EvidenceService }): void {
-  app.get<{ Params: Static<typeof Params> }>('/api/v1/attachments/:ref', {
+export function evidenceReadRoutes(app: PlaneApp, deps: { evidence: EvidenceService }): void {
+  app.get('/api/v1/attachments/:ref', {
     schema: {
       tags, security: sec, params: Params,
       response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the bytes, with the original Content-Type' }) },

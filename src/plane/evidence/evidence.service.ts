@@ -40,12 +40,11 @@ export class EvidenceService {
     private readonly orgs: OrgsService,
     private readonly audit: AuditService,
     readonly storage: EvidenceStorage,
+    /** told of every stored attachment after its commit (the preview builder queues it) */
+    private readonly stored: (a: { ref: string; storageKey: string; contentType: string }) => void = () => {},
     /** concurrent attachment responses of this process (document 2: 4) */
     private readonly slots = 4,
   ) {}
-
-  /** Told of every stored attachment after its commit (the preview builder queues it). */
-  onStored?: (a: { ref: string; storageKey: string; contentType: string }) => void;
 
   /**
    * Takes a response slot; the returned release is idempotent. Over the limit: 429
@@ -116,7 +115,7 @@ export class EvidenceService {
         await this.storage.delete(key).catch(() => {});
         throw err;
       }
-      this.onStored?.({ ref, storageKey: key, contentType: type });
+      this.stored({ ref, storageKey: key, contentType: type });
       return { ref, size: got.size, content_type: type };
     } finally {
       release();

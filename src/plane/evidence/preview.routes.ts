@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
+import { Type } from 'typebox';
 import { underResponseSlot } from '../http/response-slot.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
@@ -9,8 +9,8 @@ import type { PreviewService } from './preview.service.js';
 const Params = Type.Object({ ref: Type.String({ description: 'attachment ref (a UUIDv7); any other shape is 404' }) });
 
 /** Authenticated scope: any signed-in user, camera rights rechecked on every request. */
-export function previewRoutes(app: FastifyInstance, deps: { evidence: EvidenceService; previews: PreviewService }): void {
-  app.get<{ Params: Static<typeof Params> }>('/api/v1/attachments/:ref/preview', {
+export function previewRoutes(app: PlaneApp, deps: { evidence: EvidenceService; previews: PreviewService }): void {
+  app.get('/api/v1/attachments/:ref/preview', {
     schema: {
       tags: ['attachments'], security: sec, params: Params,
       response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'a JPEG within 320 x 320' }) },

@@ -1,12 +1,13 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError, type DbHealth } from '../db/health.js';
+import type { PlaneApp } from './typed.js';
 
 /**
  * Renders every failure once, as the spec's envelope. Nothing of a stack, SQL text or file
  * path reaches a body: unknown failures are logged and answered as `internal_error`.
  */
-export function installErrorHandler(app: FastifyInstance, health: DbHealth): void {
+export function installErrorHandler(app: PlaneApp, health: DbHealth): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(err, req, health);
     if (apiError.status >= 500 && apiError.code !== 'db_unavailable') {

@@ -13,10 +13,3 @@ export function queryToken(req: FastifyRequest): string | null {
   const v = (req.query as Record<string, unknown> | undefined)?.token;
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
-
-/** A URL as it may be logged: the value of any `token` parameter is replaced. */
-export function redactUrlToken(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  return url.slice(0, q) + url.slice(q).replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
-}

@@ -1,6 +1,6 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
+import type { PlaneApp } from './typed.js';
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -10,7 +10,7 @@ const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 
  * of the API that the router does not have answers 501 `not_implemented` ("405 means the path
  * exists with another method; 501 means no such path"). Outside `/api/v1` it is 404 `not_found`.
  */
-export function installMethodRouting(app: FastifyInstance): void {
+export function installMethodRouting(app: PlaneApp): void {
   const known = FindMyWay({ ignoreTrailingSlash: false });
   const seen = new Set<string>();
   app.addHook('onRoute', (route) => {

@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { bearerOf } from '../../common/bearer.js';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { atLeast, type Role } from './principal.js';
 import { queryToken } from './query-token.js';
+import type { PlaneApp } from './typed.js';
 
+/** The `Authorization: Bearer` credential of a request (one parser for plane and node: src/common/bearer.ts). */
 export function bearerToken(req: FastifyRequest): string | null {
-  const h = req.headers.authorization;
-  if (typeof h !== 'string') return null;
-  const m = /^Bearer\s+(\S+)$/i.exec(h);
-  return m ? m[1]! : null;
+  return bearerOf(req.headers.authorization);
 }
 
 export function clientOf(req: FastifyRequest): { ip: string; userAgent: string } {
@@ -18,7 +18,7 @@ export function clientOf(req: FastifyRequest): { ip: string; userAgent: string }
 }
 
 /** Routes that need the database answer 503 at once while it is away. */
-export function requireDatabase(scope: FastifyInstance, health: DbHealth): void {
+export function requireDatabase(scope: PlaneApp, health: DbHealth): void {
   scope.addHook('onRequest', async () => {
     if (!health.isUp) throw errors.dbUnavailable();
   });
@@ -37,12 +37,12 @@ export async function authenticateSession(req: FastifyRequest, auth: AuthService
 }
 
 /** The authenticated scope: a live session in the database, checked on every request. */
-export function requireSession(scope: FastifyInstance, auth: AuthService, health: DbHealth): void {
+export function requireSession(scope: PlaneApp, auth: AuthService, health: DbHealth): void {
   scope.addHook('onRequest', (req) => authenticateSession(req, auth, health));
 }
 
 /** A role gate inside the authenticated scope. */
-export function requireRole(scope: FastifyInstance, min: Role): void {
+export function requireRole(scope: PlaneApp, min: Role): void {
   scope.addHook('onRequest', async (req) => {
     if (!req.principal || !atLeast(req.principal.role, min)) throw errors.forbidden();
   });

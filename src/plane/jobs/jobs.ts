@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../../common/clock.js';
 
 /** A named background job: idempotent, so a missed or repeated run does no harm. */
 export interface Job {
@@ -19,14 +20,16 @@ export class JobRunner {
   private readonly status = new Map<string, JobStatus>();
   private stopped = false;
 
-  constructor(private readonly log: Logger, private readonly now: () => number = Date.now) {}
+  constructor(private readonly log: Logger, private readonly clock: Clock = systemClock) {}
 
   start(job: Job): void {
+    // A plane closed before its start-up finished starts nothing.
+    if (this.stopped) return;
     this.status.set(job.name, { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null });
     const tick = async () => {
-      const started = Date.now();
+      const started = this.clock.now();
       await this.runOnce(job);
-      const wait = job.fixedRate ? Math.max(0, job.everyMs - (Date.now() - started)) : job.everyMs;
+      const wait = job.fixedRate ? Math.max(0, job.everyMs - (this.clock.now() - started)) : job.everyMs;
       if (!this.stopped) this.timers.set(job.name, setTimeout(tick, wait).unref());
     };
     this.timers.set(job.name, setTimeout(tick, 0).unref());
@@ -36,7 +39,7 @@ export class JobRunner {
     const s = this.status.get(job.name) ?? { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null };
     this.status.set(job.name, s);
     try {
-      await job.run(this.now() + job.budgetMs);
+      await job.run(this.clock.now() + job.budgetMs);
       s.last_error = null;
     } catch (err) {
       s.failures++;
@@ -44,7 +47,7 @@ export class JobRunner {
       this.log.warn({ job: job.name, err: s.last_error }, 'background job failed; retried next run');
     } finally {
       s.runs++;
-      s.last_run_ms = this.now();
+      s.last_run_ms = this.clock.now();
     }
   }
 

@@ -14,6 +14,11 @@ export interface LiveLimits {
   lagBytes: number;
 }
 
+/** One SSE event as written: an `id:` line and a `data:` line of JSON already encoded (the one SSE frame format). */
+export function sseEvent(id: string | number, json: string): string {
+  return `id: ${id}\ndata: ${json}\n\n`;
+}
+
 /**
  * One live SSE stream: `id:` and `data:` lines only, `:` heartbeats, and an end when the
  * client goes, the session expires, the user's sessions are revoked or the keys rotate.
@@ -31,7 +36,7 @@ export class LiveStream {
   get lagging(): boolean { return this.reply.raw.writableLength > this.lagBytes; }
 
   send(id: string | number, data: unknown): void {
-    this.write(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(sseEvent(id, JSON.stringify(data)));
   }
 
   /**
@@ -47,7 +52,7 @@ export class LiveStream {
       this.reply.raw.cork();
       setImmediate(() => { this.corked = false; this.reply.raw.uncork(); });
     }
-    this.reply.raw.write(`id: ${id}\ndata: ${json}\n\n`);
+    this.reply.raw.write(sseEvent(id, json));
   }
 
   private corked = false;

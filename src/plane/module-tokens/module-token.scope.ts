@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
 import { authenticateSession, bearerToken } from '../http/scopes.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { SECRET_PREFIX, type ModuleTokensService } from './module-tokens.service.js';
 import type { ModuleTokenCredential } from './module-tokens.store.js';
+import type { PlaneApp } from '../http/typed.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +19,7 @@ declare module 'fastify' {
  * on every request (a rotated, disabled or deleted token is refused at once). A session token
  * is not a module token: 401 unauthorized.
  */
-export function requireModuleToken(scope: FastifyInstance, tokens: ModuleTokensService, health: DbHealth): void {
+export function requireModuleToken(scope: PlaneApp, tokens: ModuleTokensService, health: DbHealth): void {
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
     if (!secret) throw errors.unauthorized();
@@ -35,7 +36,7 @@ export function requireModuleToken(scope: FastifyInstance, tokens: ModuleTokensS
  * token, anything else must be a live session; exactly one of `req.moduleToken` and
  * `req.principal` is set.
  */
-export function requireSessionOrModuleToken(scope: FastifyInstance, auth: AuthService, tokens: ModuleTokensService, health: DbHealth): void {
+export function requireSessionOrModuleToken(scope: PlaneApp, auth: AuthService, tokens: ModuleTokensService, health: DbHealth): void {
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
     if (!secret?.startsWith(SECRET_PREFIX)) return authenticateSession(req, auth, health);

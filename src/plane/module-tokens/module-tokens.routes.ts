@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
+import type { FastifyReply } from 'fastify';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { ModuleTokensService } from './module-tokens.service.js';
@@ -16,10 +16,10 @@ function noStore(reply: FastifyReply): FastifyReply {
 }
 
 /** Administrator scope (document 1, module-token endpoints). */
-export function moduleTokensRoutes(app: FastifyInstance, deps: { moduleTokens: ModuleTokensService }): void {
+export function moduleTokensRoutes(app: PlaneApp, deps: { moduleTokens: ModuleTokensService }): void {
   const svc = deps.moduleTokens;
 
-  app.get<{ Querystring: Static<typeof ModuleTokenListQuery> }>('/api/v1/module-tokens', {
+  app.get('/api/v1/module-tokens', {
     schema: {
       tags, summary: 'Module tokens of the organisation, without secrets; `q` is a case-insensitive name substring (up to 128)',
       security: sec, querystring: ModuleTokenListQuery, response: { 200: Page(ModuleTokenRow) },
@@ -27,7 +27,7 @@ export function moduleTokensRoutes(app: FastifyInstance, deps: { moduleTokens: M
     config,
   }, async (req) => svc.list(principalOf(req), req.query));
 
-  app.post<{ Body: Static<typeof ModuleTokenCreateBody> }>('/api/v1/module-tokens', {
+  app.post('/api/v1/module-tokens', {
     schema: {
       tags, summary: 'Create a module token; the reply carries the secret once (Cache-Control: no-store, Pragma: no-cache)',
       security: sec, body: ModuleTokenCreateBody, response: { 201: ModuleTokenWithSecret },
@@ -36,7 +36,7 @@ export function moduleTokensRoutes(app: FastifyInstance, deps: { moduleTokens: M
     config,
   }, async (req, reply) => noStore(reply).code(201).send(await svc.create(principalOf(req), req.body)));
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof ModuleTokenPatchBody> }>('/api/v1/module-tokens/:id', {
+  app.patch('/api/v1/module-tokens/:id', {
     schema: {
       tags, summary: 'Rename, set the rate limit (null = installation default) or enable/disable; disabling stops intake at once',
       security: sec, params: IdParams, body: ModuleTokenPatchBody, response: { 200: ModuleTokenRow },
@@ -45,14 +45,14 @@ export function moduleTokensRoutes(app: FastifyInstance, deps: { moduleTokens: M
     config,
   }, async (req) => svc.update(principalOf(req), req.params.id, req.body));
 
-  app.post<{ Params: Static<typeof IdParams> }>('/api/v1/module-tokens/:id/rotate', {
+  app.post('/api/v1/module-tokens/:id/rotate', {
     schema: {
       tags, summary: 'Issue a new secret; the old one is invalid at once (no overlap)',
       security: sec, params: IdParams, response: { 200: ModuleTokenWithSecret },
     },
   }, async (req, reply) => noStore(reply).send(await svc.rotate(principalOf(req), req.params.id)));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/module-tokens/:id', {
+  app.delete('/api/v1/module-tokens/:id', {
     schema: { tags, summary: 'Delete a module token; its accepted events remain', security: sec, params: IdParams, response: { 200: Deleted } },
   }, async (req) => svc.delete(principalOf(req), req.params.id));
 }

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -11,6 +12,9 @@ import { actorOf } from '../auth/auth.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import { moduleTokensStore, type ModuleTokenCredential, type ModuleTokenRecord } from './module-tokens.store.js';
 import type { ModuleTokenCreate, ModuleTokenListArgs, ModuleTokenPatch } from './module-tokens.schemas.js';
+
+// The record type other domains use, so that they import this service and never the store.
+export type { ModuleTokenCredential } from './module-tokens.store.js';
 
 export const SECRET_PREFIX = 'amt_';
 const RESERVED = /^__/;
@@ -29,7 +33,7 @@ function newSecret(): { secret: string; hash: Buffer } {
 export function tokenRow(r: ModuleTokenRecord) {
   return {
     id: r.id, org_id: r.org_id, name: r.name, rate_limit: r.rate_limit, enabled: r.enabled,
-    created_at: new Date(r.created_at).toISOString(), last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+    created_at: iso(r.created_at), last_used_at: r.last_used_at ? iso(r.last_used_at) : null,
   };
 }
 export type TokenRow = ReturnType<typeof tokenRow>;

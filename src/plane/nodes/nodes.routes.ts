@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
+import { Type } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { NodesService } from './nodes.service.js';
@@ -17,13 +17,13 @@ const NodeListQuery = Type.Object({
  * Superadmin scope. No GET of one node: document 1 has `GET /api/v1/nodes/{id}` answer 405
  * (a single node is read from the list), which the method router does by itself.
  */
-export function nodesRoutes(app: FastifyInstance, deps: { nodes: NodesService }): void {
-  app.get<{ Querystring: Static<typeof NodeListQuery> }>('/api/v1/nodes', {
+export function nodesRoutes(app: PlaneApp, deps: { nodes: NodesService }): void {
+  app.get('/api/v1/nodes', {
     schema: { tags, summary: 'Streaming nodes, by id (secrets only as *_configured flags)', security: sec, querystring: NodeListQuery, response: { 200: Page(NodeRow) } },
     config,
   }, async (req) => deps.nodes.list(req.query));
 
-  app.post<{ Body: Static<typeof NodeCreateBody> }>('/api/v1/nodes', {
+  app.post('/api/v1/nodes', {
     schema: {
       tags, summary: 'Register a node: api_token and auth_backend_secret are write-only and stored encrypted',
       security: sec, body: NodeCreateBody, response: { 201: NodeRow },
@@ -32,13 +32,13 @@ export function nodesRoutes(app: FastifyInstance, deps: { nodes: NodesService })
     config,
   }, async (req, reply) => reply.code(201).send(await deps.nodes.create(principalOf(req), req.body)));
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof NodePatchBody> }>('/api/v1/nodes/:id', {
+  app.patch('/api/v1/nodes/:id', {
     schema: { tags, summary: 'Change a node; a secret sent replaces the stored one, auth_backend_secret null clears it', security: sec, params: IdParams, body: NodePatchBody, response: { 200: NodeRow } },
     preValidation: strictBody(NodePatchBody, NodeFieldCodes),
     config,
   }, async (req) => deps.nodes.update(principalOf(req), req.params.id, req.body));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/nodes/:id', {
+  app.delete('/api/v1/nodes/:id', {
     schema: { tags, summary: 'Remove a node without cameras (409 node_in_use otherwise)', security: sec, params: IdParams, response: { 200: Deleted } },
   }, async (req) => deps.nodes.delete(principalOf(req), req.params.id));
 }

@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -10,11 +11,11 @@ import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { NodeCreate, NodePatch } from './nodes.schemas.js';
-import { nodesStore, type NodeRecord } from './nodes.store.js';
+import { nodesStore, type ClaimedNode, type NodeRecord } from './nodes.store.js';
 
 const nodeRow = (n: NodeRecord) => ({
   id: n.id, name: n.name, url: n.url, enabled: n.enabled, state: n.state,
-  last_seen_at: n.last_seen_at ? new Date(n.last_seen_at).toISOString() : null, version: n.version,
+  last_seen_at: n.last_seen_at ? iso(n.last_seen_at) : null, version: n.version,
   api_token_configured: n.api_token_enc !== '', auth_backend_secret_configured: n.auth_backend_secret_enc !== null,
 });
 
@@ -60,6 +61,28 @@ export class NodesService {
   /** The write token of a node row already read (the sweeper claims rows in bulk); never for a reply. */
   openApiToken(id: string, sealed: string): string {
     return this.box.open(sealed, context(id, 'api_token'));
+  }
+
+  // The sweeper's observations of the nodes (document 4 §6), stored here: the nodes table is this domain's.
+
+  /** Claims the enabled nodes due for a poll, those no process claimed within `leaseMs`: several plane processes share the polling. */
+  claimDue(now: Date, leaseMs: number): Promise<ClaimedNode[]> {
+    return nodesStore.claimNodes(this.db, now, leaseMs);
+  }
+
+  /** The node stopped answering (see nodesStore.markUnreachable); undefined when a newer claim overtook this result. */
+  markUnreachable(trx: Db, id: string, at: Date, claim: Date | null) {
+    return nodesStore.markUnreachable(trx, id, at, claim);
+  }
+
+  /** The node answered; `was` is the start of the unreachable interval this ended, if any. */
+  markReachable(trx: Db, id: string, at: Date, version: string, claim: Date | null) {
+    return nodesStore.markReachable(trx, id, at, version, claim);
+  }
+
+  /** Disabled nodes not yet marked become `disabled`; returns them with the unreachable interval they ended. */
+  markDisabled(trx: Db) {
+    return nodesStore.markDisabled(trx);
   }
 
   async list(q: ListArgs) {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
-import { FOREIGN_KEY_VIOLATION, pgCode } from '../db/pg-errors.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
@@ -12,25 +11,11 @@ import { orgsStore, type OrgRecord } from './orgs.store.js';
 
 export type OrgLimits = Record<LimitField, number | null>;
 
-/** Whether something that keeps an organisation alive (a user, camera or tag) is left in it. */
-export type OrgOccupant = (db: Db, orgId: string) => Promise<boolean>;
-
-/**
- * The archive cleanup of a deleted organisation (purge domain). `queue` runs in the deleting
- * transaction: it ends what must stop at once (module tokens) and queues a cleanup job when the
- * organisation still holds event history; `start` runs the job after commit.
- */
-export interface OrgArchiver {
-  queue(trx: Db, orgId: string, createdBy: string | null): Promise<{ job: { id: string; preview: Record<string, number> } | null; module_tokens: number }>;
-  start(): void;
-}
+// The deletion of an organisation lives in org-removal.service.ts (it needs the domains that occupy one).
+export type { OrgArchiver } from './org-removal.service.js';
 
 /** Organisations (superadmin routes) and the quota limits other domains check against. */
 export class OrgsService {
-  /** Registered by the domains whose records keep an organisation (409 org_not_empty). */
-  readonly occupants: OrgOccupant[] = [];
-  archiver?: OrgArchiver;
-
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService) {}
 
   /** The organisation named `default`, created on first use (bootstrap). */
@@ -92,43 +77,6 @@ export class OrgsService {
       });
       return after;
     });
-  }
-
-  /**
-   * An organisation with users, cameras or tags is 409 org_not_empty. One that still holds event
-   * history (events, attachments) goes at once for every read and leaves a cleanup job of kind
-   * `archive` that removes the history and then the row (`cleanup_job_id` in the reply, null
-   * when there was nothing to clean up). Its module tokens stop at once.
-   */
-  async delete(p: Principal, rawId: string): Promise<{ id: string; deleted: true; cleanup_job_id: string | null }> {
-    const id = requireUuid(rawId);
-    if (id === p.orgId) throw errors.conflict('org_not_empty');
-    let queued = false;
-    try {
-      const reply = await this.db.transaction().execute(async (trx) => {
-        const before = await orgsStore.get(trx, id, { lock: true });
-        if (!before) throw errors.notFound();
-        for (const occupied of this.occupants) if (await occupied(trx, id)) throw errors.conflict('org_not_empty');
-        const archive = this.archiver ? await this.archiver.queue(trx, id, p.userId) : { job: null, module_tokens: 0 };
-        const now = new Date(this.clock.now());
-        if (archive.job) await orgsStore.markDeleted(trx, id, now);
-        else await orgsStore.delete(trx, id);
-        // (a key naming tokens would be redacted as a secret)
-        const params: Record<string, unknown> = { cleanup_job_id: archive.job?.id ?? null, revoked_modules: archive.module_tokens };
-        if (archive.job) params.preview = archive.job.preview;
-        await this.audit.record(trx, {
-          actor: actorOf(p), orgId: id, action: 'org.delete', objectType: 'org', objectId: id, objectName: before.name, params,
-        });
-        queued = archive.job !== null;
-        return { id, deleted: true as const, cleanup_job_id: archive.job?.id ?? null };
-      });
-      if (queued) this.archiver?.start();
-      return reply;
-    } catch (err) {
-      // A table of another domain that still references the organisation: the database names the rule.
-      if (pgCode(err) === FOREIGN_KEY_VIOLATION) throw errors.conflict('org_not_empty');
-      throw err;
-    }
   }
 
   /** The last step of an archive cleanup: the row of the deleted organisation. */

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
+import { Type } from 'typebox';
 import { principalOf } from '../http/principal.js';
 import { IdParams, Uuid, sec, strictBody, validationCodes } from '../http/list.js';
 import type { GrantsService } from './grants.service.js';
@@ -14,12 +14,12 @@ const config = { validationCode: validationCodes(GrantCodes) };
 const tags = ['camera rights'];
 
 /** Administrator scope. */
-export function grantsRoutes(app: FastifyInstance, deps: { grants: GrantsService }): void {
-  app.get<{ Params: Static<typeof IdParams> }>('/api/v1/users/:id/grants', {
+export function grantsRoutes(app: PlaneApp, deps: { grants: GrantsService }): void {
+  app.get('/api/v1/users/:id/grants', {
     schema: { tags, summary: 'Cameras granted to a user, directly and through tags', security: sec, params: IdParams, response: { 200: GrantsReply } },
   }, async (req) => deps.grants.get(principalOf(req), req.params.id));
 
-  app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof GrantsBody> }>('/api/v1/users/:id/grants', {
+  app.put('/api/v1/users/:id/grants', {
     schema: {
       tags, summary: 'Replace both lists; ids must belong to the user\'s organisation (400 unknown_camera, unknown_tag)',
       security: sec, params: IdParams, body: GrantsBody, response: { 200: GrantsReply },

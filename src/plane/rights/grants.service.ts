@@ -11,6 +11,16 @@ import { channels, notify } from '../live/bus.js';
 export interface Grants { camera_ids: string[]; tag_ids: string[] }
 
 /**
+ * The grants a user loses on moving to another organisation. Built before the users domain,
+ * which calls it inside its update (the grants service itself needs the users service).
+ */
+export class GrantsReset {
+  async clearGrants(trx: Db, userId: string): Promise<void> {
+    await grantsStore.replace(trx, userId, { camera_ids: [], tag_ids: [] });
+  }
+}
+
+/**
  * Camera rights of a user: cameras granted directly and tags whose cameras it may see. They
  * matter for role `user`; camera-rights.ts applies them. Ids always belong to the user's organisation.
  */
@@ -21,10 +31,7 @@ export class GrantsService {
     private readonly users: UsersService,
     private readonly cameras: CamerasService,
     private readonly tags: TagsService,
-  ) {
-    // A user moved to another organisation keeps no rights from the one it left.
-    users.onOrgChange = (trx, userId) => grantsStore.replace(trx, userId, { camera_ids: [], tag_ids: [] });
-  }
+  ) {}
 
   async get(p: Principal, userId: string): Promise<Grants> {
     const u = await this.users.visible(this.db, p, userId);

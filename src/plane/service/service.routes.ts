@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { PlaneApp } from '../http/typed.js';
 import { Type } from 'typebox';
-import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BUILD } from '../../common/build-info.js';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
 import type { AuthService } from '../auth/auth.service.js';
@@ -18,17 +16,7 @@ export const VersionBody = Type.Object({
   opt_level: Type.String(), debug: Type.Boolean(), target: Type.String(), features: Type.Array(Type.String()),
 });
 
-export function buildInfo(): Record<string, unknown> {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const f = join(dir, 'src', 'build-info.json');
-    if (existsSync(f)) return JSON.parse(readFileSync(f, 'utf8'));
-    dir = dirname(dir);
-  }
-  return { version: '0.0.0', git: 'unknown', git_sha: 'unknown', dirty: false, profile: 'dev', opt_level: 'none', debug: true, target: process.platform, features: [] };
-}
-
-export function publicServiceRoutes(app: FastifyInstance, deps: { health: DbHealth }): void {
+export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): void {
   app.get('/health', {
     schema: {
       tags: ['service'], summary: 'Public liveness probe; also says whether the database answers',
@@ -46,13 +34,9 @@ export function publicServiceRoutes(app: FastifyInstance, deps: { health: DbHeal
 }
 
 /** GET /api/v1/version: signed-in callers only, yet no database access (document 1). */
-export function versionRoute(app: FastifyInstance, deps: { auth: AuthService }): void {
-  const info = buildInfo();
-  const body = {
-    version: String(info.version), git: String(info.git), git_sha: String(info.git_sha), dirty: Boolean(info.dirty),
-    profile: String(info.profile), opt_level: String(info.opt_level), debug: Boolean(info.debug),
-    target: String(info.target), features: (info.features as string[]) ?? [],
-  };
+export function versionRoute(app: PlaneApp, deps: { auth: AuthService }): void {
+  // The documented body: the build info without build_date (a node-licence concern).
+  const { build_date: _date, ...body } = BUILD;
   app.get('/api/v1/version', {
     schema: { tags: ['service'], summary: 'Running build', security: [{ bearer: [] }], response: { 200: VersionBody } },
     onRequest: async (req) => {

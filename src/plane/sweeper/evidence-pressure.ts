@@ -4,7 +4,8 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
-import type { SystemEvents, SystemOpen } from '../events/system-events.js';
+import type { SystemEvents, SystemOpen } from '../events/index.js';
+import type { UsersService } from '../users/users.service.js';
 import { sweeperStore } from './sweeper.store.js';
 
 const NAMES = ['low', 'high', 'critical'] as const;
@@ -38,6 +39,7 @@ export class EvidencePressure {
     private readonly clock: Clock,
     private readonly config: PlaneConfig['evidencePressure'] & { dir: string },
     private readonly system: SystemEvents,
+    private readonly users: UsersService,
   ) {
     this.marks = [config.lowPercent, config.highPercent, config.criticalPercent];
   }
@@ -61,7 +63,7 @@ export class EvidencePressure {
       const was = await sweeperStore.moveLevel(trx, level, used, new Date(at));
       if (was === undefined || level <= was) return null;
       const opens: SystemOpen[] = [];
-      const orgId = await sweeperStore.superadminOrg(trx);
+      const orgId = await this.users.superadminOrg(trx);
       for (let l = was + 1; l <= level; l++) {
         crossed.push(this.marks[l - 1]!);
         if (orgId) opens.push({

@@ -4,9 +4,10 @@ import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import type { SystemClose, SystemEvents, SystemOpen } from '../events/system-events.js';
+import type { SystemClose, SystemEvents, SystemOpen } from '../events/index.js';
 import { pollNode, type NodeStream, type PollResult } from './node-client.js';
-import { sweeperStore, type CameraStatus, type NodeCamera } from './sweeper.store.js';
+import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
+import type { UsersService } from '../users/users.service.js';
 
 /** Severities (0 debug .. 4 critical) of the plane's own events. */
 export const NODE_UNREACHABLE_SEVERITY = 3;
@@ -56,6 +57,8 @@ export class Sweeper {
     private readonly clock: Clock,
     private readonly config: PlaneConfig['sweeper'],
     private readonly nodes: NodesService,
+    private readonly cameras: CamerasService,
+    private readonly users: UsersService,
     private readonly system: SystemEvents,
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
@@ -74,7 +77,7 @@ export class Sweeper {
       await this.system.closeOrphans(this.db, this.clock.now());
     }
     // Half a sweep: a process that claimed a node in this sweep keeps it, the next sweep is free.
-    const claimed = await sweeperStore.claimNodes(this.db, new Date(this.clock.now()), this.config.intervalMs / 2);
+    const claimed = await this.nodes.claimDue(new Date(this.clock.now()), this.config.intervalMs / 2);
     let reachable = 0;
     let next = 0;
     const worker = async () => {
@@ -104,11 +107,11 @@ export class Sweeper {
     const notice = await this.db.transaction().execute(async (trx) => {
       const opens: SystemOpen[] = [];
       const closes: SystemClose[] = [];
-      const cams = await sweeperStore.camerasOfNode(trx, nodeId);
+      const cams = await this.cameras.ofNode(trx, nodeId);
       if (!result.reachable) {
-        const node = await sweeperStore.markUnreachable(trx, nodeId, new Date(at), claim);
+        const node = await this.nodes.markUnreachable(trx, nodeId, new Date(at), claim);
         if (!node) return null;
-        await sweeperStore.setStatuses(trx, changed(cams, () => 'unavailable'));
+        await this.cameras.setStatuses(trx, changed(cams, () => 'unavailable'));
         // Only the node's event: its cameras' offline intervals neither open nor close while nothing is known of them.
         if (node.opened) {
           for (const orgId of await this.orgsFor(trx, cams)) {
@@ -120,7 +123,7 @@ export class Sweeper {
         }
         return this.system.write(trx, opens, closes, at);
       }
-      const node = await sweeperStore.markReachable(trx, nodeId, new Date(at), result.system.version, claim);
+      const node = await this.nodes.markReachable(trx, nodeId, new Date(at), result.system.version, claim);
       if (!node) return null;
       if (node.was) closes.push({ detector: 'system.node_unreachable', occurredAt: node.was.getTime(), nodeId });
       if (result.streams) await this.applyStreams(trx, node.name, nodeId, at, cams, result.streams, opens, closes);
@@ -133,9 +136,9 @@ export class Sweeper {
     opens: SystemOpen[], closes: SystemClose[]): Promise<void> {
     const byName = new Map(streams.map((s) => [s.name, s]));
     const main = (c: NodeCamera) => byName.get(`${c.id}_main`);
-    await sweeperStore.setStatuses(trx, changed(cams, (c) => cameraStatusOf(main(c))));
+    await this.cameras.setStatuses(trx, changed(cams, (c) => cameraStatusOf(main(c))));
     const offline = cams.filter((c) => offlineReasonOf(main(c)) !== null);
-    const started = new Set(await sweeperStore.openOffline(trx, offline.map((c) => c.id), new Date(at)));
+    const started = new Set(await this.cameras.openOffline(trx, offline.map((c) => c.id), new Date(at)));
     for (const c of offline) {
       if (!started.has(c.id)) continue;
       opens.push({
@@ -144,7 +147,7 @@ export class Sweeper {
       });
     }
     const back = cams.filter((c) => c.offline_since !== null && offlineReasonOf(main(c)) === null).map((c) => c.id);
-    for (const c of await sweeperStore.closeOffline(trx, back)) closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
+    for (const c of await this.cameras.closeOffline(trx, back)) closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
   }
 
   /**
@@ -155,11 +158,11 @@ export class Sweeper {
     const at = this.clock.now();
     const notice = await this.db.transaction().execute(async (trx) => {
       const closes: SystemClose[] = [];
-      for (const n of await sweeperStore.markDisabled(trx)) {
+      for (const n of await this.nodes.markDisabled(trx)) {
         if (n.was) closes.push({ detector: 'system.node_unreachable', occurredAt: new Date(n.was).getTime(), nodeId: n.id });
-        const cams = await sweeperStore.camerasOfNode(trx, n.id);
-        await sweeperStore.setStatuses(trx, changed(cams, () => 'unavailable'));
-        for (const c of await sweeperStore.closeOffline(trx, cams.map((x) => x.id))) {
+        const cams = await this.cameras.ofNode(trx, n.id);
+        await this.cameras.setStatuses(trx, changed(cams, () => 'unavailable'));
+        for (const c of await this.cameras.closeOffline(trx, cams.map((x) => x.id))) {
           closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
         }
       }
@@ -172,7 +175,7 @@ export class Sweeper {
   private async orgsFor(trx: Db, cams: NodeCamera[]): Promise<string[]> {
     const orgs = [...new Set(cams.map((c) => c.org_id))].sort();
     if (orgs.length) return orgs;
-    const home = await sweeperStore.superadminOrg(trx);
+    const home = await this.users.superadminOrg(trx);
     return home ? [home] : [];
   }
 }

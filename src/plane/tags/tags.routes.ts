@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { TagsService } from './tags.service.js';
@@ -9,25 +8,25 @@ const config = { validationCode: validationCodes(TagFieldCodes) };
 const tags = ['tags'];
 
 /** Administrator scope. */
-export function tagsRoutes(app: FastifyInstance, deps: { tags: TagsService }): void {
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/api/v1/tags', {
+export function tagsRoutes(app: PlaneApp, deps: { tags: TagsService }): void {
+  app.get('/api/v1/tags', {
     schema: { tags, summary: 'Tags of the caller\'s organisation (superadmin: all, or `org`)', security: sec, querystring: ListQuery, response: { 200: Page(TagRow) } },
     config,
   }, async (req) => deps.tags.list(principalOf(req), req.query));
 
-  app.post<{ Body: Static<typeof TagCreateBody> }>('/api/v1/tags', {
+  app.post('/api/v1/tags', {
     schema: { tags, summary: 'Create a tag (409 already_exists for a name taken in the organisation)', security: sec, body: TagCreateBody, response: { 201: TagRow } },
     preValidation: strictBody(TagCreateBody, TagFieldCodes),
     config,
   }, async (req, reply) => reply.code(201).send(await deps.tags.create(principalOf(req), req.body)));
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof TagPatchBody> }>('/api/v1/tags/:id', {
+  app.patch('/api/v1/tags/:id', {
     schema: { tags, summary: 'Rename a tag', security: sec, params: IdParams, body: TagPatchBody, response: { 200: TagRow } },
     preValidation: strictBody(TagPatchBody, TagFieldCodes),
     config,
   }, async (req) => deps.tags.update(principalOf(req), req.params.id, req.body));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/tags/:id', {
+  app.delete('/api/v1/tags/:id', {
     schema: { tags, summary: 'Delete a tag: cameras lose the label, users the rights it gave', security: sec, params: IdParams, response: { 200: Deleted } },
   }, async (req) => deps.tags.delete(principalOf(req), req.params.id));
 }

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { TemplatesService } from './templates.service.js';
@@ -15,13 +14,13 @@ const DOC_ERRORS = 'bad_doc, template_doc_too_large, template_title_invalid, det
   + 'coalesce_sources_too_many, coalesce_source_invalid, bad_interval_timeout, search_field_bad_source';
 
 /** Administrator scope (document 2, Templates). */
-export function templatesRoutes(app: FastifyInstance, deps: { templates: TemplatesService }): void {
-  app.get<{ Querystring: Static<typeof TemplateListQuery> }>('/api/v1/templates', {
+export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesService }): void {
+  app.get('/api/v1/templates', {
     schema: { tags, security: sec, querystring: TemplateListQuery, response: { 200: Page(TemplateRow) }, summary: 'System templates plus those of the caller\'s organisation (superadmin: all, or `org`)' },
     config,
   }, async (req) => deps.templates.list(principalOf(req), req.query));
 
-  app.post<{ Body: Static<typeof TemplateCreateBody> }>('/api/v1/templates', {
+  app.post('/api/v1/templates', {
     schema: {
       tags, security: sec, body: TemplateCreateBody, response: { 201: TemplateRow }, summary: 'Create an organisation template',
       description: `Errors: 400 bad_name, ${DOC_ERRORS}; 403 cross_org; 409 max_event_templates_reached, already_exists.`,
@@ -30,7 +29,7 @@ export function templatesRoutes(app: FastifyInstance, deps: { templates: Templat
     config,
   }, async (req, reply) => reply.code(201).send(await deps.templates.create(principalOf(req), req.body)));
 
-  app.post<{ Body: Static<typeof ValidateBody> }>('/api/v1/templates/validate', {
+  app.post('/api/v1/templates/validate', {
     schema: {
       tags, security: sec, body: ValidateBody, response: { 200: ValidateReply },
       summary: 'Check a document as saving would (no quota, audit or cache change)', description: `Errors: 400 ${DOC_ERRORS}.`,
@@ -39,11 +38,11 @@ export function templatesRoutes(app: FastifyInstance, deps: { templates: Templat
     config,
   }, async (req) => deps.templates.validate(req.body));
 
-  app.get<{ Params: Static<typeof IdParams> }>('/api/v1/templates/:id', {
+  app.get('/api/v1/templates/:id', {
     schema: { tags, security: sec, params: IdParams, response: { 200: TemplateRow }, summary: 'One template (a system template: any administrator)' },
   }, async (req) => deps.templates.get(principalOf(req), req.params.id));
 
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof TemplatePatchBody> }>('/api/v1/templates/:id', {
+  app.patch('/api/v1/templates/:id', {
     schema: {
       tags, security: sec, params: IdParams, body: TemplatePatchBody, response: { 200: TemplateRow },
       summary: 'Change a template (version increases); a system template: a superadmin overrides only title and ignore_event',
@@ -55,14 +54,14 @@ export function templatesRoutes(app: FastifyInstance, deps: { templates: Templat
     config,
   }, async (req) => deps.templates.update(principalOf(req), req.params.id, req.body));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/templates/:id', {
+  app.delete('/api/v1/templates/:id', {
     schema: {
       tags, security: sec, params: IdParams, response: { 200: Deleted },
       summary: 'Delete an organisation template', description: 'Errors: 404 not_found; 409 system_template_readonly, analytics_template_in_use.',
     },
   }, async (req) => deps.templates.delete(principalOf(req), req.params.id));
 
-  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof MatchesQuery> }>('/api/v1/templates/:id/matches', {
+  app.get('/api/v1/templates/:id/matches', {
     schema: {
       tags, security: sec, params: IdParams, querystring: MatchesQuery, response: { 200: MatchesReply },
       summary: 'Detector ids of the last 7 days that the template\'s mask matches (does not affect intake)',

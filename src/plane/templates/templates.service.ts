@@ -1,3 +1,4 @@
+import { iso } from '../../common/time.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -11,6 +12,9 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import { checkDoc, checkSystemOverride, type TemplateDoc } from './template.doc.js';
 import type { TemplateCache } from './template.cache.js';
 import { templatesStore, type TemplateRecord } from './templates.store.js';
+
+// The record type other domains use, so that they import this service and never the store.
+export type { TemplateRecord } from './templates.store.js';
 
 /** Document 2: "catalog at most 512 templates" per organisation, whatever max_event_templates says. */
 export const CATALOG_MAX = 512;
@@ -31,7 +35,7 @@ export type RecentDetectors = (orgId: string | null, mask: string, since: Date) 
 export function templateJson(r: TemplateRecord) {
   return {
     id: r.id, org_id: r.org_id, name: r.name, detector_match: r.detector_match, version: r.version, doc: r.doc,
-    system: r.system, enabled: r.enabled, unknown_fields: r.unknown_fields, updated_at: new Date(r.updated_at).toISOString(),
+    system: r.system, enabled: r.enabled, unknown_fields: r.unknown_fields, updated_at: iso(r.updated_at),
   };
 }
 

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { UsersService } from './users.service.js';
@@ -9,13 +8,13 @@ const config = { validationCode: validationCodes(UserFieldCodes) };
 const tags = ['users'];
 
 /** Administrator scope: list, create, delete. */
-export function usersAdminRoutes(app: FastifyInstance, deps: { users: UsersService }): void {
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/api/v1/users', {
+export function usersAdminRoutes(app: PlaneApp, deps: { users: UsersService }): void {
+  app.get('/api/v1/users', {
     schema: { tags, summary: 'Users of the caller\'s organisation (superadmin: all, or `org`)', security: sec, querystring: ListQuery, response: { 200: Page(UserRow) } },
     config,
   }, async (req) => deps.users.list(principalOf(req), req.query));
 
-  app.post<{ Body: Static<typeof UserCreateBody> }>('/api/v1/users', {
+  app.post('/api/v1/users', {
     schema: {
       tags, summary: 'Create a user (org_id defaults to the caller\'s; only a superadmin creates a superadmin)',
       security: sec, body: UserCreateBody, response: { 201: UserRow },
@@ -24,14 +23,14 @@ export function usersAdminRoutes(app: FastifyInstance, deps: { users: UsersServi
     config,
   }, async (req, reply) => reply.code(201).send(await deps.users.create(principalOf(req), req.body)));
 
-  app.delete<{ Params: Static<typeof IdParams> }>('/api/v1/users/:id', {
+  app.delete('/api/v1/users/:id', {
     schema: { tags, summary: 'Delete a user; its sessions and streams end at once', security: sec, params: IdParams, response: { 200: Deleted } },
   }, async (req) => deps.users.delete(principalOf(req), req.params.id));
 }
 
 /** Authenticated scope: an operator may PATCH its own name and password; the service holds the rules. */
-export function usersSelfRoutes(app: FastifyInstance, deps: { users: UsersService }): void {
-  app.patch<{ Params: Static<typeof IdParams>; Body: Static<typeof UserPatchBody> }>('/api/v1/users/:id', {
+export function usersSelfRoutes(app: PlaneApp, deps: { users: UsersService }): void {
+  app.patch('/api/v1/users/:id', {
     schema: {
       tags, summary: 'Change a user. Own record: name and password only. Disabling, demoting or moving ends its sessions.',
       security: sec, params: IdParams, body: UserPatchBody, response: { 200: UserRow },

@@ -20,16 +20,17 @@ const SELF_FIELDS = new Set(['name', 'password']);
 
 export const userRow = (u: UserRecord) => ({ id: u.id, org_id: u.org_id, login: u.login, name: u.name, role: u.role, disabled: u.disabled });
 
-export class UsersService {
-  /** Set by the rights domain: a user moved to another organisation loses the grants of the old one. */
-  onOrgChange: (trx: Db, userId: string) => Promise<void> = async () => {};
+/** The rights domain's part in a move: a user moved to another organisation loses the grants of the old one. */
+export interface OrgChangeRule { clearGrants(trx: Db, userId: string): Promise<void> }
 
+export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly orgs: OrgsService,
     private readonly audit: AuditService,
     private readonly auth: AuthService,
+    private readonly grants: OrgChangeRule,
   ) {}
 
   /** ARGUS_BOOTSTRAP_*: when no superadmin exists, create one in organisation `default`. Idempotent. */
@@ -42,6 +43,11 @@ export class UsersService {
       await usersStore.insert(trx, { id: randomUUID(), org_id: orgId, login: creds.login, name: creds.login, role: 'superadmin', password_hash: hash });
       return true;
     });
+  }
+
+  /** The organisation of the first superadmin (the bootstrap one): home of the plane's events that belong to no organisation. */
+  superadminOrg(db: Db): Promise<string | null> {
+    return usersStore.superadminOrg(db);
   }
 
   /** Whether the organisation has users (they keep it: 409 org_not_empty). */
@@ -111,7 +117,7 @@ export class UsersService {
       const changed = Object.keys(set).map((k) => (k === 'password_hash' ? 'password' : k));
       if (!changed.length) return userRow(before);
       await usersStore.update(trx, id, set, new Date(this.clock.now()));
-      if (set.org_id) await this.onOrgChange(trx, id);
+      if (set.org_id) await this.grants.clearGrants(trx, id);
       // A disabled, demoted or moved user, or one whose password an administrator reset, is
       // signed out everywhere at once (sessions and open streams on every process).
       // A promotion too: the next login then carries the new role in its claims.

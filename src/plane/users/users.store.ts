@@ -11,6 +11,12 @@ export const usersStore = {
     return r !== undefined;
   },
 
+  /** The organisation of the first superadmin (the bootstrap one): home of events that belong to no organisation. */
+  async superadminOrg(db: Db): Promise<string | null> {
+    const r = await db.selectFrom('users').select('org_id').where('role', '=', 'superadmin').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+    return r?.org_id ?? null;
+  },
+
   async insert(db: Db, u: { id: string; org_id: string; login: string; name: string; role: UserRole; password_hash: string; disabled?: boolean }) {
     await db.insertInto('users').values(u).execute();
   },

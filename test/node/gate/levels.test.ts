@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorize, isGated, type Principal } from '../../../src/node/gate/levels.js';
+import { gateRule, isGated, type Principal } from '../../../src/node/gate/levels.js';
 import { ClientAddressResolver } from '../../../src/node/gate/client-address.js';
 import { LoginThrottle } from '../../../src/node/gate/throttle.js';
 
@@ -9,7 +9,7 @@ const session: Principal = { kind: 'session', expiresAt: 0 };
 const open: Principal = { kind: 'open' };
 
 function outcome(p: Principal | null, method: string, path: string): string {
-  const e = authorize(p, method, path);
+  const e = gateRule(p, method, path);
   if (!e) return 'ok';
   const reason = (e.body() as { reason?: string }).reason;
   return reason ? `${e.status} ${reason}` : `${e.status} ${e.code}`;

@@ -72,8 +72,8 @@ describe('time rules (in-process node, manual clock)', () => {
 
   it('stop gives a stuck recording 5 s, and one that closes ends the wait early', async () => {
     let closed = false;
-    node.ctx.recordings.add({ stream: 'cam1', close: async () => { await new Promise((r) => setTimeout(r, 100)); closed = true; } });
-    node.ctx.recordings.add({ stream: 'stuck', close: () => new Promise(() => {}) });
+    node.services.recordings.add({ stream: 'cam1', close: async () => { await new Promise((r) => setTimeout(r, 100)); closed = true; } });
+    node.services.recordings.add({ stream: 'stuck', close: () => new Promise(() => {}) });
     const t0 = performance.now();
     stopped = true;
     expect(await node.stop()).toBe(1);

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call, type RunningNode } from '../helpers/node-process.js';
+import { ffmpegPath, ffprobePath, mediaToolEnv } from '../../../src/common/media-tools.js';
 
 const run = promisify(execFile);
 
@@ -13,7 +14,7 @@ export const MEDIA_ENV = { ARGUS_NODE_SEGMENT_SECS: '1', ARGUS_NODE_VIEWER_IDLE_
 export const TESTSRC = 'testsrc://t?size=160x90&rate=10&bitrate=100';
 
 export async function ffprobe(target: string, entries = 'stream=codec_name,width,height:format=duration'): Promise<Record<string, string>> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', entries, '-of', 'default=noprint_wrappers=1', target], { timeout: 20_000 });
+  const { stdout } = await run(ffprobePath(), ['-v', 'error', '-show_entries', entries, '-of', 'default=noprint_wrappers=1', target], { timeout: 20_000, env: mediaToolEnv(ffprobePath()) });
   const out: Record<string, string> = {};
   for (const line of stdout.split('\n')) {
     const i = line.indexOf('=');
@@ -25,15 +26,15 @@ export async function ffprobe(target: string, entries = 'stream=codec_name,width
 /** A tiny H.264 clip (`secs` seconds, a key frame every second) for file:// sources; `mjpeg` makes a clip HLS cannot carry as it is. */
 export async function makeClip(path: string, secs = 2, codec: 'h264' | 'mjpeg' = 'h264'): Promise<void> {
   const video = codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p'] : ['-c:v', 'mjpeg', '-q:v', '8'];
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=size=160x90:rate=10:duration=${secs}`,
-    ...video, '-y', path], { timeout: 20_000 });
+  await run(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=size=160x90:rate=10:duration=${secs}`,
+    ...video, '-y', path], { timeout: 20_000, env: mediaToolEnv(ffmpegPath()) });
 }
 
 /** A local ffmpeg serving FLV over RTMP to one client (a camera or encoder stand-in). */
 export function rtmpSource(port: number): ChildProcess {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
+  return spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
-    '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/cam`], { stdio: 'ignore' });
+    '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/cam`], { stdio: 'ignore', env: mediaToolEnv(ffmpegPath()) });
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 250): Promise<T> {
@@ -104,9 +105,11 @@ export function uris(playlist: string): string[] {
  * below 1 delivers frames slower than the 10 fps the stream declares (a congested camera link).
  */
 export function httpSource(port: number, readrate = 1): ChildProcess {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-readrate', String(readrate), '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
-    '-f', 'mpegts', '-listen', '1', `http://127.0.0.1:${port}/live.ts`], { stdio: 'ignore' });
+  // `-readrate` (ffmpeg 5) spelled for the older npm-shipped ffmpeg too: the input's clock is
+  // stretched for `-re`, then the frames get their 10 fps timestamps back.
+  return spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-re', '-itsscale', String(1 / readrate), '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
+    '-vf', `setpts=${readrate}*PTS`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
+    '-f', 'mpegts', '-listen', '1', `http://127.0.0.1:${port}/live.ts`], { stdio: 'ignore', env: mediaToolEnv(ffmpegPath()) });
 }
 
 export function killChild(p: ChildProcess | undefined): Promise<void> {

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { call, freePort, startNode, type RunningNode } from '../helpers/node-process.js';
 import { MEDIA_ENV, ffprobe, killChild, stopAndReap, uris, waitState } from './media-helpers.js';
+import { ffmpegPath, mediaToolEnv } from '../../../src/common/media-tools.js';
 
 /**
  * An RTSP camera stand-in: an RTSP relay (npm rtsp-streaming-server, in this test process) fed by
@@ -22,9 +23,9 @@ beforeAll(async () => {
   clientPort = await freePort();
   relay = new RtspServer({ serverPort, clientPort, rtpPortStart: 30000 + Math.floor(Math.random() * 300) * 100, rtpPortCount: 100 });
   await relay.start();
-  publisher = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
+  publisher = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
-    '-f', 'rtsp', `rtsp://127.0.0.1:${serverPort}/cam`], { stdio: 'ignore' });
+    '-f', 'rtsp', `rtsp://127.0.0.1:${serverPort}/cam`], { stdio: 'ignore', env: mediaToolEnv(ffmpegPath()) });
   node = await startNode(`stream door { input rtsp://127.0.0.1:${clientPort}/cam; }\n`, { env: MEDIA_ENV });
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findOnPath, npmFfmpeg, resolveFfmpeg } from '../../../src/node/media/ffmpeg.js';
 import { planInput, testsrcOptions } from '../../../src/node/media/ingest/input.js';
-import { redactCredentials } from '../../../src/node/media/ingest/ingest.process.js';
+import { maskUrlCredentials as redactCredentials } from '../../../src/common/redact.js';
 import { Health } from '../../../src/node/media/ingest/health.js';
 import { parseLivePlaylist } from '../../../src/node/media/hls/live-playlist.js';
 import { livePlaylist, masterPlaylist, playbackPlaylist } from '../../../src/node/media/hls/playlists.js';

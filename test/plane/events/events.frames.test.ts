@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_BOUND_BYTES, NOTIFY_BOUND_BYTES, batchNotice, boundFrame, frameJson, type EventFrame } from '../../../src/plane/events/events.frames.js';
+import { FRAME_BOUND_BYTES, NOTIFY_BOUND_BYTES, batchNotice, boundFrame, frameJson, type EventFrame } from '../../../src/plane/events/log/events.frames.js';
 
 const frame = (over: Partial<EventFrame> = {}): EventFrame => ({
   seq: 1, id: '0190a6e0-0000-7000-8000-000000000001', occurred_at: '2026-01-01T00:00:00.000Z', ended_at: null,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { freshDatabase, type TestDb } from '../harness.js';
 import { migrate } from '../../../src/plane/db/migrate.js';
-import { eventsStore, type EventInsert } from '../../../src/plane/events/events.store.js';
-import { eventId, timeOfEventId } from '../../../src/plane/events/events.ids.js';
-import { batchNotice, boundFrame, type EventFrame } from '../../../src/plane/events/events.frames.js';
-import { EventNotifier } from '../../../src/plane/events/notifier.js';
+import { eventsStore, type EventInsert } from '../../../src/plane/events/log/events.store.js';
+import { eventId, timeOfEventId } from '../../../src/plane/events/log/events.ids.js';
+import { batchNotice, boundFrame, type EventFrame } from '../../../src/plane/events/log/events.frames.js';
+import { EventNotifier } from '../../../src/plane/events/log/notifier.js';
 
 let t: TestDb;
 const ORG = '11111111-1111-4111-8111-111111111111';

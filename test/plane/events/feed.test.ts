@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
-import { eventId } from '../../../src/plane/events/events.ids.js';
+import { eventId } from '../../../src/plane/events/log/events.ids.js';
 import { sendEvents } from '../fixtures.js';
 
 let t: TestPlane;

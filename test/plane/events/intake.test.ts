@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
-import { timeOfEventId } from '../../../src/plane/events/events.ids.js';
+import { timeOfEventId } from '../../../src/plane/events/log/events.ids.js';
 
 let t: TestPlane;
 let x: Tenants;

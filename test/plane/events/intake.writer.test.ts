@@ -4,10 +4,9 @@ import { sql } from 'kysely';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, type Tenants } from '../inventory.helpers.js';
-import { eventId } from '../../../src/plane/events/events.ids.js';
-import type { EventInsert } from '../../../src/plane/events/events.store.js';
-import { IntakeWriter } from '../../../src/plane/events/intake.writer.js';
-import { camerasStore } from '../../../src/plane/cameras/cameras.store.js';
+import { eventId } from '../../../src/plane/events/log/events.ids.js';
+import type { EventInsert } from '../../../src/plane/events/log/events.store.js';
+import { IntakeWriter } from '../../../src/plane/events/log/intake.writer.js';
 
 // The one-statement intake path (no ext_id, attachment or coalescing) and the writer that merges
 // concurrent batches of a token into one statement.
@@ -68,7 +67,7 @@ describe('intake in one statement', () => {
   });
 
   it('batches that arrive while two statements run are written by one statement, in arrival order, each with its positions in its own order', async () => {
-    const writer = new IntakeWriter(db(), (org, ids) => camerasStore.identitiesSql(org, ids));
+    const writer = new IntakeWriter(db());
     const fill = [writer.write(x.a.orgId, tokenId, [row()], []), writer.write(x.a.orgId, tokenId, [row()], [])];
     const parts = [[row(), row({ camera_id: camA })], [row({ camera_id: camB }), row()], [row(), row(), row()]];
     const pending = parts.map((p) => writer.write(x.a.orgId, tokenId, p, p.flatMap((r) => r.camera_id ?? [])));
@@ -104,7 +103,7 @@ describe('intake in one statement', () => {
   });
 
   it('a merged statement that fails is retried batch by batch: only the failing batch fails', async () => {
-    const writer = new IntakeWriter(db(), (org, ids) => camerasStore.identitiesSql(org, ids));
+    const writer = new IntakeWriter(db());
     const existing = row();
     await writer.write(x.a.orgId, tokenId, [existing], []);
     // Two statements in flight; the next two batches wait and go together.

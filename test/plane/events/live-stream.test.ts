@@ -5,9 +5,9 @@ import { startPlane, ManualClock, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { SseReader } from '../sse-client.js';
 import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
-import { untilMidnightUtc, parseEventCursor } from '../../../src/plane/events/stream.service.js';
-import { eventId, timeOfEventId } from '../../../src/plane/events/events.ids.js';
-import { eventsStore } from '../../../src/plane/events/events.store.js';
+import { untilMidnightUtc, parseEventCursor } from '../../../src/plane/events/stream/stream.service.js';
+import { eventId, timeOfEventId } from '../../../src/plane/events/log/events.ids.js';
+import { eventsStore } from '../../../src/plane/events/log/events.store.js';
 
 let t: TestPlane;
 let x: Tenants;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { unique } from '../inventory.helpers.js';
-import { cleanPendingSearchEntries } from '../../../src/plane/events/search-pending.js';
-import { searchStore } from '../../../src/plane/events/search.store.js';
+import { cleanPendingSearchEntries } from '../../../src/plane/events/feed/search-pending.js';
+import { searchStore } from '../../../src/plane/events/feed/search.store.js';
 
 /**
  * The events.search_pending job: new search entries wait in each GIN index's pending list, which

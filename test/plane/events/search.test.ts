@@ -4,9 +4,9 @@ import postgres from 'postgres';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
-import { eventId } from '../../../src/plane/events/events.ids.js';
-import { parseSearch } from '../../../src/plane/events/search.js';
-import { tsQuery } from '../../../src/plane/events/search.store.js';
+import { eventId } from '../../../src/plane/events/log/events.ids.js';
+import { parseSearch } from '../../../src/plane/events/feed/search.js';
+import { tsQuery } from '../../../src/plane/events/feed/search.store.js';
 
 let t: TestPlane;
 let x: Tenants;

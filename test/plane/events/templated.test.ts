@@ -114,7 +114,7 @@ describe('templates at intake and on the card', () => {
 });
 
 describe('coalescing and interval time-outs', () => {
-  const job = () => t.plane.services.jobs.runOnce(t.plane.services.events.intervalTimeoutsJob());
+  const job = () => t.plane.services.jobs.runOnce(t.plane.services.events.jobs().find((j) => j.name === 'events.interval_timeouts')!);
   const row = async (id: string) => (await sql<any>`select "interval", ended_at, last_seen_at, close_by from events where id = ${id}`.execute(t.db.database.db)).rows[0];
 
   it('repeats with equal source values inside the window extend one open interval; the job closes it at the last repeat', async () => {

@@ -85,7 +85,7 @@ describe('module tokens', () => {
   });
 
   it('reserved `__` tokens are invisible: not listed, 404 on patch, rotate and delete, yet they send events', async () => {
-    const hidden = await t.plane.services.events.moduleTokens.createReserved(x.a.orgId, '__onvif');
+    const hidden = await t.plane.services.moduleTokens.createReserved(x.a.orgId, '__onvif');
     const rows = (await x.root.get(`/api/v1/module-tokens?org=${x.a.orgId}&q=__`)).body.rows;
     expect(rows).toEqual([]);
     for (const r of [

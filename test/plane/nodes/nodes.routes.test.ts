@@ -26,7 +26,7 @@ describe('nodes', () => {
     expect(stored.api_token_enc).not.toContain(CANARY);
     expect(stored.auth_backend_secret_enc).not.toContain(CANARY);
     expect(new SecretBox(TEST_SECRET_KEY).open(stored.api_token_enc, `node:${r.body.id}:api_token`)).toBe(TOKEN);
-    expect(await t.plane.services.inventory.nodes.credentials(r.body.id)).toEqual({ url: 'http://10.0.0.5:8081', apiToken: TOKEN, authBackendSecret: BACKEND });
+    expect(await t.plane.services.nodes.credentials(r.body.id)).toEqual({ url: 'http://10.0.0.5:8081', apiToken: TOKEN, authBackendSecret: BACKEND });
     const a = await lastAudit(x.root, 'node.create', r.body.id);
     expect(a).toMatchObject({ node_id: r.body.id, object_type: 'node' });
     const one = await x.root.get(`/api/v1/audit/${a.id}?occurred_at=${encodeURIComponent(a.occurred_at)}`);
@@ -58,7 +58,7 @@ describe('nodes', () => {
     const r = await x.root.patch(`/api/v1/nodes/${n.id}`, { enabled: false, api_token: `${TOKEN}-2`, auth_backend_secret: null, url: 'https://b.example:9443' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ enabled: false, url: 'https://b.example:9443', api_token_configured: true, auth_backend_secret_configured: false });
-    expect((await t.plane.services.inventory.nodes.credentials(n.id))?.apiToken).toBe(`${TOKEN}-2`);
+    expect((await t.plane.services.nodes.credentials(n.id))?.apiToken).toBe(`${TOKEN}-2`);
     const a = await lastAudit(x.root, 'node.update', n.id);
     const one = await x.root.get(`/api/v1/audit/${a.id}?occurred_at=${encodeURIComponent(a.occurred_at)}`);
     expect(one.body.params.changed.sort()).toEqual(['api_token', 'auth_backend_secret', 'enabled', 'url'].sort());

@@ -16,7 +16,7 @@ afterAll(async () => { for (const fn of cleanup.reverse()) await fn().catch(() =
 
 /** Handles on one database as separate processes would have them (separate pools on a server). */
 async function handles(n: number): Promise<{ db: TestDb; handles: Database[] }> {
-  const db = await freshDatabase();
+  const db = await freshDatabase({ migrated: false });
   cleanup.push(() => db.drop());
   const out: Database[] = [db.database];
   for (let i = 1; i < n; i++) {

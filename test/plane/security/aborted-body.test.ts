@@ -13,7 +13,10 @@ beforeAll(async () => {
   t = await startPlane();
   await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   port = (t.plane.app.server.address() as AddressInfo).port;
-  t.plane.services.health.onChange((up) => { if (!up) downs.push(new Error('marked down')); });
+  // Every call that would mark the database down is recorded (and still made).
+  const health = t.plane.services.health;
+  const markDown = health.markDown.bind(health);
+  health.markDown = (reason: unknown) => { downs.push(reason); markDown(reason); };
 });
 afterAll(async () => { await t?.close(); });
 

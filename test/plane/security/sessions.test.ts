@@ -191,7 +191,7 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     for (const qs of ['', '?scope=material']) {
       expect((await root.post(`/api/v1/admin/keys/rotate${qs}`)).status).toBe(200);
       root = await login(t.plane.app);
-      expect(await t.plane.services.inventory.nodes.credentials(node.id)).toEqual({
+      expect(await t.plane.services.nodes.credentials(node.id)).toEqual({
         url: 'http://127.0.0.1:9', apiToken: 'node-write-token-1', authBackendSecret: 'node-viewer-secret-1',
       });
       const row = (await root.get('/api/v1/nodes')).body.rows.find((n: any) => n.id === node.id);

@@ -53,7 +53,7 @@ const ingest = async (mod: Client, detector: string) => {
 describe('template cache', () => {
   it('loads once per organisation; a change through the API applies to the next batch', async () => {
     const { root, org, mod } = await setup(one);
-    const cache = one.plane.services.events.templateCache;
+    const cache = one.plane.services.templateCache;
     expect(await ingest(mod, 'cache.a')).toBeNull();
     const loads = cache.loads;
     expect(await ingest(mod, 'cache.a')).toBeNull();
@@ -66,7 +66,7 @@ describe('template cache', () => {
 
   it('validate resets no cache: it sends no notice and the cached catalogue is not reloaded', async () => {
     const { root, mod } = await setup(one);
-    const cache = one.plane.services.events.templateCache;
+    const cache = one.plane.services.templateCache;
     expect(await ingest(mod, 'val.a')).toBeNull();
     const loads = cache.loads;
     const got: string[] = [];
@@ -112,7 +112,7 @@ describe('template cache', () => {
 
   it('the card reads its template from the cache: one load per template; a change here or elsewhere shows on the next card', async () => {
     const { root, org, mod } = await setup(one);
-    const cache = one.plane.services.events.templateCache;
+    const cache = one.plane.services.templateCache;
     const tid = (await root.post('/api/v1/templates', { name: unique('t'), org_id: org, doc: { detector_match: 'card.*', title: 'First' } })).body.id;
     const r = await mod.post('/api/v1/events', { events: [{ detector: 'card.a', occurred_at: new Date(Date.now() - 1000).toISOString() }] });
     expect(r.status, r.text).toBe(200);

@@ -194,7 +194,7 @@ describe('analytics_template_in_use (the hook saved reports will fill)', () => {
     const speed = { key: 'speed', source: '/speed', type: 'number' };
     const doc = ok({ fields: [speed, { key: 'lane', source: '/lane', type: 'number' }] });
     const id = (await x.a.admin.post('/api/v1/templates', { name: unique('used'), doc })).body.id;
-    const svc = t.plane.services.events.templates;
+    const svc = t.plane.services.templates;
     const before = svc.analyticsUse;
     svc.analyticsUse = async (_db, templateId) => new Set(templateId === id ? ['speed'] : []);
     try {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { maskUrlCredentials } from '../../../common/redact.js';
 import { spawnMedia } from '../ffmpeg.js';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,11 +49,6 @@ const HEALTHY_RESET_MS = 30_000;
 const POLL_MS = 250;
 const STALL_MS = 10_000;
 const COPYABLE = new Set(['h264', 'hevc']);
-
-/** Camera credentials must not reach logs, the API or the events feed through an error message. */
-export function redactCredentials(text: string): string {
-  return text.replace(/(\/\/[^:/@\s]+):[^@/\s]*@/g, '$1:***@');
-}
 
 /**
  * One stream's ingest: a supervised ffmpeg child that reads the source and writes live HLS into
@@ -241,7 +237,8 @@ export class Ingest {
   }
 
   private stderrLine(line: string, child: ChildProcess): void {
-    this.stderrTail.push(redactCredentials(line));
+    // Camera credentials must not reach logs, the API or the events feed through an error message.
+    this.stderrTail.push(maskUrlCredentials(line));
     if (this.stderrTail.length > 20) this.stderrTail.shift();
     if (/^Input #0/.test(line)) { this.inInput = true; return; }
     if (/^(Output #0|Stream mapping)/.test(line)) { this.inInput = false; return; }
@@ -319,7 +316,7 @@ export class Ingest {
   }
 
   private fail(reason: string): void {
-    this.lastError = redactCredentials(reason);
+    this.lastError = maskUrlCredentials(reason);
     this.lastErrorMs = this.o.now();
     this.o.log.warn({ stream: this.o.stream, reason: this.lastError }, 'ingest failed');
     this.setState('failing', this.lastError);

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { AuthBackend } from '../../config/config.types.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../../common/clock.js';
 import { errors } from '../../errors.js';
-import type { LicenseStatus } from '../../license/license.js';
 import { GRANT_TOKEN_TYPE, type MediaGrants } from '../../grants/grants.service.js';
 import type { SessionKeyRing, TicketClaims } from '../../grants/session-keys.js';
 
@@ -37,11 +36,6 @@ export interface MediaUse {
 export function streamClaimMatches(claim: unknown, stream: string): boolean {
   if (typeof claim !== 'string' || claim.length === 0) return false;
   return claim.endsWith('*') ? stream.startsWith(claim.slice(0, -1)) : claim === stream;
-}
-
-/** The licence comes first: a node whose licence does not cover it serves nobody, whatever the token. */
-export function licenseRefusal(status: LicenseStatus) {
-  return status.refusal ? errors.mediaForbidden(status.refusal.reason, status.refusal.message) : null;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);

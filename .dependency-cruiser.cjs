@@ -1,0 +1,85 @@
+/**
+ * Guard rails (issue 9) for the layout README.md describes. A domain folder is
+ * `src/plane/<domain>/`, `src/plane/events/<sub>/` or `src/node/<area>/`; its `*.store.ts` files
+ * hold its SQL, and another domain reaches that data only through the domain's service.
+ */
+const STORE = '[.]store[.]ts$';
+const FOREIGN_STORE = 'A store is imported only from its own domain folder (the composition roots src/plane/app.ts and src/node/app.ts, which construct the stores, lie outside every domain).';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-foreign-store',
+      comment: FOREIGN_STORE,
+      severity: 'error',
+      from: { path: '^(src/plane/[^/]+)/', pathNot: '^src/plane/events/' },
+      to: { path: STORE, pathNot: '^$1/' },
+    },
+    {
+      name: 'no-foreign-store-events',
+      comment: `${FOREIGN_STORE} Under src/plane/events/ each subfolder is a domain.`,
+      severity: 'error',
+      from: { path: '^(src/plane/events/[^/]+)/' },
+      to: { path: STORE, pathNot: '^$1/' },
+    },
+    {
+      name: 'no-foreign-store-events-top',
+      comment: `${FOREIGN_STORE} A file directly in src/plane/events/ (until it moves into a subfolder) uses the stores beside it only.`,
+      severity: 'error',
+      from: { path: '^src/plane/events/[^/]+$' },
+      to: { path: STORE, pathNot: '^src/plane/events/[^/]+$' },
+    },
+    {
+      name: 'no-foreign-store-node',
+      comment: FOREIGN_STORE,
+      severity: 'error',
+      from: { path: '^(src/node/[^/]+)/' },
+      to: { path: STORE, pathNot: '^$1/' },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders depend on each other in one direction only.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      comment: 'No import cycle between two modules either (within a folder too).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-unused-files',
+      comment: 'Every source file is reached from a program (src/plane/main.ts, src/node/main.ts); one only tests reach is dead code.',
+      severity: 'error',
+      from: { path: '^src/(plane|node)/main[.]ts$' },
+      to: { path: '^src/', pathNot: ['[.]d[.]ts$', '^src/(plane|node)/main[.]ts$', '^src/.*[.](sql|json)$'], reachable: false },
+    },
+    {
+      name: 'no-orphans',
+      comment: 'A file nothing imports and that imports nothing (tests, benches and scripts included).',
+      severity: 'error',
+      from: { orphan: true, pathNot: ['[.]d[.]ts$', '(^|/)[.][^/]+[.](js|cjs|mjs|json)$', '[.]test[.]ts$', '^bench/.*[.]ts$', '^scripts/', '^test/global-setup[.]ts$', '(^|/)(eslint|vitest)[.]config[.](js|ts)$'] },
+      to: {},
+    },
+    {
+      name: 'no-src-to-tests',
+      comment: 'The programs never import tests or benches.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|data|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

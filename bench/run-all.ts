@@ -1,0 +1,185 @@
+/**
+ * `npm run bench`: every bench at a small size, one after another, then one table of their
+ * figures, each beside the in-run baseline it is read against (a COPY of rows, a bare Fastify
+ * reply, ffmpeg run directly) as a ratio. The ratios, not the absolute rates, are what compare
+ * between machines. Run: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
+ *   (ONLY=intake,feed,... picks benches; each bench's own variables still apply, see its header)
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchServerUrl, copyBaseline, fastifyBaseline, ffmpegBaseline, printTable, type Figure, type Rate } from './harness.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CONNECTIONS = 8;
+
+interface Baselines { copy: Rate; fastify: Rate; ffmpegMs: number }
+interface Bench {
+  name: string;
+  file: string;
+  /** Small sizes: the run takes minutes, not hours. */
+  env: Record<string, string>;
+  figures(out: string, b: Baselines): Figure[];
+}
+
+/** The last JSON object a bench printed. */
+function lastJson(out: string): any {
+  const start = out.lastIndexOf('\n{');
+  return JSON.parse(out.slice(start >= 0 ? start + 1 : out.indexOf('{')));
+}
+/** The cells of the markdown row whose first cell starts with `label`. */
+function row(out: string, label: string): string[] | null {
+  const line = out.split('\n').find((l) => l.startsWith(`| ${label}`));
+  return line ? line.split('|').slice(1, -1).map((c) => c.trim()) : null;
+}
+const num = (s: string | undefined): number | null => (s === undefined || s === '-' || Number.isNaN(Number(s)) ? null : Number(s));
+
+const copyBase = (b: Baselines) => ({ name: 'COPY', value: b.copy.perSecond, unit: 'rows/s' });
+const replyRate = (b: Baselines) => ({ name: `bare Fastify reply, ${CONNECTIONS} connections`, value: b.fastify.perSecond, unit: 'req/s' });
+const replyP99 = (b: Baselines) => ({ name: 'bare Fastify reply p99', value: b.fastify.p99Ms ?? NaN, unit: 'ms' });
+
+const BENCHES: Bench[] = [
+  {
+    name: 'intake', file: 'plane/intake.js',
+    env: { DURATION_MS: '3000', CONCURRENCY: String(CONNECTIONS), SINGLE_MS: '2000', SINGLE_CONCURRENCY: String(CONNECTIONS) },
+    figures(out) {
+      const batched = row(out, 'POST /api/v1/events, batches of');
+      const copy = row(out, 'COPY of the same rows');
+      const single = row(out, 'POST /api/v1/events, batches of 1 ');
+      const own = { name: 'COPY of the same rows into events', value: num(copy?.[3]) ?? NaN, unit: 'rows/s' };
+      return [
+        { bench: 'intake', figure: 'POST /api/v1/events, batches of 100', value: num(batched?.[3]), unit: 'events/s', baseline: own, ratio: 'share' },
+        { bench: 'intake', figure: 'POST /api/v1/events, batches of 1', value: num(single?.[3]), unit: 'events/s', baseline: own, ratio: 'share' },
+      ];
+    },
+  },
+  {
+    name: 'audit-pages', file: 'plane/audit-pages.js',
+    env: { ROWS: '20000', DURATION_S: '3', CONNECTIONS: String(CONNECTIONS) },
+    figures(out, b) {
+      const j = lastJson(out);
+      return [
+        { bench: 'audit-pages', figure: 'GET /api/v1/audit, 100-row pages', value: j.requests_per_s, unit: 'pages/s', baseline: replyRate(b), ratio: 'share' },
+        { bench: 'audit-pages', figure: 'page p99', value: j.latency_ms.p99, unit: 'ms', baseline: replyP99(b), ratio: 'times' },
+      ];
+    },
+  },
+  {
+    name: 'feed', file: 'plane/feed.js',
+    env: { EVENTS: '20000', REQUESTS: '50', DURATION_MS: '2000', CONCURRENCY: String(CONNECTIONS) },
+    figures(out, b) {
+      const lines = out.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| request') && !l.startsWith('|---'));
+      return lines.map((l) => {
+        const c = l.split('|').slice(1, -1).map((x) => x.trim());
+        return { bench: 'feed', figure: `${c[0]} p99`, value: num(c[4]), unit: 'ms', baseline: replyP99(b), ratio: 'times' as const };
+      });
+    },
+  },
+  {
+    name: 'event-stream', file: 'plane/event-stream.js',
+    env: { SUBSCRIBERS: '50', RATE: '200', DURATION_MS: '3000', USERS: '5', CAMERAS: '20' },
+    figures(out, b) {
+      const c = row(out, 'delivery latency');
+      const p99 = c?.[1]?.split('/').map((x) => x.trim())[2];
+      return [{ bench: 'event-stream', figure: 'delivery p99, 50 streams, 200 events/s', value: num(p99), unit: 'ms', baseline: replyP99(b), ratio: 'times' }];
+    },
+  },
+  {
+    name: 'sse-streams', file: 'plane/sse-streams.js',
+    env: { USERS: '4', PER_USER: '8', RECORDS: '5' },
+    figures(out) {
+      const j = lastJson(out);
+      return [{ bench: 'sse-streams', figure: `RSS with ${j.streams_open} audit streams open`, value: j.plane_rss_mb.streams_open, unit: 'MB',
+        baseline: { name: 'the same plane idle', value: j.plane_rss_mb.idle, unit: 'MB' }, ratio: 'times' }];
+    },
+  },
+  {
+    name: 'archive', file: 'plane/archive.js',
+    env: { EVENTS: '5000', ATTACHMENTS: '50', INTAKE_RATE: '50' },
+    figures(out, b) {
+      const j = lastJson(out);
+      return [{ bench: 'archive', figure: 'organisation clean-up', value: j.events_per_s, unit: 'events/s', baseline: copyBase(b), ratio: 'share' }];
+    },
+  },
+  {
+    name: 'sweeper', file: 'plane/sweeper.js',
+    env: { NODES: '20', CAMERAS: '2', INTERVAL_S: '2', PHASE_S: '4' },
+    figures(out) {
+      const j = lastJson(out);
+      return [{ bench: 'sweeper', figure: `node polls, ${j.nodes} nodes every ${j.interval_s} s`, value: j.steady.polls_per_s, unit: 'polls/s',
+        baseline: { name: 'polls due', value: j.nodes / j.interval_s, unit: 'polls/s' }, ratio: 'share' }];
+    },
+  },
+  {
+    name: 'metrics-rps', file: 'node/metrics-rps.js',
+    env: { DURATION_MS: '3000', CONCURRENCY: String(CONNECTIONS) },
+    figures(out, b) {
+      const m = /: (\d+) requests\/s/.exec(out);
+      return [{ bench: 'metrics-rps', figure: 'node GET /metrics', value: m ? Number(m[1]) : null, unit: 'req/s', baseline: replyRate(b), ratio: 'share' }];
+    },
+  },
+  {
+    name: 'login-delay', file: 'node/login-delay.js',
+    env: { ROUNDS: '5' },
+    figures(out) {
+      const med = (label: string) => num(new RegExp(`${label}[^\\n]*median=([0-9.]+)`).exec(out)?.[1]);
+      return [{ bench: 'login-delay', figure: 'node login, wrong password, median', value: med('wrong password'), unit: 'ms',
+        baseline: { name: 'right password, median', value: med('right password') ?? NaN, unit: 'ms' }, ratio: 'times' }];
+    },
+  },
+  {
+    name: 'media', file: 'node/media.js',
+    env: { ONLY: 'first', SEGMENT_SECS: '1' },
+    figures(out, b) {
+      const m = /first playable segment, testsrc[^\n]*median=([0-9.]+)/.exec(out);
+      return [{ bench: 'media', figure: 'node: stream added to first playable segment (testsrc 320x180, 1 s segments)', value: m ? Number(m[1]) : null, unit: 'ms',
+        baseline: { name: 'ffmpeg directly to a first HLS playlist', value: b.ffmpegMs, unit: 'ms' }, ratio: 'times' }];
+    },
+  },
+];
+
+function runBench(bench: Bench): Promise<{ ok: boolean; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(HERE, bench.file)], {
+      env: { ...process.env, BENCH_DATABASE_URL: benchServerUrl(), ...bench.env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ ok: code === 0, out }); });
+  });
+}
+
+const only = process.env.ONLY?.split(',');
+benchServerUrl(); // fails early, with the variable to set
+console.log('baselines: COPY, bare Fastify reply, ffmpeg directly ...');
+const baselines: Baselines = { copy: await copyBaseline(), fastify: await fastifyBaseline(CONNECTIONS), ffmpegMs: await ffmpegBaseline() };
+const figures: Figure[] = [
+  { bench: 'baseline', figure: 'COPY into a plain table', value: baselines.copy.perSecond, unit: 'rows/s' },
+  { bench: 'baseline', figure: `bare Fastify reply, ${CONNECTIONS} connections`, value: baselines.fastify.perSecond, unit: `req/s (p99 ${baselines.fastify.p99Ms} ms)` },
+  { bench: 'baseline', figure: 'ffmpeg directly, to a first HLS playlist', value: baselines.ffmpegMs, unit: 'ms' },
+];
+const failed: string[] = [];
+for (const bench of BENCHES) {
+  if (only && !only.includes(bench.name)) continue;
+  const t0 = performance.now();
+  process.stdout.write(`${bench.name} ... `);
+  const { ok, out } = await runBench(bench);
+  let got: Figure[] = [];
+  try { if (ok) got = bench.figures(out, baselines); } catch { /* reported below as a failure */ }
+  if (!ok || got.length === 0) {
+    failed.push(bench.name);
+    console.log(`failed; its output:\n${out.split('\n').slice(-20).join('\n')}`);
+    figures.push({ bench: bench.name, figure: 'failed (output above)', value: null, unit: '' });
+    continue;
+  }
+  console.log(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  figures.push(...got);
+}
+console.log(`\nBenches at small sizes, load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}\n`);
+console.log(printTable(figures));
+if (failed.length) {
+  console.log(`\nfailed: ${failed.join(', ')}`);
+  process.exitCode = 1;
+}

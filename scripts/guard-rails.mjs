@@ -1,0 +1,34 @@
+// Guard rails (issue 9), all four in one command (`npm run lint`): ESLint, dependency-cruiser,
+// the 400-line limit and knip. Each runs even when an earlier one fails, so one pass shows every
+// violation; the exit code is 1 when any failed. `--baseline FILE` also writes the full report there.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+
+const CHECKS = [
+  { name: 'eslint (typescript-eslint recommended)', cmd: bin('eslint'), args: ['.'] },
+  { name: 'dependency-cruiser (.dependency-cruiser.cjs)', cmd: bin('depcruise'), args: ['src', 'test', 'bench', 'scripts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'] },
+  { name: 'file size (scripts/check-file-size.mjs)', cmd: process.execPath, args: ['scripts/check-file-size.mjs'] },
+  { name: 'knip (knip.json)', cmd: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
+];
+
+const baselineAt = process.argv.indexOf('--baseline');
+const baseline = baselineAt > 0 ? process.argv[baselineAt + 1] : null;
+const report = [];
+let failed = 0;
+for (const check of CHECKS) {
+  const r = spawnSync(check.cmd, check.args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  const ok = r.status === 0;
+  if (!ok) failed++;
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.replaceAll(ROOT, '').trim();
+  const section = `== ${check.name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`}\n${out}\n`;
+  report.push(section);
+  process.stdout.write(`${section}\n`);
+}
+const summary = `guard rails: ${CHECKS.length - failed} of ${CHECKS.length} pass`;
+console.log(summary);
+if (baseline) writeFileSync(baseline, `${report.join('\n')}\n${summary}\n`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,23 @@
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import type { TagsService } from '../tags/tags.service.js';
+import { noJobs, type DomainParts } from '../http/module.js';
+import { CamerasService } from './cameras.service.js';
+import { ViewingService } from './viewing.service.js';
+import { camerasAdminRoutes, camerasReadRoutes } from './cameras.routes.js';
+
+/** Cameras as records (reads within camera rights, writes for administrators) and viewer tokens for their node. */
+export function createCameras(deps: {
+  db: Db; clock: Clock; audit: AuditService; orgs: OrgsService; nodes: NodesService; tags: TagsService;
+}): DomainParts & { cameras: CamerasService; viewing: ViewingService } {
+  const cameras = new CamerasService(deps.db, deps.clock, deps.audit, deps.orgs, deps.nodes, deps.tags);
+  const viewing = new ViewingService(deps.db, deps.clock, deps.audit, cameras, deps.nodes);
+  return {
+    cameras, viewing,
+    routes: { session: (app) => camerasReadRoutes(app, { cameras, viewing }), admin: (app) => camerasAdminRoutes(app, { cameras }) },
+    jobs: noJobs,
+  };
+}

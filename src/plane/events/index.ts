@@ -1,0 +1,149 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import type { PlaneConfig } from '../config/config.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
+import type { ModuleTokensService } from '../module-tokens/module-tokens.service.js';
+import type { TemplateCache } from '../templates/template.cache.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import type { Job } from '../jobs/jobs.js';
+import type { PlaneApp } from '../http/typed.js';
+import type { LiveBus } from '../live/bus.js';
+import type { LiveStreams } from '../live/sse.js';
+import { EvidenceService } from '../evidence/evidence.service.js';
+import { LocalEvidenceStorage, type EvidenceStorage } from '../evidence/evidence.storage.js';
+import { PreviewBuilder } from '../evidence/preview.builder.js';
+import { PreviewService } from '../evidence/preview.service.js';
+import { evidenceReadRoutes } from '../evidence/evidence.routes.js';
+import { previewRoutes } from '../evidence/preview.routes.js';
+import { EventLog } from './log/event-log.js';
+import { EventNotifier } from './log/notifier.js';
+import { IntakeService } from './intake/intake.service.js';
+import { IntakeRateLimiter } from './intake/rate-limit.js';
+import { intakeRoutes } from './intake/intake.routes.js';
+import { EventsService } from './feed/events.service.js';
+import { EventSearch } from './feed/search.js';
+import { searchPendingJob } from './feed/search-pending.js';
+import { recentDetectors } from './feed/detectors.store.js';
+import { eventsCloseRoute, eventsReadRoutes } from './feed/events.routes.js';
+import { NavigationService } from './navigation/navigation.service.js';
+import { eventsNavigationRoutes } from './navigation/navigation.routes.js';
+import { EventRing } from './stream/stream.ring.js';
+import { StreamRights } from './stream/stream.rights.js';
+import { EventStreamService } from './stream/stream.service.js';
+import { eventStreamRoutes } from './stream/stream.routes.js';
+import { SystemEvents } from './system/system-events.js';
+import { intervalTimeoutsJob } from './system/interval-timeouts.js';
+import { PurgeService } from './retention/purge.service.js';
+import { ArchiveService } from './retention/archive.service.js';
+import { PurgeRecordsPruner } from './retention/prune.js';
+import { purgeRoutes } from './retention/purge.routes.js';
+
+export type { SystemClose, SystemDetector, SystemOpen, SystemEvents } from './system/system-events.js';
+export type { Written } from './log/event-log.js';
+
+/** What the event domains need from the rest of the plane: all of it given, nothing reached for. */
+export interface EventsDeps {
+  db: Db;
+  clock: Clock;
+  config: PlaneConfig;
+  log: Pick<Logger, 'warn'>;
+  audit: AuditService;
+  orgs: OrgsService;
+  moduleTokens: ModuleTokensService;
+  templates: TemplatesService;
+  templateCache: TemplateCache;
+  /** the live SSE streams of the process (capacity, lifetime) */
+  streams: LiveStreams;
+  /** the evidence storage backend; absent: the local directory the configuration names */
+  evidenceStorage?: EvidenceStorage;
+}
+
+/**
+ * The recent detector ids of events matching a template mask, for the templates domain (its
+ * `matches` route), which is built before the events: a function of the database alone.
+ */
+export function eventDetectors(db: Db) {
+  return (orgId: string | null, mask: string, since: Date) => recentDetectors(db, orgId, mask, since);
+}
+
+/**
+ * The event domains, built once in dependency order: the log (the only writer of event tables)
+ * first, then evidence (its preview builder before it), intake, feed and search, navigation,
+ * the live stream, system events and retention (purge, archive cleanup, pruning). Returns the
+ * services, the route registrations per scope, the named jobs and the live start.
+ */
+export function createEvents(deps: EventsDeps) {
+  const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
+  const storage = deps.evidenceStorage ?? new LocalEvidenceStorage(config.evidence.dir);
+
+  const ring = new EventRing(db, log);
+  const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
+
+  const builder = new PreviewBuilder(storage, undefined, log);
+  const evidence = new EvidenceService(db, clock, orgs, audit, storage, (a) => builder.request(a));
+  const previews = new PreviewService(db, audit, storage, builder);
+
+  const intake = new IntakeService(clock, moduleTokens, evidence, new IntakeRateLimiter(clock, config.moduleRateLimitDefault), eventLog, templateCache);
+  const events = new EventsService(db, clock, eventLog, new EventSearch(db), (id) => deps.templates.byId(id));
+  const navigation = new NavigationService(db, events);
+
+  const rights = new StreamRights(db);
+  const stream = new EventStreamService(clock, ring, streams, rights);
+
+  const system = new SystemEvents(templateCache, eventLog);
+  const purge = new PurgeService(db, clock, audit, evidence, eventLog, log);
+  // The org-removal service queues an organisation's archive cleanup through it (OrgArchiver).
+  const archive = new ArchiveService(db, clock, evidence, moduleTokens, orgs, eventLog, log);
+  const pruner = new PurgeRecordsPruner(eventLog, clock, evidence);
+
+  const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
+
+  return {
+    log: eventLog, evidence, previews, intake, events, navigation, ring, stream, system, purge, archive,
+
+    /** Live frames between processes: the ring follows argus_events, stream rights follow argus_rights. */
+    startLive(bus: LiveBus): void {
+      ring.start(bus);
+      rights.start(bus);
+    },
+
+    /** Daily event partitions from 32 days back (the intake window is 30) to 3 days ahead. */
+    ensurePartitions,
+
+    /** The routes of the event domains, by the scope that registers them (routes.ts holds the scopes). */
+    routes: {
+      /** module token (intake and attachment upload) */
+      moduleToken(app: PlaneApp): void { intakeRoutes(app, { intake, evidence }); },
+      /** session or module token (closing an interval) */
+      sessionOrModuleToken(app: PlaneApp): void { eventsCloseRoute(app, { events }); },
+      /** any signed-in user, narrowed by camera rights */
+      session(app: PlaneApp): void {
+        eventStreamRoutes(app, { stream });
+        eventsReadRoutes(app, { events, evidence });
+        eventsNavigationRoutes(app, { navigation });
+        evidenceReadRoutes(app, { evidence });
+        previewRoutes(app, { evidence, previews });
+      },
+      /** superadmin: purge of history and cleanup jobs */
+      superadmin(app: PlaneApp): void { purgeRoutes(app, { purge }); },
+    },
+
+    /** The named jobs, started once the database is ready. */
+    jobs(): Job[] {
+      return [
+        { name: 'events.partitions', everyMs: 3600_000, budgetMs: 30_000, run: async () => { await ensurePartitions(); } },
+        purge.backgroundJob(),
+        archive.backgroundJob(),
+        pruner.job(),
+        intervalTimeoutsJob(eventLog, clock),
+        searchPendingJob(db, clock),
+      ];
+    },
+
+    stop(): void { ring.stop(); },
+  };
+}
+
+export type Events = ReturnType<typeof createEvents>;

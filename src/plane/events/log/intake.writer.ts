@@ -1,0 +1,104 @@
+import type { Db } from '../../db/database.js';
+import { pgCode } from '../../db/pg-errors.js';
+import { eventsStore, type EventCamera, type EventInsert } from './events.store.js';
+
+/** What one request's batch got from the statement that wrote it. */
+export interface AloneWritten {
+  purge_day: string | null;
+  inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
+}
+
+interface Part { rows: EventInsert[]; cameraIds: string[]; done(w: AloneWritten): void; fail(err: unknown): void }
+interface Queue { orgId: string; tokenId: string; parts: Part[]; running: number }
+
+// Statements of one token in flight at once; its batches that arrive meanwhile wait and go
+// together in the next.
+const IN_FLIGHT = 2;
+// Statements of all tokens in flight at once (the pool holds 10 connections, other work needs some).
+const IN_FLIGHT_ALL = 6;
+// Rows of one merged statement (a request holds at most 500).
+const MAX_ROWS = 2000;
+
+/**
+ * Writes the batches of eventsStore.insertAlone (the one-statement path of intake). While
+ * IN_FLIGHT statements of a token run (or IN_FLIGHT_ALL of all tokens), batches of that token
+ * that arrive queue up and are written by one statement, in arrival order: each batch still gets
+ * its positions in its own item order, all of them commit at once, and the statement's cost (its
+ * round trip, plan, commit and WAL flush, its notice) is shared. Under load this is what keeps single-event requests from
+ * being bound by one commit each. A merged statement that the server refused is retried batch
+ * by batch, so one batch's failure is never another's; one whose outcome is unknown (the
+ * connection failed, perhaps after the commit) is not retried, so no batch is written twice.
+ */
+export class IntakeWriter {
+  private running = 0;
+  private readonly queues = new Map<string, Queue>();
+
+  constructor(private readonly db: Db) {}
+
+  write(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<AloneWritten> {
+    return new Promise((done, fail) => {
+      let q = this.queues.get(tokenId);
+      if (!q) { q = { orgId, tokenId, parts: [], running: 0 }; this.queues.set(tokenId, q); }
+      q.parts.push({ rows, cameraIds, done, fail });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    // Tokens take turns in the order they first queued (Map order).
+    for (const q of this.queues.values()) {
+      if (this.running >= IN_FLIGHT_ALL) return;
+      if (!q.parts.length || q.running >= IN_FLIGHT) continue;
+      const take: Part[] = [];
+      let n = 0;
+      while (q.parts.length && (!take.length || n + q.parts[0]!.rows.length <= MAX_ROWS)) {
+        const p = q.parts.shift()!;
+        n += p.rows.length;
+        take.push(p);
+      }
+      q.running++;
+      this.running++;
+      void this.run(q.orgId, q.tokenId, take).finally(() => {
+        q.running--;
+        this.running--;
+        if (!q.running && !q.parts.length) this.queues.delete(q.tokenId);
+        this.next();
+      });
+    }
+  }
+
+  private async run(orgId: string, tokenId: string, parts: Part[]): Promise<void> {
+    let written: AloneWritten;
+    try {
+      written = await this.statement(orgId, tokenId, parts);
+    } catch (err) {
+      if (parts.length === 1 || !rolledBack(err)) { for (const p of parts) p.fail(err); return; }
+      for (const p of parts) {
+        try { p.done(await this.statement(orgId, tokenId, [p])); } catch (e) { p.fail(e); }
+      }
+      return;
+    }
+    if (parts.length === 1) { parts[0]!.done(written); return; }
+    const byId = new Map(written.inserted.map((i) => [i.id, i]));
+    for (const p of parts) {
+      const mine: AloneWritten['inserted'] = [];
+      for (const r of p.rows) { const i = byId.get(r.id); if (i) mine.push(i); }
+      p.done({ purge_day: written.purge_day, inserted: mine });
+    }
+  }
+
+  private statement(orgId: string, tokenId: string, parts: Part[]): Promise<AloneWritten> {
+    const rows = parts.length === 1 ? parts[0]!.rows : parts.flatMap((p) => p.rows);
+    const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
+    return eventsStore.insertAlone(this.db, orgId, tokenId, rows, cameraIds);
+  }
+}
+
+/**
+ * Whether the server answered the statement with an error (so its transaction rolled back), not
+ * a connection failure or shutdown after which the commit may have happened.
+ */
+function rolledBack(err: unknown): boolean {
+  const code = pgCode(err);
+  return code !== undefined && !/^(08|57|58|53|XX)/.test(code);
+}

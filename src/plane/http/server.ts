@@ -1,0 +1,66 @@
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import type { Logger } from 'pino';
+import type { DbHealth } from '../db/health.js';
+import { describeErrors } from '../errors.js';
+import { installErrorHandler } from './errors.handler.js';
+import { installMethodRouting } from './routing.js';
+import { installValidators } from './validation.js';
+import type { PlaneApp } from './typed.js';
+import { installTextGuard } from './safe-text.js';
+import { HTTP_LIMITS, serverTimeouts, type HttpLimits } from './limits.js';
+import { trustProxyOption } from './trusted-proxies.js';
+import { frameworkErrors } from './framework-errors.js';
+
+/**
+ * The plane's Fastify instance before any route: the TypeBox type provider, the error envelope
+ * and handler, validators, method routing (405/501), security headers and the OpenAPI document.
+ */
+export async function createServer(log: Logger, health: DbHealth,
+  net: { trustedProxies: string[]; http: HttpLimits } = { trustedProxies: [], http: HTTP_LIMITS }): Promise<PlaneApp> {
+  const app: PlaneApp = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    trustProxy: trustProxyOption(net.trustedProxies),
+    bodyLimit: 1 << 20,
+    return503OnClosing: true,
+    ...serverTimeouts(net.http),
+    frameworkErrors,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  installErrorHandler(app, health);
+  installValidators(app);
+  installTextGuard(app);
+  // One error envelope for the whole API: every documented route answers it for its failures.
+  app.addSchema({
+    $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,
+    description: 'Error envelope: `error` holds the code; some codes add fields (scope, retry_after).',
+    properties: { error: { type: 'string', description: 'One of the catalogue codes', examples: describeErrors().map((e) => e.code) } },
+  });
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+    const response = (route.schema.response ?? {}) as Record<string, unknown>;
+    if (!('default' in response)) route.schema.response = { ...response, default: { $ref: 'ErrorEnvelope#' } };
+  });
+  installMethodRouting(app);
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.removeHeader('x-powered-by');
+    if (req.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Argus control plane', version: '1',
+        description: 'Every error body is {error: code, ...}. Codes: ' + describeErrors().map((e) => `${e.status} ${e.code}`).join(', '),
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      'x-error-codes': describeErrors(),
+    } as any,
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  return app;
+}

@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../common/clock.js';
+import type { Db } from '../db/database.js';
+import type { PlaneConfig } from '../config/config.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import type { CamerasService } from '../cameras/cameras.service.js';
+import type { UsersService } from '../users/users.service.js';
+import type { SystemEvents } from '../events/index.js';
+import type { DomainParts } from '../http/module.js';
+import { Sweeper } from './sweeper.service.js';
+import { EvidencePressure } from './evidence-pressure.js';
+
+/**
+ * The plane's watchers: the node sweeper and the evidence-storage pressure. With
+ * `[sweeper] enabled = false` this process runs neither job (another process may).
+ */
+export function createSweeper(deps: {
+  db: Db; clock: Clock; config: Pick<PlaneConfig, 'sweeper' | 'evidencePressure' | 'evidence'>;
+  nodes: NodesService; cameras: CamerasService; users: UsersService; system: SystemEvents; log: Logger;
+}): DomainParts & { sweeper: Sweeper; pressure: EvidencePressure } {
+  const { config } = deps;
+  const sweeper = new Sweeper(deps.db, deps.clock, config.sweeper, deps.nodes, deps.cameras, deps.users, deps.system, deps.log);
+  const pressure = new EvidencePressure(deps.db, deps.clock, { ...config.evidencePressure, dir: config.evidence.dir }, deps.system, deps.users);
+  return {
+    sweeper, pressure,
+    routes: {},
+    jobs: () => (config.sweeper.enabled ? [sweeper.job(), pressure.job(config.sweeper.intervalMs)] : []),
+  };
+}
