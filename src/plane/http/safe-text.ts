@@ -14,12 +14,12 @@ export const MAX_JSON_DEPTH = 64;
 
 export type TextProblem = 'nul' | 'lone_surrogate' | 'too_deep';
 
-// U+0000, or a high surrogate not followed by a low one, or a low one not preceded by a high one.
-const UNSAFE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function textProblem(s: string): TextProblem | null {
-  if (!UNSAFE_RE.test(s)) return null;
-  return s.includes('\u0000') ? 'nul' : 'lone_surrogate';
+  if (s.includes('\u0000')) return 'nul';
+  return LONE_SURROGATE_RE.test(s) ? 'lone_surrogate' : null;
 }
 
 /**

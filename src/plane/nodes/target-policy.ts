@@ -41,7 +41,7 @@ export function isForbiddenTarget(hostname: string): boolean {
   }
   // Decimal, hex, octal and short IPv4 forms (2852039166, 0xa9fea9fe, 0251.0376.0251.0376,
   // 169.254.43518) normalised as an http URL would, whatever the scheme of the source.
-  let normal = host;
+  let normal: string;
   try { normal = new URL(`http://${host}/`).hostname; } catch { return false; }
   const n = ipv4(normal);
   return n !== null && forbiddenV4(n);

@@ -43,7 +43,7 @@ const specials = fc.constantFrom('\r', '\n', '\r\n', '\t', ' ', '\u00a0', '\u200
   '=', '+', '-', '@', '"', ',', ';', "'", '=4+5', '@SUM(A1)', '=HYPERLINK("x")');
 // Arbitrary Unicode (PostgreSQL text takes everything but U+0000 and lone surrogates) mixed with the specials.
 const text = fc.array(fc.oneof(specials, fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 8 })
-  .map((parts) => parts.join('').replace(/\u0000/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, ''));
+  .map((parts) => parts.join('').split('\u0000').join('').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, ''));
 
 describe('audit CSV export', () => {
   it('refuses a login name holding control characters (it would be audited as sent)', async () => {

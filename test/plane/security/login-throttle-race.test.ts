@@ -30,6 +30,11 @@ describe('login throttle under concurrency', () => {
     expect(replies.filter((r) => r.statusCode === 429).length).toBe(20);
   });
 
+  it('parallel right passwords are never refused (attempts in flight wait, they do not count as failures)', async () => {
+    const replies = await Promise.all(Array.from({ length: 15 }, (_, i) => attempt(ROOT.login, ROOT.password, `10.9.3.${i + 1}`)));
+    expect(replies.map((r) => r.statusCode)).toEqual(Array(15).fill(200));
+  });
+
   it('a successful login does not use up the address budget', async () => {
     for (let i = 0; i < 25; i++) expect((await attempt(ROOT.login, ROOT.password, '10.9.2.1')).statusCode).toBe(200);
   });

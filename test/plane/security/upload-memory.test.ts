@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlane, type TestPlane } from '../harness.js';
-import { Client, login } from '../client.js';
+import { login } from '../client.js';
 import { unique } from '../inventory.helpers.js';
 
 // Finding 5 of issue 10: uploads are streamed to storage with a bound on concurrent uploads,
