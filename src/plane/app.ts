@@ -14,6 +14,7 @@ import type { AuditService } from './audit/audit.service.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { PlaneApp } from './http/typed.js';
 import { createServer } from './http/server.js';
+import { closeWithin } from './http/limits.js';
 import { registerRoutes } from './routes.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
@@ -118,7 +119,7 @@ export async function buildApp(deps: {
   const { users } = usersDomain;
   const tagsDomain = createTags({ db, orgs, audit });
   const { tags } = tagsDomain;
-  const nodesDomain = createNodes({ db, clock, audit, box: new SecretBox(deps.secretKey ?? randomBytes(32)) });
+  const nodesDomain = createNodes({ db, clock, audit, box: new SecretBox(deps.secretKey ?? randomBytes(32)), allowPrivateTargets: config.allowPrivateTargets });
   const { nodes } = nodesDomain;
   const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags });
   const { cameras, viewing } = camerasDomain;
@@ -150,7 +151,7 @@ export async function buildApp(deps: {
     else streams.endWhere((p) => p.sessionId === news.sid);
   });
 
-  const app = await createServer(log, health);
+  const app = await createServer(log, health, { trustedProxies: config.trustedProxies, http: config.http });
   registerRoutes(app, { health, auth, domains, events, moduleTokens, templates });
 
   // The named background jobs of every domain; started once, when the start-up work is done.
@@ -180,7 +181,7 @@ export async function buildApp(deps: {
       jobs.stop();
       events.stop();
       streams.endAll();
-      await app.close();
+      await closeWithin(app, config.http.drainMs);
       await bus.close();
     },
   };

@@ -26,6 +26,8 @@ export const errors = {
   eventSearchBusy: () => new ApiError(429, 'event_search_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   eventSearchDeadline: () => new ApiError(503, 'event_search_deadline', { retry_after: 1 }, { 'retry-after': '1' }),
   payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
+  // a path parameter past the router's length limit (docs/hardening.md)
+  uriTooLong: () => new ApiError(414, 'uri_too_long'),
   unsupportedMediaType: () => new ApiError(415, 'unsupported_media_type'),
   badJson: () => new ApiError(400, 'bad_json'),
   loginThrottled: (retryAfter: number) =>
@@ -35,6 +37,8 @@ export const errors = {
   rateLimited: (retryAfter: number) =>
     new ApiError(429, 'rate_limited', { retry_after: retryAfter }, { 'retry-after': String(retryAfter) }),
   attachmentTooLarge: () => new ApiError(413, 'attachment_too_large'),
+  // more uploads at once than the process streams and queues (docs/hardening.md)
+  attachmentUploadBusy: () => new ApiError(429, 'attachment_upload_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   objectGone: () => new ApiError(404, 'object_gone'),
   archivedDataExpired: () => new ApiError(410, 'archived_data_expired'),
   eventPurgeEmpty: () => new ApiError(409, 'event_purge_empty'),
@@ -75,6 +79,8 @@ export const badRequestCodes = [
   'attachment_field_bad_source', 'attachment_field_bad_metadata', 'detail_layout_too_many', 'detail_layout_block_too_large',
   'coalesce_sources_too_many', 'coalesce_source_invalid', 'bad_interval_timeout', 'search_field_bad_source',
   'system_template_fields_readonly', 'system_template_override_required', 'system_template_title_invalid', 'system_template_ignore_invalid',
+  // hardening (docs/hardening.md): text PostgreSQL cannot store, JSON nested too deep
+  'bad_text', 'json_too_deep',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 
@@ -88,8 +94,8 @@ export function describeErrors(): Array<{ status: number; code: string }> {
   for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const) add(errors.quotaReached(c));
   add(errors.systemTemplateSuperadminOnly()); add(errors.systemTemplateReadonly()); add(errors.analyticsTemplateInUse());
   add(errors.eventSearchTooBroad(10_000)); add(errors.eventSearchBusy()); add(errors.eventSearchDeadline());
-  add(errors.payloadTooLarge()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
-  add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentQuotaExceeded());
+  add(errors.payloadTooLarge()); add(errors.uriTooLong()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
+  add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentUploadBusy()); add(errors.attachmentQuotaExceeded());
   add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());
   add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.responseEncodeFailed()); add(errors.dbUnavailable());
   add(errors.archivedDataExpired()); add(errors.eventPurgeEmpty());

@@ -248,5 +248,7 @@ function toCsv(rows: AuditRow[]): string {
       return neutraliseFormula(String(v));
     });
   });
-  return stringify([[...CSV_COLUMNS], ...records], { record_delimiter: '\r\n' });
+  // A bare CR, LF or TAB left unquoted starts a new row (or cell) in a spreadsheet, where a
+  // formula could follow without its apostrophe: every such field is quoted.
+  return stringify([[...CSV_COLUMNS], ...records], { record_delimiter: '\r\n', quoted_match: /[\r\n\t\u2028\u2029]/ });
 }

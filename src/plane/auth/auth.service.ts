@@ -7,6 +7,8 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError } from '../db/health.js';
+import { refuseControlCharacters, UNKNOWN_LOGIN } from './login-name.js';
+import { AttemptReservations } from './login-reservation.js';
 import type { Principal } from '../http/principal.js';
 import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { AuditService, AuditActor } from '../audit/audit.service.js';
@@ -55,6 +57,7 @@ export class AuthService {
   // Counted in the database, so that several plane processes share one budget of attempts.
   private readonly byLogin: RateLimiterPostgres;
   private readonly byAddress: RateLimiterPostgres;
+  private readonly reservations = new AttemptReservations();
 
   constructor(
     private readonly db: Db,
@@ -145,9 +148,22 @@ export class AuthService {
   }
 
   async login(login: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
+    refuseControlCharacters(login);
     // Hashed: a key is at most 255 characters, and login names need not sit in the counters.
     const loginKey = createHash('sha256').update(login.toLowerCase()).digest('base64url');
-    await this.checkThrottle(loginKey, from.ip);
+    const release = await this.reservations.reserve([
+      { name: 'login', limiter: this.byLogin, key: loginKey, limit: this.opts.throttle.attempts },
+      { name: 'addr', limiter: this.byAddress, key: from.ip, limit: this.opts.throttle.attempts * 4 },
+    ]);
+    try {
+      return await this.checkedLogin(login, loginKey, password, from);
+    } finally {
+      release();
+    }
+  }
+
+  /** A login under its reservation: the failure is counted before the reservation ends. */
+  private async checkedLogin(login: string, loginKey: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
     const user = await authStore.findUserByLogin(this.db, login);
     // An unknown login is checked against a dummy hash so both failures cost the same time.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHashPromise));
@@ -157,9 +173,11 @@ export class AuthService {
         this.byLogin.penalty(loginKey, 1).catch(() => {}),
         this.byAddress.penalty(from.ip, 1).catch(() => {}),
       ]);
+      // The attempted name only when it is a user's login (it may be a password typed there).
+      const attempted = user ? user.login : UNKNOWN_LOGIN;
       await this.db.transaction().execute((trx) => this.audit.record(trx, {
-        actor: { id: user?.id ?? null, name: login.slice(0, 128), role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
-        action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: login.slice(0, 128),
+        actor: { id: user?.id ?? null, name: attempted, role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
+        action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: attempted,
         params: { reason: !user ? 'unknown_login' : user.disabled ? 'disabled' : 'wrong_password' },
       }));
       throw errors.invalidCredentials();
@@ -193,14 +211,6 @@ export class AuthService {
       expires_at: iso(expiresAt),
       user: { id: user.id, org_id: user.org_id, login: user.login, name: user.name, role: user.role, disabled: user.disabled },
     };
-  }
-
-  private async checkThrottle(loginKey: string, ip: string): Promise<void> {
-    const [a, b] = await Promise.all([this.byLogin.get(loginKey), this.byAddress.get(ip)]);
-    let wait = 0;
-    if (a && a.consumedPoints >= this.opts.throttle.attempts) wait = Math.max(wait, a.msBeforeNext);
-    if (b && b.consumedPoints >= this.opts.throttle.attempts * 4) wait = Math.max(wait, b.msBeforeNext);
-    if (wait > 0) throw errors.loginThrottled(Math.max(1, Math.ceil(wait / 1000)));
   }
 
   private requireKey(): SigningKey {

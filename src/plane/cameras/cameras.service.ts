@@ -15,15 +15,20 @@ import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
 import { camerasStore, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
+import { isForbiddenTarget } from '../nodes/target-policy.js';
 
-const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'file:', 'testsrc:']);
+// No file: (issue 10, finding 8): an organisation administrator would have the node read any
+// file of its host. Document 4's file:// input stays for a node's own configuration.
+const SCHEMES = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:', 'testsrc:']);
 const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:']);
 
 /** A source URL of an accepted scheme; network schemes need a host. */
-export function checkSourceUrl(text: string): string {
+export function checkSourceUrl(text: string, allowPrivateTargets = false): string {
   let u: URL;
   try { u = new URL(text); } catch { throw errors.badRequest('bad_source_url'); }
   if (!SCHEMES.has(u.protocol) || (NETWORK.has(u.protocol) && !u.hostname)) throw errors.badRequest('bad_source_url');
+  // The node would fetch it: not its link-local or cloud-metadata neighbours.
+  if (!allowPrivateTargets && NETWORK.has(u.protocol) && isForbiddenTarget(u.hostname)) throw errors.badRequest('bad_source_url');
   return text;
 }
 
@@ -109,8 +114,8 @@ export class CamerasService {
 
   async create(p: Principal, body: CameraCreate) {
     const orgId = writeScope(p, body.org_id);
-    const main = checkSourceUrl(body.main_source);
-    const sub = body.sub_source == null ? null : checkSourceUrl(body.sub_source);
+    const main = checkSourceUrl(body.main_source, this.nodes.allowPrivateTargets);
+    const sub = body.sub_source == null ? null : checkSourceUrl(body.sub_source, this.nodes.allowPrivateTargets);
     const id = randomUUID();
     return this.db.transaction().execute(async (trx) => {
       const limits = await this.orgs.lockLimits(trx, orgId);
@@ -145,9 +150,9 @@ export class CamerasService {
         if (!(await this.nodes.exists(trx, body.node_id.toLowerCase()))) throw errors.badRequest('unknown_node');
         set.node_id = body.node_id.toLowerCase();
       }
-      const main = sourceChange(body.main_source, before.main_source);
+      const main = sourceChange(body.main_source, before.main_source, this.nodes.allowPrivateTargets);
       if (main !== undefined) set.main_source = main;
-      const sub = body.sub_source === null ? (before.sub_source === null ? undefined : null) : sourceChange(body.sub_source, before.sub_source);
+      const sub = body.sub_source === null ? (before.sub_source === null ? undefined : null) : sourceChange(body.sub_source, before.sub_source, this.nodes.allowPrivateTargets);
       if (sub !== undefined) set.sub_source = sub;
       let tagIds = beforeTags;
       if (body.tag_ids !== undefined) {
@@ -205,7 +210,7 @@ function adminScope(p: Principal): CameraScope {
 }
 
 /** The new source, or undefined when unchanged (equal, or the masked form of the stored one). */
-function sourceChange(next: string | undefined, stored: string | null): string | undefined {
+function sourceChange(next: string | undefined, stored: string | null, allowPrivateTargets: boolean): string | undefined {
   if (next === undefined || next === stored || (stored !== null && next === maskUrlPassword(stored))) return undefined;
-  return checkSourceUrl(next);
+  return checkSourceUrl(next, allowPrivateTargets);
 }

@@ -1,4 +1,6 @@
 import { parse as parseToml } from 'smol-toml';
+import { HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
+import { parseTrustedProxies } from '../http/trusted-proxies.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -31,6 +33,12 @@ export interface PlaneConfig {
   live: { globalCapacity: number; perPrincipal: number; heartbeatMs: number; ringSize: number; lagBytes: number };
   /** Failed logins allowed per login and per address inside the window before 429. */
   loginThrottle: { attempts: number; windowSecs: number };
+  /** Header, body and idle time-outs of the HTTP server and the shutdown drain (not in plane.toml). */
+  http: HttpLimits;
+  /** [network] trusted_proxies: addresses and CIDRs whose X-Forwarded-For is believed; empty: none. */
+  trustedProxies: string[];
+  /** [network] allow_private_targets: node URLs and camera sources may name link-local and cloud-metadata addresses. */
+  allowPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {
@@ -51,6 +59,8 @@ dvr_export_max_secs = 3600
 [network]
 public_url = "http://127.0.0.1:8080"
 listen = "127.0.0.1:8080"
+# trusted_proxies = ["127.0.0.1"]  # reverse proxies whose X-Forwarded-For is believed (addresses, CIDRs)
+# allow_private_targets = false   # true: node URLs and camera sources may name link-local/metadata addresses
 
 [network.tls]
 mode = "off"            # off | external | pem | self_signed | acme
@@ -115,6 +125,9 @@ export function parsePlaneConfig(opts: {
   if (listen || doc.network?.public_url !== undefined) {
     try { new URL(publicUrl); } catch { problems.push(`[network] public_url is not a URL: "${publicUrl}"`); }
   }
+  const trustedProxies = parseTrustedProxies(doc.network?.trusted_proxies, problems);
+  const allowPrivateTargets = doc.network?.allow_private_targets ?? false;
+  if (typeof allowPrivateTargets !== 'boolean') problems.push('[network] allow_private_targets must be true or false');
 
   const envLevel = (env.RUST_LOG || env.ARGUS_LOG || '').trim().toLowerCase();
   const fileLevel = String(doc.logging?.minimum_level ?? 'info');
@@ -179,6 +192,9 @@ export function parsePlaneConfig(opts: {
     sessionTtlSecs: 12 * 3600,
     live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
     loginThrottle: { attempts: 5, windowSecs: 300 },
+    http: HTTP_LIMITS,
+    trustedProxies,
+    allowPrivateTargets: allowPrivateTargets === true,
   };
 }
 

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PgliteDriver, type PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
+import { driverError, fromDriverCall } from './driver-errors.js';
 import { destroySocket, Heartbeat, processIdOf } from './heartbeat.js';
 
 export type Db = Kysely<Schema>;
@@ -80,12 +81,12 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
     db,
     listen: (channel, handler, onConnect) => listener.listen(channel, handler, onConnect),
     async withSession(fn) {
-      const client = await pool.connect();
+      const client = await fromDriverCall(pool.connect());
       let failed: Error | undefined;
       try {
         return await fn({
-          exec: async (text) => { await client.query(text); },
-          query: async (text, params = []) => (await client.query(text, params)).rows as any,
+          exec: async (text) => { await fromDriverCall(client.query(text)); },
+          query: async (text, params = []) => (await fromDriverCall(client.query(text, params))).rows as any,
         });
       } catch (err) {
         failed = err as Error;
@@ -112,7 +113,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
           for (const c of clients) { orphans.push(processIdOf(c)); destroySocket(c); }
           orphans.push(...listener.sever());
         }
-        throw err;
+        throw driverError(err);
       }
     },
     async close() {
@@ -144,31 +145,38 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
     (client as any).query = (text: unknown, values?: unknown, cb?: unknown) => {
       // Statements without parameters too (a first audit page has none), except a script of
       // several statements, which the extended protocol cannot prepare.
-      if (typeof text !== 'string' || !Array.isArray(values) || text.includes(';') || typeof cb === 'function') return query(text, values, cb);
+      if (typeof cb === 'function') return query(text, values, cb);
+      if (typeof text !== 'string' || !Array.isArray(values) || text.includes(';')) return markRejection(query(text, values));
       const hash = createHash('sha1').update(text).digest('hex').slice(0, 24);
       const gen = state.generation.get(hash);
       const name = gen ? `k${hash}_${gen}` : `k${hash}`;
       if (!state.names.has(name)) {
-        if (state.names.size >= PREPARED_PER_CONNECTION) return query(text, values);
+        if (state.names.size >= PREPARED_PER_CONNECTION) return fromDriverCall(query(text, values));
         state.names.add(name);
       }
       return (query({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
         // A table changed under the statement (another process migrated): the next call
         // prepares it afresh under a new name instead of failing until the connection goes.
         if (err?.code === '0A000') state.generation.set(hash, (gen ?? 0) + 1);
-        throw err;
+        throw driverError(err);
       });
     };
   };
   return {
     async connect() {
-      if (silence.since) throw silence.since;
-      const client = await pool.connect();
+      // Refused as the driver's own failure: the health counts it as a lost database.
+      if (silence.since) throw driverError(silence.since);
+      const client = await fromDriverCall(pool.connect());
       prepare(client);
       return client;
     },
     end: () => pool.end(),
   };
+}
+
+/** A query's result: a promise (its rejection marked as the driver's) or, for a Cursor, as is. */
+function markRejection(result: unknown): unknown {
+  return result instanceof Promise ? fromDriverCall(result) : result;
 }
 
 /**
@@ -299,8 +307,8 @@ async function openPglite(dir: string | null): Promise<Database> {
     async withSession(fn) {
       // PGlite is a single session already; serialise with Kysely's users through a connection.
       return db.connection().execute(async () => fn({
-        exec: async (text) => { await pg.exec(text); },
-        query: async (text, params = []) => (await pg.query(text, params as any[])).rows as any,
+        exec: async (text) => { await fromDriverCall(pg.exec(text)); },
+        query: async (text, params = []) => (await fromDriverCall(pg.query(text, params as any[]))).rows as any,
       }));
     },
     poolStats: () => driver.stats(),

@@ -3,6 +3,7 @@ import {
   type DatabaseConnection, type Dialect, type Driver, type QueryResult, type Kysely,
 } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
+import { fromDriverCall } from './driver-errors.js';
 
 /** Live pool figures for the process sampler (document 1, control-plane process sample). */
 export interface PoolStats { max: number; size: number; idle: number; in_use: number }
@@ -64,7 +65,7 @@ export class PgliteDriver implements Driver {
 class PgliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite, readonly release: () => void) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pg.query<R>(query.sql, query.parameters as any[]);
+    const result = await fromDriverCall(this.pg.query<R>(query.sql, query.parameters as any[]));
     const command = query.sql.trimStart().split(/\s/, 1)[0]?.toUpperCase();
     return toResult(result.rows, command, result.affectedRows);
   }

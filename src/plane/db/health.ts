@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { isDriverError } from './driver-errors.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH',
@@ -11,14 +12,24 @@ const CONNECTION_CODES = new Set([
 // node-postgres reports a lost or never-made connection by message only (no code).
 const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
 
-/** True for failures of the connection (server gone, restarting, refusing), not of the query. */
-export function isConnectionError(err: unknown): boolean {
+/**
+ * True for failures of the database connection (server gone, restarting, refusing), not of the
+ * query, and only for errors the database driver raised (or that carry one as their cause).
+ */
+export function isConnectionError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 8) return false;
+  if (isDriverError(err) && looksLikeConnectionFailure(err)) return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== err && isConnectionError(cause, depth + 1);
+}
+
+function looksLikeConnectionFailure(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: string; errno?: string; cause?: unknown; message?: unknown };
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
   if (typeof e.errno === 'string' && CONNECTION_CODES.has(e.errno)) return true;
   if (e.code === undefined && typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
-  return e.cause !== undefined && e.cause !== err && isConnectionError(e.cause);
+  return e.cause !== undefined && e.cause !== err && looksLikeConnectionFailure(e.cause);
 }
 
 /**

@@ -4,6 +4,7 @@ import { underResponseSlot } from '../http/response-slot.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
 import type { EvidenceService } from './evidence.service.js';
+import { attachmentHeaders } from './disposition.js';
 
 const Params = Type.Object({ ref: Type.String({ description: 'attachment ref (a UUIDv7); any other shape is 404' }) });
 const tags = ['attachments'];
@@ -24,6 +25,7 @@ export function evidenceReadRoutes(app: PlaneApp, deps: { evidence: EvidenceServ
       .header('content-length', String(file.size))
       .header('cache-control', 'private, no-store')
       .header('pragma', 'no-cache')
+      .headers(attachmentHeaders(file.contentType, req.params.ref))
       .send(file.body);
   });
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
@@ -9,7 +8,8 @@ import type { Principal } from '../http/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import { cameraScope } from '../rights/camera-rights.js';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { receiveWhole, UploadGate } from './upload-gate.js';
 import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
 import { storageKey, type EvidenceStorage } from './evidence.storage.js';
 import { previewKey } from './preview.builder.js';
@@ -32,6 +32,7 @@ export function normaliseContentType(raw: string | undefined): string {
  */
 export class EvidenceService {
   private busy = 0;
+  private readonly uploads = new UploadGate();
 
   constructor(
     private readonly db: Db,
@@ -80,30 +81,45 @@ export class EvidenceService {
   }
 
   async upload(token: ModuleTokenCredential, contentType: string | undefined, bytes: Uint8Array) {
-    if (bytes.length > ATTACHMENT_MAX_BYTES) throw errors.attachmentTooLarge();
+    return this.uploadStream(token, contentType, Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), bytes.length);
+  }
+
+  /**
+   * An upload streamed to storage (never whole in memory), at most `UploadGate.max` at once;
+   * `declaredSize` (Content-Length) allows refusing early, the bytes received decide.
+   */
+  async uploadStream(token: ModuleTokenCredential, contentType: string | undefined, body: Readable, declaredSize?: number) {
+    if (declaredSize !== undefined && declaredSize > ATTACHMENT_MAX_BYTES) throw errors.attachmentTooLarge();
     const orgId = token.org_id;
     // Early refusal without writing anything; rechecked under the lock below.
-    await this.checkQuota(this.db, orgId, bytes.length);
-    const now = new Date(this.clock.now());
-    const ref = uuidv7({ msecs: now.getTime() });
-    const key = storageKey(orgId, ref, now);
-    const type = normaliseContentType(contentType);
-    await this.storage.put(key, bytes, type);
+    await this.checkQuota(this.db, orgId, declaredSize ?? 0);
+    const release = await this.uploads.enter();
     try {
-      await this.db.transaction().execute(async (trx) => {
-        await this.checkQuota(trx, orgId, bytes.length);
-        await evidenceStore.insert(trx, {
-          ref, org_id: orgId, token_id: token.id, backend: this.storage.backend, storage_key: key, content_type: type,
-          size: bytes.length, sha256: createHash('sha256').update(bytes).digest(), camera_id: null, event_id: null, created_at: now,
+      const now = new Date(this.clock.now());
+      const ref = uuidv7({ msecs: now.getTime() });
+      const key = storageKey(orgId, ref, now);
+      const type = normaliseContentType(contentType);
+      const got = this.storage.putStream
+        ? await this.storage.putStream(key, body, type, ATTACHMENT_MAX_BYTES)
+        : await receiveWhole(body, ATTACHMENT_MAX_BYTES).then(async (r) => { await this.storage.put(key, r.bytes, type); return r; });
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await this.checkQuota(trx, orgId, got.size);
+          await evidenceStore.insert(trx, {
+            ref, org_id: orgId, token_id: token.id, backend: this.storage.backend, storage_key: key, content_type: type,
+            size: got.size, sha256: got.sha256, camera_id: null, event_id: null, created_at: now,
+          });
+          await evidenceStore.addUsage(trx, orgId, got.size, 1);
         });
-        await evidenceStore.addUsage(trx, orgId, bytes.length, 1);
-      });
-    } catch (err) {
-      await this.storage.delete(key).catch(() => {});
-      throw err;
+      } catch (err) {
+        await this.storage.delete(key).catch(() => {});
+        throw err;
+      }
+      this.stored({ ref, storageKey: key, contentType: type });
+      return { ref, size: got.size, content_type: type };
+    } finally {
+      release();
     }
-    this.stored({ ref, storageKey: key, contentType: type });
-    return { ref, size: bytes.length, content_type: type };
   }
 
   private async checkQuota(db: Db, orgId: string, size: number): Promise<void> {

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { writeFileAtomic } from '../../common/atomic-file.js';
 import { resolveInside } from '../../common/resolve-inside.js';
+import { writeStreamAtomic } from './upload-gate.js';
 
 /**
  * Where evidence bytes live. Keys are the plane's own (`<org>/<yyyy-mm-dd>/<ref>`), never a
@@ -14,6 +15,8 @@ import { resolveInside } from '../../common/resolve-inside.js';
 export interface EvidenceStorage {
   readonly backend: 'local' | 's3';
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Writes a stream of at most `maxBytes` (else 413) whole or not at all; absent: `put` after reading it. */
+  putStream?(key: string, body: Readable, contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }>;
   open(key: string): Promise<{ size: number; body: Readable } | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
@@ -37,6 +40,10 @@ export class LocalEvidenceStorage implements EvidenceStorage {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(path, bytes, 0o600);
+  }
+
+  putStream(key: string, body: Readable, _contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }> {
+    return writeStreamAtomic(this.path(key), body, maxBytes);
   }
 
   async open(key: string): Promise<{ size: number; body: Readable } | null> {

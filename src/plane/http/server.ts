@@ -8,20 +8,28 @@ import { installErrorHandler } from './errors.handler.js';
 import { installMethodRouting } from './routing.js';
 import { installValidators } from './validation.js';
 import type { PlaneApp } from './typed.js';
+import { installTextGuard } from './safe-text.js';
+import { HTTP_LIMITS, serverTimeouts, type HttpLimits } from './limits.js';
+import { trustProxyOption } from './trusted-proxies.js';
+import { frameworkErrors } from './framework-errors.js';
 
 /**
  * The plane's Fastify instance before any route: the TypeBox type provider, the error envelope
  * and handler, validators, method routing (405/501), security headers and the OpenAPI document.
  */
-export async function createServer(log: Logger, health: DbHealth): Promise<PlaneApp> {
+export async function createServer(log: Logger, health: DbHealth,
+  net: { trustedProxies: string[]; http: HttpLimits } = { trustedProxies: [], http: HTTP_LIMITS }): Promise<PlaneApp> {
   const app: PlaneApp = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    trustProxy: false,
+    trustProxy: trustProxyOption(net.trustedProxies),
     bodyLimit: 1 << 20,
     return503OnClosing: true,
+    ...serverTimeouts(net.http),
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   installErrorHandler(app, health);
   installValidators(app);
+  installTextGuard(app);
   // One error envelope for the whole API: every documented route answers it for its failures.
   app.addSchema({
     $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,

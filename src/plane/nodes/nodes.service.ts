@@ -4,6 +4,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { FOREIGN_KEY_VIOLATION, pgCode } from '../db/pg-errors.js';
 import { errors } from '../errors.js';
+import { isForbiddenTarget } from './target-policy.js';
 import type { Principal } from '../http/principal.js';
 import { pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -25,18 +26,22 @@ const context = (id: string, field: 'api_token' | 'auth_backend_secret') => `nod
  * A node's base URL: http or https, a host, no credentials (they would show in every row and
  * log line; the token travels separately), no query or fragment. Kept without a trailing slash.
  */
-export function normaliseNodeUrl(text: string): string {
+export function normaliseNodeUrl(text: string, allowPrivateTargets = false): string {
   let u: URL;
   try { u = new URL(text); } catch { throw errors.badRequest('bad_url'); }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname || u.username || u.password || u.search || u.hash) {
     throw errors.badRequest('bad_url');
   }
+  // Link-local and cloud-metadata addresses: the plane would send the node's token there.
+  if (!allowPrivateTargets && isForbiddenTarget(u.hostname)) throw errors.badRequest('bad_url');
   return u.toString().replace(/\/+$/, '');
 }
 
 /** Streaming nodes as records (superadmin). The sweeper (src/plane/sweeper) polls them and keeps state, last_seen_at and version. */
 export class NodesService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly box: SecretBox) {}
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly box: SecretBox,
+    /** [network] allow_private_targets: node URLs and camera sources may name link-local and metadata addresses */
+    readonly allowPrivateTargets = false) {}
 
   async exists(db: Db, id: string): Promise<boolean> {
     return (await nodesStore.get(db, id)) !== undefined;
@@ -87,7 +92,7 @@ export class NodesService {
 
   async create(p: Principal, body: NodeCreate) {
     const id = randomUUID();
-    const url = normaliseNodeUrl(body.url);
+    const url = normaliseNodeUrl(body.url, this.allowPrivateTargets);
     const rec = {
       id, name: body.name, url, enabled: body.enabled ?? true,
       api_token_enc: this.box.seal(body.api_token, context(id, 'api_token')),
@@ -106,7 +111,7 @@ export class NodesService {
 
   async update(p: Principal, rawId: string, body: NodePatch) {
     const id = requireUuid(rawId);
-    const url = body.url !== undefined ? normaliseNodeUrl(body.url) : undefined;
+    const url = body.url !== undefined ? normaliseNodeUrl(body.url, this.allowPrivateTargets) : undefined;
     return this.db.transaction().execute(async (trx) => {
       const before = await nodesStore.get(trx, id, { lock: true });
       if (!before) throw errors.notFound();

@@ -233,8 +233,12 @@ describe('GET /api/v1/audit/export.csv', () => {
   });
 
   it('prefixes formula-like cells with an apostrophe, also after spaces', async () => {
+    // Recorded directly: a failed login that names no user is audited under a placeholder (issue 10, finding 8).
     for (const name of ['=cmd|calc', '+1+1', '-2-2', '@SUM(A1)', '   =HYPERLINK("x")']) {
-      await new Client(t.plane.app).post('/api/v1/auth/login', { login: name, password: 'irrelevant-1' });
+      await t.db.database.db.transaction().execute((trx) => t.plane.services.audit.record(trx, {
+        actor: { id: null, name, role: '', orgId: null, ip: '127.0.0.1', userAgent: '' },
+        action: 'auth.login_failed', objectType: 'user', objectId: null, objectName: name, params: { reason: 'unknown_login' },
+      }));
     }
     const r = await root.get('/api/v1/audit/export.csv?action=auth.login_failed');
     const records = parseCsv(r.text, { columns: true }) as Record<string, string>[];

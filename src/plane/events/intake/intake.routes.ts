@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { PlaneApp } from '../../http/typed.js';
 import { errors } from '../../errors.js';
 import { validationCodes } from '../../http/list.js';
@@ -28,7 +29,7 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
       const events = (req.body as { events?: unknown } | null)?.events;
       if (events !== undefined && !Array.isArray(events)) throw errors.badRequest('bad_events');
     },
-    config: { validationCode: validationCodes(IntakeFieldCodes) },
+    config: { validationCode: validationCodes(IntakeFieldCodes), textCheckedPerItem: true },
   }, async (req) => deps.intake.ingest(moduleTokenOf(req), req.body.events));
 
   app.register(async (raw) => {
@@ -36,17 +37,8 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (req, payload, done) => {
       if (Number(req.headers['content-length'] ?? 0) > ATTACHMENT_MAX_BYTES) { done(errors.attachmentTooLarge(), undefined); return; }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let finished = false;
-      const finish = (err: Error | null, body?: Buffer) => { if (!finished) { finished = true; done(err, body); } };
-      payload.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > ATTACHMENT_MAX_BYTES) { finish(errors.attachmentTooLarge()); payload.resume(); return; }
-        if (!finished) chunks.push(c);
-      });
-      payload.on('end', () => finish(null, Buffer.concat(chunks)));
-      payload.on('error', (err: Error) => finish(err));
+      // The stream itself: the evidence service writes it to storage as it arrives.
+      done(null, payload);
     });
     raw.post('/api/v1/attachments', {
       schema: {
@@ -55,8 +47,9 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
         description: '413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation\'s attachment_quota_bytes.',
       },
     }, async (req, reply) => {
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      return reply.code(201).send(await deps.evidence.upload(moduleTokenOf(req), req.headers['content-type'], body));
+      const body = req.body instanceof Readable ? req.body : Readable.from([]);
+      const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+      return reply.code(201).send(await deps.evidence.uploadStream(moduleTokenOf(req), req.headers['content-type'], body, declared));
     });
   });
 }

@@ -1,3 +1,5 @@
+import { findUnsafeText, textProblem } from '../../http/safe-text.js';
+
 /**
  * One uploaded event item (document 4 §4), checked on its own: a bad item is reported in its
  * result and never fails the batch. Codes of item results:
@@ -50,7 +52,7 @@ const bad = (code: ItemError): never => { throw new Bad(code); };
 
 function text(v: unknown, max: number, code: ItemError, nullable = true): string | null {
   if (v === undefined || v === null) return nullable ? null : bad(code);
-  if (typeof v !== 'string' || !v.length || v.length > max || CTRL_RE.test(v)) return bad(code);
+  if (typeof v !== 'string' || !v.length || v.length > max || CTRL_RE.test(v) || textProblem(v)) return bad(code);
   return v;
 }
 
@@ -114,6 +116,8 @@ export function validateItem(raw: unknown, now: number): IntakeItem | { error: I
     let payloadJson = '{}';
     if (o.payload !== undefined && o.payload !== null) {
       if (typeof o.payload !== 'object' || Array.isArray(o.payload)) bad('bad_payload');
+      // Text jsonb refuses (U+0000, a lone surrogate) or nesting too deep to serialise: this item only.
+      if (findUnsafeText(o.payload)) bad('bad_payload');
       payloadJson = JSON.stringify(o.payload);
       if (Buffer.byteLength(payloadJson) > LIMITS.payloadBytes) bad('payload_too_large');
       // PostgreSQL's jsonb refuses \u0000 in strings.

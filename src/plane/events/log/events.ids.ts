@@ -24,9 +24,12 @@ export function eventId(occurredAtMs: number): string {
  * shape is a 404 without a database read). With the id and its time the card read goes
  * straight to one partition and its primary key.
  */
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export function timeOfEventId(id: string): Date | null {
   const m = V7_RE.exec(id);
   if (!m) return null;
   const ms = parseInt(m[1]! + m[2]!, 16);
-  return new Date(ms);
+  // Past year 9999 no event was ever stored, and PostgreSQL refuses the ISO text of such a time.
+  return ms <= LAST_MS ? new Date(ms) : null;
 }
