@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { PgliteDriver, type PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
 import { driverError, fromDriverCall } from './driver-errors.js';
-import { destroySocket, Heartbeat, processIdOf } from './heartbeat.js';
+import { destroySocket, Heartbeat, isPoolWaitTimeout, processIdOf } from './heartbeat.js';
 
 export type Db = Kysely<Schema>;
 export type NotifyHandler = (payload: string) => void;
@@ -37,6 +37,8 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dir: string | null };
 
 const INT8 = 20;
+/** How long a query may wait for a connection of a busy pool before its request answers 503. */
+const POOL_WAIT_MS = 10_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres' ? openPostgres(target) : openPglite(target.dir);
@@ -164,11 +166,20 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
   };
   return {
     async connect() {
-      // Refused as the driver's own failure: the health counts it as a lost database.
-      if (silence.since) throw driverError(silence.since);
-      const client = await fromDriverCall(pool.connect());
-      prepare(client);
-      return client;
+      // A wait for a busy pool is not a lost server (the heartbeat watches the server on a
+      // connection of its own): it waits on, within a bound, while the server answers.
+      const deadline = performance.now() + POOL_WAIT_MS;
+      for (;;) {
+        // Refused as the driver's own failure: the health counts it as a lost database.
+        if (silence.since) throw driverError(silence.since);
+        try {
+          const client = await fromDriverCall(pool.connect());
+          prepare(client);
+          return client;
+        } catch (err) {
+          if (!isPoolWaitTimeout(err) || performance.now() >= deadline) throw err;
+        }
+      }
     },
     end: () => pool.end(),
   };

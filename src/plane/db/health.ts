@@ -10,7 +10,9 @@ const CONNECTION_CODES = new Set([
 ]);
 
 // node-postgres reports a lost or never-made connection by message only (no code).
-const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+// A wait for a busy pool ("timeout exceeded when trying to connect") is not among them: the
+// server answers, the pool is saturated (db/heartbeat.ts isPoolWaitTimeout).
+const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
 
 /**
  * True for failures of the database connection (server gone, restarting, refusing), not of the

@@ -73,3 +73,12 @@ export function destroySocket(client: pg.Client | pg.PoolClient): void {
 export function processIdOf(client: pg.Client | pg.PoolClient): number {
   return (client as unknown as { processID?: number }).processID ?? 0;
 }
+
+/**
+ * node-postgres's pool gave up waiting for one of its connections to come free (every one busy
+ * for the connect time-out): the server answers, the pool is saturated. A connect that fails
+ * says "Connection terminated due to connection timeout" instead.
+ */
+export function isPoolWaitTimeout(err: unknown): boolean {
+  return err instanceof Error && err.message === 'timeout exceeded when trying to connect';
+}

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errors } from '../errors.js';
 import { isConnectionError, type DbHealth } from '../db/health.js';
+import { isPoolWaitTimeout } from '../db/heartbeat.js';
 import type { PlaneApp } from './typed.js';
 
 /**
@@ -29,6 +30,8 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   }
   // The reply's own encoding failed (document 2 names it for the card): nothing of it was sent.
   if ((err as { serialization?: unknown }).serialization !== undefined) return errors.responseEncodeFailed();
+  // Every pooled connection stayed busy past the wait bound: 503, but the database is not down.
+  if (isPoolWaitTimeout(err)) return errors.dbUnavailable();
   if (isConnectionError(err)) {
     health.markDown(err);
     return errors.dbUnavailable();
