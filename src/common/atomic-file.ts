@@ -4,12 +4,21 @@ import { randomBytes } from 'node:crypto';
 
 const TEMP_MARK = '.argus-tmp-';
 
+/** A file written whole to a temp name beside `path`, not yet in place. */
+export interface StagedFile {
+  readonly path: string;
+  /** Renames it into place and fsyncs the folder (a rename needs no free space). */
+  commit(): Promise<void>;
+  /** Removes the temp file. */
+  discard(): Promise<void>;
+}
+
 /**
- * Replaces `path` with `data` so that a reader sees either the old or the whole new file.
- * Written by hand because write-file-atomic published a truncated file on a full disk here:
- * every byte is written (short writes looped), fsynced, renamed, then the directory fsynced.
+ * Writes `data` to a temp file beside `path`: every byte (short writes looped), then fsync.
+ * Several files that must change together are all staged first and committed after, so a full
+ * disk refuses the change before any of them is replaced.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+export async function stageFile(path: string, data: string | Uint8Array, mode = 0o600): Promise<StagedFile> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const dir = dirname(path);
   const temp = join(dir, `${TEMP_MARK}${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}`);
@@ -28,13 +37,40 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     throw err;
   }
   await fh.close();
+  return {
+    path,
+    async commit() {
+      try {
+        await rename(temp, path);
+      } catch (err) {
+        await unlink(temp).catch(() => {});
+        throw err;
+      }
+      await fsyncDir(dir);
+    },
+    discard: () => unlink(temp).catch(() => {}),
+  };
+}
+
+/** Stages every file, then commits them in order; if any cannot be staged, none is replaced. */
+export async function replaceFilesTogether(files: Array<{ path: string; data: string | Uint8Array; mode?: number }>): Promise<void> {
+  const staged: StagedFile[] = [];
   try {
-    await rename(temp, path);
+    for (const f of files) staged.push(await stageFile(f.path, f.data, f.mode));
   } catch (err) {
-    await unlink(temp).catch(() => {});
+    await Promise.all(staged.map((s) => s.discard()));
     throw err;
   }
-  await fsyncDir(dir);
+  for (const s of staged) await s.commit();
+}
+
+/**
+ * Replaces `path` with `data` so that a reader sees either the old or the whole new file.
+ * Written by hand because write-file-atomic published a truncated file on a full disk here:
+ * every byte is written (short writes looped), fsynced, renamed, then the directory fsynced.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  await (await stageFile(path, data, mode)).commit();
 }
 
 async function fsyncDir(dir: string): Promise<void> {

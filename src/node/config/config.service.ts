@@ -1,6 +1,6 @@
+import { removeOrphanTempFiles } from '../../common/atomic-file.js';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../common/atomic-file.js';
 import type { Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
 import { ConfigHistory, configHash, type HistoryEntry } from '../history/history.service.js';
@@ -88,6 +88,8 @@ export class ConfigService {
 
   /** Start: records the file as a `boot` epoch unless the last epoch already has these bytes. */
   async boot(text: string, config: NodeConfig): Promise<HistoryEntry> {
+    // A save cut by a crash may have left its staged copy of the file beside it.
+    await removeOrphanTempFiles(dirname(this.path));
     await this.history.open();
     const latest = this.history.latest();
     const entry = latest?.hash === configHash(text) ? latest : await this.history.append(text, 'system', 'boot');
@@ -169,8 +171,7 @@ export class ConfigService {
   private async applyNow(text: string, actor: string, via: string, writeFile: boolean): Promise<ApplyResult> {
     const next = parseForApi(text, this.configDir);
     if (configHash(text) === this.epoch.hash) return { entry: this.epoch, changed: false };
-    if (writeFile) await writeFileAtomic(this.path, text, await this.fileMode());
-    const entry = await this.history.append(text, actor, via);
+    const entry = await this.history.appendWith(text, actor, via, writeFile ? { path: this.path, mode: await this.fileMode() } : undefined);
     this.install(next);
     return { entry, changed: true };
   }

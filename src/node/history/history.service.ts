@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic, removeOrphanTempFiles } from '../../common/atomic-file.js';
+import { replaceFilesTogether, removeOrphanTempFiles } from '../../common/atomic-file.js';
 import { resolveInside } from '../../common/resolve-inside.js';
 import type { Clock } from '../../common/clock.js';
 
@@ -59,12 +59,25 @@ export class ConfigHistory {
   }
 
   async append(bytes: string, actor: string, via: string): Promise<HistoryEntry> {
+    return this.appendWith(bytes, actor, via);
+  }
+
+  /**
+   * Appends a version and, in the same step, replaces `file` (the configuration itself): the blob,
+   * the file and the index are all written to temp files first and renamed after, so a full disk
+   * refuses the save before anything changes (a refused save must not take effect at the next
+   * start). Renamed blob first (content-addressed, harmless alone), then the file, then the index.
+   */
+  async appendWith(bytes: string, actor: string, via: string, file?: { path: string; mode: number }): Promise<HistoryEntry> {
     const hash = configHash(bytes);
-    // Blobs hold secrets (the whole configuration): owner-only like the file itself.
-    await writeFileAtomic(this.blobPath(hash), bytes, 0o600);
     const entry: HistoryEntry = { epoch: (this.latest()?.epoch ?? 0) + 1, hash, ts_ms: this.clock.now(), actor, via };
     const next = [...this.entries, entry];
-    await writeFileAtomic(this.index, JSON.stringify(next, null, 1) + '\n', 0o600);
+    await replaceFilesTogether([
+      // Blobs hold secrets (the whole configuration): owner-only like the file itself.
+      { path: this.blobPath(hash), data: bytes, mode: 0o600 },
+      ...(file ? [{ path: file.path, data: bytes, mode: file.mode }] : []),
+      { path: this.index, data: JSON.stringify(next, null, 1) + '\n', mode: 0o600 },
+    ]);
     this.entries = next;
     return entry;
   }
