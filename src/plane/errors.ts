@@ -17,8 +17,8 @@ export const errors = {
   alreadyExists: () => new ApiError(409, 'already_exists'),
   alreadyClosed: () => new ApiError(409, 'already_closed'),
   stillReferenced: () => new ApiError(409, 'still_referenced'),
-  conflict: (code: 'node_in_use' | 'org_not_empty' | 'viewer_secret_unset') => new ApiError(409, code),
-  quotaReached: (code: 'max_users_reached' | 'max_cameras_reached' | 'max_tags_reached' | 'max_event_templates_reached') => new ApiError(409, code),
+  conflict: (code: (typeof conflictCodes)[number]) => new ApiError(409, code),
+  quotaReached: (code: (typeof quotaCodes)[number]) => new ApiError(409, code),
   systemTemplateSuperadminOnly: () => new ApiError(403, 'system_template_superadmin_only'),
   systemTemplateReadonly: () => new ApiError(409, 'system_template_readonly'),
   analyticsTemplateInUse: () => new ApiError(409, 'analytics_template_in_use'),
@@ -45,6 +45,8 @@ export const errors = {
   noPreview: () => new ApiError(404, 'no_preview'),
   eventResponseBusy: () => new ApiError(429, 'event_response_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   attachmentQuotaExceeded: () => new ApiError(507, 'attachment_quota_exceeded'),
+  // the disk under evidence or a settings file is full (docs/fault-suites.md)
+  storageFull: () => new ApiError(507, 'storage_full'),
   notImplemented: () => new ApiError(501, 'not_implemented'),
   rotateFailed: () => new ApiError(500, 'rotate_failed'),
   internal: () => new ApiError(500, 'internal_error'),
@@ -52,6 +54,9 @@ export const errors = {
   dbUnavailable: () => new ApiError(503, 'db_unavailable'),
   badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
 } as const;
+
+const conflictCodes = ['node_in_use', 'org_not_empty', 'viewer_secret_unset'] as const;
+const quotaCodes = ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const;
 
 /** 400 codes: those of document 1 (audit) and the validation codes of the inventory routes. */
 export const badRequestCodes = [
@@ -84,21 +89,25 @@ export const badRequestCodes = [
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 
-/** Every (status, code) pair the catalogue can produce, for the OpenAPI document. */
+/**
+ * The arguments a factory is described with when its argument chooses the code; every other
+ * factory's argument (a number of seconds, a limit) does not change its code.
+ */
+const codeChoices: Partial<Record<keyof typeof errors, readonly unknown[]>> = {
+  conflict: conflictCodes, quotaReached: quotaCodes, badRequest: badRequestCodes, methodNotAllowed: [[]], liveStreamCapacity: ['global'],
+};
+
+/**
+ * Every (status, code) pair the catalogue can produce, for the OpenAPI document: read from the
+ * catalogue itself, so a factory added there is described without being listed again.
+ */
 export function describeErrors(): Array<{ status: number; code: string }> {
-  const out: Array<{ status: number; code: string }> = [];
-  const add = (e: ApiError) => out.push({ status: e.status, code: e.code });
-  add(errors.unauthorized()); add(errors.invalidCredentials()); add(errors.forbidden()); add(errors.crossOrg()); add(errors.auditNotVisible());
-  add(errors.notFound()); add(errors.methodNotAllowed([])); add(errors.alreadyExists()); add(errors.alreadyClosed()); add(errors.stillReferenced());
-  for (const c of ['node_in_use', 'org_not_empty', 'viewer_secret_unset'] as const) add(errors.conflict(c));
-  for (const c of ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const) add(errors.quotaReached(c));
-  add(errors.systemTemplateSuperadminOnly()); add(errors.systemTemplateReadonly()); add(errors.analyticsTemplateInUse());
-  add(errors.eventSearchTooBroad(10_000)); add(errors.eventSearchBusy()); add(errors.eventSearchDeadline());
-  add(errors.payloadTooLarge()); add(errors.uriTooLong()); add(errors.unsupportedMediaType()); add(errors.badJson()); add(errors.loginThrottled(1)); add(errors.liveStreamCapacity('global'));
-  add(errors.rateLimited(1)); add(errors.attachmentTooLarge()); add(errors.attachmentUploadBusy()); add(errors.attachmentQuotaExceeded());
-  add(errors.objectGone()); add(errors.noPreview()); add(errors.eventResponseBusy());
-  add(errors.notImplemented()); add(errors.rotateFailed()); add(errors.internal()); add(errors.responseEncodeFailed()); add(errors.dbUnavailable());
-  add(errors.archivedDataExpired()); add(errors.eventPurgeEmpty());
-  for (const c of badRequestCodes) add(errors.badRequest(c));
-  return out;
+  const out = new Map<string, { status: number; code: string }>();
+  for (const [name, make] of Object.entries(errors) as Array<[keyof typeof errors, (arg: unknown) => ApiError]>) {
+    for (const arg of codeChoices[name] ?? [1]) {
+      const e = make(arg);
+      out.set(`${e.status} ${e.code}`, { status: e.status, code: e.code });
+    }
+  }
+  return [...out.values()];
 }

@@ -50,6 +50,6 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   // A row still referenced elsewhere (a delete the service did not foresee): a conflict, not a crash.
   if (pgCode === '23503') return errors.stillReferenced();
   // A full disk (evidence bytes, a settings file): say so, rather than an anonymous internal error.
-  if (pgCode === 'ENOSPC' || pgCode === 'EDQUOT') return new ApiError(507, 'storage_full');
+  if (pgCode === 'ENOSPC' || pgCode === 'EDQUOT') return errors.storageFull();
   return errors.internal();
 }
