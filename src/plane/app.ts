@@ -19,9 +19,11 @@ import { registerRoutes } from './routes.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { createEvents, eventDetectors, type Events } from './events/index.js';
-import { ModuleTokensService } from './module-tokens/module-tokens.service.js';
-import { TemplateCache } from './templates/template.cache.js';
-import { TemplatesService } from './templates/templates.service.js';
+import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
+import type { TemplateCache } from './templates/template.cache.js';
+import type { TemplatesService } from './templates/templates.service.js';
+import { createModuleTokens } from './module-tokens/module-tokens.module.js';
+import { createTemplates } from './templates/templates.module.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
 import { createAudit } from './audit/audit.module.js';
 import { createAuth } from './auth/auth.module.js';
@@ -125,9 +127,10 @@ export async function buildApp(deps: {
   const { cameras, viewing } = camerasDomain;
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
-  const moduleTokens = new ModuleTokensService(db, clock, orgs, audit);
-  const templateCache = new TemplateCache(db);
-  const templates = new TemplatesService(db, clock, orgs, audit, templateCache, eventDetectors(db));
+  const moduleTokensDomain = createModuleTokens({ db, clock, orgs, audit });
+  const { moduleTokens } = moduleTokensDomain;
+  const templatesDomain = createTemplates({ db, clock, orgs, audit, recentDetectors: eventDetectors(db) });
+  const { templates, templateCache } = templatesDomain;
   const events = createEvents({
     db, clock, config, log: log.child({ part: 'events' }), audit, orgs, moduleTokens, templates, templateCache, streams,
     evidenceStorage: deps.evidenceStorage,
@@ -138,7 +141,8 @@ export async function buildApp(deps: {
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const domains = [
-    serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain, orgRemovalDomain, sweeperDomain,
+    serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
+    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain,
   ];
 
   auth.subscribe(bus);
@@ -152,7 +156,7 @@ export async function buildApp(deps: {
   });
 
   const app = await createServer(log, health, { trustedProxies: config.trustedProxies, http: config.http });
-  registerRoutes(app, { health, auth, domains, events, moduleTokens, templates });
+  registerRoutes(app, { health, auth, domains, events, moduleTokens });
 
   // The named background jobs of every domain; started once, when the start-up work is done.
   const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs()];

@@ -4,11 +4,8 @@ import type { PlaneApp } from './http/typed.js';
 import type { DomainParts, Scope } from './http/module.js';
 import type { Events } from './events/index.js';
 import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
-import type { TemplatesService } from './templates/templates.service.js';
 import { requireDatabase, requireRole, requireSession } from './http/scopes.js';
-import { moduleTokensRoutes } from './module-tokens/module-tokens.routes.js';
 import { requireModuleToken, requireSessionOrModuleToken } from './module-tokens/module-token.scope.js';
-import { templatesRoutes } from './templates/templates.routes.js';
 
 export interface RouteDeps {
   health: DbHealth;
@@ -16,15 +13,15 @@ export interface RouteDeps {
   /** The domains built by their factories, in construction order; each says which scopes its routes sit in. */
   domains: readonly DomainParts[];
   events: Events;
+  /** the module-token credential of the intake and close scopes */
   moduleTokens: ModuleTokensService;
-  templates: TemplatesService;
 }
 
 /**
  * The scope layout, kept in one file so that where a route sits (and so who may call it) reads
  * at a glance: public, database-backed public (login), module-token (intake), authenticated (a
  * live session), admin and superadmin. Each domain's factory supplies its registration per
- * scope; the event domain's routes are still listed here by name.
+ * scope; the event domains register theirs through `events.routes`, per scope.
  */
 export function registerRoutes(app: PlaneApp, deps: RouteDeps): void {
   const inScope = (scope: Scope, s: PlaneApp) => { for (const d of deps.domains) d.routes[scope]?.(s); };
@@ -55,8 +52,6 @@ export function registerRoutes(app: PlaneApp, deps: RouteDeps): void {
     authd.register(async (admin) => {
       requireRole(admin, 'admin');
       inScope('admin', admin);
-      moduleTokensRoutes(admin, deps);
-      templatesRoutes(admin, deps);
     });
 
     authd.register(async (superadmin) => {
