@@ -2,6 +2,7 @@ import { iso } from '../../common/time.js';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { channels, type LiveBus } from '../live/bus.js';
+import { ReplayRing } from '../live/replay-ring.js';
 import { auditStore, type AuditRow } from './audit.store.js';
 
 /** What an audit stream frame carries: the row without params and user_agent (8 KiB notify bound). */
@@ -37,17 +38,17 @@ export function frameOf(row: AuditRow, updated: boolean): AuditFrame {
  * the database at start and after every LISTEN reconnect, and from NOTIFY in between.
  */
 export class AuditRing {
-  private frames: AuditFrame[] = [];
+  private readonly ring: ReplayRing<AuditFrame>;
   private readonly subscribers = new Set<(f: AuditFrame) => void>();
   private catchingUp: Promise<void> | null = null;
   private held: AuditFrame[] | null = null;
 
-  constructor(private readonly db: Db, private readonly size: number, private readonly log: Logger) {}
+  constructor(private readonly db: Db, private readonly size: number, private readonly log: Logger) {
+    this.ring = new ReplayRing(size);
+  }
 
   /** Highest seq this process knows; `g:<n>` above it points to the future. */
-  get head(): number { return this.frames.length ? this.frames[this.frames.length - 1]!.seq : this.base; }
-  /** Frames with seq <= base are evicted (or never loaded). */
-  private base = 0;
+  get head(): number { return this.ring.last; }
   /** A catch-up has been asked for (by the start-up, a resume or a reconnect since). */
   private requested = false;
 
@@ -71,9 +72,9 @@ export class AuditRing {
       this.held = [];
       this.catchingUp = (async () => {
         try {
-          if (!this.frames.length && this.base === 0) {
+          if (!this.ring.length && this.ring.base === 0) {
             const rows = await auditStore.latest(this.db, this.size);
-            this.base = rows.length ? Number(rows[0]!.seq) - 1 : await auditStore.headSeq(this.db);
+            this.ring.reset([], rows.length ? Number(rows[0]!.seq) - 1 : await auditStore.headSeq(this.db));
             this.accept(rows.map((r) => frameOf(r, r.ended_at !== null)));
           }
           for (;;) {
@@ -97,22 +98,14 @@ export class AuditRing {
   private accept(frames: AuditFrame[]): void {
     for (const f of frames) {
       if (f.seq <= this.head) continue; // already have it (NOTIFY and catch-up overlap)
-      this.frames.push(f);
+      this.ring.push(f);
       for (const fn of this.subscribers) fn(f);
-    }
-    if (this.frames.length > this.size) {
-      const drop = this.frames.length - this.size;
-      this.base = this.frames[drop - 1]!.seq;
-      this.frames.splice(0, drop);
     }
   }
 
   /** Frames after `seq`, or null when `seq` is older than the ring holds. */
   after(seq: number): AuditFrame[] | null {
-    if (seq < this.base) return null;
-    let lo = 0, hi = this.frames.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.frames[mid]!.seq <= seq) lo = mid + 1; else hi = mid; }
-    return this.frames.slice(lo);
+    return this.ring.after(seq);
   }
 
   subscribe(fn: (f: AuditFrame) => void): () => void {
