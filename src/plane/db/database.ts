@@ -48,7 +48,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   // reserved or pooled connection unable to write again (porsager/postgres#1154, #1208).
   const connectionTimeoutMillis = (target.connectTimeoutSecs ?? 2) * 1000;
   const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as any)) as any };
+    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'] };
   const pool = new pg.Pool({
     connectionString: target.url,
     max,
@@ -85,7 +85,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       try {
         return await fn({
           exec: async (text) => { await client.query(text); },
-          query: async (text, params = []) => (await client.query(text, params)).rows as any,
+          query: async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[],
         });
       } catch (err) {
         failed = err as Error;
@@ -140,8 +140,9 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
     if (prepared.has(client)) return;
     const state = { names: new Set<string>(), generation: new Map<string, number>() };
     prepared.set(client, state);
-    const query = client.query.bind(client) as (...args: any[]) => any;
-    (client as any).query = (text: unknown, values?: unknown, cb?: unknown) => {
+    type AnyQuery = (...args: unknown[]) => unknown;
+    const query = client.query.bind(client) as AnyQuery;
+    (client as unknown as { query: AnyQuery }).query = (text: unknown, values?: unknown, cb?: unknown) => {
       // Statements without parameters too (a first audit page has none), except a script of
       // several statements, which the extended protocol cannot prepare.
       if (typeof text !== 'string' || !Array.isArray(values) || text.includes(';') || typeof cb === 'function') return query(text, values, cb);
@@ -300,7 +301,7 @@ async function openPglite(dir: string | null): Promise<Database> {
       // PGlite is a single session already; serialise with Kysely's users through a connection.
       return db.connection().execute(async () => fn({
         exec: async (text) => { await pg.exec(text); },
-        query: async (text, params = []) => (await pg.query(text, params as any[])).rows as any,
+        query: async <R>(text: string, params: unknown[] = []) => (await pg.query<R>(text, params)).rows,
       }));
     },
     poolStats: () => driver.stats(),

@@ -11,7 +11,7 @@ function dialectOf(driver: Driver): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => driver,
-    createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
+    createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };
 }
@@ -64,7 +64,7 @@ export class PgliteDriver implements Driver {
 class PgliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite, readonly release: () => void) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pg.query<R>(query.sql, query.parameters as any[]);
+    const result = await this.pg.query<R>(query.sql, query.parameters as unknown[]);
     const command = query.sql.trimStart().split(/\s/, 1)[0]?.toUpperCase();
     return toResult(result.rows, command, result.affectedRows);
   }
