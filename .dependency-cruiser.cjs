@@ -38,14 +38,7 @@ module.exports = {
       from: { path: '^(src/node/[^/]+)/' },
       to: { path: STORE, pathNot: '^$1/' },
     },
-    {
-      name: 'no-folder-cycles',
-      comment: 'Folders depend on each other in one direction only.',
-      severity: 'error',
-      scope: 'folder',
-      from: { path: '^src/' },
-      to: { circular: true },
-    },
+    // no-folder-cycles lives in .dependency-cruiser.folders.cjs: it judges run-time imports only.
     {
       name: 'no-module-cycles',
       comment: 'No import cycle between two modules either (within a folder too).',
