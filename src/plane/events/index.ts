@@ -18,7 +18,9 @@ import { PreviewService } from '../evidence/preview.service.js';
 import { evidenceReadRoutes } from '../evidence/evidence.routes.js';
 import { previewRoutes } from '../evidence/preview.routes.js';
 import { EventLog } from './log/event-log.js';
+import { eventsStore } from './log/events.store.js';
 import { EventNotifier } from './log/notifier.js';
+import { streamStore } from './log/stream.store.js';
 import { IntakeService } from './intake/intake.service.js';
 import { IntakeRateLimiter } from './intake/rate-limit.js';
 import { intakeRoutes } from './intake/intake.routes.js';
@@ -77,7 +79,12 @@ export function createEvents(deps: EventsDeps) {
   const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
   const storage = deps.evidenceStorage ?? new LocalEvidenceStorage(config.evidence.dir);
 
-  const ring = new EventRing(db, log);
+  const ring = new EventRing({
+    safeHead: () => eventsStore.safeHead(db),
+    latest: (upTo, limit) => streamStore.latest(db, upTo, limit),
+    range: (after, upTo, limit) => streamStore.range(db, after, upTo, limit),
+    at: (seqs) => streamStore.at(db, seqs),
+  }, log);
   const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
 
   const builder = new PreviewBuilder(storage, undefined, log);

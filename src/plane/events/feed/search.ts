@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { pgCode } from '../../db/pg-errors.js';
 import { errors } from '../../errors.js';
 import type { EventRow, FeedFilter } from './events.read.store.js';
-import { searchStore, type SearchQuery } from './search.store.js';
+import { searchStore, tsQuery, type SearchQuery } from './search.store.js';
 
 /** Document 2, Limits: more candidates than this gives 422 event_search_too_broad. */
 export const CANDIDATE_LIMIT = 10_000;
@@ -54,6 +54,11 @@ export class EventSearch {
   private busy = 0;
 
   constructor(private readonly db: Db, public deadlineMs = 5_000, readonly slots = SEARCH_SLOTS) {}
+
+  /** The tsquery of a parsed search, for navigation's SQL: the search SQL stays the feed's. */
+  tsQuery(q: SearchQuery): ReturnType<typeof tsQuery> {
+    return tsQuery(q);
+  }
 
   /** Takes a slot now or fails with event_search_busy; release it with the returned function. */
   take(): () => void {
