@@ -1,7 +1,21 @@
 import type { FastifyRequest } from 'fastify';
-import type { Access } from '../auth/authorize.js';
 import type { TicketClaims } from '../grants/session-keys.js';
 import type { Principal } from './levels.js';
+
+/**
+ * Who is asking, once admitted (auth's authorizer decides). `public` is a path no rule covers
+ * (the panel, login, the player).
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'management'; principal: Principal }
+  | {
+    kind: 'viewer';
+    /** The ticket's claims; null when media is not protected (no `auth_backend`). */
+    claims: TicketClaims | null;
+    /** The ticket the request presented and that was accepted; a new one is issued otherwise. */
+    ticket: string | undefined;
+  };
 
 /**
  * Per-request access results. Kept in a WeakMap rather than a `declare module 'fastify'`
