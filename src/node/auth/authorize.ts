@@ -3,9 +3,9 @@ import { bearerOf } from '../../common/bearer.js';
 import type { ConfigService } from '../config/config.service.js';
 import { errors } from '../errors.js';
 import type { Gate } from '../gate/gate.service.js';
-import { EVENTS_PATH, gateRule, isGated, type Principal } from '../gate/levels.js';
+import { EVENTS_PATH, gateRule, isGated } from '../gate/levels.js';
 import { STREAM_PATH } from '../grants/grants.service.js';
-import type { TicketClaims } from '../grants/session-keys.js';
+import type { Access } from '../gate/request-access.js';
 import type { LicenseService } from '../license/license.service.js';
 import type { NodeMetrics } from '../metrics/metrics.service.js';
 import type { MediaKind, ViewerAccess } from '../media/viewer/viewer.service.js';
@@ -39,17 +39,7 @@ export type AccessRequest =
     ticket: string | undefined;
   };
 
-/** Who is asking, once admitted. `public` is a path no rule covers (the panel, login, the player). */
-export type Access =
-  | { kind: 'public' }
-  | { kind: 'management'; principal: Principal }
-  | {
-    kind: 'viewer';
-    /** The ticket's claims; null when media is not protected (no `auth_backend`). */
-    claims: TicketClaims | null;
-    /** The ticket the request presented and that was accepted; a new one is issued otherwise. */
-    ticket: string | undefined;
-  };
+export type { Access };
 
 /** Only what the authorizer asks of each service. */
 export interface AuthorizerDeps {

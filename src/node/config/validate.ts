@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { ConfigParseError, parseStatements, type Statement } from './grammar.js';
+import { parseStatements, type Statement } from './grammar.js';
 import { NODE_SCHEMA } from './schema.js';
 import {
   DEFAULT_DATA_DIR, DEFAULT_LISTEN, LOG_LEVELS,
@@ -27,7 +27,7 @@ export interface ParsedConfig {
   config: NodeConfig;
 }
 
-/** Parses and checks `text`; throws ConfigParseError (first) or ConfigValueError (all). */
+/** Parses and checks `text`; throws grammar.ts's ConfigParseError (first) or ConfigValueError (all). */
 export function parseConfig(text: string, configDir: string): ParsedConfig {
   const statements = parseStatements(text, NODE_SCHEMA);
   const problems: string[] = [];
@@ -35,8 +35,6 @@ export function parseConfig(text: string, configDir: string): ParsedConfig {
   if (problems.length > 0) throw new ConfigValueError(problems);
   return { statements, config };
 }
-
-export { ConfigParseError };
 
 export function parseListen(value: string): Listen | null {
   const port = (s: string): number | null => (/^[0-9]{1,5}$/.test(s) && +s >= 1 && +s <= 65535 ? +s : null);

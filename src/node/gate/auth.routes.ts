@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import type { Logger } from 'pino';
-import { clientAddressOf } from '../auth/access.hook.js';
+import { clientAddressOf } from './request-access.js';
 import { errors } from '../errors.js';
 import type { NodeMetrics } from '../metrics/metrics.service.js';
 import type { NodeFastify } from '../typed.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Logger } from 'pino';
-import { clientAddressOf, principalOf } from '../auth/access.hook.js';
+import { clientAddressOf, principalOf } from '../gate/request-access.js';
 import type { ConfigService } from '../config/config.service.js';
 import { errors } from '../errors.js';
 import { AUTH_BODY_LIMIT } from '../gate/auth.routes.js';

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { findOnPath, mediaToolEnv, npmMediaTool, resolveMediaTool, type MediaToolLocation } from '../../common/media-tools.js';
 
-export type { MediaToolLocation as FfmpegLocation } from '../../common/media-tools.js';
 export { findOnPath } from '../../common/media-tools.js';
 
 /** The ffmpeg @ffmpeg-installer/ffmpeg ships for this platform, or null when it has none. */

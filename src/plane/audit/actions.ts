@@ -25,4 +25,3 @@ export const AUDIT_ACTIONS: readonly string[] = Object.freeze([
 
 const ACTION_SET = new Set(AUDIT_ACTIONS);
 export function isAuditAction(a: string): boolean { return ACTION_SET.has(a); }
-export type AuditAction = string;

@@ -204,7 +204,7 @@ export class AuditService {
     let replay: AuditFrame[] = [];
     if (resume !== undefined) {
       const m = /^g:(\d{1,15})$/.exec(resume);
-      let n = m ? Number(m[1]) : NaN;
+      const n = m ? Number(m[1]) : NaN;
       if (Number.isFinite(n) && n > this.ring.head) await this.ring.catchUp();
       const after = Number.isFinite(n) && n <= this.ring.head ? this.ring.after(n) : null;
       if (!after) { stream.end('resync-required'); return; }

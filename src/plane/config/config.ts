@@ -88,6 +88,23 @@ concurrency = 16                  # polls in flight at once (1..256)
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
+/**
+ * plane.toml as the spec declares it. Parsed TOML is not checked against this type (a user can
+ * write anything), which is why every value is validated below before it is used.
+ */
+interface PlaneToml {
+  dvr_export_max_secs?: number;
+  database?: { url?: unknown };
+  network?: { listen?: unknown; public_url?: unknown; trusted_proxies?: unknown; allow_private_targets?: unknown };
+  logging?: { minimum_level?: unknown };
+  events?: { module_rate_limit_default?: number };
+  evidence_storage?: {
+    backend?: unknown; dir?: unknown; max_bytes?: number | null;
+    low_watermark_percent?: number; high_watermark_percent?: number; critical_watermark_percent?: number;
+  };
+  sweeper?: { enabled?: boolean; interval_secs?: number; timeout_secs?: number; concurrency?: number };
+}
+
 /** Parses plane.toml text plus the environment; every problem is collected, then thrown together. */
 export function parsePlaneConfig(opts: {
   text: string;
@@ -96,9 +113,9 @@ export function parsePlaneConfig(opts: {
   dataDir?: string;
 }): PlaneConfig {
   const problems: string[] = [];
-  let doc: Record<string, any> = {};
+  let doc: PlaneToml;
   try {
-    doc = parseToml(opts.text) as Record<string, any>;
+    doc = parseToml(opts.text) as PlaneToml;
   } catch (err) {
     throw new ConfigError([`${opts.configFile ?? 'plane.toml'}: ${(err as Error).message.split('\n')[0]}`]);
   }

@@ -51,7 +51,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   // reserved or pooled connection unable to write again (porsager/postgres#1154, #1208).
   const connectionTimeoutMillis = (target.connectTimeoutSecs ?? 2) * 1000;
   const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as any)) as any };
+    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'] };
   const pool = new pg.Pool({
     connectionString: target.url,
     max,
@@ -88,7 +88,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       try {
         return await fn({
           exec: async (text) => { await fromDriverCall(client.query(text)); },
-          query: async (text, params = []) => (await fromDriverCall(client.query(text, params))).rows as any,
+          query: async <R>(text: string, params: unknown[] = []) => (await fromDriverCall(client.query(text, params))).rows as R[],
         });
       } catch (err) {
         failed = err as Error;
@@ -143,8 +143,9 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
     if (prepared.has(client)) return;
     const state = { names: new Set<string>(), generation: new Map<string, number>() };
     prepared.set(client, state);
-    const query = client.query.bind(client) as (...args: any[]) => any;
-    (client as any).query = (text: unknown, values?: unknown, cb?: unknown) => {
+    type AnyQuery = (...args: unknown[]) => unknown;
+    const query = client.query.bind(client) as AnyQuery;
+    (client as unknown as { query: AnyQuery }).query = (text: unknown, values?: unknown, cb?: unknown) => {
       // Statements without parameters too (a first audit page has none), except a script of
       // several statements, which the extended protocol cannot prepare.
       if (typeof cb === 'function') return query(text, values, cb);
@@ -153,7 +154,7 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
       const gen = state.generation.get(hash);
       const name = gen ? `k${hash}_${gen}` : `k${hash}`;
       if (!state.names.has(name)) {
-        if (state.names.size >= PREPARED_PER_CONNECTION) return fromDriverCall(query(text, values));
+        if (state.names.size >= PREPARED_PER_CONNECTION) return markRejection(query(text, values));
         state.names.add(name);
       }
       return (query({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
@@ -319,7 +320,7 @@ async function openPglite(dir: string | null): Promise<Database> {
       // PGlite is a single session already; serialise with Kysely's users through a connection.
       return db.connection().execute(async () => fn({
         exec: async (text) => { await fromDriverCall(pg.exec(text)); },
-        query: async (text, params = []) => (await fromDriverCall(pg.query(text, params as any[]))).rows as any,
+        query: async <R>(text: string, params: unknown[] = []) => (await fromDriverCall(pg.query<R>(text, params))).rows,
       }));
     },
     poolStats: () => driver.stats(),

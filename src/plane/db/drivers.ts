@@ -12,7 +12,7 @@ function dialectOf(driver: Driver): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => driver,
-    createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
+    createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };
 }
@@ -65,7 +65,7 @@ export class PgliteDriver implements Driver {
 class PgliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite, readonly release: () => void) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await fromDriverCall(this.pg.query<R>(query.sql, query.parameters as any[]));
+    const result = await fromDriverCall(this.pg.query<R>(query.sql, query.parameters as unknown[]));
     const command = query.sql.trimStart().split(/\s/, 1)[0]?.toUpperCase();
     return toResult(result.rows, command, result.affectedRows);
   }

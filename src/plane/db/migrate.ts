@@ -40,7 +40,7 @@ export async function migrate(database: Database, dir = migrationsDir()): Promis
           await s.exec('commit');
         } catch (err) {
           await s.exec('rollback').catch(() => {});
-          throw new Error(`migration ${file} failed: ${(err as Error).message}`);
+          throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
         }
         applied.push(file);
       }

@@ -18,7 +18,9 @@ import { PreviewService } from '../evidence/preview.service.js';
 import { evidenceReadRoutes } from '../evidence/evidence.routes.js';
 import { previewRoutes } from '../evidence/preview.routes.js';
 import { EventLog } from './log/event-log.js';
+import { eventsStore } from './log/events.store.js';
 import { EventNotifier } from './log/notifier.js';
+import { streamStore } from './log/stream.store.js';
 import { IntakeService } from './intake/intake.service.js';
 import { IntakeRateLimiter } from './intake/rate-limit.js';
 import { intakeRoutes } from './intake/intake.routes.js';
@@ -40,8 +42,7 @@ import { ArchiveService } from './retention/archive.service.js';
 import { PurgeRecordsPruner } from './retention/prune.js';
 import { purgeRoutes } from './retention/purge.routes.js';
 
-export type { SystemClose, SystemDetector, SystemOpen, SystemEvents } from './system/system-events.js';
-export type { Written } from './log/event-log.js';
+export type { SystemClose, SystemOpen, SystemEvents } from './system/system-events.js';
 
 /** What the event domains need from the rest of the plane: all of it given, nothing reached for. */
 export interface EventsDeps {
@@ -78,7 +79,12 @@ export function createEvents(deps: EventsDeps) {
   const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
   const storage = deps.evidenceStorage ?? new LocalEvidenceStorage(config.evidence.dir);
 
-  const ring = new EventRing(db, log);
+  const ring = new EventRing({
+    safeHead: () => eventsStore.safeHead(db),
+    latest: (upTo, limit) => streamStore.latest(db, upTo, limit),
+    range: (after, upTo, limit) => streamStore.range(db, after, upTo, limit),
+    at: (seqs) => streamStore.at(db, seqs),
+  }, log);
   const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
 
   const builder = new PreviewBuilder(storage, undefined, log);

@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
-import type { ModuleTokenCredential } from '../module-tokens/module-tokens.store.js';
+import type { ModuleTokenCredential } from '../module-tokens/module-tokens.types.js';
 import type { Principal } from '../http/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';

@@ -23,7 +23,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   if (err instanceof ApiError) return err;
   if (err.validation) {
     const v = err.validation[0];
-    const field = String(v?.instancePath ?? '').replace(/^\//, '') || String((v?.params as any)?.missingProperty ?? '');
+    const field = String(v?.instancePath ?? '').replace(/^\//, '') || String((v?.params as { missingProperty?: unknown } | undefined)?.missingProperty ?? '');
     const mapped = req.routeOptions.config?.validationCode?.(field, String(v?.keyword ?? ''));
     // Unmapped: the framework's own text, as document 1 says for GET /audit/{id}.
     return mapped ? new ApiError(400, mapped) : new ApiError(400, err.message);

@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { bearerOf } from '../../common/bearer.js';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
-import type { AuthService } from '../auth/auth.service.js';
-import { atLeast, type Role } from './principal.js';
+import { atLeast, type Principal, type Role } from './principal.js';
 import { queryToken } from './query-token.js';
 import type { PlaneApp } from './typed.js';
 
@@ -25,10 +24,19 @@ export function requireDatabase(scope: PlaneApp, health: DbHealth): void {
 }
 
 /**
+ * What a session check asks of auth (its AuthService). Declared here because http lies below the
+ * auth domain, which builds its routes on these scopes.
+ */
+export interface SessionAuthenticator<Claims = unknown> {
+  verifyToken(token: string): Promise<Claims>;
+  authenticate(token: string, from: { ip: string; userAgent: string }, verified?: Claims): Promise<Principal>;
+}
+
+/**
  * Sets `req.principal` from the session bearer token: 401 without a live session. The header
  * wins; only the feed also takes the token from its query (query-token.ts).
  */
-export async function authenticateSession(req: FastifyRequest, auth: AuthService, health: DbHealth): Promise<void> {
+export async function authenticateSession(req: FastifyRequest, auth: SessionAuthenticator, health: DbHealth): Promise<void> {
   const token = bearerToken(req) ?? queryToken(req);
   if (!token) throw errors.unauthorized();
   const claims = await auth.verifyToken(token);
@@ -37,7 +45,7 @@ export async function authenticateSession(req: FastifyRequest, auth: AuthService
 }
 
 /** The authenticated scope: a live session in the database, checked on every request. */
-export function requireSession(scope: PlaneApp, auth: AuthService, health: DbHealth): void {
+export function requireSession(scope: PlaneApp, auth: SessionAuthenticator, health: DbHealth): void {
   scope.addHook('onRequest', (req) => authenticateSession(req, auth, health));
 }
 

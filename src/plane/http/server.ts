@@ -49,16 +49,19 @@ export async function createServer(log: Logger, health: DbHealth,
     return payload;
   });
 
-  await app.register(swagger, {
-    openapi: {
+  // A variable, not a literal in the call: the swagger options type has no room for the
+  // `x-error-codes` extension, and only a literal gets the excess-property check.
+  const openapi = {
       openapi: '3.1.0',
       info: {
         title: 'Argus control plane', version: '1',
         description: 'Every error body is {error: code, ...}. Codes: ' + describeErrors().map((e) => `${e.status} ${e.code}`).join(', '),
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: { securitySchemes: { bearer: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' } } },
       'x-error-codes': describeErrors(),
-    } as any,
+  };
+  await app.register(swagger, {
+    openapi,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 

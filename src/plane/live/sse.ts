@@ -93,7 +93,7 @@ export class LiveStream {
   /** @internal */ finish(): void {
     if (this.ended) return;
     this.ended = true;
-    for (const t of this.timers) clearTimeout(t), clearInterval(t);
+    for (const t of this.timers) { clearTimeout(t); clearInterval(t); }
     for (const fn of this.closeHandlers.splice(0)) fn();
   }
 

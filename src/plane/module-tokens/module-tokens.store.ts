@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { ModuleTokenCredential } from './module-tokens.types.js';
+
+export type { ModuleTokenCredential };
 
 export interface ModuleTokenRecord {
   id: string;
@@ -10,9 +13,6 @@ export interface ModuleTokenRecord {
   created_at: Date;
   last_used_at: Date | null;
 }
-
-/** What the intake needs of the token that authenticates a request. */
-export interface ModuleTokenCredential { id: string; org_id: string; name: string; rate_limit: number | null; last_used_at: Date | null }
 
 const COLUMNS = ['id', 'org_id', 'name', 'rate_limit', 'enabled', 'created_at', 'last_used_at'] as const;
 // Reserved names (`__` prefix) are the plane's own producers: never listed, read or changed here.

@@ -1,19 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { TemplateDoc } from './template.doc.js';
+import type { TemplateRecord } from './templates.types.js';
 
-export interface TemplateRecord {
-  id: string;
-  org_id: string | null;
-  name: string;
-  detector_match: string;
-  version: number;
-  doc: TemplateDoc;
-  system: boolean;
-  enabled: boolean;
-  unknown_fields: string[];
-  updated_at: Date;
-}
+export type { TemplateRecord };
 
 const COLUMNS = ['id', 'org_id', 'name', 'detector_match', 'version', 'doc', 'system', 'enabled', 'unknown_fields', 'updated_at'] as const;
 

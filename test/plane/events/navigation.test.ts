@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
+import { tenants, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { eventId } from '../../../src/plane/events/log/events.ids.js';
 import { sendEvents } from '../fixtures.js';
 

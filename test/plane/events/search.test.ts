@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import postgres from 'postgres';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, type Tenants, cameraWorld } from '../inventory.helpers.js';
+import { tenants, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { eventId } from '../../../src/plane/events/log/events.ids.js';
 import { parseSearch } from '../../../src/plane/events/feed/search.js';
 import { tsQuery } from '../../../src/plane/events/feed/search.store.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, lastAudit, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
+import { tenants, lastAudit, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { LocalEvidenceStorage } from '../../../src/plane/evidence/evidence.storage.js';
 
 let t: TestPlane;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
-import { tenants, unique, lastAudit, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
+import { tenants, lastAudit, NOT_FOUND, type Tenants, cameraWorld } from '../inventory.helpers.js';
 import { ffmpegOnPath, previewKey, previewKind, PREVIEW_BOX } from '../../../src/plane/evidence/preview.builder.js';
 
 let t: TestPlane;

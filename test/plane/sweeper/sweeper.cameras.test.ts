@@ -177,7 +177,6 @@ describe('system.evidence_storage_pressure', () => {
     await setBytes(960_000);
     expect(await check()).toEqual([95]);
 
-    const home = await rootOrg();
     const evs = await pressure();
     expect(evs.map((e) => [e.payload.watermark, e.payload.level, e.severity])).toEqual([
       [70, 'low', 2], [70, 'low', 2], [85, 'high', 3], [95, 'critical', 4], [95, 'critical', 4],

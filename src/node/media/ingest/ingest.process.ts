@@ -291,7 +291,7 @@ export class Ingest {
     for (const s of pl.segments) {
       if (s.seq <= this.lastSeq) continue;
       const path = join(this.o.liveDir, s.uri);
-      let bytes = 0;
+      let bytes: number;
       try { bytes = (await stat(path)).size; } catch { continue; }
       fresh.push({ ...s, path, bytes, start: s.startMs ?? now - s.duration * 1000 });
     }

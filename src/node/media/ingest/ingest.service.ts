@@ -2,15 +2,20 @@ import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { StorageSettings, StreamSettings } from '../../config/config.types.js';
 import type { Recordings } from '../../lifecycle/recordings.js';
-import type { StreamRegistry } from '../../system/streams.service.js';
 import { resolveInside } from '../../../common/resolve-inside.js';
 import type { DvrService } from '../dvr/dvr.service.js';
-import { Ingest, type IngestStatus } from './ingest.process.js';
+import { Ingest, type IngestState, type IngestStatus } from './ingest.process.js';
+
+/**
+ * Where the pipeline reports each stream's state: the system domain's StreamRegistry. Declared
+ * here, the lower module, because the registry's module imports the pipeline's type.
+ */
+export interface StreamStateSink { set(name: string, state: IngestState | 'parked'): void }
 
 export interface PipelineOptions {
   log: Logger;
   now: () => number;
-  registry: StreamRegistry;
+  registry: StreamStateSink;
   recordings: Recordings;
   dvr: DvrService;
   /** `{data_dir}/live`: one folder per running stream, wiped at every run. */

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Clock } from '../../../common/clock.js';
 import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
-import type { ModuleTokenCredential } from '../../module-tokens/module-tokens.store.js';
+import type { ModuleTokenCredential } from '../../module-tokens/module-tokens.types.js';
 import { errors } from '../../errors.js';
 import type { Principal } from '../../http/principal.js';
 import { isUuid } from '../../http/list.js';
@@ -14,7 +14,7 @@ import type { EventLog } from '../log/event-log.js';
 import { LIMITS, SEVERITIES } from '../intake/intake.validate.js';
 import { EventSearch, parseSearch } from './search.js';
 import type { FeedQuery as FeedQuerySchema } from './events.schemas.js';
-import type { TemplateRecord } from '../../templates/templates.store.js';
+import type { TemplateRecord } from '../../templates/templates.types.js';
 import { cardTemplate, renderDetails } from '../../templates/template.render.js';
 
 /** The feed's filters, as the route's schema types them. */

@@ -1,7 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { feedWhere, EVENT_SELECT, type EventRow, type FeedFilter } from './events.read.store.js';
-import type { SearchQuery } from './search.js';
+
+/** A parsed feed search (search.ts parses it); declared here, the lower module, which builds its SQL. */
+export interface SearchQuery { words: string[]; phrases: string[]; fields: Array<{ key: string; values: string[] }> }
 
 /** A lexeme quoted for tsquery text (the whole text is a bound parameter, never SQL). */
 const lexeme = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { pgCode } from '../../db/pg-errors.js';
 import { errors } from '../../errors.js';
 import type { EventRow, FeedFilter } from './events.read.store.js';
-import { searchStore } from './search.store.js';
+import { searchStore, tsQuery, type SearchQuery } from './search.store.js';
 
 /** Document 2, Limits: more candidates than this gives 422 event_search_too_broad. */
 export const CANDIDATE_LIMIT = 10_000;
@@ -14,7 +14,7 @@ const QUERY_CANCELED = '57014';
  * A parsed `q`: free words (each with at least two letters or digits), quoted phrases, and
  * `field:value` terms over template fields (`field:"two words"` quotes a value).
  */
-export interface SearchQuery { words: string[]; phrases: string[]; fields: Array<{ key: string; values: string[] }> }
+export type { SearchQuery } from './search.store.js';
 
 const FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
 const alnum = (s: string) => (s.match(/[\p{L}\p{N}]/gu) ?? []).length;
@@ -54,6 +54,11 @@ export class EventSearch {
   private busy = 0;
 
   constructor(private readonly db: Db, public deadlineMs = 5_000, readonly slots = SEARCH_SLOTS) {}
+
+  /** The tsquery of a parsed search, for navigation's SQL: the search SQL stays the feed's. */
+  tsQuery(q: SearchQuery): ReturnType<typeof tsQuery> {
+    return tsQuery(q);
+  }
 
   /** Takes a slot now or fails with event_search_busy; release it with the returned function. */
   take(): () => void {

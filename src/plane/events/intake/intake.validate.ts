@@ -45,6 +45,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 // RFC 3339 with an explicit offset: a time without zone would be read in the plane's zone.
 const TS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 // Text fields: no control characters.
+// eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
 const CTRL_RE = /[\u0000-\u001f\u007f]/;
 
 class Bad { constructor(readonly code: ItemError) {} }

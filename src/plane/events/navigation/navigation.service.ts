@@ -11,7 +11,6 @@ import { navigationStore } from './navigation.store.js';
 import { NAV_LIMITS, type AdjacentQuery as AdjacentQuerySchema, type NavigateQuery as NavigateQuerySchema } from './navigation.schemas.js';
 import { pgCode } from '../../db/pg-errors.js';
 import { CANDIDATE_LIMIT, parseSearch, type SearchQuery } from '../feed/search.js';
-import { tsQuery } from '../feed/search.store.js';
 
 const QUERY_CANCELED = '57014';
 
@@ -75,7 +74,7 @@ export class NavigationService {
     const search = feed.q === undefined ? null : parseSearch(feed.q);
     const row = !search ? await navigationStore.navigate(this.db, f, new Date(anchor), anchor_id.toLowerCase(), direction)
       : await this.searching(async () => {
-        const r = await navigationStore.navigateSearch(this.db, f, tsQuery(search), new Date(anchor), anchor_id.toLowerCase(), direction,
+        const r = await navigationStore.navigateSearch(this.db, f, this.events.search.tsQuery(search), new Date(anchor), anchor_id.toLowerCase(), direction,
           CANDIDATE_LIMIT, this.events.search.deadlineMs);
         if (r.candidates > CANDIDATE_LIMIT) throw errors.eventSearchTooBroad(CANDIDATE_LIMIT);
         return r.row;
@@ -107,7 +106,7 @@ export class NavigationService {
     // With q, a search slot and its time-out; the search tests only the candidates' rows, so it
     // never selects more than 512 (event_search_too_broad cannot arise here).
     const rows = !search ? await navigationStore.reconcile(this.db, f, list)
-      : await this.searching(() => navigationStore.reconcile(this.db, f, list, { tsq: tsQuery(search), deadlineMs: this.events.search.deadlineMs }));
+      : await this.searching(() => navigationStore.reconcile(this.db, f, list, { tsq: this.events.search.tsQuery(search), deadlineMs: this.events.search.deadlineMs }));
     return { rows: rows.map(eventJson), next_ts: null, next_id: null };
   }
 }

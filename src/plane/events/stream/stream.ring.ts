@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database.js';
 import { channels, type LiveBus } from '../../live/bus.js';
 import { ReplayRing } from '../../live/replay-ring.js';
 import type { BatchNotice, EventFrame } from '../log/events.frames.js';
-import { eventsStore } from '../log/events.store.js';
-import { streamStore } from './stream.store.js';
+
+/**
+ * What the ring reads of the event log (the log domain's SQL; events/index.ts wires it): the safe
+ * head, and frames by stream position.
+ */
+export interface RingReader {
+  safeHead(): Promise<{ head: number; purge_day: string | null }>;
+  latest(upTo: number, limit: number): Promise<EventFrame[]>;
+  range(after: number, upTo: number, limit: number): Promise<EventFrame[]>;
+  at(seqs: number[]): Promise<EventFrame[]>;
+}
 
 /** Replay depth of the event stream (document 2, limits). */
 export const EVENT_RING_SIZE = 512;
@@ -52,7 +60,7 @@ export class EventRing {
   /** Names this process in the notices whose frames it took directly (EventNotifier). */
   readonly origin = randomUUID();
 
-  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>, private readonly size = EVENT_RING_SIZE) {
+  constructor(private readonly reader: RingReader, private readonly log: Pick<Logger, 'warn'>, private readonly size = EVENT_RING_SIZE) {
     this.replay = new ReplayRing(size);
   }
 
@@ -91,9 +99,9 @@ export class EventRing {
     if (!this.settling) {
       this.settling = (async () => {
         try {
-          const { head, purge_day } = await eventsStore.safeHead(this.db);
+          const { head, purge_day } = await this.reader.safeHead();
           if (!this.ready) {
-            const latest = await streamStore.latest(this.db, head, this.size);
+            const latest = await this.reader.latest(head, this.size);
             this.replay.reset(latest, latest.length < this.size ? 0 : latest[0]!.seq - 1);
             this.frontier = head;
             this.day = purge_day;
@@ -102,7 +110,7 @@ export class EventRing {
           } else {
             this.setDay(purge_day);
             while (this.frontier < head) {
-              const page = await streamStore.range(this.db, this.frontier, head, PAGE);
+              const page = await this.reader.range(this.frontier, head, PAGE);
               for (const f of page) if (f.seq > this.frontier && !this.pending.has(f.seq)) this.pending.set(f.seq, f);
               const upTo = page.length === PAGE ? page[page.length - 1]!.seq : head;
               this.releaseThrough(upTo);
@@ -145,7 +153,7 @@ export class EventRing {
   private async read(seqs: number[]): Promise<void> {
     this.inflight++;
     try {
-      const got = new Map((await streamStore.at(this.db, seqs)).map((f) => [f.seq, f]));
+      const got = new Map((await this.reader.at(seqs)).map((f) => [f.seq, f]));
       for (const s of seqs) if (s > this.frontier && !this.pending.has(s)) this.pending.set(s, got.get(s) ?? null);
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'event frames not read; settled from the table');

@@ -3,7 +3,7 @@ import { iso } from '../../../common/time.js';
 import type { TemplateCache } from '../../templates/template.cache.js';
 import { apply, titleWords, type Applied } from '../../templates/template.apply.js';
 import { eventId } from '../log/events.ids.js';
-import type { EventInsert } from '../log/events.store.js';
+import type { EventInsert } from '../log/events.types.js';
 import type { EventFrame } from '../log/events.frames.js';
 import type { EventLog, Written } from '../log/event-log.js';
 

@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { EventFrame } from '../log/events.frames.js';
-import { FRAME_COLUMNS, FRAME_FROM, storedFrame, type FrameRow } from '../log/frames.store.js';
+import type { EventFrame } from './events.frames.js';
+import { FRAME_COLUMNS, FRAME_FROM, storedFrame, type FrameRow } from './frames.store.js';
 
 type StreamRow = FrameRow;
 const frameOf = storedFrame;
 
 const bySeq = (a: EventFrame, b: EventFrame) => a.seq - b.seq;
 
-/** The SQL of the live event stream: frames by stream position, rows and tombstones alike. */
+/**
+ * The SQL of the live event stream: frames by stream position, rows and tombstones alike. Here in
+ * the log, which owns both tables; the stream's ring reads it through the RingReader it is handed.
+ */
 export const streamStore = {
   /** Frames with seq in (after, upTo], oldest first, at most `limit` (rows and tombstones). */
   async range(db: Db, after: number, upTo: number, limit: number): Promise<EventFrame[]> {
