@@ -1,3 +1,4 @@
+import { sseComment, sseFrame } from '../../common/sse.js';
 import type { ServerResponse } from 'node:http';
 import { EVENTS_PATH } from '../gate/levels.js';
 import type { NodeFastify } from '../typed.js';
@@ -31,11 +32,11 @@ export function eventsRoutes(app: NodeFastify, deps: EventsRoutesDeps): void {
       'x-accel-buffering': 'no',
     });
     const send = (event: string, data: unknown): void => {
-      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      res.write(sseFrame(JSON.stringify(data), { event }));
     };
     send('snapshot', { streams: registry.list() });
     const unsubscribe = registry.subscribe((e) => send('stream', e));
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => res.write(sseComment('keep-alive')), HEARTBEAT_MS);
     heartbeat.unref();
     open.add(res);
     req.raw.on('close', () => {

@@ -1,3 +1,4 @@
+import { sseComment, sseFrame } from '../../common/sse.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
@@ -19,7 +20,7 @@ const LAGGING_GRACE_MS = 1000;
 
 /** One SSE event as written: an `id:` line and a `data:` line of JSON already encoded (the one SSE frame format). */
 export function sseEvent(id: string | number, json: string): string {
-  return `id: ${id}\ndata: ${json}\n\n`;
+  return sseFrame(json, { id });
 }
 
 /**
@@ -74,7 +75,7 @@ export class LiveStream {
   end(terminalComment?: string): void {
     if (this.ended) return;
     const stuck = this.lagging;
-    if (terminalComment) this.write(`: ${terminalComment}\n\n`);
+    if (terminalComment) this.write(sseComment(terminalComment));
     this.finish();
     this.reply.raw.end();
     // A client that stopped reading would otherwise keep the socket, and the megabyte queued for
