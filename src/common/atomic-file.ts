@@ -18,18 +18,28 @@ export interface StagedFile {
  * Several files that must change together are all staged first and committed after, so a full
  * disk refuses the change before any of them is replaced.
  */
-export async function stageFile(path: string, data: string | Uint8Array, mode = 0o600): Promise<StagedFile> {
+export function stageFile(path: string, data: string | Uint8Array, mode = 0o600): Promise<StagedFile> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  return stageWith(path, (write) => write(bytes), mode);
+}
+
+/**
+ * Stages a file whose bytes `fill` hands to `write` piece by piece (a request body streamed to
+ * disk); a failure of `fill` removes the temp file and is thrown as it is.
+ */
+export async function stageWith(path: string, fill: (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>, mode = 0o600): Promise<StagedFile> {
   const dir = dirname(path);
   const temp = join(dir, `${TEMP_MARK}${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}`);
   const fh = await open(temp, 'wx', mode);
   try {
-    let offset = 0;
-    while (offset < bytes.length) {
-      const { bytesWritten } = await fh.write(bytes, offset, bytes.length - offset);
-      if (bytesWritten <= 0) throw new Error('short write');
-      offset += bytesWritten;
-    }
+    await fill(async (chunk) => {
+      let offset = 0;
+      while (offset < chunk.length) {
+        const { bytesWritten } = await fh.write(chunk, offset, chunk.length - offset);
+        if (bytesWritten <= 0) throw new Error('short write');
+        offset += bytesWritten;
+      }
+    });
     await fh.sync();
   } catch (err) {
     await fh.close().catch(() => {});

@@ -52,16 +52,16 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   const connectionTimeoutMillis = (target.connectTimeoutSecs ?? 2) * 1000;
   const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'] };
+  // Every connection of the process (pool, LISTEN, heartbeat) alike; the heartbeat ends cut
+  // sessions on the server by this application_name.
+  const clientConfig: pg.ClientConfig = { connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types };
   const pool = new pg.Pool({
-    connectionString: target.url,
+    ...clientConfig,
     max,
-    // Short: while the server is away a request should fail fast with db_unavailable
-    // instead of hanging, and a returning server is found within the probe interval.
-    connectionTimeoutMillis,
+    // Short connect time-out: while the server is away a request should fail fast with
+    // db_unavailable instead of hanging, and a returning server is found within the probe interval.
     idleTimeoutMillis: 60_000,
     maxLifetimeSeconds: 60 * 30,
-    application_name: 'argus-plane',
-    types,
   });
   // A connection that dies while idle, or while checked out between two queries, emits
   // 'error': without a listener that would end the process. The failure reaches the next
@@ -76,8 +76,8 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   const silence = { since: null as Error | null };
   const orphans: number[] = [];
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool, silence) }) });
-  const listener = new PgListener({ connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types });
-  const heartbeat = new Heartbeat({ connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types }, connectionTimeoutMillis);
+  const listener = new PgListener(clientConfig);
+  const heartbeat = new Heartbeat(clientConfig, connectionTimeoutMillis);
   return {
     kind: 'postgres',
     db,

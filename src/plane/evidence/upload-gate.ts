@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { stageWith } from '../../common/atomic-file.js';
 import type { Readable } from 'node:stream';
 import { errors } from '../errors.js';
 
@@ -70,38 +70,13 @@ export async function receiveWhole(body: Readable, maxBytes: number): Promise<Re
 }
 
 /**
- * `body` written to `path` so that a reader sees the whole file or none: into a temp file of
- * the same folder, fsynced, renamed, the folder fsynced (as common/atomic-file.ts does for bytes).
+ * `body` written to `path` so that a reader sees the whole file or none: staged beside it and
+ * renamed into place (common/atomic-file.ts, the same mechanism as for bytes).
  */
 export async function writeStreamAtomic(path: string, body: Readable, maxBytes: number, mode = 0o600): Promise<Received> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.argus-tmp-${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}`);
-  const fh = await open(temp, 'wx', mode);
-  let received: Received;
-  try {
-    received = await receive(body, maxBytes, async (chunk) => {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const { bytesWritten } = await fh.write(chunk, offset, chunk.length - offset);
-        if (bytesWritten <= 0) throw new Error('short write');
-        offset += bytesWritten;
-      }
-    });
-    await fh.sync();
-  } catch (err) {
-    await fh.close().catch(() => {});
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
-  await fh.close();
-  try {
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
-  const dh = await open(dir, 'r');
-  try { await dh.sync(); } finally { await dh.close(); }
-  return received;
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  let received: Received | undefined;
+  const staged = await stageWith(path, async (write) => { received = await receive(body, maxBytes, write); }, mode);
+  await staged.commit();
+  return received!;
 }
