@@ -35,6 +35,8 @@ import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
 import { createService } from './service/service.module.js';
+import { createNodeOps } from './node-ops/node-ops.module.js';
+import { createViewerSessions } from './viewer-sessions/viewer-sessions.module.js';
 import type { OrgsService } from './orgs/orgs.service.js';
 import type { OrgRemovalService } from './orgs/org-removal.service.js';
 import type { UsersService } from './users/users.service.js';
@@ -140,9 +142,12 @@ export async function buildApp(deps: {
   const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
+  const nodeOpsDomain = createNodeOps({ db, audit, nodes });
+  const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
     moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain,
+    nodeOpsDomain, viewerSessionsDomain,
   ];
 
   auth.subscribe(bus);

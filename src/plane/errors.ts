@@ -53,6 +53,12 @@ export const errors = {
   responseEncodeFailed: () => new ApiError(500, 'response_encode_failed'),
   dbUnavailable: () => new ApiError(503, 'db_unavailable'),
   badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
+  // a node's stored base URL does not make a request URL (document 1, GET /api/v1/sessions)
+  urlBuildFailed: () => new ApiError(500, 'url_build_failed'),
+  // per-node routes (document 4 §9; docs/node-ops.md)
+  nodeUnreachable: () => new ApiError(502, 'node_unreachable'),
+  nodeAuthFailed: () => new ApiError(502, 'node_auth_failed'),
+  nodeBadReply: (nodeStatus: number | null = null) => new ApiError(502, 'node_bad_reply', { node_status: nodeStatus }),
 } as const;
 
 const conflictCodes = ['node_in_use', 'org_not_empty', 'viewer_secret_unset'] as const;
@@ -86,6 +92,8 @@ export const badRequestCodes = [
   'system_template_fields_readonly', 'system_template_override_required', 'system_template_title_invalid', 'system_template_ignore_invalid',
   // hardening (docs/hardening.md): text PostgreSQL cannot store, JSON nested too deep
   'bad_text', 'json_too_deep',
+  // per-node routes and fleet sessions (docs/node-ops.md): the node refused a change as invalid; node log filters
+  'node_rejected', 'log_filter_too_long', 'bad_level', 'bad_after',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

@@ -7,7 +7,7 @@ const crud = (group: string) => [`${group}.create`, `${group}.update`, `${group}
 
 export const AUDIT_ACTIONS: readonly string[] = Object.freeze([
   'auth.login', 'auth.login_failed', 'auth.logout', 'auth.keys_rotated',
-  ...crud('node'),
+  ...crud('node'), 'node.config_read',
   'storage.update',
   ...crud('agent'), ...crud('agent_device'), ...crud('agent_rule'),
   'grant.update',

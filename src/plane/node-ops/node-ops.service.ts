@@ -1,0 +1,142 @@
+import type { Db } from '../db/database.js';
+import { errors } from '../errors.js';
+import type { Principal } from '../http/principal.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { actorOf } from '../auth/auth.service.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import { asRouteError, callNode, nodeUrl, NODE_OPS_TIMEOUT_MS, type NodeReply } from './node-client.js';
+import { nodeCall, type NodeCall } from './node-lookup.js';
+import { logLevelOf } from './log-level.js';
+import { Type, type Static, type TSchema } from 'typebox';
+import Value from 'typebox/value';
+import { ChangeReply, NodeConfigReply, NodeLicenseReply, NodeLogsReply, NodeSessionsReply, type GlobalsChange, type NodeLogsArgs } from './node-ops.schemas.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const REDACTED = '[redacted]';
+const LicenseShape = Type.Object({ state: Type.String() });
+/** Statuses by which a node refuses a change as invalid: the caller's to fix, so a 400 (docs/node-ops.md). */
+const REJECTIONS = new Set([400, 409, 422]);
+
+/** Text of a node's refusal, without any secret the request or the plane holds, and bounded. */
+function scrub(text: unknown, secrets: string[]): string {
+  let s = typeof text === 'string' ? text : JSON.stringify(text) ?? '';
+  for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join(REDACTED);
+  return s.slice(0, 512);
+}
+
+/**
+ * The per-node routes of document 4 §9 (superadmin): each forwards one request to the node with
+ * its stored write token under a 5 s time-out. Unknown node: 404; no connection or no answer in
+ * time: 502 `node_unreachable`; 401/403 from the node: 502 `node_auth_failed`; an answer of the
+ * wrong shape or an unexpected status: 502 `node_bad_reply`; a change the node refuses as
+ * invalid (400/409/422): 400 `node_rejected` with the node's code and scrubbed detail.
+ */
+export class NodeOpsService {
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly nodes: NodesService,
+    private readonly timeoutMs = NODE_OPS_TIMEOUT_MS,
+  ) {}
+
+  async logs(rawId: string, q: NodeLogsArgs) {
+    return this.readFrom(await this.target(rawId), '/api/v1/logs', NodeLogsReply, {
+      level: q.level, target: q.target, q: q.q, after: q.after, limit: q.limit,
+    });
+  }
+
+  async sessions(rawId: string) {
+    return this.readFrom(await this.target(rawId), '/api/v1/sessions', NodeSessionsReply);
+  }
+
+  /** A field the node leaves out is null (a node without a licence file has only `state: none` to say). */
+  async license(rawId: string): Promise<Static<typeof NodeLicenseReply>> {
+    const b: Obj = await this.readFrom(await this.target(rawId), '/api/v1/license', LicenseShape);
+    const text = (v: unknown) => (typeof v === 'string' ? v : null);
+    return { state: b.state as string, licensee: text(b.licensee), expires: text(b.expires), updates_until: text(b.updates_until), build_date: text(b.build_date) };
+  }
+
+  /** The node's configuration text (it holds the node's secrets): audited as `node.config_read`. */
+  async config(p: Principal, rawId: string) {
+    const node = await this.target(rawId);
+    const body = await this.readFrom(node, '/api/v1/config', NodeConfigReply);
+    await this.record(p, node, 'node.config_read', { epoch: body.epoch });
+    return body;
+  }
+
+  /** PATCH config/globals on the node; audited as `node.update` when the node changed something. */
+  async patchGlobals(p: Principal, rawId: string, change: GlobalsChange) {
+    const node = await this.target(rawId);
+    const secrets = Object.values(change.auth ?? {}).filter((v): v is string => typeof v === 'string');
+    const reply = await this.change(node, change, secrets);
+    if (reply.changed) {
+      // What was changed, never a value of the auth block (passwords and tokens): only its field names.
+      const params: Obj = { changed: Object.keys(change), epoch: reply.epoch };
+      if (change.log_level !== undefined) params.log_level = change.log_level;
+      if (change.cluster_id !== undefined) params.cluster_id = change.cluster_id;
+      if (change.trusted_proxies !== undefined) params.trusted_proxies = change.trusted_proxies;
+      if (change.auth !== undefined) params.auth_fields = Object.keys(change.auth).sort();
+      await this.record(p, node, 'node.update', params);
+    }
+    return reply;
+  }
+
+  /** The node's `log_level`, read from its configuration text (`info` when it has none). */
+  async logging(rawId: string): Promise<{ level: string }> {
+    const node = await this.target(rawId);
+    const body = await this.readFrom(node, '/api/v1/config', NodeConfigReply);
+    return { level: logLevelOf(body.text) };
+  }
+
+  /** Writes the node's `log_level` through PATCH config/globals; audited as `node.update` when it changed. */
+  async setLogging(p: Principal, rawId: string, level: NonNullable<GlobalsChange['log_level']>): Promise<{ level: string }> {
+    const node = await this.target(rawId);
+    const reply = await this.change(node, { log_level: level }, []);
+    if (reply.changed) await this.record(p, node, 'node.update', { changed: ['log_level'], log_level: level, epoch: reply.epoch });
+    return { level };
+  }
+
+  private async target(rawId: string): Promise<NodeCall> {
+    const node = await nodeCall(this.nodes, rawId);
+    if (!node) throw errors.notFound();
+    return node;
+  }
+
+  /** The node's 200 reply, of the shape the route answers (anything else: 502 node_bad_reply). */
+  private async readFrom<T extends TSchema>(node: NodeCall, path: string, shape: T, query?: Record<string, string | number | undefined>): Promise<Static<T>> {
+    const reply = await this.send(node, 'GET', nodeUrl(node.url, path, query));
+    if (reply.status !== 200 || !Value.Check(shape, reply.body)) throw errors.nodeBadReply(reply.status);
+    return reply.body as Static<T>;
+  }
+
+  private async change(node: NodeCall, body: GlobalsChange, secrets: string[]): Promise<Static<typeof ChangeReply>> {
+    const reply = await this.send(node, 'PATCH', nodeUrl(node.url, '/api/v1/config/globals'), body);
+    if (REJECTIONS.has(reply.status)) {
+      const b = isObj(reply.body) ? reply.body : {};
+      const hide = [...secrets, node.apiToken];
+      throw errors.badRequest('node_rejected', {
+        node_status: reply.status,
+        node_error: scrub(b.error ?? 'invalid', hide),
+        ...(Array.isArray(b.problems) ? { problems: b.problems.slice(0, 32).map((x) => scrub(x, hide)) } : {}),
+        ...(b.message !== undefined ? { message: scrub(b.message, hide) } : {}),
+      });
+    }
+    if (reply.status !== 200 || !Value.Check(ChangeReply, reply.body)) throw errors.nodeBadReply(reply.status);
+    return reply.body as Static<typeof ChangeReply>;
+  }
+
+  private async send(node: NodeCall, method: 'GET' | 'PATCH', url: URL, body?: unknown): Promise<NodeReply> {
+    try {
+      return await callNode(node, method, url, { body, timeoutMs: this.timeoutMs });
+    } catch (err) {
+      throw asRouteError(err);
+    }
+  }
+
+  private async record(p: Principal, node: NodeCall, action: string, params: Obj): Promise<void> {
+    await this.db.transaction().execute((trx) => this.audit.record(trx, {
+      actor: actorOf(p), orgId: null, nodeId: node.id, action, objectType: 'node', objectId: node.id, objectName: node.name, params,
+    }));
+  }
+}

@@ -1,0 +1,151 @@
+import { epochSeconds, type Clock } from '../../common/clock.js';
+import { errors } from '../errors.js';
+import { isUuid } from '../http/list.js';
+import type { Principal } from '../http/principal.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import { callNode, nodeUrl } from '../node-ops/node-client.js';
+import { nodeCall, type NodeCall } from '../node-ops/node-lookup.js';
+import type { SessionsInventory } from './inventory.js';
+import { decodeCursor, encodeCursor, type SessionsCursor } from './cursor.js';
+import type { SessionsArgs, ViewerSession } from './viewer-sessions.schemas.js';
+
+/** Document 1, GET /api/v1/sessions: one request contacts at most this many nodes ... */
+export const SESSIONS_NODES_PER_REQUEST = 4;
+/** ... and waits this long for each. */
+export const SESSIONS_NODE_TIMEOUT_MS = 2000;
+export const SESSIONS_DEFAULT_LIMIT = 50;
+
+/** A row as a node reports it (its GET /api/v1/sessions), checked field by field. */
+interface NodeRow {
+  id: string; stream: string; protocol: string; client_ip: string; user_agent: string; sub: string; connected_ms: number;
+  subject_kind: string | null; subject_name: string | null; camera_id: string | null; started_at_ms: number;
+}
+
+const str = (v: unknown, max = 1024): v is string => typeof v === 'string' && v.length <= max;
+const strOrNull = (v: unknown): v is string | null => v === null || v === undefined || str(v);
+
+function nodeRows(body: unknown): NodeRow[] | null {
+  const rows = (body as { rows?: unknown } | null)?.rows;
+  if (!Array.isArray(rows)) return null;
+  return rows.flatMap((r: Record<string, unknown>) => {
+    if (!r || typeof r !== 'object') return [];
+    if (!str(r.id, 128) || !str(r.stream) || !str(r.protocol) || !str(r.client_ip) || !str(r.user_agent) || !str(r.sub)) return [];
+    if (!Number.isSafeInteger(r.connected_ms) || !Number.isSafeInteger(r.started_at_ms)) return [];
+    if (!strOrNull(r.subject_kind) || !strOrNull(r.subject_name) || !strOrNull(r.camera_id)) return [];
+    return [{ ...r, subject_kind: r.subject_kind ?? null, subject_name: r.subject_name ?? null, camera_id: r.camera_id ?? null } as NodeRow];
+  });
+}
+
+const STREAM = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(main|sub)$/i;
+
+/** The camera a row is a viewer of: the one its stream is named after (`<camera id>_main|_sub`), else its token's claim. */
+function cameraOf(r: NodeRow): string | null {
+  const m = STREAM.exec(r.stream);
+  if (m) return m[1]!.toLowerCase();
+  return r.camera_id !== null && isUuid(r.camera_id) ? r.camera_id.toLowerCase() : null;
+}
+
+const byStart = (a: NodeRow, b: NodeRow) => a.started_at_ms - b.started_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const isAfter = (r: NodeRow, k: { started_ms: number; id: string }) => r.started_at_ms > k.started_ms || (r.started_at_ms === k.started_ms && r.id > k.id);
+
+function matches(s: ViewerSession, needle: string): boolean {
+  return [s.stream, s.protocol, s.client_ip, s.user_agent, s.sub, s.node_name, s.camera_name, s.subject_name]
+    .some((f) => f.toLowerCase().includes(needle));
+}
+
+/**
+ * The fleet-wide list of live viewers (document 1 "Service endpoints", document 4 §9). The nodes
+ * asked are those hosting cameras the caller may see, ascending by id; a request asks the next
+ * (at most) four of them at once, each under a 2 s time-out, and one that fails is skipped and
+ * named in `partial_nodes`. Each row is re-checked against the database (its camera still exists
+ * and the caller may still see it) before it is returned. The cursor names the next node and the
+ * last row returned of it.
+ */
+export class ViewerSessionsService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly nodes: NodesService,
+    private readonly inventory: SessionsInventory,
+    private readonly opts: { nodesPerRequest: number; timeoutMs: number } = { nodesPerRequest: SESSIONS_NODES_PER_REQUEST, timeoutMs: SESSIONS_NODE_TIMEOUT_MS },
+  ) {}
+
+  async list(p: Principal, args: SessionsArgs) {
+    const limit = args.limit ?? SESSIONS_DEFAULT_LIMIT;
+    if (args.q !== undefined && args.q.length > 128) throw errors.badRequest('query_too_long');
+    const needle = args.q ? args.q.toLowerCase() : null;
+    let camera: string | null = null;
+    let nodeIds: string[];
+    if (args.camera_id !== undefined) {
+      camera = isUuid(args.camera_id) ? args.camera_id.toLowerCase() : null;
+      const found = camera ? (await this.inventory.visibleCameras(p, [camera])).get(camera) : undefined;
+      if (!found) throw errors.notFound();
+      nodeIds = [found.node_id];
+    }
+    const binding = { user: p.userId, camera, q: args.q ?? null };
+    const cursor = args.cursor !== undefined ? decodeCursor(args.cursor, binding) : null;
+    nodeIds ??= await this.inventory.visibleNodeIds(p);
+
+    // The cursor's node, or the first after it when it is gone or no longer visible.
+    let start = cursor ? nodeIds.findIndex((n) => n >= cursor.node) : 0;
+    if (start < 0) start = nodeIds.length;
+    const batch = nodeIds.slice(start, start + this.opts.nodesPerRequest);
+    const rest = nodeIds[start + batch.length];
+    const sampledAt = epochSeconds(this.clock);
+
+    // Every URL is built before any node is asked: a stored URL that makes none fails the request (500 url_build_failed).
+    const targets = (await Promise.all(batch.map((id) => nodeCall(this.nodes, id))))
+      .filter((n): n is NodeCall => n !== undefined)
+      .map((n) => ({ node: n, url: nodeUrl(n.url, '/api/v1/sessions') }));
+    const answers = await Promise.all(targets.map((t) => this.ask(t.node, t.url)));
+
+    const items: ViewerSession[] = [];
+    const partial: string[] = [];
+    let next: SessionsCursor | null = null;
+    outer: for (let k = 0; k < targets.length; k++) {
+      const node = targets[k]!.node;
+      const rows = answers[k];
+      if (rows === null) { partial.push(node.id); continue; }
+      const after = cursor && cursor.node === node.id ? cursor.after : null;
+      const candidates = rows.sort(byStart).flatMap((r) => {
+        if (after && !isAfter(r, after)) return [];
+        const cam = cameraOf(r);
+        return cam && (camera === null || cam === camera) ? [{ r, cam }] : [];
+      });
+      if (!candidates.length) continue;
+      const visible = await this.inventory.visibleCameras(p, candidates.map((c) => c.cam));
+      let last: NodeRow | null = null;
+      for (const { r, cam } of candidates) {
+        const c = visible.get(cam);
+        if (!c) continue;
+        const item = this.item(r, node, cam, c.name);
+        if (needle !== null && !matches(item, needle)) continue;
+        if (items.length === limit) {
+          next = last ? { node: node.id, after: { started_ms: last.started_at_ms, id: last.id } } : { node: node.id, after: after ?? null };
+          break outer;
+        }
+        items.push(item);
+        last = r;
+      }
+    }
+    if (!next && rest !== undefined) next = { node: rest, after: null };
+    return { items, limit, next_cursor: next ? encodeCursor(next, binding) : null, partial_nodes: partial, sampled_at: sampledAt };
+  }
+
+  private item(r: NodeRow, node: NodeCall, cameraId: string, cameraName: string): ViewerSession {
+    return {
+      stream: r.stream, protocol: r.protocol, client_ip: r.client_ip, user_agent: r.user_agent, sub: r.sub,
+      connected_ms: Math.max(0, r.connected_ms), node_id: node.id, node_name: node.name, camera_id: cameraId, camera_name: cameraName,
+      subject_kind: r.subject_kind ?? 'unknown', subject_id: isUuid(r.sub) ? r.sub.toLowerCase() : null, subject_name: r.subject_name ?? '',
+    };
+  }
+
+  /** The node's rows, or null when it did not answer in time, refused the token or answered nonsense. */
+  private async ask(node: NodeCall, url: URL): Promise<NodeRow[] | null> {
+    try {
+      const reply = await callNode(node, 'GET', url, { timeoutMs: this.opts.timeoutMs });
+      return reply.status === 200 ? nodeRows(reply.body) : null;
+    } catch {
+      return null;
+    }
+  }
+}
