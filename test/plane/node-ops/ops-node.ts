@@ -1,0 +1,92 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface OpsRequest { method: string; path: string; query: URLSearchParams; authorization: string | undefined; body: unknown }
+
+/**
+ * A streaming node as the per-node routes and the fleet session list see it: the read routes
+ * (`/api/v1/sessions`, `/api/v1/logs`, `/api/v1/license`, `/api/v1/config`) and
+ * `PATCH /api/v1/config/globals` behind the write token (401 otherwise). `mode`: `up` answers,
+ * `hang` never answers, `error` answers 500, `garbage` answers text that is not JSON, `forbid` 403.
+ */
+export class OpsNode {
+  mode: 'up' | 'hang' | 'error' | 'garbage' | 'forbid' = 'up';
+  sessions: Array<Record<string, unknown>> = [];
+  configText = 'http 127.0.0.1:1;\n';
+  epoch = 1;
+  /** what PATCH config/globals answers; null: applies `log_level` to configText */
+  globalsReply: { status: number; body: unknown } | null = null;
+  license: Record<string, unknown> = { state: 'ok', licensee: 'Test Org', expires: '2027-01-01', updates_until: 'unlimited', build_date: '2026-11-01' };
+  requests: OpsRequest[] = [];
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly hung = new Set<ServerResponse>();
+
+  private constructor(readonly token: string) {
+    this.server = createServer((req, res) => { void this.handle(req, res); });
+    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
+  }
+
+  static async start(token = 'ops-write-token-0123456789'): Promise<OpsNode> {
+    const n = new OpsNode(token);
+    await new Promise<void>((resolve) => n.server.listen(0, '127.0.0.1', resolve));
+    return n;
+  }
+
+  get url(): string { return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`; }
+
+  /** A viewer of `stream` as the node reports it. */
+  viewer(stream: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+    const started = Number(over.started_at_ms ?? 1_700_000_000_000 + this.sessions.length);
+    const row = {
+      id: `sid-${this.sessions.length}-${Math.random().toString(36).slice(2, 8)}`, stream, protocol: 'hls', client_ip: '192.0.2.10', user_agent: 'TestPlayer/1.0',
+      sub: '11111111-1111-4111-8111-111111111111', connected_ms: 5000, subject_kind: 'user', subject_name: 'Viewer One', camera_id: null,
+      started_at_ms: started, ...over,
+    };
+    this.sessions.push(row);
+    return row;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const u = new URL(req.url ?? '/', 'http://x');
+    let body: unknown = null;
+    try { body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null; } catch { body = 'unparseable'; }
+    this.requests.push({ method: req.method ?? '', path: u.pathname, query: u.searchParams, authorization: req.headers.authorization, body });
+    if (this.mode === 'hang') { this.hung.add(res); return; }
+    const json = (status: number, b: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(b)); };
+    if (req.headers.authorization !== `Bearer ${this.token}`) return json(401, { error: 'unauthorized' });
+    if (this.mode === 'forbid') return json(403, { error: 'forbidden', reason: 'read_token_cannot_read_config' });
+    if (this.mode === 'error') return json(500, { error: 'internal' });
+    if (this.mode === 'garbage') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"rows": [nope'); return; }
+    const route = `${req.method} ${u.pathname}`;
+    if (route === 'GET /api/v1/sessions') return json(200, { rows: this.sessions });
+    if (route === 'GET /api/v1/license') return json(200, this.license);
+    if (route === 'GET /api/v1/logs') {
+      return json(200, { head_seq: 7, capacity: 4096, entries: [{ seq: 7, ts_ms: 1_700_000_000_000, level: 'info', target: 'argus_node', message: 'hello' }] });
+    }
+    if (route === 'GET /api/v1/config') {
+      return json(200, { text: this.configText, version: '9.9.9', build: { version: '9.9.9' }, epoch: this.epoch, hash: `h${this.epoch}` });
+    }
+    if (route === 'PATCH /api/v1/config/globals') {
+      if (this.globalsReply) return json(this.globalsReply.status, this.globalsReply.body);
+      const level = (body as { log_level?: string } | null)?.log_level;
+      const before = this.configText;
+      if (level) this.configText = `${before.replace(/^log_level .*;\n/m, '')}log_level ${level};\n`;
+      const changed = this.configText !== before;
+      if (changed) this.epoch++;
+      return json(200, { epoch: this.epoch, hash: `h${this.epoch}`, changed });
+    }
+    json(404, { error: 'not_found' });
+  }
+
+  /** The requests of `path` received so far. */
+  asked(path: string): OpsRequest[] { return this.requests.filter((r) => r.path === path); }
+
+  async close(): Promise<void> {
+    for (const r of this.hung) r.destroy();
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
