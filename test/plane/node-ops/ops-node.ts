@@ -51,7 +51,7 @@ export class OpsNode {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const u = new URL(req.url ?? '/', 'http://x');
-    let body: unknown = null;
+    let body: unknown;
     try { body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null; } catch { body = 'unparseable'; }
     this.requests.push({ method: req.method ?? '', path: u.pathname, query: u.searchParams, authorization: req.headers.authorization, body });
     if (this.mode === 'hang') { this.hung.add(res); return; }
