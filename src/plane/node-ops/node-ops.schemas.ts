@@ -22,7 +22,6 @@ export const NodeSessionRow = Type.Object({
   connected_ms: Type.Integer(), subject_kind: Nullable(Type.String()), subject_name: Nullable(Type.String()), camera_id: Nullable(Type.String()),
   started_at_ms: Type.Integer(),
 });
-export type NodeSessionRecord = Static<typeof NodeSessionRow>;
 export const NodeSessionsReply = Type.Object({ rows: Type.Array(NodeSessionRow) });
 
 export const NodeConfigReply = Type.Object({
