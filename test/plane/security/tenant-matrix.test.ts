@@ -4,6 +4,7 @@ import { startPlane, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 import { seedOrg, seedUser } from '../fixtures.js';
 import sharp from 'sharp';
+import { OpsNode } from '../node-ops/ops-node.js';
 
 /**
  * Tenant isolation, generated from the OpenAPI route list: every route with a path id is tried
@@ -32,6 +33,13 @@ const makePlayable = async (c: Ctx) => {
   return { id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' })).body.id };
 };
 const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
+// a node that answers the per-node routes (a fake one, closed with the plane)
+const opsNodes: OpsNode[] = [];
+const makeOpsNode = async (c: Ctx) => {
+  const fake = await OpsNode.start();
+  opsNodes.push(fake);
+  return { id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: fake.url, api_token: fake.token })).body.id };
+};
 const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
 const makeModuleToken = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id });
 const makeEvent = async (c: Ctx, interval = false) => {
@@ -96,6 +104,13 @@ export const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/templates/{id}': { make: makeTemplate, body: { enabled: false }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
   'GET /api/v1/templates/{id}/matches': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/nodes/{id}/logs': { make: makeOpsNode, allowed: ['superadmin'] },
+  'GET /api/v1/nodes/{id}/sessions': { make: makeOpsNode, allowed: ['superadmin'] },
+  'GET /api/v1/nodes/{id}/config': { make: makeOpsNode, allowed: ['superadmin'] },
+  'PATCH /api/v1/nodes/{id}/config/globals': { make: makeOpsNode, body: { log_level: 'info' }, allowed: ['superadmin'] },
+  'GET /api/v1/nodes/{id}/logging': { make: makeOpsNode, allowed: ['superadmin'] },
+  'PATCH /api/v1/nodes/{id}/logging': { make: makeOpsNode, body: { level: 'info' }, allowed: ['superadmin'] },
+  'GET /api/v1/nodes/{id}/license': { make: makeOpsNode, allowed: ['superadmin'] },
 };
 
 let t: TestPlane;
@@ -128,7 +143,7 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => { await t?.close(); for (const n of opsNodes) await n.close(); });
 
 describe('tenant isolation matrix', () => {
   it('has an entry for every route with a path id in the OpenAPI document', () => {
