@@ -93,7 +93,7 @@ export const badRequestCodes = [
   // hardening (docs/hardening.md): text PostgreSQL cannot store, JSON nested too deep
   'bad_text', 'json_too_deep',
   // per-node routes and fleet sessions (docs/node-ops.md): the node refused a change as invalid; node log filters
-  'node_rejected', 'log_filter_too_long', 'bad_level', 'bad_after',
+  'node_rejected', 'node_write_token_required', 'log_filter_too_long', 'bad_level', 'bad_after',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

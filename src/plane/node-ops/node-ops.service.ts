@@ -67,9 +67,14 @@ export class NodeOpsService {
 
   /** PATCH config/globals on the node; audited as `node.update` when the node changed something. */
   async patchGlobals(p: Principal, rawId: string, change: GlobalsChange) {
+    // The auth block is replaced whole: without a write token in it the node would shut the plane out.
+    const newToken = change.auth?.api_write_token;
+    if (change.auth !== undefined && !newToken) throw errors.badRequest('node_write_token_required');
     const node = await this.target(rawId);
     const secrets = Object.values(change.auth ?? {}).filter((v): v is string => typeof v === 'string');
     const reply = await this.change(node, change, secrets);
+    // The node took a new write token: the plane keeps it, or its next call would be refused (audited by NodesService).
+    if (newToken && newToken !== node.apiToken) await this.nodes.update(p, node.id, { api_token: newToken });
     if (reply.changed) {
       // What was changed, never a value of the auth block (passwords and tokens): only its field names.
       const params: Obj = { changed: Object.keys(change), epoch: reply.epoch };

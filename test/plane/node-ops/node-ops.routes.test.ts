@@ -134,6 +134,22 @@ describe('config, globals, logging', () => {
     const a = await lastAudit(x.root, 'node.update', nodeId);
     expect(a.params).toEqual({ changed: ['cluster_id', 'trusted_proxies', 'auth'], epoch: 42, cluster_id: 'c1', trusted_proxies: ['10.0.0.0/8'], auth_fields: ['admin_password', 'api_write_token'] });
     expect(JSON.stringify(a)).not.toContain(CANARY);
+    // The node took the new write token: the plane stored it (audited without its value) and calls with it.
+    expect(node.token).toBe(body.auth.api_write_token);
+    node.requests = [];
+    expect((await x.root.get(`/api/v1/nodes/${nodeId}/license`)).status).toBe(200);
+    expect(node.requests[0]!.authorization).toBe(`Bearer ${body.auth.api_write_token}`);
+    const audits = await x.root.get(`/api/v1/audit?action=node.update&object_id=${nodeId}&limit=10`);
+    expect(audits.body.rows.some((r: { params: { changed: string[] } }) => r.params.changed.includes('api_token'))).toBe(true);
+    expect(audits.text).not.toContain(CANARY);
+  });
+
+  it('an auth block without api_write_token is refused before the node is asked: the node would shut the plane out', async () => {
+    node.requests = [];
+    const r = await x.root.patch(`/api/v1/nodes/${nodeId}/config/globals`, { auth: { admin_password: `pw-${CANARY}` } });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: 'node_write_token_required' });
+    expect(node.requests).toHaveLength(0);
   });
 
   it('a change the node finds nothing in is not audited', async () => {
@@ -161,8 +177,8 @@ describe('config, globals, logging', () => {
 
   it('a node refusal (400 invalid_config) is 400 node_rejected with its problems, secrets of the request and the stored token scrubbed', async () => {
     const secret = `sess-${CANARY}-secret`;
-    node.globalsReply = { status: 400, body: { error: 'invalid_config', problems: [`session_secret ${secret} is too short`, `token ${TOKEN} is bad`] } };
-    const r = await x.root.patch(`/api/v1/nodes/${nodeId}/config/globals`, { auth: { session_secret: secret } });
+    node.globalsReply = { status: 400, body: { error: 'invalid_config', problems: [`session_secret ${secret} is too short`, `token ${node.token} is bad`] } };
+    const r = await x.root.patch(`/api/v1/nodes/${nodeId}/config/globals`, { auth: { session_secret: secret, api_write_token: node.token } });
     node.globalsReply = null;
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: 'node_rejected', node_status: 400, node_error: 'invalid_config', problems: ['session_secret [redacted] is too short', 'token [redacted] is bad'] });
@@ -198,6 +214,7 @@ describe('a node that does not answer, refuses the token or answers nonsense', (
 
   it('token refused (401, 403): 502 node_auth_failed; 500 or not JSON: 502 node_bad_reply', async () => {
     const wrong = await addNode(node.url, `wrong-${CANARY}-token-000`);
+    expect(node.token).not.toBe(`wrong-${CANARY}-token-000`);
     for (const r of ROUTES) expect((await x.root.get(`/api/v1/nodes/${wrong}/${r}`)).body, r).toEqual({ error: 'node_auth_failed' });
     try {
       node.mode = 'forbid';

@@ -22,7 +22,7 @@ export class OpsNode {
   private readonly sockets = new Set<Socket>();
   private readonly hung = new Set<ServerResponse>();
 
-  private constructor(readonly token: string) {
+  private constructor(public token: string) {
     this.server = createServer((req, res) => { void this.handle(req, res); });
     this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
   }
@@ -70,7 +70,12 @@ export class OpsNode {
       return json(200, { text: this.configText, version: '9.9.9', build: { version: '9.9.9' }, epoch: this.epoch, hash: `h${this.epoch}` });
     }
     if (route === 'PATCH /api/v1/config/globals') {
-      if (this.globalsReply) return json(this.globalsReply.status, this.globalsReply.body);
+      const written = (body as { auth?: { api_write_token?: string } } | null)?.auth?.api_write_token;
+      if (this.globalsReply) {
+        if (written && this.globalsReply.status === 200) this.token = written;
+        return json(this.globalsReply.status, this.globalsReply.body);
+      }
+      if (written) this.token = written;
       const level = (body as { log_level?: string } | null)?.log_level;
       const before = this.configText;
       if (level) this.configText = `${before.replace(/^log_level .*;\n/m, '')}log_level ${level};\n`;
