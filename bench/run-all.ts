@@ -111,6 +111,15 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'sessions', file: 'plane/sessions.js',
+    env: { NODES: '6', CAMERAS: '10', VIEWERS: '2', DURATION_S: '3', CONNECTIONS: String(CONNECTIONS) },
+    figures(out) {
+      const j = lastJson(out);
+      return [{ bench: 'sessions', figure: `GET /api/v1/sessions first page (${j.limit} rows of 4 nodes)`, value: j.first_page.req_per_s, unit: 'req/s',
+        baseline: { name: 'one fake node answering its own list', value: j.node_direct.req_per_s, unit: 'req/s' }, ratio: 'share' }];
+    },
+  },
+  {
     name: 'metrics-rps', file: 'node/metrics-rps.js',
     env: { DURATION_MS: '3000', CONCURRENCY: String(CONNECTIONS) },
     figures(out, b) {

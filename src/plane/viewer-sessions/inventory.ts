@@ -11,40 +11,47 @@ export interface SessionsInventory {
 }
 
 const PAGE = 500;
-const RECHECK_BATCH = 4;
+/** Up to this many cameras are re-read one by one (in parallel); more, through the list. */
+const FEW = 4;
 
 /**
- * The inventory through CamerasService's public methods: its list, paged, for the nodes; one
- * `visible` per camera for the re-check. A stand-in until CamerasService answers both in one
+ * The inventory through CamerasService's public methods: its list, paged, for the nodes and
+ * for re-checking many cameras; one `visible` per camera for a few. A stand-in until CamerasService answers both in one
  * query each (docs/node-ops.md, "Asked of other domains"); the rights rule is the same.
  */
 export function camerasInventory(cameras: CamerasService): SessionsInventory {
+  /** Every visible camera, through the list (one query per 500). */
+  async function* all(p: Principal) {
+    let after: string | undefined;
+    for (;;) {
+      const page = await cameras.list(p, { ...(after ? { after } : {}), limit: PAGE });
+      yield* page.rows;
+      if (page.next === null) return;
+      after = page.next;
+    }
+  }
   return {
     async visibleNodeIds(p) {
       const nodes = new Set<string>();
-      let after: string | undefined;
-      for (;;) {
-        const page = await cameras.list(p, { ...(after ? { after } : {}), limit: PAGE });
-        for (const c of page.rows) nodes.add(c.node_id);
-        if (page.next === null) break;
-        after = page.next;
-      }
+      for await (const c of all(p)) nodes.add(c.node_id);
       return [...nodes].sort();
     },
     async visibleCameras(p, ids) {
+      const wanted = new Set(ids);
       const out = new Map<string, { name: string; node_id: string }>();
-      const all = [...new Set(ids)];
-      // A few at a time: a page of 100 viewers of 100 cameras must not take the whole pool.
-      for (let i = 0; i < all.length; i += RECHECK_BATCH) {
-        await Promise.all(all.slice(i, i + RECHECK_BATCH).map(async (id) => {
-          try {
-            const c = await cameras.visible(p, id);
-            out.set(c.id, { name: c.name, node_id: c.node_id });
-          } catch (err) {
-            if ((err as { code?: string }).code !== errors.notFound().code) throw err;
-          }
-        }));
+      if (wanted.size > FEW) {
+        // Many cameras: one pass over the list costs fewer queries than one read each.
+        for await (const c of all(p)) if (wanted.has(c.id)) out.set(c.id, { name: c.name, node_id: c.node_id });
+        return out;
       }
+      await Promise.all([...wanted].map(async (id) => {
+        try {
+          const c = await cameras.visible(p, id);
+          out.set(c.id, { name: c.name, node_id: c.node_id });
+        } catch (err) {
+          if ((err as { code?: string }).code !== errors.notFound().code) throw err;
+        }
+      }));
       return out;
     },
   };

@@ -98,29 +98,33 @@ export class ViewerSessionsService {
       .map((n) => ({ node: n, url: nodeUrl(n.url, '/api/v1/sessions') }));
     const answers = await Promise.all(targets.map((t) => this.ask(t.node, t.url)));
 
-    const items: ViewerSession[] = [];
+    // The rows of every node that answered, in page order, each with its camera; then one re-check of those cameras.
     const partial: string[] = [];
-    let next: SessionsCursor | null = null;
-    outer: for (let k = 0; k < targets.length; k++) {
-      const node = targets[k]!.node;
+    const perNode = targets.map((t, k) => {
       const rows = answers[k];
-      if (rows === null) { partial.push(node.id); continue; }
-      const after = cursor && cursor.node === node.id ? cursor.after : null;
+      if (rows === null) { partial.push(t.node.id); return null; }
+      const after = cursor && cursor.node === t.node.id ? cursor.after : null;
       const candidates = rows.sort(byStart).flatMap((r) => {
         if (after && !isAfter(r, after)) return [];
         const cam = cameraOf(r);
         return cam && (camera === null || cam === camera) ? [{ r, cam }] : [];
       });
-      if (!candidates.length) continue;
-      const visible = await this.inventory.visibleCameras(p, candidates.map((c) => c.cam));
+      return { node: t.node, after, candidates };
+    });
+    const visible = await this.inventory.visibleCameras(p, perNode.flatMap((n) => n?.candidates.map((c) => c.cam) ?? []));
+
+    const items: ViewerSession[] = [];
+    let next: SessionsCursor | null = null;
+    outer: for (const n of perNode) {
+      if (!n) continue;
       let last: NodeRow | null = null;
-      for (const { r, cam } of candidates) {
+      for (const { r, cam } of n.candidates) {
         const c = visible.get(cam);
         if (!c) continue;
-        const item = this.item(r, node, cam, c.name);
+        const item = this.item(r, n.node, cam, c.name);
         if (needle !== null && !matches(item, needle)) continue;
         if (items.length === limit) {
-          next = last ? { node: node.id, after: { started_ms: last.started_at_ms, id: last.id } } : { node: node.id, after: after ?? null };
+          next = { node: n.node.id, after: last ? { started_ms: last.started_at_ms, id: last.id } : n.after };
           break outer;
         }
         items.push(item);
