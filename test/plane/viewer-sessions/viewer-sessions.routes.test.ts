@@ -200,6 +200,22 @@ describe('the cursor', () => {
     }
   });
 
+  it('a cursor whose node no longer hosts a camera of the caller resumes at the next node', async () => {
+    const first = await x.a.admin.get('/api/v1/sessions?limit=1');
+    expect(first.body.items[0].node_id).toBe(fleet[0]!.id);
+    const moved = await x.a.admin.patch(`/api/v1/cameras/${fleet[0]!.camera}`, { node_id: fleet[1]!.id });
+    expect(moved.status, moved.text).toBe(200);
+    try {
+      resetRequests();
+      const next = await x.a.admin.get(`/api/v1/sessions?limit=1&cursor=${first.body.next_cursor}`);
+      expect(next.status, next.text).toBe(200);
+      expect(next.body.items.map((i: any) => i.node_id)).toEqual([fleet[1]!.id]);
+      expect(askedNodes()).toEqual(fleet.slice(1, 5).map((f) => f.id));
+    } finally {
+      expect((await x.a.admin.patch(`/api/v1/cameras/${fleet[0]!.camera}`, { node_id: fleet[0]!.id })).status).toBe(200);
+    }
+  });
+
   it('a cursor that is not ours, altered, or given with other filters or by another caller: 400 bad_cursor', async () => {
     const first = await x.a.admin.get('/api/v1/sessions?limit=1');
     const cursor = first.body.next_cursor as string;
