@@ -230,11 +230,18 @@ describe('a node that does not answer, refuses the token or answers nonsense', (
     }
   });
 
-  it('a node without the route (404) is node_bad_reply, not the caller\'s 404', async () => {
+  it('a node without the route (404) or with a reply of another shape is 502 node_bad_reply, not the caller\'s 404', async () => {
     const saved = node.license;
-    node.license = { nope: true };
-    expect((await x.root.get(`/api/v1/nodes/${nodeId}/license`)).body).toEqual({ error: 'node_bad_reply', node_status: 200 });
-    node.license = saved;
+    try {
+      node.license = null;
+      const r = await x.root.get(`/api/v1/nodes/${nodeId}/license`);
+      expect(r.status).toBe(502);
+      expect(r.body).toEqual({ error: 'node_bad_reply', node_status: 404 });
+      node.license = { nope: true };
+      expect((await x.root.get(`/api/v1/nodes/${nodeId}/license`)).body).toEqual({ error: 'node_bad_reply', node_status: 200 });
+    } finally {
+      node.license = saved;
+    }
   });
 
   it('a node that hangs: 502 node_unreachable after the 5 s time-out', async () => {

@@ -16,7 +16,8 @@ export class OpsNode {
   epoch = 1;
   /** what PATCH config/globals answers; null: applies `log_level` to configText */
   globalsReply: { status: number; body: unknown } | null = null;
-  license: Record<string, unknown> = { state: 'ok', licensee: 'Test Org', expires: '2027-01-01', updates_until: 'unlimited', build_date: '2026-11-01' };
+  /** null: a node build without the route (404) */
+  license: Record<string, unknown> | null = { state: 'ok', licensee: 'Test Org', expires: '2027-01-01', updates_until: 'unlimited', build_date: '2026-11-01' };
   requests: OpsRequest[] = [];
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -62,7 +63,7 @@ export class OpsNode {
     if (this.mode === 'garbage') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"rows": [nope'); return; }
     const route = `${req.method} ${u.pathname}`;
     if (route === 'GET /api/v1/sessions') return json(200, { rows: this.sessions });
-    if (route === 'GET /api/v1/license') return json(200, this.license);
+    if (route === 'GET /api/v1/license' && this.license) return json(200, this.license);
     if (route === 'GET /api/v1/logs') {
       return json(200, { head_seq: 7, capacity: 4096, entries: [{ seq: 7, ts_ms: 1_700_000_000_000, level: 'info', target: 'argus_node', message: 'hello' }] });
     }
