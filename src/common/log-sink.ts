@@ -1,4 +1,5 @@
-import type { LogRing, RingLevel } from './log-ring.js';
+import type { Logger } from 'pino';
+import { LogRing, type RingLevel } from './log-ring.js';
 import { scrubSecrets } from './log-scrub.js';
 
 /** Where pino writes: any object with `write(line)` (stdout, a test capture). */
@@ -62,4 +63,17 @@ export function ringSink(ring: LogRing, out: LineWriter, program: string, now: (
       ring.capture(ringLevel(o.level), targetOf(program, o), messageOf(o), ts);
     },
   };
+}
+
+// The ring each logger feeds: the composition root finds it from the logger it is given, so a
+// caller (main.ts, a test) passes one object and the ring cannot be another logger's.
+const rings = new WeakMap<Logger, LogRing>();
+
+export function attachRing(log: Logger, ring: LogRing): void { rings.set(log, ring); }
+
+/** The ring `log` feeds; a logger built elsewhere (no sink) gets an empty ring of its own. */
+export function ringOf(log: Logger): LogRing {
+  let ring = rings.get(log);
+  if (!ring) { ring = new LogRing(); rings.set(log, ring); }
+  return ring;
 }

@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import type { FastifyRequest } from 'fastify';
 import { LogRing } from '../../common/log-ring.js';
-import { ringSink } from '../../common/log-sink.js';
+import { attachRing, ringSink } from '../../common/log-sink.js';
 import { redactUrlParams } from '../../common/redact.js';
 
 /** The target prefix of the plane's ring entries (docs/logs.md). */
@@ -17,10 +17,6 @@ function requestForLog(req: FastifyRequest) {
   return { method: req.method, url: redactUrlParams(req.url, ['token', 't']), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
-// The ring each logger made here feeds; buildApp finds it from the logger it is given, so a
-// caller (main.ts, the test harness) passes one object and the ring cannot be a different one.
-const rings = new WeakMap<Logger, LogRing>();
-
 /**
  * The plane's logger: every line pino writes at or above `level` is scrubbed, written to
  * `destination` (stdout by default) and captured in a 4096-entry ring (document 1).
@@ -29,13 +25,7 @@ export function makePlaneLogger(level: string, destination?: { write(line: strin
   const ring = new LogRing();
   const out = destination ?? pino.destination(1);
   const log = pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: { req: requestForLog } }, ringSink(ring, out, PLANE_PROGRAM));
-  rings.set(log, ring);
+  attachRing(log, ring);
   return log;
 }
 
-/** The ring a logger of makePlaneLogger feeds; a logger from elsewhere gets an empty ring of its own. */
-export function ringOf(log: Logger): LogRing {
-  let ring = rings.get(log);
-  if (!ring) { ring = new LogRing(); rings.set(log, ring); }
-  return ring;
-}
