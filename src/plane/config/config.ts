@@ -157,9 +157,9 @@ export function parsePlaneConfig(opts: {
   if (!LEVELS.includes(fileLevel as LogLevel)) problems.push(`[logging] minimum_level must be one of ${LEVELS.join(', ')}`);
   let logLevel = fileLevel as LogLevel;
   let logLevelSource: PlaneConfig['logLevelSource'] = 'file';
-  if (envLevel) {
+  if (logLevelEnv) {
     if (LEVELS.includes(envLevel as LogLevel)) { logLevel = envLevel as LogLevel; logLevelSource = 'environment'; }
-    else problems.push(`RUST_LOG/ARGUS_LOG must be one of ${LEVELS.join(', ')} (or a directive list naming one)`);
+    else problems.push(`RUST_LOG/ARGUS_LOG must be one of ${LEVELS.join(', ')}`);
   }
 
   const purgeDays = doc.events?.purge_record_retention_days ?? 30;
