@@ -69,14 +69,18 @@ export class LogRing {
   /** The seq of the newest entry (0 while empty). */
   get head(): number { return this.seq; }
 
-  /** Admits one entry: scrubbed, then cut to the byte limits (scrubbing first, so a cut never leaves half a secret). */
-  capture(level: RingLevel, target: string, message: string, tsMs: number): LogEntry {
+  /**
+   * Admits one entry: scrubbed, then cut to the byte limits (scrubbing first, so a cut never
+   * leaves half a secret). `scrubbed`: the caller scrubbed the text already (the pino sink scrubs
+   * the whole line once, for stdout too).
+   */
+  capture(level: RingLevel, target: string, message: string, tsMs: number, scrubbed = false): LogEntry {
     const entry: LogEntry = {
       seq: ++this.seq,
       ts_ms: tsMs,
       level,
-      target: truncateUtf8(scrubSecrets(target), TARGET_MAX_BYTES),
-      message: truncateUtf8(scrubSecrets(message), MESSAGE_MAX_BYTES),
+      target: truncateUtf8(scrubbed ? target : scrubSecrets(target), TARGET_MAX_BYTES),
+      message: truncateUtf8(scrubbed ? message : scrubSecrets(message), MESSAGE_MAX_BYTES),
     };
     this.slots[(entry.seq - 1) % this.capacity] = entry;
     // A listener (a live tail) must never make logging throw.

@@ -58,9 +58,10 @@ export function ringSink(ring: LogRing, out: LineWriter, program: string, now: (
       out.write(clean);
       let o: Record<string, unknown> | null = null;
       try { o = JSON.parse(clean) as Record<string, unknown>; } catch { /* not pino's JSON: kept as text */ }
-      if (!o || typeof o !== 'object') { ring.capture('info', program, clean.trimEnd(), now()); return; }
+      if (!o || typeof o !== 'object') { ring.capture('info', program, clean.trimEnd(), now(), true); return; }
       const ts = typeof o.time === 'number' ? o.time : now();
-      ring.capture(ringLevel(o.level), targetOf(program, o), messageOf(o), ts);
+      // Re-encoding the parsed fields cannot bring back what was scrubbed from their text.
+      ring.capture(ringLevel(o.level), targetOf(program, o), messageOf(o), ts, true);
     },
   };
 }
