@@ -11,7 +11,7 @@ let base: string;
 const open: SseReader[] = [];
 
 beforeAll(async () => {
-  t = await startPlane({ config: { live: { globalCapacity: 1024, perPrincipal: 3, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 } } });
+  t = await startPlane({ config: { live: { globalCapacity: 1024, perPrincipal: 3, heartbeatMs: 200, ringSize: 8192, lagBytes: 1 << 20 } } });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   root = await login(t.plane.app);
 }, 60_000);
@@ -95,6 +95,14 @@ describe('GET /api/v1/logs/plane/stream', () => {
     await r.until((x) => x.events.length >= 1);
     expect(r.raw).toContain('[redacted]');
     expect(r.raw).not.toContain(CANARY);
+    done(r);
+  });
+
+  it('sends a heartbeat comment (a bare colon) while nothing matches', async () => {
+    const r = await tail('?target=argus_plane::nothing-logs-here');
+    await r.until((x) => x.comments.includes(''));
+    expect(r.events).toEqual([]);
+    expect(r.raw).toMatch(/^:\n\n/m);
     done(r);
   });
 
