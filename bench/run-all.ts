@@ -120,6 +120,15 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'log-ring', file: 'plane/log-ring.js',
+    env: { LINES: '100000', PAGES: '500' },
+    figures(out) {
+      const j = lastJson(out);
+      return [{ bench: 'log-ring', figure: 'plane log lines with scrub + ring capture', value: j.ring_lines_per_s, unit: 'lines/s',
+        baseline: { name: 'plane pino options to a null writer', value: j.baseline_lines_per_s, unit: 'lines/s' }, ratio: 'share' }];
+    },
+  },
+  {
     name: 'metrics-rps', file: 'node/metrics-rps.js',
     env: { DURATION_MS: '3000', CONCURRENCY: String(CONNECTIONS) },
     figures(out, b) {

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
 import { BUILD, type BuildInfo } from '../common/build-info.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -44,6 +44,10 @@ import { ViewerSessions } from './media/viewer/sessions.service.js';
 import { Previews } from './media/hls/preview.js';
 import { segmentSecs, viewerIdleMs } from './media/tuning.js';
 import { sessionsRoutes } from './media/viewer/sessions.routes.js';
+import { ringOf } from '../common/log-sink.js';
+import { makeNodeLogger } from './logs/node-logger.js';
+import { logsRoutes } from './logs/logs.routes.js';
+import { licenseRoutes } from './license/license.routes.js';
 import type { NodeFastify } from './typed.js';
 
 /** Logged URLs lose their `token` and `t` (ticket) query values: credentials must not end up in a log file. */
@@ -84,7 +88,9 @@ export interface NodeServices {
 export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> {
   const clock = opts.clock ?? systemClock;
   const build = opts.build ?? BUILD;
-  const log = opts.logger ?? pino({ level: opts.config.log_level, base: { program: 'argus-node' } });
+  const log = opts.logger ?? makeNodeLogger(opts.config.log_level);
+  // The node's log ring (document 4 section 9): fed by the logger when makeNodeLogger built it.
+  const logRing = ringOf(log);
   const env = opts.env ?? process.env;
   const ffmpeg = resolveFfmpeg(env);
   log.debug({ ffmpeg: ffmpeg.path, source: ffmpeg.source }, 'ffmpeg located');
@@ -194,6 +200,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   metricsRoutes(app, { report });
   adminRoutes(app);
   mediaRoutes(app, { media });
+  logsRoutes(app, { ring: logRing });
+  licenseRoutes(app, { license, buildDate: build.build_date });
 
   const extra: Server[] = [];
   return {

@@ -31,6 +31,8 @@ export const errors = {
   rangeInvalid: (message: string) => new ApiError(400, 'invalid_range', { message }),
   exportFailed: () => new ApiError(500, 'export_failed'),
   internal: () => new ApiError(500, 'internal'),
+  // GET /api/v1/logs: a target or q filter past 128 characters (the plane log's code, document 1)
+  logFilterTooLong: () => new ApiError(400, 'log_filter_too_long'),
 };
 
 export type ForbiddenReason =

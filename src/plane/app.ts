@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type pino from 'pino';
+import type { Logger } from 'pino';
 import type { Clock } from '../common/clock.js';
-import { redactUrlParams } from '../common/redact.js';
 import type { PlaneConfig } from './config/config.js';
 import type { Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -37,6 +36,10 @@ import { createSweeper } from './sweeper/sweeper.module.js';
 import { createService } from './service/service.module.js';
 import { createNodeOps } from './node-ops/node-ops.module.js';
 import { createViewerSessions } from './viewer-sessions/viewer-sessions.module.js';
+import { createLogs } from './logs/logs.module.js';
+import { makePlaneLogger } from './logs/plane-logger.js';
+import { ringOf } from '../common/log-sink.js';
+import type { PlaneLogService } from './logs/logs.service.js';
 import type { OrgsService } from './orgs/orgs.service.js';
 import type { OrgRemovalService } from './orgs/org-removal.service.js';
 import type { UsersService } from './users/users.service.js';
@@ -70,6 +73,7 @@ export interface PlaneServices {
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
+  logs: PlaneLogService;
 }
 
 export interface Plane {
@@ -80,18 +84,9 @@ export interface Plane {
   close(): Promise<void>;
 }
 
-export const LOG_REDACT = [
-  'req.headers.authorization', 'req.headers.cookie', 'password', '*.password', 'token', '*.token', 'secret', '*.secret',
-  'api_token', '*.api_token', 'auth_backend_secret', '*.auth_backend_secret',
-];
-
-/** Fastify's request summary, without a session token the feed's query may carry. */
-function requestForLog(req: FastifyRequest) {
-  return { method: req.method, url: redactUrlParams(req.url, ['token']), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
-}
-
+/** The plane's logger; its lines are also captured in the control-plane log ring (logs/plane-logger.ts). */
 export function makeLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: { req: requestForLog } }, destination);
+  return makePlaneLogger(level, destination);
 }
 
 /**
@@ -144,10 +139,11 @@ export async function buildApp(deps: {
   const serviceDomain = createService({ health, auth });
   const nodeOpsDomain = createNodeOps({ db, audit, nodes });
   const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
+  const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
     moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain,
-    nodeOpsDomain, viewerSessionsDomain,
+    nodeOpsDomain, viewerSessionsDomain, logsDomain,
   ];
 
   auth.subscribe(bus);
@@ -182,7 +178,7 @@ export async function buildApp(deps: {
     app,
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
-      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure,
+      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs,
     },
     ready: () => readyPromise,
     async close() {

@@ -52,6 +52,8 @@ export const errors = {
   internal: () => new ApiError(500, 'internal_error'),
   responseEncodeFailed: () => new ApiError(500, 'response_encode_failed'),
   dbUnavailable: () => new ApiError(503, 'db_unavailable'),
+  // the environment (RUST_LOG / ARGUS_LOG) owns the log level (document 1, settings)
+  rustLogOverride: () => new ApiError(409, 'rust_log_override'),
   badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
   // a node's stored base URL does not make a request URL (document 1, GET /api/v1/sessions)
   urlBuildFailed: () => new ApiError(500, 'url_build_failed'),
@@ -92,8 +94,10 @@ export const badRequestCodes = [
   'system_template_fields_readonly', 'system_template_override_required', 'system_template_title_invalid', 'system_template_ignore_invalid',
   // hardening (docs/hardening.md): text PostgreSQL cannot store, JSON nested too deep
   'bad_text', 'json_too_deep',
-  // per-node routes and fleet sessions (docs/node-ops.md): the node refused a change as invalid; node log filters
-  'node_rejected', 'node_write_token_required', 'log_filter_too_long', 'bad_level', 'bad_after',
+  // per-node routes and fleet sessions (docs/node-ops.md): the node refused a change as invalid
+  'node_rejected', 'node_write_token_required',
+  // the control-plane log (document 1): filter strings past 128 characters, an unknown level, a bad after
+  'log_filter_too_long', 'bad_level', 'bad_after',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { writeFileAtomic, removeOrphanTempFiles } from '../common/atomic-file.js';
 import { systemClock } from '../common/clock.js';
+import { scrubSecrets } from '../common/log-scrub.js';
 import { ConfigError, DEFAULT_PLANE_TOML, configPathFrom, parsePlaneConfig, type PlaneConfig } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { buildApp, makeLogger } from './app.js';
@@ -33,7 +34,8 @@ async function serve(configArg: string | undefined): Promise<void> {
   try {
     config = parsePlaneConfig({ text: await readFile(configFile, 'utf8'), configFile, env: process.env });
   } catch (err) {
-    if (err instanceof ConfigError) { process.stderr.write(`argus-plane: ${err.message}\n`); process.exit(2); }
+    // A problem may quote a value (a public_url with credentials): scrubbed like every log line.
+    if (err instanceof ConfigError) { process.stderr.write(`argus-plane: ${scrubSecrets(err.message)}\n`); process.exit(2); }
     throw err;
   }
   const printed = config.bootstrap ?? await localBootstrap(config.dataDir);

@@ -14,6 +14,10 @@ export interface PlaneConfig {
   publicUrl: string;
   logLevel: LogLevel;
   logLevelSource: 'file' | 'environment';
+  /** The environment variable that owns the level (RUST_LOG wins over its alias ARGUS_LOG); null: the file does. */
+  logLevelEnv: 'RUST_LOG' | 'ARGUS_LOG' | null;
+  /** [events] purge_record_retention_days: how long tombstones and purged-attachment records answer 410 (docs/logs.md). */
+  purgeRecordRetentionDays: number;
   bootstrap: { login: string; password: string } | null;
   dvrExportMaxSecs: number;
   moduleRateLimitDefault: number;
@@ -78,6 +82,7 @@ critical_watermark_percent = 95
 
 [events]
 module_rate_limit_default = 200   # events per second for a module token whose rate_limit is null
+# purge_record_retention_days = 30  # purged events and attachments answer 410 this long, then 404 (1..3650)
 
 [sweeper]
 enabled = true                    # false: this process neither polls nodes nor watches the evidence storage
@@ -97,7 +102,7 @@ interface PlaneToml {
   database?: { url?: unknown };
   network?: { listen?: unknown; public_url?: unknown; trusted_proxies?: unknown; allow_private_targets?: unknown };
   logging?: { minimum_level?: unknown };
-  events?: { module_rate_limit_default?: number };
+  events?: { module_rate_limit_default?: number; purge_record_retention_days?: number };
   evidence_storage?: {
     backend?: unknown; dir?: unknown; max_bytes?: number | null;
     low_watermark_percent?: number; high_watermark_percent?: number; critical_watermark_percent?: number;
@@ -146,15 +151,19 @@ export function parsePlaneConfig(opts: {
   const allowPrivateTargets = doc.network?.allow_private_targets ?? false;
   if (typeof allowPrivateTargets !== 'boolean') problems.push('[network] allow_private_targets must be true or false');
 
-  const envLevel = (env.RUST_LOG || env.ARGUS_LOG || '').trim().toLowerCase();
+  const logLevelEnv: PlaneConfig['logLevelEnv'] = env.RUST_LOG?.trim() ? 'RUST_LOG' : env.ARGUS_LOG?.trim() ? 'ARGUS_LOG' : null;
+  const envLevel = logLevelEnv ? envLogLevel(env[logLevelEnv]!) : '';
   const fileLevel = String(doc.logging?.minimum_level ?? 'info');
   if (!LEVELS.includes(fileLevel as LogLevel)) problems.push(`[logging] minimum_level must be one of ${LEVELS.join(', ')}`);
   let logLevel = fileLevel as LogLevel;
   let logLevelSource: PlaneConfig['logLevelSource'] = 'file';
-  if (envLevel) {
+  if (logLevelEnv) {
     if (LEVELS.includes(envLevel as LogLevel)) { logLevel = envLevel as LogLevel; logLevelSource = 'environment'; }
     else problems.push(`RUST_LOG/ARGUS_LOG must be one of ${LEVELS.join(', ')}`);
   }
+
+  const purgeDays = doc.events?.purge_record_retention_days ?? 30;
+  if (!Number.isInteger(purgeDays) || purgeDays < 1 || purgeDays > 3650) problems.push('[events] purge_record_retention_days must be an integer in 1..3650');
 
   const rate = doc.events?.module_rate_limit_default ?? 200;
   if (!Number.isInteger(rate) || rate < 1) problems.push('[events] module_rate_limit_default must be an integer >= 1');
@@ -200,6 +209,8 @@ export function parsePlaneConfig(opts: {
     publicUrl,
     logLevel,
     logLevelSource,
+    logLevelEnv: logLevelSource === 'environment' ? logLevelEnv : null,
+    purgeRecordRetentionDays: purgeDays,
     bootstrap,
     dvrExportMaxSecs: dvr,
     moduleRateLimitDefault: rate,
@@ -213,6 +224,22 @@ export function parsePlaneConfig(opts: {
     trustedProxies,
     allowPrivateTargets: allowPrivateTargets === true,
   };
+}
+
+/**
+ * The level a RUST_LOG / ARGUS_LOG value sets: a bare level (`warn`), or a Rust directive list
+ * (`info,argus_plane=debug`) where a directive for `argus_plane` wins over the bare level and
+ * directives for other targets are ignored. `trace` counts as debug, `off` as error.
+ */
+function envLogLevel(value: string): string {
+  let bare = '', mine = '';
+  for (const d of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    const eq = d.indexOf('=');
+    if (eq < 0) bare = d;
+    else if (d.slice(0, eq) === 'argus_plane' || d.slice(0, eq) === 'argus') mine = d.slice(eq + 1);
+  }
+  const level = mine || bare;
+  return level === 'trace' ? 'debug' : level === 'off' ? 'error' : level;
 }
 
 function parseListen(text: string): { host: string; port: number } | null {

@@ -102,7 +102,7 @@ export function createEvents(deps: EventsDeps) {
   const purge = new PurgeService(db, clock, audit, evidence, eventLog, log);
   // The org-removal service queues an organisation's archive cleanup through it (OrgArchiver).
   const archive = new ArchiveService(db, clock, evidence, moduleTokens, orgs, eventLog, log);
-  const pruner = new PurgeRecordsPruner(eventLog, clock, evidence);
+  const pruner = new PurgeRecordsPruner(eventLog, clock, evidence, { retentionMs: config.purgeRecordRetentionDays * 86_400_000 });
 
   const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
 
