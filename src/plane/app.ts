@@ -34,6 +34,10 @@ import { createTags } from './tags/tags.module.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
+import { createMonitor } from './monitor/monitor.module.js';
+import type { FleetMonitor } from './monitor/fleet.js';
+import type { ProcessSampler } from './monitor/process-sampler.js';
+import type { MonitorService } from './monitor/monitor.service.js';
 import { createService } from './service/service.module.js';
 import type { OrgsService } from './orgs/orgs.service.js';
 import type { OrgRemovalService } from './orgs/org-removal.service.js';
@@ -68,6 +72,9 @@ export interface PlaneServices {
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
+  fleet: FleetMonitor;
+  sampler: ProcessSampler;
+  monitor: MonitorService;
 }
 
 export interface Plane {
@@ -137,18 +144,22 @@ export async function buildApp(deps: {
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
+  // Before the sweeper: it hands each sweep's report to `fleet` (its sink).
+  const monitorDomain = createMonitor({ db, clock, streams, cameras, poolStats: () => database.poolStats(), log: log.child({ part: 'monitor' }) });
+  const { fleet, sampler, monitor } = monitorDomain;
   const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
-    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain,
+    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain,
   ];
 
   auth.subscribe(bus);
   templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);
+  fleet.start(bus);
   auth.onNews((news) => {
     if (news.kind === 'keys_rotated') streams.endAll();
     else if (news.kind === 'user_revoked') streams.endWhere((p) => p.userId === news.user_id);
@@ -169,6 +180,7 @@ export async function buildApp(deps: {
     await auth.loadKey();
     await ring.catchUp();
     await events.ring.settle();
+    await fleet.load();
   }).then(() => {
     for (const job of jobList) jobs.start(job);
   });
@@ -177,7 +189,7 @@ export async function buildApp(deps: {
     app,
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
-      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure,
+      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, fleet, sampler, monitor,
     },
     ready: () => readyPromise,
     async close() {
