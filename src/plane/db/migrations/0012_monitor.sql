@@ -9,7 +9,7 @@ create table monitor_fleet (
   id integer primary key check (id = 1),
   seq bigint not null default 0,
   frame_seq bigint not null default 0,
-  summary jsonb
+  summary json
 );
 insert into monitor_fleet (id) values (1);
 
@@ -19,5 +19,5 @@ create table monitor_node_frames (
   node_id uuid primary key,
   seq bigint not null,
   known_total integer,
-  frame jsonb not null
+  frame json not null
 );
