@@ -172,3 +172,31 @@ describe('two plane processes on one database', () => {
     }
   });
 });
+
+describe('from memory only', () => {
+  it('answers the summary, the samples and the streams with the monitor tables gone', async () => {
+    const t = await startPlane();
+    try {
+      const ids = nodeIds(2);
+      await t.plane.services.fleet.publish(report(ids.map((id) => poll(id))));
+      await t.plane.services.sampler.sample();
+      const root = await login(t.plane.app);
+      const before = await root.get('/api/v1/monitor/fleet/summary');
+      // Whatever a request would read of the database, it could not: the telemetry tables are dropped.
+      await t.db.database.db.schema.dropTable('monitor_node_frames').execute();
+      await t.db.database.db.schema.dropTable('monitor_fleet').execute();
+      const after = await root.get('/api/v1/monitor/fleet/summary');
+      expect(after.status).toBe(200);
+      expect(after.text).toBe(before.text);
+      expect((await root.get('/api/v1/monitor/plane')).body.samples.length).toBeGreaterThanOrEqual(1);
+      const base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
+      // The query parameter is no resume point of the node stream (header only): full snapshot.
+      const s = await SseReader.open(`${base}/api/v1/monitor/nodes?last_event_id=${t.plane.services.fleet.frameHead}`, { authorization: `Bearer ${root.token}` });
+      await s.until((r) => r.events.length >= 2);
+      expect(s.events.map((e) => e.data.node_id)).toEqual(ids);
+      s.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
