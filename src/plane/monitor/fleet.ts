@@ -64,8 +64,11 @@ export class FleetMonitor implements SweepSink {
     return this.queue(async () => {
       const polls = distinctPolls(report.polls);
       const cameras = await this.cameraCounts();
-      const { summary, rows } = await this.db.transaction().execute(async (trx) => {
+      const { summary, rows, missed } = await this.db.transaction().execute(async (trx) => {
         const { seq, firstFrame } = await fleetStore.drawNumbers(trx, polls.length);
+        // Another process stored sweeps this one has not loaded yet (its NOTIFY still on the way):
+        // they are read now, under the lock, and applied first, so no frame is skipped here.
+        const missed = seq - 1 > this.current.seq ? await fleetStore.read(trx, this.head) : null;
         const known = await fleetStore.knownTotals(trx, polls.map((p) => p.node_id));
         const summary = summaryOf(seq, report, known, cameras);
         const rows: NodeFrameRow[] = polls.map((p, i) => ({
@@ -74,8 +77,9 @@ export class FleetMonitor implements SweepSink {
         }));
         await fleetStore.writeSweep(trx, seq, JSON.stringify(summary), rows);
         await notify(trx, channels.monitor, String(seq));
-        return { summary, rows };
+        return { summary, rows, missed };
       });
+      if (missed?.summary) this.apply(JSON.parse(missed.summary) as FleetSummary, missed.summary, missed.nodes, false);
       this.apply(summary, JSON.stringify(summary), rows.map((r) => ({ node_id: r.node_id, seq: r.seq, frame: r.frame })), true);
     });
   }
@@ -84,23 +88,21 @@ export class FleetMonitor implements SweepSink {
   load(): Promise<void> {
     this.requested = true;
     return this.queue(async () => {
-      let read: FleetRead;
       try {
-        read = await fleetStore.read(this.db, this.head);
+        let read: FleetRead = await fleetStore.read(this.db, this.head);
+        if (read.seq === this.current.seq || read.summary === null) return;
+        // Stored numbers below ours: the database was replaced; start over from what it holds.
+        if (read.seq < this.current.seq) {
+          this.snapshot.clear();
+          this.head = 0;
+          read = await fleetStore.read(this.db, 0);
+          if (read.summary === null) return;
+        }
+        this.apply(JSON.parse(read.summary) as FleetSummary, read.summary, read.nodes, false);
       } catch (err) {
+        // Never fatal (the start-up waits on it): the next NOTIFY or reconnect loads again.
         this.log.warn({ err: (err as Error).message }, 'fleet telemetry load failed; retried at the next sweep');
-        return;
       }
-      if (read.seq === this.current.seq || read.summary === null) return;
-      // Stored numbers below ours: the database was replaced; start over from what it holds.
-      if (read.seq < this.current.seq) {
-        this.snapshot.clear();
-        this.head = 0;
-        read = await fleetStore.read(this.db, 0);
-        if (read.summary === null) return;
-      }
-      const summary = JSON.parse(read.summary) as FleetSummary;
-      this.apply(summary, read.summary, read.nodes, false);
     });
   }
 

@@ -39,9 +39,9 @@ export class MonitorService {
     fleet.onChange((c) => {
       const summary = text(fleet.summaryFrame());
       this.summaryAudience.deliver(summary, c.summary.seq - 1, c.summary.seq, () => summary);
+      if (!this.nodesAudience.size) return;
       const batch = text(c.frames.map((f) => f.sse).join(''));
-      const last = fleet.frameHead;
-      this.nodesAudience.deliver(batch, c.previousFrame, last, (sent) => text(REBUILT + this.snapshotAbove(sent)));
+      this.nodesAudience.deliver(batch, c.previousFrame, fleet.frameHead, (sent) => text(REBUILT + this.snapshotAbove(sent)));
     });
     sampler.onSample((s) => {
       this.planeAudience.deliver(text(sampleSse(s)), s.seq - 1, s.seq, (sent) => text(sampler.after(sent).map(sampleSse).join('')));

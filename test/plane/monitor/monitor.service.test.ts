@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { ManualClock } from '../../../src/common/clock.js';
+import { FleetMonitor } from '../../../src/plane/monitor/fleet.js';
 import { ProcessSampler, cpuTimes, type HostReadings } from '../../../src/plane/monitor/process-sampler.js';
 import { freshDatabase, startPlane, type TestDb, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
@@ -160,6 +162,24 @@ describe('two plane processes on one database', () => {
     expect(sum.events.map((e) => e.data.seq)).toEqual([1, 2, 3]);
     s.close();
     sum.close();
+  });
+
+  it('a publisher that has not yet loaded the sweeps of another first applies them: every frame reaches its streams once, in order', async () => {
+    // Two monitors that hear no NOTIFY: each knows only what it publishes itself.
+    const quiet = () => new FleetMonitor(db.database.db, async () => ({ total: 0, live: 0, unavailable: 0, degraded: 0, failing: 0 }), pino({ level: 'silent' }));
+    const x = quiet();
+    const y = quiet();
+    await x.load();
+    await y.load();
+    const seen: number[] = [];
+    y.onChange((c) => seen.push(...c.frames.map((f) => f.seq)));
+    const start = a.plane.services.fleet.frameHead;
+    const ids = nodeIds(3);
+    await x.publish(report(ids.map((id) => poll(id))));
+    await y.publish(report([poll(ids[0]!)]));
+    expect(seen).toEqual([start + 1, start + 2, start + 3, start + 4]);
+    expect(y.summary.seq).toBe(x.summary.seq + 1);
+    await eventually(() => a.plane.services.fleet.summary.seq === y.summary.seq);
   });
 
   it('a process started later loads the stored sweep before it answers', async () => {
