@@ -70,8 +70,11 @@ describe('fleet summary', () => {
     const future = await open('/api/v1/monitor/fleet/summary/stream', root, { 'last-event-id': String(seq + 1000) });
     // The query parameter is not a resume point of this stream.
     const byQuery = await open(`/api/v1/monitor/fleet/summary/stream?last_event_id=${seq}`);
-    for (const s of [older, future, byQuery]) await s.until((r) => r.events.length >= 1);
-    for (const s of [older, future, byQuery]) expect(s.events[0]!).toMatchObject({ id: String(seq), replay: true });
+    // An unparseable header counts as 0.
+    const garbled = await open('/api/v1/monitor/fleet/summary/stream', root, { 'last-event-id': 'not-a-number' });
+    for (const s of [older, future, byQuery, garbled]) await s.until((r) => r.events.length >= 1);
+    for (const s of [older, future, byQuery, garbled]) expect(s.events[0]!).toMatchObject({ id: String(seq), replay: true });
+    garbled.close();
 
     await t.plane.services.fleet.publish(report([poll(a!)]));
     for (const s of [s0, same, older, future, byQuery]) await s.until((r) => r.events.some((e) => e.data.seq === seq + 1));
