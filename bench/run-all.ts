@@ -111,7 +111,7 @@ const BENCHES: Bench[] = [
     },
   },
   {
-    name: 'monitor-telemetry', file: 'monitor-telemetry.js',
+    name: 'monitor-telemetry', file: 'plane/monitor-telemetry.js',
     env: { SUBSCRIBERS: '64', NODES: '100', SWEEPS: '3', INTERVAL_MS: '1000' },
     figures(out) {
       const j = lastJson(out);
@@ -124,7 +124,7 @@ const BENCHES: Bench[] = [
     },
   },
   {
-    name: 'monitor-summary', file: 'monitor-summary.js',
+    name: 'monitor-summary', file: 'plane/monitor-summary.js',
     env: { CONNECTIONS: String(CONNECTIONS), DURATION_S: '3' },
     figures(out) {
       const j = lastJson(out);

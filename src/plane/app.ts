@@ -35,7 +35,7 @@ import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
 import { createMonitor } from './monitor/monitor.module.js';
-import type { FleetMonitor } from './monitor/fleet.js';
+import type { FleetMonitor } from './monitor/fleet.service.js';
 import type { ProcessSampler } from './monitor/process-sampler.js';
 import type { MonitorService } from './monitor/monitor.service.js';
 import { createService } from './service/service.module.js';

@@ -5,7 +5,7 @@ import type { PoolStats } from '../db/drivers.js';
 import type { LiveStreams } from '../live/sse.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { DomainParts } from '../http/module.js';
-import { FleetMonitor } from './fleet.js';
+import { FleetMonitor } from './fleet.service.js';
 import { ProcessSampler, type HostReadings } from './process-sampler.js';
 import { MonitorService } from './monitor.service.js';
 import { monitorRoutes } from './monitor.routes.js';

@@ -4,7 +4,7 @@ import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import type { LiveStreams } from '../live/sse.js';
 import { Audience } from './audience.js';
-import { replayed, type FleetMonitor } from './fleet.js';
+import { replayed, type FleetMonitor } from './fleet.service.js';
 import type { ProcessSampler, ProcessSample } from './process-sampler.js';
 
 /** A resume point as sent: an integer of at most 15 digits, else null. */

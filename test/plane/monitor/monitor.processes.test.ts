@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { FleetMonitor } from '../../../src/plane/monitor/fleet.js';
+import { FleetMonitor } from '../../../src/plane/monitor/fleet.service.js';
 import { freshDatabase, ROOT, type TestDb } from '../harness.js';
 import { PlaneProcess } from '../reliability/plane-process.js';
 import { freePort } from '../../node/helpers/node-process.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ManualClock } from '../../../src/common/clock.js';
-import { FleetMonitor } from '../../../src/plane/monitor/fleet.js';
+import { FleetMonitor } from '../../../src/plane/monitor/fleet.service.js';
 import { ProcessSampler, cpuTimes, type HostReadings } from '../../../src/plane/monitor/process-sampler.js';
 import { freshDatabase, startPlane, type TestDb, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';

@@ -10,17 +10,17 @@
  * sweep's frames as SSE text) to as many sockets, read by the same client: what the machine can do
  * with no plane, database or NOTIFY in the path.
  * Target: p99 < 250 ms and RSS < 300 MB at 1,024 subscribers and 500 nodes.
- * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/monitor-telemetry.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/monitor-telemetry.js
  * Knobs: SUBSCRIBERS (1024), NODES (500), SWEEPS (10), INTERVAL_MS (2000).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import pino from 'pino';
-import { openDatabase } from '../src/plane/db/database.js';
-import { FleetMonitor } from '../src/plane/monitor/fleet.js';
-import type { NodePoll } from '../src/plane/sweeper/sweep-report.js';
-import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './plane/harness.js';
+import { openDatabase } from '../../src/plane/db/database.js';
+import { FleetMonitor } from '../../src/plane/monitor/fleet.service.js';
+import type { NodePoll } from '../../src/plane/sweeper/sweep-report.js';
+import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './harness.js';
 
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 1024);
 const NODES = Number(process.env.NODES ?? 500);

@@ -3,15 +3,15 @@
  * it reads memory only). A sweep of NODES synthetic nodes is stored first, so the summary is a real
  * one. Baselines in the same run, on the same process and connections: GET /health (public, no
  * session check) and GET /api/v1/version (the session check without a database read).
- * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/monitor-summary.js
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/monitor-summary.js
  * Knobs: CONNECTIONS (16), DURATION_S (5), NODES (500).
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pino from 'pino';
-import { openDatabase } from '../src/plane/db/database.js';
-import { FleetMonitor } from '../src/plane/monitor/fleet.js';
-import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './plane/harness.js';
+import { openDatabase } from '../../src/plane/db/database.js';
+import { FleetMonitor } from '../../src/plane/monitor/fleet.service.js';
+import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './harness.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const DURATION_S = Number(process.env.DURATION_S ?? 5);
