@@ -69,13 +69,14 @@ export class FleetMonitor implements SweepSink {
         // Another process stored sweeps this one has not loaded yet (its NOTIFY still on the way):
         // they are read now, under the lock, and applied first, so no frame is skipped here.
         const missed = seq - 1 > this.current.seq ? await fleetStore.read(trx, this.head) : null;
-        const known = await fleetStore.knownTotals(trx, polls.map((p) => p.node_id));
+        // Only a stale node's summary share needs its last known total (read under the lock).
+        const known = await fleetStore.knownTotals(trx, polls.filter((p) => p.reachable && !p.system_telemetry).map((p) => p.node_id));
         const summary = summaryOf(seq, report, known, cameras);
         const rows: NodeFrameRow[] = polls.map((p, i) => ({
           node_id: p.node_id, seq: firstFrame + i, known_total: knownTotalOf(p, known.get(p.node_id)),
           frame: JSON.stringify(nodeFrameOf(firstFrame + i, p)),
         }));
-        await fleetStore.writeSweep(trx, seq, JSON.stringify(summary), rows);
+        await fleetStore.writeSweep(trx, seq, JSON.stringify(summary), rows, firstFrame);
         await notify(trx, channels.monitor, String(seq));
         return { summary, rows, missed };
       });

@@ -35,16 +35,22 @@ export const fleetStore = {
     return new Map(r.rows.map((x) => [x.node_id, Number(x.known_total)]));
   },
 
-  /** Replaces the snapshot: these rows in, every node the sweep did not poll out; then the summary. */
-  async writeSweep(trx: Db, seq: number, summary: string, rows: NodeFrameRow[]): Promise<void> {
+  /**
+   * Replaces the snapshot: these rows in (a row without a total keeps the one known), every node the
+   * sweep did not poll out; then the summary.
+   */
+  async writeSweep(trx: Db, seq: number, summary: string, rows: NodeFrameRow[], firstFrame: number): Promise<void> {
     if (rows.length) {
+      // One JSON text for all rows (one native JSON.stringify, no array literal to escape); `json`
+      // keeps each frame's text as written, so the stored frame is byte for byte the one sent.
+      const doc = `[${rows.map((r) => `{"node_id":${JSON.stringify(r.node_id)},"seq":${r.seq},"known_total":${r.known_total ?? 'null'},"frame":${r.frame}}`).join(',')}]`;
       await sql`insert into monitor_node_frames (node_id, seq, known_total, frame)
         select x.node_id, x.seq, x.known_total, x.frame
-        from unnest(${rows.map((r) => r.node_id)}::uuid[], ${rows.map((r) => r.seq)}::bigint[],
-                    ${rows.map((r) => r.known_total)}::int[], ${rows.map((r) => r.frame)}::json[]) as x(node_id, seq, known_total, frame)
-        on conflict (node_id) do update set seq = excluded.seq, known_total = excluded.known_total, frame = excluded.frame`.execute(trx);
+        from json_to_recordset(${doc}::json) as x(node_id uuid, seq bigint, known_total int, frame json)
+        on conflict (node_id) do update set seq = excluded.seq, known_total = coalesce(excluded.known_total, monitor_node_frames.known_total), frame = excluded.frame`.execute(trx);
     }
-    await sql`delete from monitor_node_frames where node_id <> all(${rows.map((r) => r.node_id)}::uuid[])`.execute(trx);
+    // Every row this sweep wrote is numbered from `firstFrame` on; an older number is a node it did not poll.
+    await sql`delete from monitor_node_frames where seq < ${firstFrame}::bigint`.execute(trx);
     await sql`update monitor_fleet set summary = ${summary}::json where id = 1 and seq = ${seq}`.execute(trx);
   },
 

@@ -105,6 +105,11 @@ describe('fleet summary', () => {
       sampled_at: '2026-02-01T00:00:00.000Z', nodes_total: 6, nodes_reachable: 3, stream_samples_stale: 2,
       streams_total: 9, streams_live: 3, streams_degraded: 1, streams_failing: 1, nodes_unlicensed: 2, nodes_grace: 1,
     });
+    // b away for a sweep (it adds no streams), then stale again: its last known total is still 4.
+    await t.plane.services.fleet.publish(report([unreachable(b!)]));
+    expect((await root.get('/api/v1/monitor/fleet/summary')).body).toMatchObject({ nodes_reachable: 0, streams_total: 0, stream_samples_stale: 0 });
+    await t.plane.services.fleet.publish(report([poll(b!, { system_telemetry: null })]));
+    expect((await root.get('/api/v1/monitor/fleet/summary')).body).toMatchObject({ nodes_reachable: 1, streams_total: 4, streams_live: 0, stream_samples_stale: 1 });
   });
 
   it('counts the camera inventory once per camera, by status, read when a sweep is published', async () => {
