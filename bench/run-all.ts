@@ -129,6 +129,28 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'monitor-telemetry', file: 'plane/monitor-telemetry.js',
+    env: { SUBSCRIBERS: '64', NODES: '100', SWEEPS: '3', INTERVAL_MS: '1000' },
+    figures(out) {
+      const j = lastJson(out);
+      return [
+        { bench: 'monitor-telemetry', figure: `node telemetry delivery p99, ${j.subscribers} subscribers x ${j.nodes} nodes`, value: j.delivery_ms.p99, unit: 'ms',
+          baseline: { name: 'bare server, same bytes and sockets, p99', value: j.baseline_bare_server.p99, unit: 'ms' }, ratio: 'times' },
+        { bench: 'monitor-telemetry', figure: `RSS with ${j.subscribers} node-telemetry streams`, value: j.plane_rss_mb.end, unit: 'MB',
+          baseline: { name: 'the same plane idle', value: j.plane_rss_mb.idle, unit: 'MB' }, ratio: 'times' },
+      ];
+    },
+  },
+  {
+    name: 'monitor-summary', file: 'plane/monitor-summary.js',
+    env: { CONNECTIONS: String(CONNECTIONS), DURATION_S: '3' },
+    figures(out) {
+      const j = lastJson(out);
+      return [{ bench: 'monitor-summary', figure: 'GET /api/v1/monitor/fleet/summary', value: j.summary.rps, unit: 'req/s',
+        baseline: { name: 'GET /health on the same process', value: j.baseline_health.rps, unit: 'req/s' }, ratio: 'share' }];
+    },
+  },
+  {
     name: 'metrics-rps', file: 'node/metrics-rps.js',
     env: { DURATION_MS: '3000', CONCURRENCY: String(CONNECTIONS) },
     figures(out, b) {

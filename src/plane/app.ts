@@ -33,6 +33,10 @@ import { createTags } from './tags/tags.module.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
+import { createMonitor } from './monitor/monitor.module.js';
+import type { FleetMonitor } from './monitor/fleet.service.js';
+import type { ProcessSampler } from './monitor/process-sampler.js';
+import type { MonitorService } from './monitor/monitor.service.js';
 import { createService } from './service/service.module.js';
 import { createNodeOps } from './node-ops/node-ops.module.js';
 import { createViewerSessions } from './viewer-sessions/viewer-sessions.module.js';
@@ -74,6 +78,9 @@ export interface PlaneServices {
   sweeper: Sweeper;
   pressure: EvidencePressure;
   logs: PlaneLogService;
+  fleet: FleetMonitor;
+  sampler: ProcessSampler;
+  monitor: MonitorService;
 }
 
 export interface Plane {
@@ -134,6 +141,9 @@ export async function buildApp(deps: {
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
+  // Before the sweeper: it hands each sweep's report to `fleet` (its sink).
+  const monitorDomain = createMonitor({ db, clock, streams, cameras, poolStats: () => database.poolStats(), log: log.child({ part: 'monitor' }) });
+  const { fleet, sampler, monitor } = monitorDomain;
   const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
@@ -142,7 +152,7 @@ export async function buildApp(deps: {
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
-    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain,
+    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain,
     nodeOpsDomain, viewerSessionsDomain, logsDomain,
   ];
 
@@ -150,6 +160,7 @@ export async function buildApp(deps: {
   templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);
+  fleet.start(bus);
   auth.onNews((news) => {
     if (news.kind === 'keys_rotated') streams.endAll();
     else if (news.kind === 'user_revoked') streams.endWhere((p) => p.userId === news.user_id);
@@ -170,6 +181,7 @@ export async function buildApp(deps: {
     await auth.loadKey();
     await ring.catchUp();
     await events.ring.settle();
+    await fleet.load();
   }).then(() => {
     for (const job of jobList) jobs.start(job);
   });
@@ -178,7 +190,7 @@ export async function buildApp(deps: {
     app,
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
-      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs,
+      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs, fleet, sampler, monitor,
     },
     ready: () => readyPromise,
     async close() {

@@ -13,7 +13,7 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
-import { camerasStore, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
+import { camerasStore, type CameraCounts, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 import { isForbiddenTarget } from '../nodes/target-policy.js';
 
@@ -35,7 +35,7 @@ export function checkSourceUrl(text: string, allowPrivateTargets = false): strin
 // Camera URLs often carry the camera's password: replies and audit params show it as ***
 // (maskUrlPassword). A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
 // The record types other domains use, so that they import this service and never the store.
-export type { CameraStatus, NodeCamera };
+export type { CameraCounts, CameraStatus, NodeCamera };
 
 export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
 
@@ -74,6 +74,11 @@ export class CamerasService {
   /** The cameras of a node, with their status and open offline interval. */
   ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {
     return camerasStore.ofNode(db, nodeId);
+  }
+
+  /** The inventory by status for the fleet summary: one aggregate query, asked once per sweep. */
+  statusCounts(): Promise<CameraCounts> {
+    return camerasStore.statusCounts(this.db);
   }
 
   /** Sets each camera's status; writes only the rows that change. */

@@ -7,6 +7,8 @@ export interface CameraRecord {
   status: 'live' | 'unavailable' | 'degraded' | 'failing';
 }
 export type CameraStatus = CameraRecord['status'];
+/** How many cameras the inventory holds, and how many of each status. */
+export interface CameraCounts { total: number; live: number; unavailable: number; degraded: number; failing: number }
 /** A camera as the sweeper reads it: its status and the start of its open offline interval. */
 export interface NodeCamera { id: string; org_id: string; name: string; status: CameraStatus; offline_since: Date | null }
 const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.status'] as const;
@@ -34,6 +36,17 @@ export const camerasStore = {
     const rows = await db.selectFrom('camera_tags').select(['camera_id', 'tag_id']).where('camera_id', 'in', ids).orderBy('tag_id').execute();
     for (const r of rows) out.get(r.camera_id)?.push(r.tag_id);
     return out;
+  },
+
+  /** The inventory by status, one aggregate (a camera is one row whatever its profiles). */
+  async statusCounts(db: Db): Promise<CameraCounts> {
+    const r = await sql<CameraCounts>`select count(*)::int as total,
+      (count(*) filter (where status = 'live'))::int as live,
+      (count(*) filter (where status = 'unavailable'))::int as unavailable,
+      (count(*) filter (where status = 'degraded'))::int as degraded,
+      (count(*) filter (where status = 'failing'))::int as failing
+      from cameras`.execute(db);
+    return r.rows[0]!;
   },
 
   async ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {

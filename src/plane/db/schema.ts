@@ -201,6 +201,11 @@ export interface OrgEvidenceUsageTable { org_id: string; bytes: Generated<number
 
 export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
 
+/** The fleet monitor's shared state (migration 0012): the latest sweep's numbers and summary. */
+export interface MonitorFleetTable { id: number; seq: Generated<number>; frame_seq: Generated<number>; summary: unknown }
+/** The latest telemetry frame of each node the latest sweep polled. */
+export interface MonitorNodeFramesTable { node_id: string; seq: number; known_total: number | null; frame: unknown }
+
 export interface Schema {
   orgs: OrgsTable;
   users: UsersTable;
@@ -221,4 +226,6 @@ export interface Schema {
   org_evidence_usage: OrgEvidenceUsageTable;
   event_templates: EventTemplatesTable;
   evidence_pressure: EvidencePressureTable;
+  monitor_fleet: MonitorFleetTable;
+  monitor_node_frames: MonitorNodeFramesTable;
 }

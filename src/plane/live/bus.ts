@@ -7,6 +7,8 @@ export const channels = {
   audit: 'argus_audit',
   auth: 'argus_auth',
   events: 'argus_events',
+  /** a sweep's fleet summary and node frames are stored: the payload is its sweep number */
+  monitor: 'argus_monitor',
   /**
    * camera rights changed for `{user_id}` (grants) or for everyone of `{org_id}` (a camera's
    * tags, a camera or tag deleted): rights-filtered live streams re-read them before the next frame

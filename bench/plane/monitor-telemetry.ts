@@ -1,0 +1,166 @@
+/**
+ * Node telemetry fan-out (issue 11): SUBSCRIBERS streams of GET /api/v1/monitor/nodes held open
+ * on the real plane process (32 superadmins x 32 streams, the per-user cap), while this process
+ * publishes a synthetic sweep of NODES nodes every INTERVAL_MS as the sweeping plane process
+ * would: it stores the sweep and NOTIFYs, and the plane under test (not the publisher) loads it and
+ * sends it to every stream, the path every plane process but the sweeping one takes (document 4 §9).
+ * Figures: frame delivery latency from the hand-over of the sweep to its arrival at a subscriber
+ * (p50/p99 over every frame), the plane's RSS idle, with the streams open and at the end.
+ * Baseline (same run): a bare node:http server in a process of its own writing the same bytes (one
+ * sweep's frames as SSE text) to as many sockets, read by the same client: what the machine can do
+ * with no plane, database or NOTIFY in the path.
+ * Target: p99 < 250 ms and RSS < 300 MB at 1,024 subscribers and 500 nodes.
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/monitor-telemetry.js
+ * Knobs: SUBSCRIBERS (1024), NODES (500), SWEEPS (10), INTERVAL_MS (2000).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Agent, request, type IncomingMessage } from 'node:http';
+import pino from 'pino';
+import { openDatabase } from '../../src/plane/db/database.js';
+import { FleetMonitor } from '../../src/plane/monitor/fleet.service.js';
+import type { NodePoll } from '../../src/plane/sweeper/sweep-report.js';
+import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './harness.js';
+
+const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 1024);
+const NODES = Number(process.env.NODES ?? 500);
+const SWEEPS = Number(process.env.SWEEPS ?? 10);
+const INTERVAL_MS = Number(process.env.INTERVAL_MS ?? 2000);
+const PER_USER = 32;
+
+const db = await benchDatabase();
+const plane = await startPlaneProcess(db.url);
+const { hostname, port } = new URL(plane.base);
+const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+const root = await loginToken(plane.base, BOOT);
+
+const users = Math.ceil(SUBSCRIBERS / PER_USER);
+const tokens: string[] = [];
+for (let u = 0; u < users; u++) {
+  const creds = { login: `mon-bench-${u}`, password: `mon-bench-password-${u}` };
+  const r = await fetch(`${plane.base}/api/v1/users`, {
+    method: 'POST', headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...creds, role: 'superadmin' }),
+  });
+  if (r.status !== 201) throw new Error(`create user: ${r.status} ${await r.text()}`);
+  tokens.push(await loginToken(plane.base, creds));
+}
+const rssIdle = await plane.rssMb();
+
+// Arrivals per sweep, counted without parsing: every frame has one `data: ` line, and a chunk
+// arriving while sweep k is the newest belongs to sweep k (sweeps are INTERVAL_MS apart).
+let latencies: number[] = [];
+let currentStart = 0;
+let received = 0;
+const needle = Buffer.from('data: ');
+function count(buf: Buffer): number {
+  let n = 0;
+  for (let i = buf.indexOf(needle); i !== -1; i = buf.indexOf(needle, i + 6)) n++;
+  return n;
+}
+
+function open(token: string, to = { hostname, port: Number(port), path: '/api/v1/monitor/nodes' }): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: to.hostname, port: to.port, path: to.path, agent, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) { reject(new Error(`stream ${res.statusCode}`)); return; }
+      res.on('data', (chunk: Buffer) => {
+        if (!currentStart) return;
+        const n = count(chunk);
+        if (!n) return;
+        const ms = performance.now() - currentStart;
+        received += n;
+        for (let i = 0; i < n; i++) latencies.push(ms);
+      });
+      resolve(res);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const pct = (list: number[], p: number) => list.length ? Math.round(list[Math.min(list.length - 1, Math.floor((list.length * p) / 100))]!) : NaN;
+
+// The baseline: the same bytes per sweep, written by a bare server to as many sockets.
+const BARE = `import { createServer } from 'node:http';
+const socks = new Set();
+const frame = Buffer.from(process.argv[1].repeat(Number(process.argv[2])));
+createServer((req, res) => {
+  if (req.url === '/sweep') { for (const s of socks) s.write(frame); res.end(); return; }
+  res.writeHead(200, { 'content-type': 'text/event-stream' }); res.flushHeaders(); socks.add(res); res.on('close', () => socks.delete(res));
+}).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+const sample = JSON.stringify({ seq: 1000000, node_id: randomUUID(), attempted_at: new Date().toISOString(), last_seen_at: new Date().toISOString(), reachable: true,
+  system_telemetry: { cpus: 8, proc_cpu_cores: 0.6, host_cpu_busy_pct: 33, mem_total_mb: 32000, mem_available_mb: 12345, rss_mb: 345, stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 } },
+  storage_telemetry: [{ name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + 5, write_iops: 125, identity_healthy: true }], errors: [] });
+const bare = spawn(process.execPath, ['--input-type=module', '-e', BARE, `id: 1000000\ndata: ${sample}\n\n`, String(NODES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const barePort = await new Promise<number>((r) => bare.stdout!.once('data', (b) => r(Number(String(b).trim()))));
+const bareStreams = await Promise.all(Array.from({ length: SUBSCRIBERS }, () => open('', { hostname: '127.0.0.1', port: barePort, path: '/' })));
+await new Promise((r) => setTimeout(r, 300));
+for (let s = 0; s < SWEEPS; s++) {
+  currentStart = performance.now();
+  await fetch(`http://127.0.0.1:${barePort}/sweep`);
+  await new Promise((r) => setTimeout(r, INTERVAL_MS));
+}
+const bareLatencies = latencies.sort((a, b) => a - b);
+const bareReceived = received;
+for (const s of bareStreams) s.destroy();
+bare.kill();
+latencies = [];
+received = 0;
+currentStart = 0;
+
+const streams: IncomingMessage[] = [];
+for (let u = 0; u < users; u++) {
+  const n = Math.min(PER_USER, SUBSCRIBERS - u * PER_USER);
+  streams.push(...await Promise.all(Array.from({ length: n }, () => open(tokens[u]!))));
+}
+await new Promise((r) => setTimeout(r, 500));
+const rssOpen = await plane.rssMb();
+
+// Baseline: a summary round trip while the streams are open and idle.
+const t0 = performance.now();
+for (let i = 0; i < 20; i++) await (await fetch(`${plane.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${root}` } })).text();
+const summaryRoundTripMs = (performance.now() - t0) / 20;
+
+// The publisher: this process, as the sweeping plane process would hand its report over.
+const database = await openDatabase({ kind: 'postgres', url: db.url });
+const counts = { total: NODES * 4, live: NODES * 4, unavailable: 0, degraded: 0, failing: 0 };
+const fleet = new FleetMonitor(database.db, async () => counts, pino({ level: 'warn' }));
+const nodeIds = Array.from({ length: NODES }, () => randomUUID());
+function pollOf(id: string, i: number, now: number): NodePoll {
+  return {
+    node_id: id, attempted_ms: now, last_seen_ms: now, reachable: true,
+    system_telemetry: { cpus: 8, proc_cpu_cores: 0.5 + (i % 7) / 10, host_cpu_busy_pct: 20 + (i % 50), mem_total_mb: 32000, mem_available_mb: 12000 + i, rss_mb: 300 + (i % 100),
+      stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 } },
+    storage_telemetry: [{ name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + i, write_iops: 120 + (i % 30), identity_healthy: true }],
+    errors: [], license: 'ok',
+  };
+}
+
+const publishMs: number[] = [];
+for (let s = 0; s < SWEEPS; s++) {
+  const now = Date.now();
+  currentStart = performance.now();
+  await fleet.publish({ sampled_ms: now, nodes_total: NODES, polls: nodeIds.map((id, i) => pollOf(id, i, now)) });
+  publishMs.push(performance.now() - currentStart);
+  await new Promise((r) => setTimeout(r, INTERVAL_MS));
+}
+const rssEnd = await plane.rssMb();
+
+for (const s of streams) s.destroy();
+await database.close();
+await plane.stop();
+await db.drop();
+
+latencies.sort((a, b) => a - b);
+const expected = SUBSCRIBERS * NODES * SWEEPS;
+const result = {
+  subscribers: streams.length, nodes: NODES, sweeps: SWEEPS,
+  frames_expected: expected, frames_received: received,
+  delivery_ms: { p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.round(latencies.at(-1) ?? NaN) },
+  baseline_bare_server: { frames_received: bareReceived, p50: pct(bareLatencies, 50), p99: pct(bareLatencies, 99) },
+  publish_ms_median: Math.round(publishMs.sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!),
+  summary_round_trip_ms: Number(summaryRoundTripMs.toFixed(2)),
+  plane_rss_mb: { idle: Math.round(rssIdle), streams_open: Math.round(rssOpen), end: Math.round(rssEnd) },
+};
+console.log(`| node telemetry, ${streams.length} subscribers x ${NODES} nodes | delivery p50 ${result.delivery_ms.p50} ms | p99 ${result.delivery_ms.p99} ms | RSS ${result.plane_rss_mb.end} MB |`);
+console.log(`| bare server, same bytes and sockets | delivery p50 ${result.baseline_bare_server.p50} ms | p99 ${result.baseline_bare_server.p99} ms | |`);
+console.log(JSON.stringify(result));
