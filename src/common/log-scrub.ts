@@ -20,8 +20,11 @@ const NAMED_VALUE = new RegExp(
   String.raw`(${SECRET_NAME})(\\?"?\s*[:=]\s*)(?:\\"((?:[^"\\]|\\[^"])*)\\"|"((?:[^"\\]|\\.)*)"|([^\s"'&,;{}[\]\\)]+))`,
   'gi',
 );
-// `Bearer <token>` / `Basic <credentials>` anywhere (an echoed Authorization header).
-const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{4,}/gi;
+// `Bearer <token>` / `Basic <credentials>` anywhere (an echoed Authorization header). The value
+// must look like a credential (a digit or symbol in it, or 16 letters), so that prose about the
+// header ("accepts Authorization: Bearer with the read token") stays readable.
+const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)(?:(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{4,}|[A-Za-z]{16,})/gi;
+const SCHEME_WORD = /^(?:Bearer|Basic|Token)$/i;
 // `scheme://user:password@host`: the password part.
 const URL_CREDENTIALS = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/@"'\\]+):[^\s@/"'\\]*@/g;
 // A JWT (the plane's session and viewer tokens) wherever it appears on its own.
@@ -47,6 +50,8 @@ export function scrubSecrets(text: string): string {
       if (quoted !== undefined) return `${name}${sep}"${SCRUBBED}"`;
       // a JSON literal (`"token": null`, a count) is no secret, and replacing it would break the line
       if (sep.includes('"') && JSON_LITERAL.test(bare!)) return _all;
+      // `Authorization: Bearer <token>`: the scheme word is no secret; the token after it was scrubbed above
+      if (SCHEME_WORD.test(bare!)) return _all;
       return `${name}${sep}${SCRUBBED}`;
     })
     .replace(TICKET_PARAM, `$1${SCRUBBED}`)

@@ -32,6 +32,12 @@ describe('scrubSecrets: credential-like values', () => {
     expect(scrubSecrets(out)).toBe(out);
   });
 
+  it('keeps prose about the Authorization header readable (the node says how /metrics is opened)', () => {
+    const line = '/metrics is closed (since build 2026.08): it accepts Authorization: Bearer with the read token';
+    expect(scrubSecrets(line)).toBe(line);
+    expect(scrubSecrets('Authorization: Bearer abcdefghijklmnopqrstu')).toBe(`Authorization: Bearer ${SCRUBBED}`);
+  });
+
   it('keeps what only looks like a secret name, and keeps a JSON line valid', () => {
     const line = JSON.stringify({ level: 30, port: 8080, token_count: 3, password_set: true, token: null, text: 'tokens' });
     expect(scrubSecrets(line)).toBe(line);
