@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CANARY, startPlane, type TestPlane } from '../harness.js';
 import { login, type Client } from '../client.js';
 import { lastAudit, unique } from '../inventory.helpers.js';
-import { REPO, call, freePort, startNode, tempDir, type RunningNode } from '../../node/helpers/node-process.js';
+import { call, freePort, startNode, tempDir, type RunningNode } from '../../node/helpers/node-process.js';
 import { MEDIA_ENV, TESTSRC, stopAndReap, waitFor, waitState } from '../../node/media/media-helpers.js';
 
 /**
@@ -102,11 +100,7 @@ it('config is read (audited), globals and the log level are written through the 
   expect((await root.get(`/api/v1/nodes/${nodeId}/config`)).body.epoch).toBe(after.json.epoch);
 });
 
-// The node's GET /api/v1/logs and /api/v1/license come with another part of this issue: until its
-// routes are in this tree, these two are skipped (the fake-node tests cover the plane's side).
-const nodeHasLogRoutes = existsSync(join(REPO, 'src/node/logs/logs.routes.ts')) && existsSync(join(REPO, 'src/node/license/license.routes.ts'));
-
-it.skipIf(!nodeHasLogRoutes)('the node\'s log ring through the plane, with the query forwarded', async () => {
+it('the node\'s log ring through the plane, with the query forwarded', async () => {
   const all = await root.get(`/api/v1/nodes/${nodeId}/logs?level=all&limit=5`);
   expect(all.status, all.text).toBe(200);
   expect(all.body).toMatchObject({ head_seq: expect.any(Number), capacity: 4096 });
@@ -118,7 +112,7 @@ it.skipIf(!nodeHasLogRoutes)('the node\'s log ring through the plane, with the q
   expect(all.text).not.toContain(WRITE);
 });
 
-it.skipIf(!nodeHasLogRoutes)('the node\'s licence through the plane: none without a licence file', async () => {
+it('the node\'s licence through the plane: none without a licence file', async () => {
   const r = await root.get(`/api/v1/nodes/${nodeId}/license`);
   expect(r.status, r.text).toBe(200);
   expect(r.body).toEqual({ state: 'none', licensee: null, expires: null, updates_until: null, build_date: expect.any(String) });
