@@ -31,6 +31,8 @@ import { createOrgRemoval, createOrgs } from './orgs/orgs.module.js';
 import { createGrantsReset, createRights } from './rights/rights.module.js';
 import { createUsers } from './users/users.module.js';
 import { createTags } from './tags/tags.module.js';
+import { createUsage } from './usage/usage.module.js';
+import type { UsageService } from './usage/usage.service.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
@@ -68,6 +70,7 @@ export interface PlaneServices {
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
+  usage: UsageService;
 }
 
 export interface Plane {
@@ -137,12 +140,13 @@ export async function buildApp(deps: {
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
+  const usageDomain = createUsage({ db, orgs, auth, evidence: events.evidence });
   const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
-    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain,
+    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, usageDomain,
   ];
 
   auth.subscribe(bus);
@@ -177,7 +181,7 @@ export async function buildApp(deps: {
     app,
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
-      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure,
+      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, usage: usageDomain.usage,
     },
     ready: () => readyPromise,
     async close() {

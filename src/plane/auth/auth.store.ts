@@ -81,4 +81,24 @@ export const authStore = {
     const row = await db.selectFrom('orgs').select('max_sessions_per_user').where('id', '=', orgId).executeTakeFirst();
     return row?.max_sessions_per_user ?? null;
   },
+
+  /**
+   * Expired sessions still inside the prepared sessions_count (unrevoked, expiry not yet swept):
+   * a usage read subtracts them; the expiry job keeps this set small (partial index 0013).
+   */
+  async countExpiredUnswept(db: Db, orgId: string, now: Date): Promise<number> {
+    const r = await db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId).where('revoked_at', 'is', null).where('expired_swept', '=', false)
+      .where('expires_at', '<=', now).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  },
+
+  /** Marks up to `limit` expired sessions swept (their statement trigger takes them off sessions_count). */
+  async sweepExpired(db: Db, now: Date, limit: number): Promise<number> {
+    const r = await db.updateTable('sessions').set({ expired_swept: true })
+      .where('id', 'in', (eb) => eb.selectFrom('sessions').select('id')
+        .where('revoked_at', 'is', null).where('expired_swept', '=', false).where('expires_at', '<=', now).limit(limit))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  },
 };

@@ -1,0 +1,85 @@
+-- Prepared usage counters (document 1 "Quota usage", document 4 §9): GET /api/v1/usage reads
+-- these rows and never counts the resource tables per request. The writes keep them: one
+-- statement-level trigger per table and operation, over its transition tables, adds one delta
+-- per organisation and statement (an intake batch of 100 events is one counter update, not 100).
+-- An organisation has up to 16 rows (`shard` = the writing connection's backend pid modulo 16),
+-- so concurrent writers of one organisation (event intake) do not queue on one row; a read sums
+-- them. docs/usage.md tells how a new table (dashboards, reports) attaches its counter.
+create table org_usage_counters (
+  org_id uuid not null references orgs (id) on delete cascade,
+  shard smallint not null,
+  cameras bigint not null default 0,
+  users bigint not null default 0,
+  tags bigint not null default 0,
+  event_templates bigint not null default 0,
+  dashboards bigint not null default 0,
+  reports bigint not null default 0,
+  events bigint not null default 0,
+  sessions bigint not null default 0,
+  primary key (org_id, shard)
+);
+
+-- The trigger body: argument 0 is the counter column, argument 1 the predicate a row must meet
+-- to count (e.g. a session: unrevoked, its expiry not yet swept). Rows of an organisation being
+-- deleted (deleted_at set: its archive cleanup removes them) or without one (global templates)
+-- leave the counters alone; the organisation's counter rows go with its row.
+create or replace function argus_usage_count() returns trigger language plpgsql as $$
+declare
+  col text := tg_argv[0];
+  pred text := coalesce(tg_argv[1], 'true');
+  src text;
+begin
+  if tg_op = 'INSERT' then
+    src := format('select org_id, 1 as n from argus_usage_new where %s', pred);
+  elsif tg_op = 'DELETE' then
+    src := format('select org_id, -1 as n from argus_usage_old where %s', pred);
+  else
+    src := format('select org_id, 1 as n from argus_usage_new where %1$s
+                   union all select org_id, -1 as n from argus_usage_old where %1$s', pred);
+  end if;
+  execute format(
+    'insert into org_usage_counters as c (org_id, shard, %1$I)
+       select d.org_id, (pg_backend_pid() %% 16)::smallint, sum(d.n)
+         from (%2$s) d join orgs o on o.id = d.org_id and o.deleted_at is null
+        group by d.org_id having sum(d.n) <> 0
+     on conflict (org_id, shard) do update set %1$I = c.%1$I + excluded.%1$I', col, src);
+  return null;
+end $$;
+
+-- Attaches a counter to a table that has an org_id column: its triggers (insert and delete;
+-- update too when a predicate can change) and a first count of the rows already there.
+-- Issue 13: `select argus_attach_usage_counter('dashboards', 'dashboards');` in its migration.
+create or replace function argus_attach_usage_counter(tbl regclass, col text, pred text default null)
+returns void language plpgsql as $$
+declare
+  p text := coalesce(pred, 'true');
+begin
+  execute format('create trigger %I after insert on %s referencing new table as argus_usage_new
+    for each statement execute function argus_usage_count(%L, %L)', 'usage_' || col || '_ins', tbl, col, p);
+  execute format('create trigger %I after delete on %s referencing old table as argus_usage_old
+    for each statement execute function argus_usage_count(%L, %L)', 'usage_' || col || '_del', tbl, col, p);
+  if pred is not null then
+    execute format('create trigger %I after update on %s referencing old table as argus_usage_old new table as argus_usage_new
+      for each statement execute function argus_usage_count(%L, %L)', 'usage_' || col || '_upd', tbl, col, p);
+  end if;
+  execute format(
+    'insert into org_usage_counters as c (org_id, shard, %1$I)
+       select t.org_id, 0, count(*) from %2$s t join orgs o on o.id = t.org_id and o.deleted_at is null
+        where %3$s group by t.org_id
+     on conflict (org_id, shard) do update set %1$I = c.%1$I + excluded.%1$I', col, tbl, p);
+end $$;
+
+-- sessions_count is "the live count of unrevoked, unexpired sessions". Expiry is not a write, so
+-- the counter holds unrevoked sessions whose expiry has not been swept yet; the job
+-- usage.session_expiry sets expired_swept on expired ones (the update trigger takes them off),
+-- and a read subtracts the few expired-but-not-yet-swept sessions of its organisation (index below).
+alter table sessions add column expired_swept boolean not null default false;
+create index sessions_unswept_idx on sessions (org_id, expires_at) where revoked_at is null and not expired_swept;
+create index sessions_expiry_sweep_idx on sessions (expires_at) where revoked_at is null and not expired_swept;
+
+select argus_attach_usage_counter('cameras', 'cameras');
+select argus_attach_usage_counter('users', 'users');
+select argus_attach_usage_counter('tags', 'tags');
+select argus_attach_usage_counter('event_templates', 'event_templates');
+select argus_attach_usage_counter('events', 'events');
+select argus_attach_usage_counter('sessions', 'sessions', 'revoked_at is null and not expired_swept');
