@@ -12,7 +12,7 @@ import { sendEvents, uploadAttachment } from '../fixtures.js';
 // creates and deletes, a purge, and the deletion of an organisation.
 
 const at = (i: number) => new Date(Date.now() - 3600_000 + i * 1000).toISOString();
-const ok = (r: { status: number; text: string }, status = [200, 201, 204]) => { expect(status, r.text).toContain(r.status); return r; };
+const ok = <R extends { status: number; text: string }>(r: R, status = [200, 201, 204]): R => { expect(status, r.text).toContain(r.status); return r; };
 
 describe('prepared usage counters', () => {
   let t: TestPlane;
