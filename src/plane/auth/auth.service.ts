@@ -211,6 +211,7 @@ export class AuthService {
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.hmacKey!);
     await this.db.transaction().execute(async (trx) => {
+      await authStore.lockUserSessions(trx, user.id);
       await authStore.insertSession(trx, {
         id: sid, user_id: user.id, org_id: user.org_id, kid: kidOf(kid), created_at: now, expires_at: expiresAt,
         ip: from.ip, user_agent: from.userAgent.slice(0, 512),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 export interface SigningKey { materialId: string; epoch: number; secret: Uint8Array }
@@ -43,6 +44,15 @@ export const authStore = {
 
   async insertSession(db: Db, s: { id: string; user_id: string; org_id: string; kid: string; created_at: Date; expires_at: Date; ip: string; user_agent: string }) {
     await db.insertInto('sessions').values(s).execute();
+  },
+
+  /**
+   * Serialises the logins of one user until the transaction ends, so concurrent logins each see
+   * the sessions of the ones before and max_sessions_per_user holds (a transaction-level
+   * advisory lock: no row of another domain's table is locked).
+   */
+  async lockUserSessions(db: Db, userId: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`sessions:${userId}`}, 0))`.execute(db);
   },
 
   /** Live sessions of a user beyond `keep`, oldest first: revoked to honour max_sessions_per_user. */
