@@ -88,9 +88,13 @@ describe('GET /api/v1/usage', () => {
     // the other organisation is untouched
     expect(await usage(x.b.admin)).toMatchObject({ cameras_count: 0, tags_count: 0, events_count: 0, users_count: 2 });
 
-    // a user deleted takes its sessions with it
-    expect((await x.a.admin.del(`/api/v1/users/${extra.id}`)).status).toBe(200);
+    // a user moved to another organisation counts there (its sessions are revoked by the move)
+    expect((await x.root.patch(`/api/v1/users/${extra.id}`, { org_id: x.b.orgId })).status).toBe(200);
     expect(await usage(x.a.admin)).toMatchObject({ users_count: 2, sessions_count: 2 });
+    expect(await usage(x.b.admin)).toMatchObject({ users_count: 3, sessions_count: 2 });
+    // a user deleted takes its sessions with it
+    expect((await x.root.del(`/api/v1/users/${extra.id}`)).status).toBe(200);
+    expect(await usage(x.b.admin)).toMatchObject({ users_count: 2, sessions_count: 2 });
   });
 
   it('sessions_count: logins add, logout and revocation remove, expiry counts at once and after the job', async () => {

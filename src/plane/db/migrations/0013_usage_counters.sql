@@ -76,7 +76,8 @@ create index sessions_unswept_idx on sessions (org_id, expires_at) where revoked
 create index sessions_expiry_sweep_idx on sessions (expires_at) where revoked_at is null and not expired_swept;
 
 select argus_attach_usage_counter('cameras', 'cameras');
-select argus_attach_usage_counter('users', 'users');
+-- A user may move to another organisation (PATCH org_id): the update trigger moves its count.
+select argus_attach_usage_counter('users', 'users', 'true');
 select argus_attach_usage_counter('tags', 'tags');
 select argus_attach_usage_counter('event_templates', 'event_templates');
 select argus_attach_usage_counter('events', 'events');
