@@ -5,8 +5,12 @@
 -- An organisation has up to 16 rows (`shard` = the writing connection's backend pid modulo 16),
 -- so concurrent writers of one organisation (event intake) do not queue on one row; a read sums
 -- them. docs/usage.md tells how a new table (dashboards, reports) attaches its counter.
+-- No foreign key to orgs: its check would take a key-share lock on the organisation row, which a
+-- quota check holds FOR UPDATE, and a writer that created a shard row and then waited for that
+-- lock could deadlock with a create waiting for the shard row. The rows go with the organisation
+-- row through the trigger below instead.
 create table org_usage_counters (
-  org_id uuid not null references orgs (id) on delete cascade,
+  org_id uuid not null,
   shard smallint not null,
   cameras bigint not null default 0,
   users bigint not null default 0,
@@ -18,6 +22,13 @@ create table org_usage_counters (
   sessions bigint not null default 0,
   primary key (org_id, shard)
 );
+
+create or replace function argus_usage_forget_org() returns trigger language plpgsql as $$
+begin
+  delete from org_usage_counters where org_id = old.id;
+  return null;
+end $$;
+create trigger usage_forget_org after delete on orgs for each row execute function argus_usage_forget_org();
 
 -- Attaches a counter to a table that has an org_id column: per operation (insert, delete; update
 -- too when a predicate is given, as a row may then start or stop counting) a trigger function of
