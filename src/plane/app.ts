@@ -30,6 +30,8 @@ import { createOrgRemoval, createOrgs } from './orgs/orgs.module.js';
 import { createGrantsReset, createRights } from './rights/rights.module.js';
 import { createUsers } from './users/users.module.js';
 import { createTags } from './tags/tags.module.js';
+import { createUsage } from './usage/usage.module.js';
+import type { UsageService } from './usage/usage.service.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
@@ -81,6 +83,7 @@ export interface PlaneServices {
   fleet: FleetMonitor;
   sampler: ProcessSampler;
   monitor: MonitorService;
+  usage: UsageService;
 }
 
 export interface Plane {
@@ -144,6 +147,7 @@ export async function buildApp(deps: {
   // Before the sweeper: it hands each sweep's report to `fleet` (its sink).
   const monitorDomain = createMonitor({ db, clock, streams, cameras, poolStats: () => database.poolStats(), log: log.child({ part: 'monitor' }) });
   const { fleet, sampler, monitor } = monitorDomain;
+  const usageDomain = createUsage({ db, orgs, auth, evidence: events.evidence });
   const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
@@ -152,7 +156,7 @@ export async function buildApp(deps: {
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
-    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain,
+    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain, usageDomain,
     nodeOpsDomain, viewerSessionsDomain, logsDomain,
   ];
 
@@ -191,6 +195,7 @@ export async function buildApp(deps: {
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
       moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs, fleet, sampler, monitor,
+      usage: usageDomain.usage,
     },
     ready: () => readyPromise,
     async close() {

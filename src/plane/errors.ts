@@ -64,7 +64,11 @@ export const errors = {
 } as const;
 
 const conflictCodes = ['node_in_use', 'org_not_empty', 'viewer_secret_unset'] as const;
-const quotaCodes = ['max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached'] as const;
+// max_reports_reached and max_dashboards_reached: issue 13 attaches them to its tables (docs/usage.md).
+const quotaCodes = [
+  'max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached',
+  'max_reports_reached', 'max_dashboards_reached',
+] as const;
 
 /** 400 codes: those of document 1 (audit) and the validation codes of the inventory routes. */
 export const badRequestCodes = [

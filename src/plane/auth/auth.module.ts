@@ -19,6 +19,6 @@ export function createAuth(deps: {
       session: (app) => sessionRoutes(app, { auth }),
       superadmin: (app) => keyRotationRoute(app, { auth }),
     },
-    jobs: () => [auth.throttlePruneJob()],
+    jobs: () => [auth.throttlePruneJob(), auth.sessionExpiryJob()],
   };
 }

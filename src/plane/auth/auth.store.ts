@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 export interface SigningKey { materialId: string; epoch: number; secret: Uint8Array }
@@ -45,6 +46,15 @@ export const authStore = {
     await db.insertInto('sessions').values(s).execute();
   },
 
+  /**
+   * Serialises the logins of one user until the transaction ends, so concurrent logins each see
+   * the sessions of the ones before and max_sessions_per_user holds (a transaction-level
+   * advisory lock: no row of another domain's table is locked).
+   */
+  async lockUserSessions(db: Db, userId: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`sessions:${userId}`}, 0))`.execute(db);
+  },
+
   /** Live sessions of a user beyond `keep`, oldest first: revoked to honour max_sessions_per_user. */
   async revokeOldestBeyond(db: Db, userId: string, keep: number, now: Date): Promise<string[]> {
     const live = await db.selectFrom('sessions').select('id')
@@ -80,5 +90,25 @@ export const authStore = {
   async maxSessionsPerUser(db: Db, orgId: string): Promise<number | null> {
     const row = await db.selectFrom('orgs').select('max_sessions_per_user').where('id', '=', orgId).executeTakeFirst();
     return row?.max_sessions_per_user ?? null;
+  },
+
+  /**
+   * Expired sessions still inside the prepared sessions_count (unrevoked, expiry not yet swept):
+   * a usage read subtracts them; the expiry job keeps this set small (partial index 0013).
+   */
+  async countExpiredUnswept(db: Db, orgId: string, now: Date): Promise<number> {
+    const r = await db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId).where('revoked_at', 'is', null).where('expired_swept', '=', false)
+      .where('expires_at', '<=', now).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  },
+
+  /** Marks up to `limit` expired sessions swept (their statement trigger takes them off sessions_count). */
+  async sweepExpired(db: Db, now: Date, limit: number): Promise<number> {
+    const r = await db.updateTable('sessions').set({ expired_swept: true })
+      .where('id', 'in', (eb) => eb.selectFrom('sessions').select('id')
+        .where('revoked_at', 'is', null).where('expired_swept', '=', false).where('expires_at', '<=', now).limit(limit))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
   },
 };

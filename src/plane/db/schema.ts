@@ -55,6 +55,8 @@ export interface SessionsTable {
   revoked_at: Timestamp | null;
   ip: Generated<string>;
   user_agent: Generated<string>;
+  /** Set by the usage.session_expiry job once an expired session left sessions_count (0013). */
+  expired_swept: Generated<boolean>;
 }
 
 export interface TagsTable {
@@ -199,6 +201,13 @@ export interface AttachmentsTable {
 
 export interface OrgEvidenceUsageTable { org_id: string; bytes: Generated<number>; attachments: Generated<number> }
 
+/** Prepared usage counters (0013): per organisation up to 16 shards, a read sums them. */
+export interface OrgUsageCountersTable {
+  org_id: string; shard: number;
+  cameras: Generated<number>; users: Generated<number>; tags: Generated<number>; event_templates: Generated<number>;
+  dashboards: Generated<number>; reports: Generated<number>; events: Generated<number>; sessions: Generated<number>;
+}
+
 export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
 
 /** The fleet monitor's shared state (migration 0012): the latest sweep's numbers and summary. */
@@ -224,6 +233,7 @@ export interface Schema {
   event_ext_ids: EventExtIdsTable;
   attachments: AttachmentsTable;
   org_evidence_usage: OrgEvidenceUsageTable;
+  org_usage_counters: OrgUsageCountersTable;
   event_templates: EventTemplatesTable;
   evidence_pressure: EvidencePressureTable;
   monitor_fleet: MonitorFleetTable;

@@ -41,6 +41,11 @@ export class OrgsService {
     return (await orgsStore.get(db, orgId, { lock: 'share' })) !== undefined;
   }
 
+  /** An organisation and its limits, without a lock (usage figures); undefined when absent or deleted. */
+  find(orgId: string): Promise<OrgRecord | undefined> {
+    return orgsStore.get(this.db, orgId);
+  }
+
   async list(q: ListArgs) {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const rows = await orgsStore.list(this.db, { after: q.after ?? null, limit });

@@ -1,0 +1,17 @@
+import type { PlaneApp } from '../http/typed.js';
+import { principalOf } from '../http/principal.js';
+import { sec, validationCodes } from '../http/list.js';
+import type { UsageService } from './usage.service.js';
+import { UsageQuery, UsageRow } from './usage.schemas.js';
+
+/** Administrator scope. */
+export function usageRoutes(app: PlaneApp, deps: { usage: UsageService }): void {
+  app.get('/api/v1/usage', {
+    schema: {
+      tags: ['usage'], summary: 'Quota usage of an organisation, from prepared counters (default: own; superadmin: any)',
+      description: 'Errors: 403 forbidden (another organisation), 404 not_found (no such organisation).',
+      security: sec, querystring: UsageQuery, response: { 200: UsageRow },
+    },
+    config: { validationCode: validationCodes() },
+  }, async (req) => deps.usage.usage(principalOf(req), req.query));
+}
