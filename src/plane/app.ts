@@ -123,7 +123,7 @@ export async function buildApp(deps: {
   const { tags } = tagsDomain;
   const nodesDomain = createNodes({ db, clock, audit, box: new SecretBox(deps.secretKey ?? randomBytes(32)), allowPrivateTargets: config.allowPrivateTargets });
   const { nodes } = nodesDomain;
-  const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags });
+  const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags, log: log.child({ part: 'cameras' }), nodeTimeoutMs: config.sweeper.timeoutMs });
   const { cameras, viewing } = camerasDomain;
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
@@ -137,7 +137,10 @@ export async function buildApp(deps: {
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
-  const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
+  const sweeperDomain = createSweeper({
+    db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }),
+    sink: { publish: async () => {} }, // lead: wire monitor.fleet here
+  });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const domains = [

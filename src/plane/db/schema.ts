@@ -89,6 +89,7 @@ export interface CamerasTable {
   sub_source: string | null;
   status: Generated<'live' | 'unavailable' | 'degraded' | 'failing'>;
   offline_since: OptionalTimestamp;
+  recording_retention: Generated<string | null>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -199,6 +200,7 @@ export interface AttachmentsTable {
 
 export interface OrgEvidenceUsageTable { org_id: string; bytes: Generated<number>; attachments: Generated<number> }
 
+export interface SweeperLeaseTable { id: number; holder: string; expires_at: Date }
 export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
 
 export interface Schema {
@@ -221,4 +223,5 @@ export interface Schema {
   org_evidence_usage: OrgEvidenceUsageTable;
   event_templates: EventTemplatesTable;
   evidence_pressure: EvidencePressureTable;
+  sweeper_lease: SweeperLeaseTable;
 }
