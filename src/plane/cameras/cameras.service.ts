@@ -64,8 +64,13 @@ export class CamerasService {
     private readonly orgs: OrgsService,
     private readonly nodes: NodesService,
     private readonly tags: TagsService,
-    private readonly provisioner: Pick<Provisioner, 'cameraChanged'>,
+    private readonly provisioner: Pick<Provisioner, 'cameraChanged' | 'settled'>,
   ) {}
+
+  /** Resolves once every camera write made so far reached its node or failed. */
+  provisioned(): Promise<void> {
+    return this.provisioner.settled();
+  }
 
   /** Whether the organisation has cameras (they keep it: 409 org_not_empty). */
   async anyInOrg(db: Db, orgId: string): Promise<boolean> {
@@ -154,7 +159,7 @@ export class CamerasService {
       });
       return { row, rec };
     });
-    await this.provisioner.cameraChanged(null, row.rec);
+    this.provisioner.cameraChanged(null, row.rec);
     return row.row;
   }
 
@@ -196,7 +201,7 @@ export class CamerasService {
       });
       return { row, before, after: toNode ? after : null };
     });
-    if (r.after) await this.provisioner.cameraChanged(r.before, r.after);
+    if (r.after) this.provisioner.cameraChanged(r.before, r.after);
     return r.row;
   }
 
@@ -211,7 +216,7 @@ export class CamerasService {
       });
       return before;
     });
-    await this.provisioner.cameraChanged(before, null);
+    this.provisioner.cameraChanged(before, null);
     return { id: before.id, deleted: true as const };
   }
 

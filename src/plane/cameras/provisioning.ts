@@ -63,14 +63,30 @@ export async function applyRepairs(base: string, token: string, plan: { put: Arr
 }
 
 /**
- * Sends a camera write to its node at once (document 4 §3). Best effort: an unreachable node
- * leaves the camera `unavailable` and the sweeper's reconcile repairs the node later.
+ * Sends a camera write to its node at once (document 4 §3), after the reply: the write's reply
+ * does not wait on a node that may be slow or away. Best effort: an unreachable node leaves the
+ * camera `unavailable` and the sweeper's reconcile repairs the node later. The changes of one
+ * camera reach its node in the order they were made (one queue per camera).
  */
 export class Provisioner {
+  private readonly queues = new Map<string, Promise<void>>();
+
   constructor(private readonly nodes: NodesService, private readonly timeoutMs: number, private readonly log: Pick<Logger, 'warn'>) {}
 
   /** `before`/`after`: the camera as it was and is (null: did not / no longer exist(s)). */
-  async cameraChanged(before: (CameraDesire & { node_id: string }) | null, after: (CameraDesire & { node_id: string }) | null): Promise<void> {
+  cameraChanged(before: (CameraDesire & { node_id: string }) | null, after: (CameraDesire & { node_id: string }) | null): void {
+    const id = (after ?? before)!.id;
+    const run = (this.queues.get(id) ?? Promise.resolve()).then(() => this.send(before, after));
+    this.queues.set(id, run);
+    void run.finally(() => { if (this.queues.get(id) === run) this.queues.delete(id); });
+  }
+
+  /** Resolves once every change queued so far reached its node or failed (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.queues.size) await Promise.all([...this.queues.values()]);
+  }
+
+  private async send(before: (CameraDesire & { node_id: string }) | null, after: (CameraDesire & { node_id: string }) | null): Promise<void> {
     try {
       if (before && (!after || before.node_id !== after.node_id)) {
         await this.onNode(before.node_id, async (url, token) => applyRepairs(url, token, { put: [], del: [mainStream(before.id), subStream(before.id)] }, this.timeoutMs));

@@ -50,7 +50,8 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
   const cam = await root.post('/api/v1/cameras', { name: unique('cam'), node_id: n.body.id, main_source: TESTSRC });
   expect(cam.status, cam.text).toBe(201);
   const main = `${cam.body.id}_main`;
-  // Put on the node by the camera write itself, before any sweep.
+  await t.plane.services.cameras.provisioned();
+  // Put on the node by the camera write itself (after its reply), before any sweep.
   expect((await nodeStreams()).map((s) => s.name)).toContain(main);
   const status = async () => (await root.get(`/api/v1/cameras/${cam.body.id}`)).body.status as string;
   await waitFor('camera live', async () => { await sweep(); return (await status()) === 'live'; });
@@ -74,5 +75,6 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
   await waitFor('camera live again', async () => { await sweep(); return (await status()) === 'live'; });
 
   expect((await root.del(`/api/v1/cameras/${cam.body.id}`)).status).toBe(200);
+  await t.plane.services.cameras.provisioned();
   expect((await nodeStreams()).map((s) => s.name)).not.toContain(main);
 });

@@ -9,6 +9,8 @@ const w = sweeperWorld();
 const { node, sweep, status } = w;
 const DISK = { name: 'disk1', total_bytes: 1000, avail_bytes: 500, write_iops: 2, identity_healthy: true };
 const SECRET = 'cam-pass-canary-9f1e';
+/** Camera writes reach the node after the reply: wait for them. */
+const sent = () => w.t.plane.services.cameras.provisioned();
 
 async function writableNode() {
   const n = await node();
@@ -25,6 +27,7 @@ describe('cameras on their nodes', () => {
     const main = `rtsp://admin:${SECRET}@10.0.0.7/main`;
     const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: main, sub_source: 'rtsp://10.0.0.7/sub', recording: { retention: '7d' } });
     expect(r.status, r.text).toBe(201);
+    await sent();
     expect(r.body).toMatchObject({ status: 'unavailable', recording: { retention: '7d' } });
     expect(JSON.stringify(r.body)).not.toContain(SECRET);
     const id = r.body.id as string;
@@ -43,11 +46,13 @@ describe('cameras on their nodes', () => {
     // Recording off, sub removed: the main stream is replaced, the sub deleted.
     const p = await w.x.a.admin.patch(`/api/v1/cameras/${id}`, { recording: null, sub_source: null });
     expect(p.status, p.text).toBe(200);
+    await sent();
     expect(n.fake.specs.get(`${id}_main`)?.dvr).toBeNull();
     expect(n.fake.streams.has(`${id}_sub`)).toBe(false);
 
     // Deleted: both streams go.
     expect((await w.x.a.admin.del(`/api/v1/cameras/${id}`)).status).toBe(200);
+    await sent();
     expect(n.fake.streams.has(`${id}_main`)).toBe(false);
     expect(deletes(n)).toContain(`/api/v1/streams/${id}_main`);
   });
@@ -66,6 +71,7 @@ describe('cameras on their nodes', () => {
     n.fake.mode = 'error';
     const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: 'testsrc://' });
     expect(r.status, r.text).toBe(201);
+    await sent();
     await sweep();
     expect(await status(w.x.a.admin, r.body.id)).toBe('unavailable');
     n.fake.mode = 'up';
@@ -79,6 +85,7 @@ describe('cameras on their nodes', () => {
     const n = await writableNode();
     const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: 'testsrc://', recording: { retention: '12h' } });
     const id = r.body.id as string;
+    await sent();
     await sweep();
     n.fake.streams.delete(`${id}_main`);
     n.fake.specs.delete(`${id}_main`);
