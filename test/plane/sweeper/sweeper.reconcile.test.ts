@@ -57,6 +57,18 @@ describe('cameras on their nodes', () => {
     expect(deletes(n)).toContain(`/api/v1/streams/${id}_main`);
   });
 
+  it('a camera moved to another node: its stream leaves the old node and is put on the new one', async () => {
+    const a = await writableNode();
+    const b = await writableNode();
+    const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: a.id, main_source: 'testsrc://' });
+    await sent();
+    expect(a.fake.streams.has(`${r.body.id}_main`)).toBe(true);
+    expect((await w.x.a.admin.patch(`/api/v1/cameras/${r.body.id}`, { node_id: b.id })).status).toBe(200);
+    await sent();
+    expect(a.fake.streams.has(`${r.body.id}_main`)).toBe(false);
+    expect(b.fake.streams.has(`${r.body.id}_main`)).toBe(true);
+  });
+
   it('rejects a retention outside the node grammar (400 bad_recording)', async () => {
     const n = await writableNode();
     for (const retention of ['7', '0d', '7w', '1.5h', '12345678d']) {
