@@ -107,6 +107,8 @@ export class Sweeper {
           }
         }
         outcomes.push({ nodeId: n.id, at, result, claim: n.polled_at, cams });
+        // A full batch is stored at once: a long sweep's first results do not wait for its last polls.
+        if (outcomes.length >= APPLY_BATCH) await this.store(outcomes.splice(0, outcomes.length));
         polls.push({
           node_id: n.id, attempted_ms: at, last_seen_ms: result.reachable ? at : (n.last_seen_at?.getTime() ?? null), reachable: result.reachable,
           system_telemetry: result.reachable ? result.system.telemetry ?? null : null,
@@ -116,12 +118,13 @@ export class Sweeper {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.config.concurrency, claimed.length) }, worker));
-    for (let i = 0; i < outcomes.length; i += APPLY_BATCH) {
-      const batch = outcomes.slice(i, i + APPLY_BATCH);
-      try { await this.applier.apply(batch); } catch (err) { this.log.warn({ nodes: batch.length, err: (err as Error).message }, 'sweep results not stored'); }
-    }
+    await this.store(outcomes);
     await this.publish({ sampled_ms: sampled, nodes_total: await this.nodes.count(), polls });
     return { polled: claimed.length, reachable };
+  }
+
+  private async store(batch: PollOutcome[]): Promise<void> {
+    try { await this.applier.apply(batch); } catch (err) { this.log.warn({ nodes: batch.length, err: (err as Error).message }, 'sweep results not stored'); }
   }
 
   private async publish(report: SweepReport): Promise<void> {
