@@ -1,5 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { LicenseState, StorageTelemetry, SystemTelemetry } from './sweep-report.js';
 
 /**
@@ -33,13 +33,6 @@ class PollFailure extends Error {
   constructor(message: string, readonly word: string, opts?: ErrorOptions) { super(message, opts); }
 }
 
-// One connection per node at a time, kept only briefly: a poll's two reads share it (one TCP
-// set-up instead of two); an idle socket is dropped after a second, long before a node would
-// close it under a reuse between sweeps.
-const AGENT = { keepAlive: true, maxSockets: 1, maxFreeSockets: 1, timeout: 1000 };
-const httpAgent = new HttpAgent(AGENT);
-const httpsAgent = new HttpsAgent(AGENT);
-
 /** A reply larger than this is not a node's system body or stream list (bad_body). */
 const MAX_BODY = 8 << 20;
 
@@ -53,7 +46,7 @@ function getJson(url: string, token: string, signal: AbortSignal): Promise<unkno
     let u: URL;
     try { u = new URL(url); } catch { reject(new PollFailure('connection_failed', 'refused')); return; }
     const failed = (err?: unknown) => reject(signal.aborted ? new PollFailure('timeout', 'timeout', { cause: err }) : new PollFailure('connection_failed', 'refused', { cause: err }));
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'GET', signal, agent: u.protocol === 'https:' ? httpsAgent : httpAgent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'GET', signal, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         reject(new PollFailure(`http_${res.statusCode}`, `http ${res.statusCode}`));
