@@ -31,13 +31,15 @@ const api = async (method: string, path: string, body: unknown) => {
 const fakes: Array<{ fake: FakeNode; cameras: string[] }> = [];
 for (let i = 0; i < NODES; i++) {
   const fake = await FakeNode.start();
+  // The node takes the camera writes: the plane provisions each camera's stream, then the
+  // reconcile finds nothing to repair (a steady sweep writes nothing to the nodes).
+  fake.acceptWrites = true;
   const { id } = await api('POST', '/api/v1/nodes', { name: `bench-node-${i}`, url: fake.url, api_token: fake.token });
   const cameras: string[] = [];
   for (let c = 0; c < CAMERAS; c++) {
-    const cam = await api('POST', '/api/v1/cameras', { name: `bench-cam-${i}-${c}`, node_id: id, main_source: 'rtsp://10.0.0.1/a' });
+    const cam = await api('POST', '/api/v1/cameras', { name: `bench-cam-${i}-${c}`, node_id: id, main_source: 'testsrc://' });
     cameras.push(cam.id);
     fake.stream(cam.id, 'live');
-    fake.stream(cam.id, 'live', 'sub');
   }
   fakes.push({ fake, cameras });
 }

@@ -130,7 +130,7 @@ export async function buildApp(deps: {
   const { tags } = tagsDomain;
   const nodesDomain = createNodes({ db, clock, audit, box: new SecretBox(deps.secretKey ?? randomBytes(32)), allowPrivateTargets: config.allowPrivateTargets });
   const { nodes } = nodesDomain;
-  const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags });
+  const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags, log: log.child({ part: 'cameras' }), nodeTimeoutMs: config.sweeper.timeoutMs });
   const { cameras, viewing } = camerasDomain;
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
@@ -148,7 +148,9 @@ export async function buildApp(deps: {
   const monitorDomain = createMonitor({ db, clock, streams, cameras, poolStats: () => database.poolStats(), log: log.child({ part: 'monitor' }) });
   const { fleet, sampler, monitor } = monitorDomain;
   const usageDomain = createUsage({ db, orgs, auth, evidence: events.evidence });
-  const sweeperDomain = createSweeper({ db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }) });
+  const sweeperDomain = createSweeper({
+    db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }), sink: fleet,
+  });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const nodeOpsDomain = createNodeOps({ db, audit, nodes });
@@ -199,8 +201,10 @@ export async function buildApp(deps: {
     },
     ready: () => readyPromise,
     async close() {
-      health.stop();
       jobs.stop();
+      // Another plane process takes the sweep over at once instead of after the lease runs out.
+      if (health.isUp) await sweeper.release().catch((err: Error) => log.warn({ err: err.message }, 'sweeper lease not released'));
+      health.stop();
       events.stop();
       streams.endAll();
       await closeWithin(app, config.http.drainMs);

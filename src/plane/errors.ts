@@ -84,6 +84,8 @@ export const badRequestCodes = [
   'reserved_name', 'bad_rate_limit', 'bad_events',
   // viewing (document 4 section 3, POST /api/v1/cameras/{id}/play)
   'bad_profile', 'bad_intent', 'bad_range',
+  // a camera's recording (issue 11)
+  'bad_recording',
   // adjacent, navigate, reconcile (document 2, Feed)
   'bad_direction', 'bad_excluded_detectors', 'bad_anchor', 'bad_camera',
   'event_reconcile_too_many_candidates', 'event_reconcile_cursor_not_allowed', 'event_reconcile_span_too_wide',

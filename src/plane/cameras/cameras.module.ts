@@ -5,15 +5,20 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
+import type { Logger } from 'pino';
 import { CamerasService } from './cameras.service.js';
+import { Provisioner } from './provisioning.js';
 import { ViewingService } from './viewing.service.js';
 import { camerasAdminRoutes, camerasReadRoutes } from './cameras.routes.js';
 
 /** Cameras as records (reads within camera rights, writes for administrators) and viewer tokens for their node. */
 export function createCameras(deps: {
   db: Db; clock: Clock; audit: AuditService; orgs: OrgsService; nodes: NodesService; tags: TagsService;
+  /** where a camera write that did not reach its node is told; the time-out of those writes */
+  log: Pick<Logger, 'warn'>; nodeTimeoutMs: number;
 }): DomainParts & { cameras: CamerasService; viewing: ViewingService } {
-  const cameras = new CamerasService(deps.db, deps.clock, deps.audit, deps.orgs, deps.nodes, deps.tags);
+  const provisioner = new Provisioner(deps.nodes, deps.nodeTimeoutMs, deps.log);
+  const cameras = new CamerasService(deps.db, deps.clock, deps.audit, deps.orgs, deps.nodes, deps.tags, provisioner);
   const viewing = new ViewingService(deps.db, deps.clock, deps.audit, cameras, deps.nodes);
   return {
     cameras, viewing,

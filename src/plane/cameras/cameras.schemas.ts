@@ -2,6 +2,10 @@ import { Type } from 'typebox';
 import { Name, Nullable, NullableBody, Uuid } from '../http/list.js';
 
 const Source = Type.String({ minLength: 1, maxLength: 2048, description: 'rtsp, rtsps, rtmp, rtmps, http, https, file or testsrc URL' });
+// The node's retention grammar (src/node/config/validate.ts): 90s, 30m, 12h, 7d.
+const Recording = Type.Object({
+  retention: Type.String({ pattern: '^[1-9][0-9]{0,6}[smhd]$', description: 'how long the node keeps the recording: 90s, 30m, 12h or 7d' }),
+}, { additionalProperties: false });
 const TagIds = Type.Array(Type.String(), { maxItems: 256, description: 'tag ids of the camera\'s organisation' });
 
 export const Status = Type.Union([Type.Literal('live'), Type.Literal('unavailable'), Type.Literal('degraded'), Type.Literal('failing')]);
@@ -14,6 +18,7 @@ export const CameraRow = Type.Object({
   id: Uuid, org_id: Uuid, node_id: Uuid, name: Type.String(),
   main_source: Type.String(), sub_source: Nullable(Type.String()), tag_ids: Type.Array(Uuid),
   status: Status, profiles: Type.Array(Profile),
+  recording: Nullable(Recording),
 });
 
 export const CameraCreateBody = Type.Object({
@@ -23,6 +28,7 @@ export const CameraCreateBody = Type.Object({
   main_source: Source,
   sub_source: Type.Optional(NullableBody(Source)),
   tag_ids: Type.Optional(TagIds),
+  recording: Type.Optional(NullableBody(Recording)),
 }, { additionalProperties: false });
 
 // The organisation of a camera is fixed at creation: its tags and grants belong to it.
@@ -32,13 +38,17 @@ export const CameraPatchBody = Type.Object({
   main_source: Type.Optional(Source),
   sub_source: Type.Optional(NullableBody(Source)),
   tag_ids: Type.Optional(TagIds),
+  recording: Type.Optional(NullableBody(Recording)),
 }, { additionalProperties: false });
 
-export interface CameraCreate { name: string; node_id: string; org_id?: string; main_source: string; sub_source?: string | null; tag_ids?: string[] }
+export interface CameraCreate {
+  name: string; node_id: string; org_id?: string; main_source: string; sub_source?: string | null; tag_ids?: string[];
+  recording?: { retention: string } | null;
+}
 export type CameraPatch = Partial<Omit<CameraCreate, 'org_id'>>;
 
 export const CameraFieldCodes: Record<string, string> = {
-  name: 'bad_name', node_id: 'unknown_node', main_source: 'bad_source_url', sub_source: 'bad_source_url', tag_ids: 'unknown_tag',
+  name: 'bad_name', node_id: 'unknown_node', main_source: 'bad_source_url', sub_source: 'bad_source_url', tag_ids: 'unknown_tag', recording: 'bad_recording',
 };
 
 /** POST /api/v1/cameras/{id}/play (document 4 section 3); `from` and `duration` only for playback. */

@@ -16,6 +16,7 @@ import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
 import { camerasStore, type CameraCounts, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 import { isForbiddenTarget } from '../nodes/target-policy.js';
+import type { Provisioner } from './provisioning.js';
 
 // No file: (issue 10, finding 8): an organisation administrator would have the node read any
 // file of its host. Document 4's file:// input stays for a node's own configuration.
@@ -46,13 +47,14 @@ function cameraRow(c: CameraRecord, tagIds: string[]) {
     id: c.id, org_id: c.org_id, node_id: c.node_id, name: c.name,
     main_source: maskUrlPassword(c.main_source), sub_source: c.sub_source === null ? null : maskUrlPassword(c.sub_source),
     tag_ids: tagIds, status: c.status, profiles,
+    recording: c.recording_retention === null ? null : { retention: c.recording_retention },
   };
 }
 
 /**
  * Cameras as records: reads for anyone within the camera-rights rule, writes for administrators.
- * Provisioning the streams on the node comes with its own issue; the sweeper sets `status` from
- * the node's state of the main stream.
+ * Each write is sent to the camera's node once committed (Provisioner, best effort); the
+ * sweeper's reconcile repairs what did not arrive and sets `status` from the node's main stream.
  */
 export class CamerasService {
   constructor(
@@ -62,7 +64,13 @@ export class CamerasService {
     private readonly orgs: OrgsService,
     private readonly nodes: NodesService,
     private readonly tags: TagsService,
+    private readonly provisioner: Pick<Provisioner, 'cameraChanged' | 'settled'>,
   ) {}
+
+  /** Resolves once every camera write made so far reached its node or failed. */
+  provisioned(): Promise<void> {
+    return this.provisioner.settled();
+  }
 
   /** Whether the organisation has cameras (they keep it: 409 org_not_empty). */
   async anyInOrg(db: Db, orgId: string): Promise<boolean> {
@@ -79,6 +87,16 @@ export class CamerasService {
   /** The inventory by status for the fleet summary: one aggregate query, asked once per sweep. */
   statusCounts(): Promise<CameraCounts> {
     return camerasStore.statusCounts(this.db);
+  }
+
+  /** The cameras of several nodes, in one query (a sweep loads all its nodes' cameras at once). */
+  ofNodes(db: Db, nodeIds: string[]): Promise<NodeCamera[]> {
+    return camerasStore.ofNodes(db, nodeIds);
+  }
+
+  /** Starts the offline interval of each camera not already offline, each at its own time; returns the ones it started. */
+  openOfflineAt(trx: Db, rows: Array<{ id: string; at: Date }>): Promise<string[]> {
+    return camerasStore.openOfflineAt(trx, rows);
   }
 
   /** Sets each camera's status; writes only the rows that change. */
@@ -122,7 +140,7 @@ export class CamerasService {
     const main = checkSourceUrl(body.main_source, this.nodes.allowPrivateTargets);
     const sub = body.sub_source == null ? null : checkSourceUrl(body.sub_source, this.nodes.allowPrivateTargets);
     const id = randomUUID();
-    return this.db.transaction().execute(async (trx) => {
+    const row = await this.db.transaction().execute(async (trx) => {
       const limits = await this.orgs.lockLimits(trx, orgId);
       if (!limits) throw errors.badRequest('unknown_org');
       if (!(await this.nodes.exists(trx, body.node_id.toLowerCase()))) throw errors.badRequest('unknown_node');
@@ -130,23 +148,28 @@ export class CamerasService {
       if (limits.max_cameras !== null && (await camerasStore.countInOrg(trx, orgId)) >= limits.max_cameras) {
         throw errors.quotaReached('max_cameras_reached');
       }
-      const rec: CameraRecord = { id, org_id: orgId, node_id: body.node_id.toLowerCase(), name: body.name, main_source: main, sub_source: sub, status: 'unavailable' };
+      const rec: CameraRecord = {
+        id, org_id: orgId, node_id: body.node_id.toLowerCase(), name: body.name, main_source: main, sub_source: sub,
+        recording_retention: body.recording?.retention ?? null, status: 'unavailable',
+      };
       const { status: _s, ...insert } = rec;
       await camerasStore.insert(trx, insert);
       await camerasStore.setTags(trx, id, tagIds);
-      // Tags carry rights: operators granted one of them see the new camera at once.
-      if (tagIds.length) await rightsChanged(trx, orgId);
+      // Open event streams of the organisation re-read their rights at once (a tag may grant the new camera).
+      await rightsChanged(trx, orgId);
       const row = cameraRow(rec, [...tagIds].sort());
       await this.audit.record(trx, {
         actor: actorOf(p), orgId, nodeId: rec.node_id, action: 'camera.create', objectType: 'camera', objectId: id, objectName: rec.name,
-        params: { name: rec.name, node_id: rec.node_id, main_source: row.main_source, sub_source: row.sub_source, tag_ids: row.tag_ids },
+        params: { name: rec.name, node_id: rec.node_id, main_source: row.main_source, sub_source: row.sub_source, tag_ids: row.tag_ids, recording: row.recording },
       });
-      return row;
+      return { row, rec };
     });
+    this.provisioner.cameraChanged(null, row.rec);
+    return row.row;
   }
 
   async update(p: Principal, rawId: string, body: CameraPatch) {
-    return this.db.transaction().execute(async (trx) => {
+    const r = await this.db.transaction().execute(async (trx) => {
       const before = await this.find(trx, adminScope(p), rawId, true);
       const beforeTags = (await camerasStore.tagsOf(trx, [before.id])).get(before.id)!;
       const set: Parameters<typeof camerasStore.update>[2] = {};
@@ -159,33 +182,36 @@ export class CamerasService {
       if (main !== undefined) set.main_source = main;
       const sub = body.sub_source === null ? (before.sub_source === null ? undefined : null) : sourceChange(body.sub_source, before.sub_source, this.nodes.allowPrivateTargets);
       if (sub !== undefined) set.sub_source = sub;
+      if (body.recording !== undefined && (body.recording?.retention ?? null) !== before.recording_retention) set.recording_retention = body.recording?.retention ?? null;
       let tagIds = beforeTags;
       if (body.tag_ids !== undefined) {
         const next = (await this.tags.requireInOrg(trx, before.org_id, body.tag_ids)).sort();
         if (next.join() !== beforeTags.join()) tagIds = next;
       }
-      const changed = [...Object.keys(set), ...(tagIds !== beforeTags ? ['tag_ids'] : [])];
+      const changed = [...Object.keys(set).map((k) => (k === 'recording_retention' ? 'recording' : k)), ...(tagIds !== beforeTags ? ['tag_ids'] : [])];
+      // The node's streams change only with what they carry (not the name or tags).
+      const toNode = ['node_id', 'main_source', 'sub_source', 'recording_retention'].some((f) => f in set);
       const after = { ...before, ...set };
       const row = cameraRow(after, tagIds);
-      if (!changed.length) return row;
+      if (!changed.length) return { row, before, after: null };
       if (Object.keys(set).length) await camerasStore.update(trx, before.id, set, new Date(this.clock.now()));
-      if (tagIds !== beforeTags) {
-        await camerasStore.setTags(trx, before.id, tagIds);
-        // Rights that came through a tag change with it: open streams re-read them before their next frame.
-        await rightsChanged(trx, before.org_id);
-      }
+      if (tagIds !== beforeTags) await camerasStore.setTags(trx, before.id, tagIds);
+      // Rights that came through a tag change with it; any camera change reaches open streams at once.
+      await rightsChanged(trx, before.org_id);
       const params: Record<string, unknown> = { changed };
       for (const f of changed) params[f] = (row as Record<string, unknown>)[f];
       await this.audit.record(trx, {
         actor: actorOf(p), orgId: after.org_id, nodeId: after.node_id, action: 'camera.update', objectType: 'camera', objectId: after.id,
         objectName: after.name, params,
       });
-      return row;
+      return { row, before, after: toNode ? after : null };
     });
+    if (r.after) this.provisioner.cameraChanged(r.before, r.after);
+    return r.row;
   }
 
   async delete(p: Principal, rawId: string): Promise<{ id: string; deleted: true }> {
-    return this.db.transaction().execute(async (trx) => {
+    const before = await this.db.transaction().execute(async (trx) => {
       const before = await this.find(trx, adminScope(p), rawId, true);
       await camerasStore.delete(trx, before.id);
       await rightsChanged(trx, before.org_id);
@@ -193,8 +219,10 @@ export class CamerasService {
         actor: actorOf(p), orgId: before.org_id, nodeId: before.node_id, action: 'camera.delete', objectType: 'camera', objectId: before.id,
         objectName: before.name, params: {},
       });
-      return { id: before.id, deleted: true as const };
+      return before;
     });
+    this.provisioner.cameraChanged(before, null);
+    return { id: before.id, deleted: true as const };
   }
 
   /** One camera the caller may see, as stored (for viewing); 404 otherwise. */

@@ -4,14 +4,21 @@ import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
 export interface CameraRecord {
   id: string; org_id: string; node_id: string; name: string; main_source: string; sub_source: string | null;
+  /** the camera's recording retention (node grammar, e.g. 7d); null: no recording */
+  recording_retention: string | null;
   status: 'live' | 'unavailable' | 'degraded' | 'failing';
 }
 export type CameraStatus = CameraRecord['status'];
 /** How many cameras the inventory holds, and how many of each status. */
 export interface CameraCounts { total: number; live: number; unavailable: number; degraded: number; failing: number }
 /** A camera as the sweeper reads it: its status and the start of its open offline interval. */
-export interface NodeCamera { id: string; org_id: string; name: string; status: CameraStatus; offline_since: Date | null }
-const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.status'] as const;
+export interface NodeCamera {
+  id: string; org_id: string; node_id: string; name: string; status: CameraStatus; offline_since: Date | null;
+  // what the reconcile wants on the node
+  main_source: string; sub_source: string | null; recording_retention: string | null;
+}
+const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.recording_retention', 'c.status'] as const;
+const NODE_CAMERA = ['id', 'org_id', 'node_id', 'name', 'status', 'offline_since', 'main_source', 'sub_source', 'recording_retention'] as const;
 
 /**
  * The only SQL of cameras and their tags. Visibility comes from the camera-rights rule. Status
@@ -50,7 +57,13 @@ export const camerasStore = {
   },
 
   async ofNode(db: Db, nodeId: string): Promise<NodeCamera[]> {
-    return db.selectFrom('cameras').select(['id', 'org_id', 'name', 'status', 'offline_since']).where('node_id', '=', nodeId).orderBy('id').execute();
+    return db.selectFrom('cameras').select(NODE_CAMERA).where('node_id', '=', nodeId).orderBy('id').execute();
+  },
+
+  /** The cameras of several nodes in one query (a sweep's batch). */
+  async ofNodes(db: Db, nodeIds: string[]): Promise<NodeCamera[]> {
+    if (!nodeIds.length) return [];
+    return db.selectFrom('cameras').select(NODE_CAMERA).where('node_id', 'in', nodeIds).orderBy('id').execute();
   },
 
   /** Sets each camera's status; writes only the rows that change. */
@@ -66,6 +79,14 @@ export const camerasStore = {
     if (!ids.length) return [];
     const r = await sql<{ id: string }>`update cameras set offline_since = ${at}
       where id = any(${ids}::uuid[]) and offline_since is null returning id`.execute(trx);
+    return r.rows.map((x) => x.id);
+  },
+
+  async openOfflineAt(trx: Db, rows: Array<{ id: string; at: Date }>): Promise<string[]> {
+    if (!rows.length) return [];
+    const r = await sql<{ id: string }>`update cameras c set offline_since = x.at
+      from unnest(${rows.map((x) => x.id)}::uuid[], ${rows.map((x) => x.at.toISOString())}::timestamptz[]) as x(id, at)
+      where c.id = x.id and c.offline_since is null returning c.id`.execute(trx);
     return r.rows.map((x) => x.id);
   },
 
@@ -89,7 +110,7 @@ export const camerasStore = {
     await db.insertInto('cameras').values(c).execute();
   },
 
-  async update(db: Db, id: string, set: Partial<Pick<CameraRecord, 'name' | 'node_id' | 'main_source' | 'sub_source'>>, now: Date): Promise<void> {
+  async update(db: Db, id: string, set: Partial<Pick<CameraRecord, 'name' | 'node_id' | 'main_source' | 'sub_source' | 'recording_retention'>>, now: Date): Promise<void> {
     await db.updateTable('cameras').set({ ...set, updated_at: now }).where('id', '=', id).execute();
   },
 

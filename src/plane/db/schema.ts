@@ -91,6 +91,7 @@ export interface CamerasTable {
   sub_source: string | null;
   status: Generated<'live' | 'unavailable' | 'degraded' | 'failing'>;
   offline_since: OptionalTimestamp;
+  recording_retention: Generated<string | null>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -208,6 +209,7 @@ export interface OrgUsageCountersTable {
   dashboards: Generated<number>; reports: Generated<number>; events: Generated<number>; sessions: Generated<number>;
 }
 
+export interface SweeperLeaseTable { id: number; holder: string; expires_at: Date }
 export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
 
 /** The fleet monitor's shared state (migration 0012): the latest sweep's numbers and summary. */
@@ -238,4 +240,5 @@ export interface Schema {
   evidence_pressure: EvidencePressureTable;
   monitor_fleet: MonitorFleetTable;
   monitor_node_frames: MonitorNodeFramesTable;
+  sweeper_lease: SweeperLeaseTable;
 }

@@ -11,7 +11,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { NodeCreate, NodePatch } from './nodes.schemas.js';
-import { nodesStore, type ClaimedNode, type NodeRecord } from './nodes.store.js';
+import { nodesStore, type ClaimedNode, type NodeRecord, type PollMark } from './nodes.store.js';
 
 const nodeRow = (n: NodeRecord) => ({
   id: n.id, name: n.name, url: n.url, enabled: n.enabled, state: n.state,
@@ -78,6 +78,21 @@ export class NodesService {
   /** The node answered; `was` is the start of the unreachable interval this ended, if any. */
   markReachable(trx: Db, id: string, at: Date, version: string, claim: Date | null) {
     return nodesStore.markReachable(trx, id, at, version, claim);
+  }
+
+  /** markUnreachable for a sweep's batch of nodes (one statement). */
+  markUnreachableMany(trx: Db, rows: PollMark[]) {
+    return nodesStore.markUnreachableMany(trx, rows);
+  }
+
+  /** markReachable for a sweep's batch of nodes (one statement). */
+  markReachableMany(trx: Db, rows: Array<PollMark & { version: string }>) {
+    return nodesStore.markReachableMany(trx, rows);
+  }
+
+  /** All nodes, enabled or not (the sweep report's nodes_total). */
+  count(): Promise<number> {
+    return nodesStore.count(this.db);
   }
 
   /** Disabled nodes not yet marked become `disabled`; returns them with the unreachable interval they ended. */

@@ -6,7 +6,9 @@ export interface NodeRecord {
   api_token_enc: string; auth_backend_secret_enc: string | null;
 }
 /** A node claimed for a poll, its write token still sealed. */
-export interface ClaimedNode { id: string; name: string; url: string; api_token_enc: string; polled_at: Date }
+export interface ClaimedNode { id: string; name: string; url: string; api_token_enc: string; polled_at: Date; last_seen_at: Date | null }
+/** One poll result to store: the node, when it was polled, under which claim (null: none). */
+export interface PollMark { id: string; at: Date; claim: Date | null }
 const COLUMNS = ['id', 'name', 'url', 'enabled', 'state', 'last_seen_at', 'version', 'api_token_enc', 'auth_backend_secret_enc'] as const;
 
 /**
@@ -35,7 +37,7 @@ export const nodesStore = {
   async claimNodes(db: Db, now: Date, leaseMs: number): Promise<ClaimedNode[]> {
     const r = await sql<ClaimedNode>`update nodes set polled_at = ${now}
       where enabled and (polled_at is null or polled_at <= ${new Date(now.getTime() - leaseMs)})
-      returning id, name, url, api_token_enc, polled_at`.execute(db);
+      returning id, name, url, api_token_enc, polled_at, last_seen_at`.execute(db);
     return r.rows;
   },
 
@@ -61,6 +63,37 @@ export const nodesStore = {
       from old where n.id = old.id
       returning n.name, old.unreachable_since as was`.execute(trx);
     return r.rows[0];
+  },
+
+  /** markUnreachable for a batch of nodes in one statement; returns the nodes it applied to (a stale claim is left out). */
+  async markUnreachableMany(trx: Db, rows: PollMark[]): Promise<Array<{ id: string; name: string; since: Date; opened: boolean }>> {
+    if (!rows.length) return [];
+    const r = await sql<{ id: string; name: string; since: Date; opened: boolean }>`with x as (
+        select * from unnest(${rows.map((m) => m.id)}::uuid[], ${rows.map((m) => m.at.toISOString())}::timestamptz[], ${rows.map((m) => m.claim?.toISOString() ?? null)}::timestamptz[]) as x(id, at, claim)),
+      old as (select n.id, n.unreachable_since, x.at from nodes n join x on x.id = n.id
+        where n.enabled and (x.claim is null or n.polled_at = x.claim) order by n.id for update of n)
+      update nodes n set state = 'unreachable', unreachable_since = coalesce(old.unreachable_since, old.at)
+      from old where n.id = old.id
+      returning n.id, n.name, n.unreachable_since as since, old.unreachable_since is null as opened`.execute(trx);
+    return r.rows;
+  },
+
+  /** markReachable for a batch of nodes in one statement; returns the nodes it applied to with the interval each ended. */
+  async markReachableMany(trx: Db, rows: Array<PollMark & { version: string }>): Promise<Array<{ id: string; name: string; was: Date | null }>> {
+    if (!rows.length) return [];
+    const r = await sql<{ id: string; name: string; was: Date | null }>`with x as (
+        select * from unnest(${rows.map((m) => m.id)}::uuid[], ${rows.map((m) => m.at.toISOString())}::timestamptz[], ${rows.map((m) => m.claim?.toISOString() ?? null)}::timestamptz[], ${rows.map((m) => m.version)}::text[]) as x(id, at, claim, version)),
+      old as (select n.id, n.unreachable_since, x.at, x.version from nodes n join x on x.id = n.id
+        where n.enabled and (x.claim is null or n.polled_at = x.claim) order by n.id for update of n)
+      update nodes n set state = 'reachable', unreachable_since = null, last_seen_at = old.at, version = old.version
+      from old where n.id = old.id
+      returning n.id, n.name, old.unreachable_since as was`.execute(trx);
+    return r.rows;
+  },
+
+  async count(db: Db): Promise<number> {
+    const r = await sql<{ n: string }>`select count(*) as n from nodes`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
   },
 
   /** Disabled nodes not yet marked: marked `disabled`; returns them with the unreachable interval they ended. */

@@ -9,6 +9,7 @@ import type { SystemEvents } from '../events/index.js';
 import type { DomainParts } from '../http/module.js';
 import { Sweeper } from './sweeper.service.js';
 import { EvidencePressure } from './evidence-pressure.js';
+import type { SweepSink } from './sweep-report.js';
 
 /**
  * The plane's watchers: the node sweeper and the evidence-storage pressure. With
@@ -17,9 +18,11 @@ import { EvidencePressure } from './evidence-pressure.js';
 export function createSweeper(deps: {
   db: Db; clock: Clock; config: Pick<PlaneConfig, 'sweeper' | 'evidencePressure' | 'evidence'>;
   nodes: NodesService; cameras: CamerasService; users: UsersService; system: SystemEvents; log: Logger;
+  /** where each sweep's report goes (the fleet monitor) */
+  sink: SweepSink;
 }): DomainParts & { sweeper: Sweeper; pressure: EvidencePressure } {
   const { config } = deps;
-  const sweeper = new Sweeper(deps.db, deps.clock, config.sweeper, deps.nodes, deps.cameras, deps.users, deps.system, deps.log);
+  const sweeper = new Sweeper(deps.db, deps.clock, config.sweeper, deps.nodes, deps.cameras, deps.users, deps.system, deps.log, deps.sink);
   const pressure = new EvidencePressure(deps.db, deps.clock, { ...config.evidencePressure, dir: config.evidence.dir }, deps.system, deps.users);
   return {
     sweeper, pressure,

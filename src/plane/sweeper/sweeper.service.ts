@@ -1,35 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import type { SystemClose, SystemEvents, SystemOpen } from '../events/index.js';
-import { pollNode, type NodeStream, type PollResult } from './node-client.js';
+import type { SystemClose, SystemEvents } from '../events/index.js';
+import { pollNode, type PollResult } from './node-client.js';
 import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
+import { applyRepairs, planRepairs } from '../cameras/provisioning.js';
+import type { NodePoll, SweepReport, SweepSink } from './sweep-report.js';
+import { SweepApplier, type PollOutcome } from './sweep-apply.js';
+import { sweeperStore } from './sweeper.store.js';
 
-/** Severities (0 debug .. 4 critical) of the plane's own events. */
-export const NODE_UNREACHABLE_SEVERITY = 3;
-export const CAMERA_OFFLINE_SEVERITY = 2;
-
-/** A camera's status from the node's state of its main stream (`<camera id>_main`). */
-export function cameraStatusOf(stream: NodeStream | undefined): CameraStatus {
-  switch (stream?.state) {
-    case 'live': return 'live';
-    // an on-demand stream without viewers serves as soon as one asks
-    case 'parked': return 'live';
-    case 'degraded': return 'degraded';
-    case 'failing': return 'failing';
-    default: return 'unavailable';
-  }
-}
-
-/** Why a camera is offline on a reachable node, or null when it is not (failing or absent main stream). */
-export function offlineReasonOf(stream: NodeStream | undefined): 'stream_absent' | 'stream_failing' | null {
-  if (!stream) return 'stream_absent';
-  return stream.state === 'failing' ? 'stream_failing' : null;
-}
+export { cameraStatusOf, offlineReasonOf, NODE_UNREACHABLE_SEVERITY, CAMERA_OFFLINE_SEVERITY } from './sweep-apply.js';
 
 /** The cameras whose status differs from the one they were read with (a steady sweep writes none). */
 function changed(cams: NodeCamera[], status: (c: NodeCamera) => CameraStatus): Array<{ id: string; status: CameraStatus }> {
@@ -43,25 +28,36 @@ export interface SweepSummary { polled: number; reachable: number }
 
 /** How often a sweep also closes intervals left open by a deleted node or camera. */
 const ORPHAN_CHECK_MS = 60_000;
+/** Poll results stored per transaction. */
+const APPLY_BATCH = 250;
+/** Sweeps a lease outlives its last renewal: a holder that died is replaced after this many. */
+const LEASE_SWEEPS = 3;
 
 /**
- * The sweeper (document 4 §6): every sweep it claims the enabled nodes due for a poll, polls
- * them (a bounded number at once, each under the time-out), and applies what each answered:
- * the node's reachability and system.node_unreachable, each camera's status from its main
- * stream and system.camera_offline. Each node's result is one transaction; the conditional
- * UPDATE that moves a state decides which process writes the event.
+ * The sweeper (document 4 §6, §9). One plane process sweeps at a time: the holder of the lease
+ * row (sweeper_lease), renewed every sweep; when it dies its lease runs out and another takes it.
+ * Every sweep it claims the enabled nodes, loads their cameras in one query, polls the nodes (a
+ * bounded number at once, each under the time-out), repairs each reachable node's streams to
+ * the inventory (the reconcile), stores the results in batches and hands the sweep report to
+ * the sink (the fleet monitor).
  */
 export class Sweeper {
+  private readonly holder = randomUUID();
+  private readonly applier: SweepApplier;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: PlaneConfig['sweeper'],
     private readonly nodes: NodesService,
     private readonly cameras: CamerasService,
-    private readonly users: UsersService,
+    users: UsersService,
     private readonly system: SystemEvents,
     private readonly log: Pick<Logger, 'warn'>,
-  ) {}
+    private readonly sink: SweepSink,
+  ) {
+    this.applier = new SweepApplier(db, nodes, cameras, users, system);
+  }
 
   private lastOrphanCheck = -Infinity;
 
@@ -70,32 +66,69 @@ export class Sweeper {
     return { name: 'nodes.sweep', everyMs: this.config.intervalMs, budgetMs: this.config.intervalMs, fixedRate: true, run: async () => { await this.sweep(); } };
   }
 
+  /** Gives up the lease (a process that stops), so that another process sweeps at once. */
+  release(): Promise<void> {
+    return sweeperStore.releaseLease(this.db, this.holder);
+  }
+
   async sweep(): Promise<SweepSummary> {
+    const sampled = this.clock.now();
+    if (!(await sweeperStore.takeLease(this.db, this.holder, new Date(sampled), LEASE_SWEEPS * this.config.intervalMs))) return { polled: 0, reachable: 0 };
     await this.stopWatchingDisabled();
     if (this.clock.now() - this.lastOrphanCheck >= ORPHAN_CHECK_MS) {
       this.lastOrphanCheck = this.clock.now();
       await this.system.closeOrphans(this.db, this.clock.now());
     }
-    // Half a sweep: a process that claimed a node in this sweep keeps it, the next sweep is free.
-    const claimed = await this.nodes.claimDue(new Date(this.clock.now()), this.config.intervalMs / 2);
+    // Half a sweep: a claim keeps a node from being polled twice in one sweep.
+    const claimed = await this.nodes.claimDue(new Date(sampled), this.config.intervalMs / 2);
+    const camsOf = new Map<string, NodeCamera[]>(claimed.map((n) => [n.id, []]));
+    for (const c of await this.cameras.ofNodes(this.db, claimed.map((n) => n.id))) camsOf.get(c.node_id)?.push(c);
+    const polls: NodePoll[] = [];
+    const outcomes: PollOutcome[] = [];
     let reachable = 0;
     let next = 0;
     const worker = async () => {
       while (next < claimed.length) {
         const n = claimed[next++]!;
         const at = this.clock.now();
-        let result: PollResult;
-        try {
-          result = await pollNode(n.url, this.nodes.openApiToken(n.id, n.api_token_enc), this.config.timeoutMs);
-        } catch {
-          result = { reachable: false, reason: 'bad_token' };
+        const cams = camsOf.get(n.id) ?? [];
+        let token: string | null = null;
+        try { token = this.nodes.openApiToken(n.id, n.api_token_enc); } catch { /* a token that does not open: the node is unreachable */ }
+        const result: PollResult = token === null ? { reachable: false, reason: 'bad_token', errors: ['bad_token'] } : await pollNode(n.url, token, this.config.timeoutMs);
+        const errors = [...(result.errors ?? [])];
+        if (result.reachable) {
+          reachable++;
+          if (result.streams && token !== null) {
+            const plan = planRepairs(cams, result.streams, result.system.storages?.[0]?.name ?? null);
+            if (plan.put.length || plan.del.length) {
+              const failed = await applyRepairs(n.url, token, plan, this.config.timeoutMs);
+              if (failed) errors.push('repair_failed');
+            }
+          }
         }
-        if (result.reachable) reachable++;
-        try { await this.apply(n.id, at, result, n.polled_at); } catch (err) { this.log.warn({ node_id: n.id, err: (err as Error).message }, 'sweep result not stored'); }
+        outcomes.push({ nodeId: n.id, at, result, claim: n.polled_at, cams });
+        // A full batch is stored at once: a long sweep's first results do not wait for its last polls.
+        if (outcomes.length >= APPLY_BATCH) await this.store(outcomes.splice(0, outcomes.length));
+        polls.push({
+          node_id: n.id, attempted_ms: at, last_seen_ms: result.reachable ? at : (n.last_seen_at?.getTime() ?? null), reachable: result.reachable,
+          system_telemetry: result.reachable ? result.system.telemetry ?? null : null,
+          storage_telemetry: result.reachable ? result.system.storages ?? null : null,
+          errors, license: result.reachable ? result.system.license ?? null : null,
+        });
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.config.concurrency, claimed.length) }, worker));
+    await this.store(outcomes);
+    await this.publish({ sampled_ms: sampled, nodes_total: await this.nodes.count(), polls });
     return { polled: claimed.length, reachable };
+  }
+
+  private async store(batch: PollOutcome[]): Promise<void> {
+    try { await this.applier.apply(batch); } catch (err) { this.log.warn({ nodes: batch.length, err: (err as Error).message }, 'sweep results not stored'); }
+  }
+
+  private async publish(report: SweepReport): Promise<void> {
+    try { await this.sink.publish(report); } catch (err) { this.log.warn({ err: (err as Error).message }, 'sweep report not published'); }
   }
 
   /**
@@ -104,50 +137,7 @@ export class Sweeper {
    * its newer result wins and this one is dropped.
    */
   async apply(nodeId: string, at: number, result: PollResult, claim: Date | null = null): Promise<void> {
-    const notice = await this.db.transaction().execute(async (trx) => {
-      const opens: SystemOpen[] = [];
-      const closes: SystemClose[] = [];
-      const cams = await this.cameras.ofNode(trx, nodeId);
-      if (!result.reachable) {
-        const node = await this.nodes.markUnreachable(trx, nodeId, new Date(at), claim);
-        if (!node) return null;
-        await this.cameras.setStatuses(trx, changed(cams, () => 'unavailable'));
-        // Only the node's event: its cameras' offline intervals neither open nor close while nothing is known of them.
-        if (node.opened) {
-          for (const orgId of await this.orgsFor(trx, cams)) {
-            opens.push({
-              detector: 'system.node_unreachable', orgId, occurredAt: at, interval: true, severity: NODE_UNREACHABLE_SEVERITY,
-              nodeId, nodeName: node.name, cameraId: null, cameraName: null, payload: { node_name: node.name, reason: result.reason },
-            });
-          }
-        }
-        return this.system.write(trx, opens, closes, at);
-      }
-      const node = await this.nodes.markReachable(trx, nodeId, new Date(at), result.system.version, claim);
-      if (!node) return null;
-      if (node.was) closes.push({ detector: 'system.node_unreachable', occurredAt: node.was.getTime(), nodeId });
-      if (result.streams) await this.applyStreams(trx, node.name, nodeId, at, cams, result.streams, opens, closes);
-      return this.system.write(trx, opens, closes, at);
-    });
-    this.system.publish(notice);
-  }
-
-  private async applyStreams(trx: Db, nodeName: string, nodeId: string, at: number, cams: NodeCamera[], streams: NodeStream[],
-    opens: SystemOpen[], closes: SystemClose[]): Promise<void> {
-    const byName = new Map(streams.map((s) => [s.name, s]));
-    const main = (c: NodeCamera) => byName.get(`${c.id}_main`);
-    await this.cameras.setStatuses(trx, changed(cams, (c) => cameraStatusOf(main(c))));
-    const offline = cams.filter((c) => offlineReasonOf(main(c)) !== null);
-    const started = new Set(await this.cameras.openOffline(trx, offline.map((c) => c.id), new Date(at)));
-    for (const c of offline) {
-      if (!started.has(c.id)) continue;
-      opens.push({
-        detector: 'system.camera_offline', orgId: c.org_id, occurredAt: at, interval: true, severity: CAMERA_OFFLINE_SEVERITY,
-        nodeId, nodeName, cameraId: c.id, cameraName: c.name, payload: { camera_name: c.name, node_name: nodeName, reason: offlineReasonOf(main(c)) },
-      });
-    }
-    const back = cams.filter((c) => c.offline_since !== null && offlineReasonOf(main(c)) === null).map((c) => c.id);
-    for (const c of await this.cameras.closeOffline(trx, back)) closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
+    await this.applier.apply([{ nodeId, at, result, claim, cams: await this.cameras.ofNode(this.db, nodeId) }]);
   }
 
   /**
@@ -169,13 +159,5 @@ export class Sweeper {
       return this.system.write(trx, [], closes, at);
     });
     this.system.publish(notice);
-  }
-
-  /** Every organisation with cameras on the node; with none, the first superadmin's. */
-  private async orgsFor(trx: Db, cams: NodeCamera[]): Promise<string[]> {
-    const orgs = [...new Set(cams.map((c) => c.org_id))].sort();
-    if (orgs.length) return orgs;
-    const home = await this.users.superadminOrg(trx);
-    return home ? [home] : [];
   }
 }

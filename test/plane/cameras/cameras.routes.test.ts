@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-const ROW = ['id', 'org_id', 'node_id', 'name', 'main_source', 'sub_source', 'tag_ids', 'status', 'profiles'];
+const ROW = ['id', 'org_id', 'node_id', 'name', 'main_source', 'sub_source', 'tag_ids', 'status', 'profiles', 'recording'];
 
 describe('cameras', () => {
   it('creates a camera (own organisation by default), unavailable, with MAIN and SUB profiles; audited camera.create', async () => {

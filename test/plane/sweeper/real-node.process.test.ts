@@ -37,9 +37,10 @@ it('reads a real node: its stream makes the camera live; stopped, the node is un
   const port = await freePort();
   const nodeRow = await root.post('/api/v1/nodes', { name: unique('real'), url: `http://127.0.0.1:${port}`, api_token: WRITE });
   expect(nodeRow.status, nodeRow.text).toBe(201);
-  const cam = await root.post('/api/v1/cameras', { name: unique('cam'), node_id: nodeRow.body.id, main_source: 'rtsp://10.0.0.1/a' });
+  const cam = await root.post('/api/v1/cameras', { name: unique('cam'), node_id: nodeRow.body.id, main_source: TESTSRC });
   expect(cam.status, cam.text).toBe(201);
   const status = async () => (await root.get(`/api/v1/cameras/${cam.body.id}`)).body.status as string;
+  // The camera's source is the stream the node's configuration carries: the sweep's reconcile finds nothing to change.
   expect(await status()).toBe('unavailable');
 
   const dir = await tempDir();
