@@ -57,6 +57,8 @@ it('a testsrc camera created in the plane is provisioned and recorded on its nod
   const c = await root.post('/api/v1/cameras', { name: unique('fleet-cam'), node_id: nodeId, main_source: TESTSRC, recording: { retention: '1d' } });
   expect(c.status, c.text).toBe(201);
   camId = c.body.id;
+  // The write reaches the node after the reply (docs/fleet-sweep.md).
+  await t.plane.services.cameras.provisioned();
   const streams = await call(node!.url, 'GET', '/api/v1/streams', { token: WRITE });
   const main = (streams.json.rows as Array<{ name: string; dvr: unknown }>).find((s) => s.name === `${camId}_main`);
   expect(main).toBeDefined();
