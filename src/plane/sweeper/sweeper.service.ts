@@ -14,8 +14,6 @@ import type { NodePoll, SweepReport, SweepSink } from './sweep-report.js';
 import { SweepApplier, type PollOutcome } from './sweep-apply.js';
 import { sweeperStore } from './sweeper.store.js';
 
-export { cameraStatusOf, offlineReasonOf, NODE_UNREACHABLE_SEVERITY, CAMERA_OFFLINE_SEVERITY } from './sweep-apply.js';
-
 /** The cameras whose status differs from the one they were read with (a steady sweep writes none). */
 function changed(cams: NodeCamera[], status: (c: NodeCamera) => CameraStatus): Array<{ id: string; status: CameraStatus }> {
   return cams.flatMap((c) => {
