@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LicenseState, StorageTelemetry, SystemTelemetry } from './sweep-report.js';
 
 /**
@@ -33,6 +33,12 @@ class PollFailure extends Error {
   constructor(message: string, readonly word: string, opts?: ErrorOptions) { super(message, opts); }
 }
 
+// Keep-alive agents of the sweeper's own: it reaches every node every few seconds, so a node's
+// connections are reused from sweep to sweep instead of a TCP handshake (and TLS) for each read;
+// the connection setup was most of what remained of the plane's CPU per poll (docs/fleet-sweep.md).
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 4 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 4 });
+
 /** A reply larger than this is not a node's system body or stream list (bad_body). */
 const MAX_BODY = 8 << 20;
 
@@ -46,7 +52,7 @@ function getJson(url: string, token: string, signal: AbortSignal): Promise<unkno
     let u: URL;
     try { u = new URL(url); } catch { reject(new PollFailure('connection_failed', 'refused')); return; }
     const failed = (err?: unknown) => reject(signal.aborted ? new PollFailure('timeout', 'timeout', { cause: err }) : new PollFailure('connection_failed', 'refused', { cause: err }));
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'GET', signal, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'GET', signal, agent: u.protocol === 'https:' ? httpsAgent : httpAgent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         reject(new PollFailure(`http_${res.statusCode}`, `http ${res.statusCode}`));
