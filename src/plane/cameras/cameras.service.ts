@@ -196,8 +196,9 @@ export class CamerasService {
       if (!changed.length) return { row, before, after: null };
       if (Object.keys(set).length) await camerasStore.update(trx, before.id, set, new Date(this.clock.now()));
       if (tagIds !== beforeTags) await camerasStore.setTags(trx, before.id, tagIds);
-      // Rights that came through a tag change with it; any camera change reaches open streams at once.
-      await rightsChanged(trx, before.org_id);
+      // Rights that came through a tag change with it and reach open streams at once; a rename or a
+      // new source changes no one's rights (and would make every stream of the organisation re-read them).
+      if (tagIds !== beforeTags) await rightsChanged(trx, before.org_id);
       const params: Record<string, unknown> = { changed };
       for (const f of changed) params[f] = (row as Record<string, unknown>)[f];
       await this.audit.record(trx, {

@@ -43,10 +43,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two plane processes on one data
     const tokens = await Promise.all(planes.map(async (p) => (await p.req('POST', '/api/v1/auth/login', ROOT)).body.token as string));
     const readers = await Promise.all(planes.map((p, i) => SseReader.open(`${p.base}/api/v1/monitor/nodes`, { authorization: `Bearer ${tokens[i]}` })));
     const ids = nodeIds(3);
+    const summaries = async () => Promise.all(planes.map(async (p, i) => (await fetch(`${p.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${tokens[i]}` } })).text()));
     await publisher.publish(report(ids.map((id) => poll(id)), { nodes_total: 4 }));
+    // Both processes hold sweep 1 before sweep 2 is stored: a process that loads two sweeps at once
+    // serves only the newer frame of each node (the snapshot), so the frame lists would differ by timing.
+    await eventually(async () => (await summaries()).every((s) => JSON.parse(s).seq === 1), 10_000);
     await publisher.publish(report([poll(ids[0]!, { license: 'grace' }), unreachable(ids[1]!)], { nodes_total: 4 }));
 
-    const summaries = async () => Promise.all(planes.map(async (p, i) => (await fetch(`${p.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${tokens[i]}` } })).text()));
     await eventually(async () => (await summaries()).every((s) => JSON.parse(s).seq === 2), 10_000);
     const [a, b] = await summaries();
     expect(b).toBe(a);
