@@ -18,7 +18,8 @@ const DURATION_S = Number(process.env.DURATION_S ?? 5);
 const NODES = Number(process.env.NODES ?? 500);
 
 const db = await benchDatabase();
-const plane = await startPlaneProcess(db.url);
+// The bench publishes the sweeps itself: the plane's own sweeper would publish empty ones over them.
+const plane = await startPlaneProcess(db.url, '[sweeper]\nenabled = false\n');
 const root = await loginToken(plane.base, BOOT);
 
 // One stored sweep (from this process, as the sweeping process would), loaded by the plane on NOTIFY.

@@ -29,7 +29,8 @@ const INTERVAL_MS = Number(process.env.INTERVAL_MS ?? 2000);
 const PER_USER = 32;
 
 const db = await benchDatabase();
-const plane = await startPlaneProcess(db.url);
+// The bench publishes the sweeps itself: the plane's own sweeper would publish empty ones over them.
+const plane = await startPlaneProcess(db.url, '[sweeper]\nenabled = false\n');
 const { hostname, port } = new URL(plane.base);
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
 const root = await loginToken(plane.base, BOOT);
