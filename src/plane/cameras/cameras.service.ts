@@ -231,6 +231,18 @@ export class CamerasService {
     return this.find(this.db, cameraScope(p), rawId);
   }
 
+  /** The distinct nodes hosting cameras `p` may see, ascending by id (the fleet session list asks these). */
+  visibleNodeIds(p: Principal): Promise<string[]> {
+    return camerasStore.nodeIdsIn(this.db, cameraScope(p));
+  }
+
+  /** Those of `ids` that `p` may see now (they exist and are visible), with their name and node; one query. */
+  async visibleCameras(p: Principal, ids: string[]): Promise<Map<string, { name: string; node_id: string }>> {
+    const wanted = [...new Set(ids.filter(isUuid).map((i) => i.toLowerCase()))];
+    const rows = await camerasStore.someIn(this.db, cameraScope(p), wanted);
+    return new Map(rows.map((c) => [c.id, { name: c.name, node_id: c.node_id }]));
+  }
+
   private async find(db: Db, scope: CameraScope, rawId: string, lock = false): Promise<CameraRecord> {
     const c = await camerasStore.get(db, requireUuid(rawId), scope, { lock });
     if (!c) throw errors.notFound();

@@ -119,6 +119,18 @@ export const camerasStore = {
     if (tagIds.length) await db.insertInto('camera_tags').values(tagIds.map((t) => ({ camera_id: id, tag_id: t }))).execute();
   },
 
+  /** The distinct nodes hosting the cameras of `scope`, ascending by id. */
+  async nodeIdsIn(db: Db, scope: CameraScope): Promise<string[]> {
+    const rows = await db.selectFrom('cameras as c').select('c.node_id').distinct().where(cameraVisible(scope, 'c.id', 'c.org_id')).orderBy('c.node_id').execute();
+    return rows.map((r) => r.node_id);
+  },
+
+  /** Those of `ids` (valid uuids) within `scope`, with their name and node. */
+  async someIn(db: Db, scope: CameraScope, ids: string[]): Promise<Array<{ id: string; name: string; node_id: string }>> {
+    if (!ids.length) return [];
+    return db.selectFrom('cameras as c').select(['c.id', 'c.name', 'c.node_id']).where('c.id', 'in', ids).where(cameraVisible(scope, 'c.id', 'c.org_id')).execute();
+  },
+
   /** Tags and grants of the camera go with it (ON DELETE CASCADE). */
   async delete(db: Db, id: string): Promise<void> {
     await db.deleteFrom('cameras').where('id', '=', id).execute();

@@ -3,9 +3,8 @@ import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import type { NodeCall, NodesService } from '../nodes/nodes.service.js';
 import { asRouteError, callNode, nodeUrl, NODE_OPS_TIMEOUT_MS, type NodeReply } from './node-client.js';
-import { nodeCall, type NodeCall } from './node-lookup.js';
 import { logLevelOf } from './log-level.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import Value from 'typebox/value';
@@ -103,7 +102,7 @@ export class NodeOpsService {
   }
 
   private async target(rawId: string): Promise<NodeCall> {
-    const node = await nodeCall(this.nodes, rawId);
+    const node = await this.nodes.callTarget(rawId);
     if (!node) throw errors.notFound();
     return node;
   }

@@ -6,12 +6,15 @@ import { FOREIGN_KEY_VIOLATION, pgCode } from '../db/pg-errors.js';
 import { errors } from '../errors.js';
 import { isForbiddenTarget } from './target-policy.js';
 import type { Principal } from '../http/principal.js';
-import { pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
+import { isUuid, pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { NodeCreate, NodePatch } from './nodes.schemas.js';
 import { nodesStore, type ClaimedNode, type NodeRecord, type PollMark } from './nodes.store.js';
+
+/** A node as the code that calls it needs it (per-node routes, the fleet session list). */
+export interface NodeCall { id: string; name: string; enabled: boolean; url: string; apiToken: string }
 
 const nodeRow = (n: NodeRecord) => ({
   id: n.id, name: n.name, url: n.url, enabled: n.enabled, state: n.state,
@@ -56,6 +59,14 @@ export class NodesService {
       apiToken: this.box.open(n.api_token_enc, context(id, 'api_token')),
       authBackendSecret: n.auth_backend_secret_enc === null ? null : this.box.open(n.auth_backend_secret_enc, context(id, 'auth_backend_secret')),
     };
+  }
+
+  /** A node with what it takes to call it (name, URL, write token); undefined when there is none. Never for a reply. */
+  async callTarget(rawId: string): Promise<NodeCall | undefined> {
+    if (!isUuid(rawId)) return undefined;
+    const n = await nodesStore.get(this.db, rawId.toLowerCase());
+    if (!n) return undefined;
+    return { id: n.id, name: n.name, enabled: n.enabled, url: n.url, apiToken: this.box.open(n.api_token_enc, context(n.id, 'api_token')) };
   }
 
   /** The write token of a node row already read (the sweeper claims rows in bulk); never for a reply. */

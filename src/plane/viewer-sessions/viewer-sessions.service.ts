@@ -2,9 +2,8 @@ import { epochSeconds, type Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
 import { isUuid } from '../http/list.js';
 import type { Principal } from '../http/principal.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import type { NodeCall, NodesService } from '../nodes/nodes.service.js';
 import { callNode, nodeUrl } from '../node-ops/node-client.js';
-import { nodeCall, type NodeCall } from '../node-ops/node-lookup.js';
 import type { SessionsInventory } from './inventory.js';
 import { decodeCursor, encodeCursor, type SessionsCursor } from './cursor.js';
 import type { SessionsArgs, ViewerSession } from './viewer-sessions.schemas.js';
@@ -93,7 +92,7 @@ export class ViewerSessionsService {
     const sampledAt = epochSeconds(this.clock);
 
     // Every URL is built before any node is asked: a stored URL that makes none fails the request (500 url_build_failed).
-    const targets = (await Promise.all(batch.map((id) => nodeCall(this.nodes, id))))
+    const targets = (await Promise.all(batch.map((id) => this.nodes.callTarget(id))))
       .filter((n): n is NodeCall => n !== undefined)
       .map((n) => ({ node: n, url: nodeUrl(n.url, '/api/v1/sessions') }));
     const answers = await Promise.all(targets.map((t) => this.ask(t.node, t.url)));
