@@ -3,7 +3,7 @@ import { errors } from '../errors.js';
 import { isUuid } from '../http/list.js';
 import type { Principal } from '../http/principal.js';
 import type { NodeCall, NodesService } from '../nodes/nodes.service.js';
-import { callNode, nodeUrl } from '../node-ops/node-client.js';
+import { callNode, nodeUrl } from '../nodes/node-call.js';
 import type { SessionsInventory } from './inventory.js';
 import { decodeCursor, encodeCursor, type SessionsCursor } from './cursor.js';
 import type { SessionsArgs, ViewerSession } from './viewer-sessions.schemas.js';
