@@ -11,28 +11,31 @@
  * with no plane, database or NOTIFY in the path.
  * Target: p99 < 250 ms and RSS < 300 MB at 1,024 subscribers and 500 nodes.
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/monitor-telemetry.js
- * Knobs: SUBSCRIBERS (1024), NODES (500), SWEEPS (10), INTERVAL_MS (2000).
+ * Knobs: SUBSCRIBERS (1024), NODES (500), SWEEPS (10), INTERVAL_MS (2000), THREADS (2: client
+ * threads reading the streams, bench/plane/sse-counter.ts).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { Agent, request, type IncomingMessage } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { openDatabase } from '../../src/plane/db/database.js';
 import { FleetMonitor } from '../../src/plane/monitor/fleet.service.js';
 import type { NodePoll } from '../../src/plane/sweeper/sweep-report.js';
 import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './harness.js';
+import type { CounterReport, CounterTarget } from './sse-counter.js';
 
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 1024);
 const NODES = Number(process.env.NODES ?? 500);
 const SWEEPS = Number(process.env.SWEEPS ?? 10);
 const INTERVAL_MS = Number(process.env.INTERVAL_MS ?? 2000);
 const PER_USER = 32;
+/** Client threads reading the streams (one thread alone was the bottleneck: see sse-counter.ts). */
+const THREADS = Number(process.env.THREADS ?? 2);
 
 const db = await benchDatabase();
 // The bench publishes the sweeps itself: the plane's own sweeper would publish empty ones over them.
 const plane = await startPlaneProcess(db.url, '[sweeper]\nenabled = false\n');
 const { hostname, port } = new URL(plane.base);
-const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
 const root = await loginToken(plane.base, BOOT);
 
 const users = Math.ceil(SUBSCRIBERS / PER_USER);
@@ -47,36 +50,34 @@ for (let u = 0; u < users; u++) {
 }
 const rssIdle = await plane.rssMb();
 
-// Arrivals per sweep, counted without parsing: every frame has one `data: ` line, and a chunk
-// arriving while sweep k is the newest belongs to sweep k (sweeps are INTERVAL_MS apart).
-let latencies: number[] = [];
-let currentStart = 0;
-let received = 0;
-const needle = Buffer.from('data: ');
-function count(buf: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(needle); i !== -1; i = buf.indexOf(needle, i + 6)) n++;
-  return n;
+// The client: THREADS worker threads (sse-counter.ts) hold the streams and record each chunk's
+// arrival and frame count; a chunk arriving while sweep k is the newest belongs to sweep k
+// (sweeps are INTERVAL_MS apart).
+async function client(targets: CounterTarget[]): Promise<{ record(): void; stop(): Promise<CounterReport> }> {
+  const per = Math.ceil(targets.length / THREADS);
+  const workers = Array.from({ length: THREADS }, (_, i) => new Worker(new URL('./sse-counter.js', import.meta.url), { workerData: { targets: targets.slice(i * per, (i + 1) * per) } }));
+  await Promise.all(workers.map((w) => new Promise((r, j) => { w.once('message', r); w.once('error', j); })));
+  return {
+    record: () => { for (const w of workers) w.postMessage('record'); },
+    async stop() {
+      const reports = await Promise.all(workers.map((w) => new Promise<CounterReport>((r) => { w.once('message', r); w.postMessage('stop'); })));
+      return { arrivals: reports.flatMap((x) => x.arrivals), counts: reports.flatMap((x) => x.counts) };
+    },
+  };
 }
 
-function open(token: string, to = { hostname, port: Number(port), path: '/api/v1/monitor/nodes' }): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: to.hostname, port: to.port, path: to.path, agent, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) { reject(new Error(`stream ${res.statusCode}`)); return; }
-      res.on('data', (chunk: Buffer) => {
-        if (!currentStart) return;
-        const n = count(chunk);
-        if (!n) return;
-        const ms = performance.now() - currentStart;
-        received += n;
-        for (let i = 0; i < n; i++) latencies.push(ms);
-      });
-      resolve(res);
-    });
-    req.on('error', reject);
-    req.end();
+/** Latency of every frame: its chunk's arrival minus the start of the newest sweep before it. */
+function latenciesOf(report: CounterReport, starts: number[]): number[] {
+  const out: number[] = [];
+  report.arrivals.forEach((at, i) => {
+    let k = -1;
+    for (let s = 0; s < starts.length && starts[s]! <= at; s++) k = s;
+    if (k < 0) return;
+    for (let n = 0; n < report.counts[i]!; n++) out.push(at - starts[k]!);
   });
+  return out.sort((a, b) => a - b);
 }
+const now = () => performance.timeOrigin + performance.now();
 
 const pct = (list: number[], p: number) => list.length ? Math.round(list[Math.min(list.length - 1, Math.floor((list.length * p) / 100))]!) : NaN;
 
@@ -93,26 +94,26 @@ const sample = JSON.stringify({ seq: 1000000, node_id: randomUUID(), attempted_a
   storage_telemetry: [{ name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + 5, write_iops: 125, identity_healthy: true }], errors: [] });
 const bare = spawn(process.execPath, ['--input-type=module', '-e', BARE, `id: 1000000\ndata: ${sample}\n\n`, String(NODES)], { stdio: ['ignore', 'pipe', 'inherit'] });
 const barePort = await new Promise<number>((r) => bare.stdout!.once('data', (b) => r(Number(String(b).trim()))));
-const bareStreams = await Promise.all(Array.from({ length: SUBSCRIBERS }, () => open('', { hostname: '127.0.0.1', port: barePort, path: '/' })));
+const bareClient = await client(Array.from({ length: SUBSCRIBERS }, () => ({ host: '127.0.0.1', port: barePort, path: '/', token: '' })));
 await new Promise((r) => setTimeout(r, 300));
+bareClient.record();
+const bareStarts: number[] = [];
 for (let s = 0; s < SWEEPS; s++) {
-  currentStart = performance.now();
+  bareStarts.push(now());
   await fetch(`http://127.0.0.1:${barePort}/sweep`);
   await new Promise((r) => setTimeout(r, INTERVAL_MS));
 }
-const bareLatencies = latencies.sort((a, b) => a - b);
-const bareReceived = received;
-for (const s of bareStreams) s.destroy();
+const bareReport = await bareClient.stop();
+const bareLatencies = latenciesOf(bareReport, bareStarts);
+const bareReceived = bareLatencies.length;
 bare.kill();
-latencies = [];
-received = 0;
-currentStart = 0;
 
-const streams: IncomingMessage[] = [];
+const targets: CounterTarget[] = [];
 for (let u = 0; u < users; u++) {
   const n = Math.min(PER_USER, SUBSCRIBERS - u * PER_USER);
-  streams.push(...await Promise.all(Array.from({ length: n }, () => open(tokens[u]!))));
+  for (let i = 0; i < n; i++) targets.push({ host: hostname, port: Number(port), path: '/api/v1/monitor/nodes', token: tokens[u]! });
 }
+const planeClient = await client(targets);
 await new Promise((r) => setTimeout(r, 500));
 const rssOpen = await plane.rssMb();
 
@@ -137,24 +138,26 @@ function pollOf(id: string, i: number, now: number): NodePoll {
 }
 
 const publishMs: number[] = [];
+const starts: number[] = [];
+planeClient.record();
 for (let s = 0; s < SWEEPS; s++) {
-  const now = Date.now();
-  currentStart = performance.now();
-  await fleet.publish({ sampled_ms: now, nodes_total: NODES, polls: nodeIds.map((id, i) => pollOf(id, i, now)) });
-  publishMs.push(performance.now() - currentStart);
+  const at = Date.now();
+  starts.push(now());
+  await fleet.publish({ sampled_ms: at, nodes_total: NODES, polls: nodeIds.map((id, i) => pollOf(id, i, at)) });
+  publishMs.push(now() - starts[s]!);
   await new Promise((r) => setTimeout(r, INTERVAL_MS));
 }
 const rssEnd = await plane.rssMb();
 
-for (const s of streams) s.destroy();
+const latencies = latenciesOf(await planeClient.stop(), starts);
+const received = latencies.length;
 await database.close();
 await plane.stop();
 await db.drop();
 
-latencies.sort((a, b) => a - b);
 const expected = SUBSCRIBERS * NODES * SWEEPS;
 const result = {
-  subscribers: streams.length, nodes: NODES, sweeps: SWEEPS,
+  subscribers: targets.length, client_threads: THREADS, nodes: NODES, sweeps: SWEEPS,
   frames_expected: expected, frames_received: received,
   delivery_ms: { p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.round(latencies.at(-1) ?? NaN) },
   baseline_bare_server: { frames_received: bareReceived, p50: pct(bareLatencies, 50), p99: pct(bareLatencies, 99) },
@@ -162,6 +165,6 @@ const result = {
   summary_round_trip_ms: Number(summaryRoundTripMs.toFixed(2)),
   plane_rss_mb: { idle: Math.round(rssIdle), streams_open: Math.round(rssOpen), end: Math.round(rssEnd) },
 };
-console.log(`| node telemetry, ${streams.length} subscribers x ${NODES} nodes | delivery p50 ${result.delivery_ms.p50} ms | p99 ${result.delivery_ms.p99} ms | RSS ${result.plane_rss_mb.end} MB |`);
+console.log(`| node telemetry, ${targets.length} subscribers x ${NODES} nodes | delivery p50 ${result.delivery_ms.p50} ms | p99 ${result.delivery_ms.p99} ms | RSS ${result.plane_rss_mb.end} MB |`);
 console.log(`| bare server, same bytes and sockets | delivery p50 ${result.baseline_bare_server.p50} ms | p99 ${result.baseline_bare_server.p99} ms | |`);
 console.log(JSON.stringify(result));

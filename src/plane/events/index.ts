@@ -42,7 +42,7 @@ import { ArchiveService } from './retention/archive.service.js';
 import { PurgeRecordsPruner } from './retention/prune.js';
 import { purgeRoutes } from './retention/purge.routes.js';
 
-export type { SystemClose, SystemOpen, SystemEvents } from './system/system-events.js';
+export type { SystemClose, SystemOpen, SystemEvents, TimedClose } from './system/system-events.js';
 
 /** What the event domains need from the rest of the plane: all of it given, nothing reached for. */
 export interface EventsDeps {

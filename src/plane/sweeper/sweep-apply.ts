@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import type { SystemClose, SystemEvents, SystemOpen } from '../events/index.js';
+import type { SystemEvents, SystemOpen, TimedClose } from '../events/index.js';
 import type { NodeStream, PollResult } from './node-client.js';
 import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
@@ -35,7 +35,8 @@ export interface PollOutcome { nodeId: string; at: number; result: PollResult; c
  * (issue 11: ~0.5 ms of CPU per poll): the nodes' reachability in one UPDATE per direction,
  * the cameras' changed statuses in one, offline intervals opened and closed in one each. Only
  * rows that change are written, besides the reachable nodes' last_seen_at. The conditional
- * UPDATEs still decide which process writes an event; events are written per node (its time).
+ * UPDATEs still decide which process writes an event; the batch's events are one write, each
+ * at its node's poll time.
  */
 export class SweepApplier {
   constructor(private readonly db: Db, private readonly nodes: NodesService, private readonly cameras: CamerasService,
@@ -43,13 +44,12 @@ export class SweepApplier {
 
   async apply(batch: PollOutcome[]): Promise<void> {
     if (!batch.length) return;
-    const notices = await this.db.transaction().execute(async (trx) => {
+    const written = await this.db.transaction().execute(async (trx) => {
       const byId = new Map(batch.map((o) => [o.nodeId, o]));
       const down = batch.filter((o) => !o.result.reachable);
       const up = batch.filter((o) => o.result.reachable);
-      const opens = new Map<string, SystemOpen[]>();
-      const closes = new Map<string, SystemClose[]>();
-      const push = <T>(m: Map<string, T[]>, id: string, v: T) => { const l = m.get(id); if (l) l.push(v); else m.set(id, [v]); };
+      const opens: SystemOpen[] = [];
+      const closes: TimedClose[] = [];
       const statuses: Array<{ id: string; status: CameraStatus }> = [];
       const status = (c: NodeCamera, s: CameraStatus) => { if (s !== c.status) statuses.push({ id: c.id, status: s }); };
 
@@ -60,7 +60,7 @@ export class SweepApplier {
         if (!n.opened) continue;
         const reason = o.result.reachable ? '' : o.result.reason;
         for (const orgId of await this.orgsFor(trx, o.cams)) {
-          push(opens, n.id, {
+          opens.push({
             detector: 'system.node_unreachable', orgId, occurredAt: o.at, interval: true, severity: NODE_UNREACHABLE_SEVERITY,
             nodeId: n.id, nodeName: n.name, cameraId: null, cameraName: null, payload: { node_name: n.name, reason },
           });
@@ -72,7 +72,7 @@ export class SweepApplier {
       const marks = up.map((o) => ({ id: o.nodeId, at: new Date(o.at), claim: o.claim, version: o.result.reachable ? o.result.system.version : '' }));
       for (const n of await this.nodes.markReachableMany(trx, marks)) {
         const o = byId.get(n.id)!;
-        if (n.was) push(closes, n.id, { detector: 'system.node_unreachable', occurredAt: n.was.getTime(), nodeId: n.id });
+        if (n.was) closes.push({ detector: 'system.node_unreachable', occurredAt: n.was.getTime(), nodeId: n.id, endedAt: o.at });
         const streams = o.result.reachable ? o.result.streams : null;
         if (!streams) continue;
         const byName = new Map(streams.map((s) => [s.name, s]));
@@ -88,23 +88,19 @@ export class SweepApplier {
       const started = new Set(await this.cameras.openOfflineAt(trx, offline.map((x) => ({ id: x.c.id, at: new Date(x.o.at) }))));
       for (const { c, o, name, reason } of offline) {
         if (!started.has(c.id)) continue;
-        push(opens, o.nodeId, {
+        opens.push({
           detector: 'system.camera_offline', orgId: c.org_id, occurredAt: o.at, interval: true, severity: CAMERA_OFFLINE_SEVERITY,
           nodeId: o.nodeId, nodeName: name, cameraId: c.id, cameraName: c.name, payload: { camera_name: c.name, node_name: name, reason },
         });
       }
-      const camNode = new Map(batch.flatMap((o) => o.cams.map((c) => [c.id, o.nodeId] as const)));
+      const pollAt = new Map(batch.flatMap((o) => o.cams.map((c) => [c.id, o.at] as const)));
       for (const c of await this.cameras.closeOffline(trx, back)) {
-        push(closes, camNode.get(c.id)!, { detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
+        closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id, endedAt: pollAt.get(c.id)! });
       }
-      // Events carry their node's poll time; a steady sweep has none to write.
-      const out = [];
-      for (const id of new Set([...opens.keys(), ...closes.keys()])) {
-        out.push(await this.system.write(trx, opens.get(id) ?? [], closes.get(id) ?? [], byId.get(id)!.at));
-      }
-      return out;
+      // One write for the whole batch, each event at its node's poll time; a steady sweep has none.
+      return this.system.writeMany(trx, opens, closes);
     });
-    for (const n of notices) this.system.publish(n);
+    this.system.publish(written);
   }
 
   /** Every organisation with cameras on the node; with none, the first superadmin's. */

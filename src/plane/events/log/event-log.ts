@@ -67,10 +67,11 @@ export class LogWrite {
     return seq;
   }
 
-  /** Closes the open system intervals of a detector for a node or a camera. */
-  async closeSystem(k: { detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null }, endedAt: Date): Promise<number> {
+  /** Closes the open system intervals of many keys, each at its own time, in one statement. */
+  async closeSystemMany(keys: Array<{ detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null; endedAt: Date }>): Promise<number> {
+    if (!keys.length) return 0;
     await this.join();
-    return this.rowsChanged(await eventsStore.closeSystem(this.trx, k, endedAt));
+    return this.rowsChanged(await eventsStore.closeSystemMany(this.trx, keys));
   }
 
   /** Closes the system intervals whose node or camera is gone. */

@@ -222,12 +222,21 @@ export const eventsStore = {
    * Closes the open system intervals of `detector` that started at `occurredAt` for a node or a
    * camera (occurred_at names one partition; the node's may be one row per organisation).
    */
-  async closeSystem(trx: Db, k: { detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null }, endedAt: Date): Promise<Array<{ id: string; occurred_at: Date }>> {
-    const r = await sql<{ id: string; occurred_at: Date }>`update events set ended_at = greatest(${endedAt}, occurred_at), seq = nextval('event_seq'), changed = true
-      where occurred_at = ${k.occurredAt} and detector = ${k.detector} and category = 'system' and token_id is null
-        and "interval" and ended_at is null
-        and (${k.nodeId}::uuid is null or node_id = ${k.nodeId}::uuid) and (${k.cameraId}::uuid is null or camera_id = ${k.cameraId}::uuid)
-      returning id, occurred_at`.execute(trx);
+  /**
+   * Closes the open system intervals of a detector for a node or a camera, many keys in one
+   * statement, each at its own time (one sweep batch closes the intervals of many nodes and
+   * cameras: one statement instead of one per key).
+   */
+  async closeSystemMany(trx: Db, keys: Array<{ detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null; endedAt: Date }>): Promise<Array<{ id: string; occurred_at: Date }>> {
+    if (!keys.length) return [];
+    const r = await sql<{ id: string; occurred_at: Date }>`update events e set ended_at = greatest(k.ended_at, e.occurred_at), seq = nextval('event_seq'), changed = true
+      from unnest(${keys.map((k) => k.detector)}::text[], ${keys.map((k) => k.occurredAt.toISOString())}::timestamptz[],
+        ${keys.map((k) => k.nodeId)}::uuid[], ${keys.map((k) => k.cameraId)}::uuid[], ${keys.map((k) => k.endedAt.toISOString())}::timestamptz[])
+        as k(detector, occurred_at, node_id, camera_id, ended_at)
+      where e.occurred_at = k.occurred_at and e.detector = k.detector and e.category = 'system' and e.token_id is null
+        and e."interval" and e.ended_at is null
+        and (k.node_id is null or e.node_id = k.node_id) and (k.camera_id is null or e.camera_id = k.camera_id)
+      returning e.id, e.occurred_at`.execute(trx);
     return r.rows;
   },
 

@@ -27,6 +27,9 @@ export interface SystemOpen {
 /** The open system interval(s) of a detector that started at `occurredAt` for a node or a camera. */
 export interface SystemClose { detector: SystemDetector; occurredAt: number; nodeId?: string; cameraId?: string }
 
+/** A close at its own time (each node's intervals end at that node's poll time). */
+export interface TimedClose extends SystemClose { endedAt: number }
+
 /**
  * System events: templates applied as at intake (a system template's ignore_event drops the
  * event), written through the event log inside the caller's transaction, so that the state
@@ -40,7 +43,16 @@ export class SystemEvents {
    * Writes `opens` and closes `closes` at `endedAt` inside `trx`; returns what to publish after
    * commit (null when nothing was written).
    */
-  async write(trx: Db, opens: SystemOpen[], closes: SystemClose[], endedAt: number): Promise<Written | null> {
+  write(trx: Db, opens: SystemOpen[], closes: SystemClose[], endedAt: number): Promise<Written | null> {
+    return this.writeMany(trx, opens, closes.map((c) => ({ ...c, endedAt })));
+  }
+
+  /**
+   * The same with each close at its own time: a sweep batch writes the events of all its nodes
+   * in one write (one insert per organisation, one close statement, one notice) instead of one
+   * write per node (issue 11, churn: one write per node cost ~0.2 ms of CPU per poll).
+   */
+  async writeMany(trx: Db, opens: SystemOpen[], closes: TimedClose[]): Promise<Written | null> {
     const kept: Array<{ open: SystemOpen; applied: Applied | null }> = [];
     for (const open of opens) {
       const t = (await this.templates.forOrg(open.orgId, trx)).match(open.detector);
@@ -50,13 +62,16 @@ export class SystemEvents {
     if (!kept.length && !closes.length) return null;
     const { written } = await this.log.writeIn(trx, async (w) => {
       const byOrg = new Map<string, typeof kept>();
-      for (const k of kept) byOrg.set(k.open.orgId, [...(byOrg.get(k.open.orgId) ?? []), k]);
+      for (const k of kept) {
+        const list = byOrg.get(k.open.orgId);
+        if (list) list.push(k); else byOrg.set(k.open.orgId, [k]);
+      }
       for (const [orgId, items] of byOrg) {
         await w.insert(orgId, null, items.map((k) => insertOf(k.open, k.applied)), (row, i, seq) => frameOf(items[i]!.open, items[i]!.applied, row, seq));
       }
-      for (const c of closes) {
-        await w.closeSystem({ detector: c.detector, occurredAt: new Date(c.occurredAt), nodeId: c.nodeId ?? null, cameraId: c.cameraId ?? null }, new Date(endedAt));
-      }
+      await w.closeSystemMany(closes.map((c) => ({
+        detector: c.detector, occurredAt: new Date(c.occurredAt), nodeId: c.nodeId ?? null, cameraId: c.cameraId ?? null, endedAt: new Date(c.endedAt),
+      })));
     });
     return written.frames.length ? written : null;
   }
