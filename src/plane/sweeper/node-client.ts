@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { exchange, NodeExchangeFailure } from '../nodes/node-call.js';
 import type { LicenseState, StorageTelemetry, SystemTelemetry } from './sweep-report.js';
 
 /**
@@ -33,47 +32,22 @@ class PollFailure extends Error {
   constructor(message: string, readonly word: string, opts?: ErrorOptions) { super(message, opts); }
 }
 
-// Keep-alive agents of the sweeper's own: it reaches every node every few seconds, so a node's
-// connections are reused from sweep to sweep instead of a TCP handshake (and TLS) for each read;
-// the connection setup was most of what remained of the plane's CPU per poll (docs/fleet-sweep.md).
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 4 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 4 });
-
 /** A reply larger than this is not a node's system body or stream list (bad_body). */
 const MAX_BODY = 8 << 20;
 
-/**
- * One GET with node:http rather than fetch: the sweeper makes two per node per sweep, and
- * fetch's stream machinery cost most of the plane's CPU per poll (bench/plane/sweeper.ts).
- * Redirects are not followed (a 3xx is `http 3xx`).
- */
-function getJson(url: string, token: string, signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let u: URL;
-    try { u = new URL(url); } catch { reject(new PollFailure('connection_failed', 'refused')); return; }
-    const failed = (err?: unknown) => reject(signal.aborted ? new PollFailure('timeout', 'timeout', { cause: err }) : new PollFailure('connection_failed', 'refused', { cause: err }));
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'GET', signal, agent: u.protocol === 'https:' ? httpsAgent : httpAgent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        reject(new PollFailure(`http_${res.statusCode}`, `http ${res.statusCode}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_BODY) { req.destroy(); reject(new PollFailure('bad_reply', 'bad_body')); return; }
-        chunks.push(c);
-      });
-      res.on('end', () => {
-        try { resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))); } catch { reject(new PollFailure('bad_reply', 'bad_body')); }
-      });
-      res.on('error', failed);
-      res.on('aborted', () => failed());
-    });
-    req.on('error', failed);
-    req.end();
-  });
+/** One GET of a node's JSON (nodes/node-call.ts `exchange`): anything but a 200 with JSON is a PollFailure. */
+async function getJson(url: string, token: string, signal: AbortSignal): Promise<unknown> {
+  let u: URL;
+  try { u = new URL(url); } catch { throw new PollFailure('connection_failed', 'refused'); }
+  let res: { status: number; body: Buffer };
+  try {
+    res = await exchange(u, token, { signal, maxBytes: MAX_BODY });
+  } catch (err) {
+    if (err instanceof NodeExchangeFailure && err.kind === 'too_large') throw new PollFailure('bad_reply', 'bad_body');
+    throw signal.aborted ? new PollFailure('timeout', 'timeout', { cause: err }) : new PollFailure('connection_failed', 'refused', { cause: err });
+  }
+  if (res.status !== 200) throw new PollFailure(`http_${res.status}`, `http ${res.status}`);
+  try { return JSON.parse(res.body.toString('utf8')); } catch { throw new PollFailure('bad_reply', 'bad_body'); }
 }
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
