@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ManualClock, startPlane, type TestPlane } from '../harness.js';
-import { login, type Client } from '../client.js';
+import { expect, it } from 'vitest';
 import { unique } from '../inventory.helpers.js';
-import { freePort, startNode, tempDir, type RunningNode } from '../../node/helpers/node-process.js';
-import { MEDIA_ENV, TESTSRC, stopAndReap, waitFor } from '../../node/media/media-helpers.js';
+import { freePort, tempDir } from '../../node/helpers/node-process.js';
+import { TESTSRC, waitFor } from '../../node/media/media-helpers.js';
+import { realNodeWorld } from './real-node.fixture.js';
 
 /**
  * Cameras provisioned on a real argus-node (issue 11): the camera write puts its stream on the
@@ -12,34 +11,16 @@ import { MEDIA_ENV, TESTSRC, stopAndReap, waitFor } from '../../node/media/media
  */
 const WRITE = 'node-write-token-0123456789';
 const VIEWER = 'viewer-secret-0123456789abcdef';
-const SWEEP_MS = 5000;
 
-let t: TestPlane;
-let root: Client;
-let clock: ManualClock;
-let node: RunningNode | undefined;
-
-beforeAll(async () => {
-  clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
-  t = await startPlane({ clock, config: { sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs: 3000, concurrency: 4 } } });
-  root = await login(t.plane.app);
-});
-afterAll(async () => {
-  await stopAndReap(node);
-  await t?.close();
-});
-
-async function sweep() {
-  clock.advance(SWEEP_MS);
-  return t.plane.services.sweeper.sweep();
-}
+const world = realNodeWorld(3000);
+const { sweep } = world;
 
 it('provisions a testsrc camera, plays it, restores a stream deleted by hand, removes the stream of a deleted camera', async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = `auth {\n    admin_password "real-node-admin-password";\n    api_write_token ${WRITE};\n}\nauth_backend { hs256 ${VIEWER}; }\n`;
-  node = await startNode(config, { dir: await tempDir(), port, env: MEDIA_ENV });
-  const n = await root.post('/api/v1/nodes', { name: unique('real'), url: base, api_token: WRITE, auth_backend_secret: VIEWER });
+  await world.startNode(config, { dir: await tempDir(), port });
+  const n = await world.root.post('/api/v1/nodes', { name: unique('real'), url: base, api_token: WRITE, auth_backend_secret: VIEWER });
   expect(n.status, n.text).toBe(201);
   const nodeStreams = async () => {
     const r = await fetch(`${base}/api/v1/streams`, { headers: { authorization: `Bearer ${WRITE}` } });
@@ -47,16 +28,16 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
     return ((await r.json()) as { rows: Array<{ name: string; input: string }> }).rows;
   };
 
-  const cam = await root.post('/api/v1/cameras', { name: unique('cam'), node_id: n.body.id, main_source: TESTSRC });
+  const cam = await world.root.post('/api/v1/cameras', { name: unique('cam'), node_id: n.body.id, main_source: TESTSRC });
   expect(cam.status, cam.text).toBe(201);
   const main = `${cam.body.id}_main`;
-  await t.plane.services.cameras.provisioned();
+  await world.t.plane.services.cameras.provisioned();
   // Put on the node by the camera write itself (after its reply), before any sweep.
   expect((await nodeStreams()).map((s) => s.name)).toContain(main);
-  const status = async () => (await root.get(`/api/v1/cameras/${cam.body.id}`)).body.status as string;
+  const status = async () => (await world.root.get(`/api/v1/cameras/${cam.body.id}`)).body.status as string;
   await waitFor('camera live', async () => { await sweep(); return (await status()) === 'live'; });
 
-  const play = await root.post(`/api/v1/cameras/${cam.body.id}/play`, {});
+  const play = await world.root.post(`/api/v1/cameras/${cam.body.id}/play`, {});
   expect(play.status, play.text).toBe(200);
   expect(play.body.url).toBe(`${base}/${main}/index.m3u8`);
   await waitFor('playlist', async () => {
@@ -74,7 +55,7 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
   expect((await nodeStreams()).find((s) => s.name === main)?.input).toBe(TESTSRC);
   await waitFor('camera live again', async () => { await sweep(); return (await status()) === 'live'; });
 
-  expect((await root.del(`/api/v1/cameras/${cam.body.id}`)).status).toBe(200);
-  await t.plane.services.cameras.provisioned();
+  expect((await world.root.del(`/api/v1/cameras/${cam.body.id}`)).status).toBe(200);
+  await world.t.plane.services.cameras.provisioned();
   expect((await nodeStreams()).map((s) => s.name)).not.toContain(main);
 });
