@@ -39,7 +39,7 @@ export function systemRoutes(app: NodeFastify, deps: SystemRoutesDeps): void {
     return {
       version: build.version,
       cpus: cpuCount(),
-      ...cpu.sample(),
+      ...(await cpu.sample()),
       ...(await memory()),
       stream_counts: registry.counts(),
       storages: await Promise.all(config.config.storages.map(async (s) => ({

@@ -1,9 +1,9 @@
 import { access, constants, readFile, readdir, statfs, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, freemem, totalmem } from 'node:os';
+import { availableParallelism } from 'node:os';
+import { CpuMeter, memoryOf, systemReadings } from '../../common/host-load.js';
 import { join } from 'node:path';
 import type { StorageSettings } from '../config/config.types.js';
 
-const MB = 1024 * 1024;
 const MARKER = '.argus-storage';
 
 export interface StorageReport {
@@ -16,56 +16,19 @@ export interface StorageReport {
 
 /**
  * CPU figures are averages since the previous reading (the plane's sweeper reads every few
- * seconds), so they describe the recent past rather than the whole uptime.
+ * seconds), so they describe the recent past rather than the whole uptime; measured as the
+ * plane measures its own process (src/common/host-load.ts).
  */
 export class CpuSampler {
-  private lastWall = process.hrtime.bigint();
-  private lastProc = process.cpuUsage();
-  private lastHost = hostTimes();
+  private readonly meter = new CpuMeter(systemReadings, Date.now() - systemReadings.uptimeSecs() * 1000);
 
-  sample(): { proc_cpu_cores: number; host_cpu_busy_pct: number } {
-    const wall = process.hrtime.bigint();
-    const proc = process.cpuUsage();
-    const host = hostTimes();
-    const wallUs = Number(wall - this.lastWall) / 1000;
-    const procUs = proc.user - this.lastProc.user + proc.system - this.lastProc.system;
-    const hostTotal = host.total - this.lastHost.total;
-    const hostIdle = host.idle - this.lastHost.idle;
-    this.lastWall = wall; this.lastProc = proc; this.lastHost = host;
-    return {
-      proc_cpu_cores: wallUs > 0 ? round2(procUs / wallUs) : 0,
-      host_cpu_busy_pct: hostTotal > 0 ? round2((100 * (hostTotal - hostIdle)) / hostTotal) : 0,
-    };
+  async sample(): Promise<{ proc_cpu_cores: number; host_cpu_busy_pct: number }> {
+    return this.meter.read(Date.now(), await systemReadings.procStat());
   }
-}
-
-function hostTimes(): { total: number; idle: number } {
-  let total = 0;
-  let idle = 0;
-  for (const c of cpus()) {
-    const t = c.times;
-    total += t.user + t.nice + t.sys + t.idle + t.irq;
-    idle += t.idle;
-  }
-  return { total, idle };
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
 }
 
 export async function memory(): Promise<{ mem_total_mb: number; mem_available_mb: number; rss_mb: number }> {
-  let available = freemem();
-  try {
-    // MemAvailable counts reclaimable cache; freemem() would report a busy host as nearly full.
-    const m = /^MemAvailable:\s+(\d+) kB/m.exec(await readFile('/proc/meminfo', 'utf8'));
-    if (m) available = Number(m[1]) * 1024;
-  } catch { /* not Linux: freemem() it is */ }
-  return {
-    mem_total_mb: Math.round(totalmem() / MB),
-    mem_available_mb: Math.round(available / MB),
-    rss_mb: Math.round(process.memoryUsage.rss() / MB),
-  };
+  return memoryOf(await systemReadings.memInfo(), systemReadings.rssBytes());
 }
 
 export function cpuCount(): number {

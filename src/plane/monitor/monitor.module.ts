@@ -6,7 +6,8 @@ import type { LiveStreams } from '../live/sse.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { DomainParts } from '../http/module.js';
 import { FleetMonitor } from './fleet.service.js';
-import { ProcessSampler, type HostReadings } from './process-sampler.js';
+import { ProcessSampler } from './process-sampler.js';
+import type { HostReadings } from '../../common/host-load.js';
 import { MonitorService } from './monitor.service.js';
 import { monitorRoutes } from './monitor.routes.js';
 
