@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeHttpServer } from '../fake-http.js';
 
 export interface OpsRequest { method: string; path: string; query: URLSearchParams; authorization: string | undefined; body: unknown }
 
@@ -9,7 +9,7 @@ export interface OpsRequest { method: string; path: string; query: URLSearchPara
  * `PATCH /api/v1/config/globals` behind the write token (401 otherwise). `mode`: `up` answers,
  * `hang` never answers, `error` answers 500, `garbage` answers text that is not JSON, `forbid` 403.
  */
-export class OpsNode {
+export class OpsNode extends FakeHttpServer {
   mode: 'up' | 'hang' | 'error' | 'garbage' | 'forbid' = 'up';
   sessions: Array<Record<string, unknown>> = [];
   configText = 'http 127.0.0.1:1;\n';
@@ -19,22 +19,14 @@ export class OpsNode {
   /** null: a node build without the route (404) */
   license: Record<string, unknown> | null = { state: 'ok', licensee: 'Test Org', expires: '2027-01-01', updates_until: 'unlimited', build_date: '2026-11-01' };
   requests: OpsRequest[] = [];
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  private readonly hung = new Set<ServerResponse>();
 
-  private constructor(public token: string) {
-    this.server = createServer((req, res) => { void this.handle(req, res); });
-    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
-  }
+  private constructor(public token: string) { super(); }
 
   static async start(token = 'ops-write-token-0123456789'): Promise<OpsNode> {
     const n = new OpsNode(token);
-    await new Promise<void>((resolve) => n.server.listen(0, '127.0.0.1', resolve));
+    await n.listen();
     return n;
   }
-
-  get url(): string { return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`; }
 
   /** A viewer of `stream` as the node reports it. */
   viewer(stream: string, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -48,15 +40,13 @@ export class OpsNode {
     return row;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+  protected answer(req: IncomingMessage, res: ServerResponse, text: string): void {
     const u = new URL(req.url ?? '/', 'http://x');
     let body: unknown;
-    try { body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null; } catch { body = 'unparseable'; }
+    try { body = text ? JSON.parse(text) : null; } catch { body = 'unparseable'; }
     this.requests.push({ method: req.method ?? '', path: u.pathname, query: u.searchParams, authorization: req.headers.authorization, body });
-    if (this.mode === 'hang') { this.hung.add(res); return; }
-    const json = (status: number, b: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(b)); };
+    if (this.mode === 'hang') { this.hang(res); return; }
+    const json = (status: number, b: unknown) => this.json(res, status, b);
     if (req.headers.authorization !== `Bearer ${this.token}`) return json(401, { error: 'unauthorized' });
     if (this.mode === 'forbid') return json(403, { error: 'forbidden', reason: 'read_token_cannot_read_config' });
     if (this.mode === 'error') return json(500, { error: 'internal' });
@@ -89,10 +79,4 @@ export class OpsNode {
 
   /** The requests of `path` received so far. */
   asked(path: string): OpsRequest[] { return this.requests.filter((r) => r.path === path); }
-
-  async close(): Promise<void> {
-    for (const r of this.hung) r.destroy();
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeHttpServer } from '../fake-http.js';
 import { maskUrlPassword } from '../../../src/common/redact.js';
 
 /**
@@ -7,7 +7,7 @@ import { maskUrlPassword } from '../../../src/common/redact.js';
  * the write token (401 otherwise). `mode`: `up` answers, `hang` accepts and never answers (the
  * plane's time-out decides), `error` answers 500.
  */
-export class FakeNode {
+export class FakeNode extends FakeHttpServer {
   mode: 'up' | 'hang' | 'error' = 'up';
   version = '1.2.3';
   /** stream name -> state, as the node reports it */
@@ -21,38 +21,25 @@ export class FakeNode {
   storages: Array<{ name: string; total_bytes: number; avail_bytes: number; write_iops: number; identity_healthy: boolean }> = [];
   license: { state: string } | null = null;
   requests: Array<{ method: string; path: string; authorization: string | undefined; body?: unknown }> = [];
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  private readonly hung = new Set<ServerResponse>();
 
-  private constructor(readonly token: string) {
-    this.server = createServer((req, res) => this.handle(req, res));
-    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
-  }
+  private constructor(readonly token: string) { super(); }
 
   static async start(token = 'node-write-token-0123456789'): Promise<FakeNode> {
     const n = new FakeNode(token);
-    await new Promise<void>((resolve) => n.server.listen(0, '127.0.0.1', resolve));
+    await n.listen();
     return n;
   }
-
-  get url(): string { return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`; }
 
   stream(cameraId: string, state: string | null, profile: 'main' | 'sub' = 'main'): void {
     if (state === null) this.streams.delete(`${cameraId}_${profile}`);
     else this.streams.set(`${cameraId}_${profile}`, state);
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    let text = '';
-    req.on('data', (c: Buffer) => { text += c.toString(); });
-    req.on('end', () => this.answer(req, res, text ? JSON.parse(text) as unknown : undefined));
-  }
-
-  private answer(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  protected answer(req: IncomingMessage, res: ServerResponse, text: string): void {
+    const body = text ? JSON.parse(text) as unknown : undefined;
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
-    if (this.mode === 'hang') { this.hung.add(res); return; }
-    const json = (status: number, body: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
+    if (this.mode === 'hang') { this.hang(res); return; }
+    const json = (status: number, b: unknown) => this.json(res, status, b);
     if (req.headers.authorization !== `Bearer ${this.token}`) return json(401, { error: 'unauthorized' });
     if (this.mode === 'error') return json(500, { error: 'internal' });
     if (req.method === 'GET' && req.url === '/api/v1/system') {
@@ -82,11 +69,5 @@ export class FakeNode {
       return json(200, { epoch: 1, hash: 'x', changed: true });
     }
     json(404, { error: 'not_found' });
-  }
-
-  async close(): Promise<void> {
-    for (const r of this.hung) r.destroy();
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
