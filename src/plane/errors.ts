@@ -104,6 +104,11 @@ export const badRequestCodes = [
   'node_rejected', 'node_write_token_required',
   // the control-plane log (document 1): filter strings past 128 characters, an unknown level, a bad after
   'log_filter_too_long', 'bad_level', 'bad_after',
+  // analytics queries (document 2 "Analytics", document 4 §11)
+  'analytics_bad_range', 'analytics_bad_timezone', 'analytics_version_unsupported', 'analytics_top_limit', 'analytics_field_required',
+  'active_semantics_cannot_bucket', 'analytics_filter_too_large', 'analytics_bad_detector', 'analytics_bad_severity', 'analytics_bad_category',
+  'analytics_field_bad_key', 'analytics_field_bad_filter', 'analytics_field_not_found', 'analytics_field_operator_type',
+  'analytics_field_filter_type', 'analytics_custom_field_requires_org', 'analytics_bad_batch',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

@@ -41,6 +41,8 @@ import { PurgeService } from './retention/purge.service.js';
 import { ArchiveService } from './retention/archive.service.js';
 import { PurgeRecordsPruner } from './retention/prune.js';
 import { purgeRoutes } from './retention/purge.routes.js';
+import { AnalyticsService } from './analytics/analytics.service.js';
+import { analyticsRoutes } from './analytics/analytics.routes.js';
 
 export type { SystemClose, SystemOpen, SystemEvents, TimedClose } from './system/system-events.js';
 
@@ -104,10 +106,12 @@ export function createEvents(deps: EventsDeps) {
   const archive = new ArchiveService(db, clock, evidence, moduleTokens, orgs, eventLog, log);
   const pruner = new PurgeRecordsPruner(eventLog, clock, evidence, { retentionMs: config.purgeRecordRetentionDays * 86_400_000 });
 
+  const analytics = new AnalyticsService(db, clock, deps.templates, eventLog);
+
   const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
 
   return {
-    log: eventLog, evidence, previews, intake, events, navigation, ring, stream, system, purge, archive,
+    log: eventLog, evidence, previews, intake, events, navigation, ring, stream, system, purge, archive, analytics,
 
     /** Live frames between processes: the ring follows argus_events, stream rights follow argus_rights. */
     startLive(bus: LiveBus): void {
@@ -131,6 +135,7 @@ export function createEvents(deps: EventsDeps) {
         eventsNavigationRoutes(app, { navigation });
         evidenceReadRoutes(app, { evidence });
         previewRoutes(app, { evidence, previews });
+        analyticsRoutes(app, { analytics });
       },
       /** superadmin: purge of history and cleanup jobs */
       superadmin(app: PlaneApp): void { purgeRoutes(app, { purge }); },

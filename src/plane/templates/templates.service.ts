@@ -115,7 +115,11 @@ export class TemplatesService {
     return t;
   }
 
-  /** The template a card names, whoever's it is (the card applies the event's visibility). */
+  /** The enabled templates that apply to an organisation's events: its own and the system ones (analytics catalog and fields). */
+  enabledFor(orgId: string): Promise<TemplateRecord[]> {
+    return templatesStore.forIntake(this.db, orgId);
+  }
+
   /** The template a card names, from the cache (dropped by every change, here or in another process). */
   async byId(id: string): Promise<TemplateRecord | undefined> {
     return this.cache.byId(id);

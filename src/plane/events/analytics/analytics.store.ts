@@ -1,0 +1,147 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { cameraVisible, type CameraScope } from '../../rights/camera-rights.js';
+import { isUuid } from '../../http/list.js';
+import { includesDebug, type FieldRef, type NormalQuery } from './analytics.query.js';
+
+/** One aggregated cell: a group's value in a bucket (bucket null: the whole range). */
+export interface Cell { b: Date | null; k: string | null; v: number; n: number }
+
+type Frag = RawBuilder<unknown>;
+const and = (parts: Frag[]): Frag => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
+const NOTHING = '00000000-0000-0000-0000-000000000000';
+const uuids = (ids: string[]) => { const ok = ids.filter(isUuid); return ok.length ? ok : [NOTHING]; };
+/** A field's value as jsonb, for the events of its template only. */
+const fieldOf = (f: FieldRef) => sql`(case when e.template_id = ${f.template_id}::uuid then e.fields -> ${f.key} end)`;
+
+/** The rows a query reads: organisation, camera rights, time (by semantics), filters, and the measure's own rows. */
+function where(q: NormalQuery, scope: CameraScope, asOf: Date): Frag {
+  const f = q.filters;
+  const parts: Frag[] = [sql`e.org_id = ${q.orgId}::uuid`, cameraVisible(scope, 'e.camera_id', 'e.org_id') as Frag];
+  if (q.semantics === 'started') parts.push(sql`e.occurred_at >= ${q.from} and e.occurred_at < ${q.to}`);
+  // An interval overlaps the range when it starts in it, or started before and ends (an open one: at as_of) after its start.
+  else parts.push(sql`e.occurred_at < ${q.to} and (e.occurred_at >= ${q.from} or (e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}))`);
+  if (f.detectors.length) {
+    const exact = f.detectors.filter((d) => !d.endsWith('*'));
+    const prefixes = f.detectors.filter((d) => d.endsWith('*')).map((d) => d.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`) + '%');
+    parts.push(sql`(e.detector = any(${exact}::text[]) or e.detector like any(${prefixes}::text[]))`);
+  }
+  if (f.cameraIds.length) parts.push(sql`e.camera_id = any(${uuids(f.cameraIds)}::uuid[])`);
+  if (f.tagIds.length) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = any(${uuids(f.tagIds)}::uuid[]))`);
+  if (f.nodeIds.length) parts.push(sql`e.node_id = any(${uuids(f.nodeIds)}::uuid[])`);
+  if (!includesDebug(q)) parts.push(sql`(e.severity is null or e.severity >= 1)`);
+  if (f.severityMin !== null) parts.push(sql`e.severity >= ${f.severityMin}`);
+  if (f.severityMax !== null) parts.push(sql`e.severity <= ${f.severityMax}`);
+  if (f.category !== null) parts.push(sql`e.category = ${f.category}`);
+  if (f.starred !== null) parts.push(sql`e.starred = ${f.starred}`);
+  if (f.open === true) parts.push(sql`e."interval" and e.ended_at is null`);
+  if (f.open === false) parts.push(sql`not (e."interval" and e.ended_at is null)`);
+  for (const c of f.fields) {
+    const v = fieldOf(c.field);
+    const json = JSON.stringify(c.value);
+    switch (c.op) {
+      case 'exists': parts.push(sql`${v} is not null`); break;
+      case 'not_exists': parts.push(sql`e.template_id = ${c.field.template_id}::uuid and ${v} is null`); break;
+      case 'eq': parts.push(sql`${v} = ${json}::jsonb`); break;
+      case 'neq': parts.push(sql`${v} <> ${json}::jsonb`); break;
+      // Comparisons are numeric (the service admits them on number fields only).
+      case 'gt': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} > ${json}::jsonb`); break;
+      case 'gte': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} >= ${json}::jsonb`); break;
+      case 'lt': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} < ${json}::jsonb`); break;
+      case 'lte': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} <= ${json}::jsonb`); break;
+    }
+  }
+  // Rows the measure is about: a measure over confidence, durations or a field counts only the rows that have one.
+  if (q.measure === 'avg_confidence') parts.push(sql`e.confidence is not null`);
+  if (q.measure === 'total_duration_seconds' || q.measure === 'avg_duration_seconds') parts.push(sql`e."interval"`);
+  if (q.measureField) {
+    const v = fieldOf(q.measureField);
+    parts.push(q.measure === 'field_count' ? sql`${v} is not null` : sql`jsonb_typeof(${v}) = 'number'`);
+  }
+  if (q.groupField) parts.push(sql`${fieldOf(q.groupField)} is not null`);
+  return and(parts);
+}
+
+/** Seconds of an interval: until as_of while open; under `active` only the part inside the range. */
+function duration(q: NormalQuery, asOf: Date): Frag {
+  const end = sql`coalesce(e.ended_at, ${asOf})`;
+  return q.semantics === 'active'
+    ? sql`greatest(0, extract(epoch from (least(${end}, ${q.to}) - greatest(e.occurred_at, ${q.from}))))`
+    : sql`greatest(0, extract(epoch from (${end} - e.occurred_at)))`;
+}
+
+function value(q: NormalQuery, asOf: Date): Frag {
+  const num = q.measureField ? sql`(${fieldOf(q.measureField)})::text::float8` : sql`null`;
+  switch (q.measure) {
+    case 'count_events': return sql`count(*)`;
+    case 'unique_cameras': return sql`count(distinct e.camera_id)`;
+    case 'open_events': return sql`count(*) filter (where e."interval" and e.ended_at is null)`;
+    case 'avg_confidence': return sql`avg(e.confidence)`;
+    case 'total_duration_seconds': return sql`sum(${duration(q, asOf)})`;
+    case 'avg_duration_seconds': return sql`avg(${duration(q, asOf)})`;
+    case 'field_count': return sql`count(*)`;
+    case 'field_sum': return sql`sum(${num})`;
+    case 'field_avg': return sql`avg(${num})`;
+    case 'field_min': return sql`min(${num})`;
+    case 'field_max': return sql`max(${num})`;
+  }
+}
+
+function groupKey(q: NormalQuery): Frag {
+  switch (q.groupBy) {
+    case 'none': return sql`null::text`;
+    case 'detector': return sql`e.detector`;
+    case 'camera': return sql`e.camera_id::text`;
+    case 'node': return sql`e.node_id::text`;
+    case 'severity': return sql`e.severity::text`;
+    case 'category': return sql`e.category`;
+    case 'field': return sql`(${fieldOf(q.groupField!)}) #>> '{}'`;
+  }
+}
+
+const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
+
+export const analyticsStore = {
+  /**
+   * The query in one statement. Without buckets: one row per group, the best `top + 1` (value
+   * descending, then key in byte order). With buckets: grouping sets give each group's total over
+   * the range (ranked the same way) and its value per bucket in one scan; the cells of the top
+   * groups come back with the number of groups there were.
+   */
+  async cells(db: Db, q: NormalQuery, scope: CameraScope, asOf: Date): Promise<{ cells: Cell[]; groups: number }> {
+    const k = groupKey(q);
+    const v = value(q, asOf);
+    const w = where(q, scope, asOf);
+    const order = sql`v desc nulls last, k collate "C" asc nulls last`;
+    if (q.bucket === 'none') {
+      const r = await sql<{ k: string | null; v: unknown; n: unknown }>`select k, v, n from (
+          select ${k} as k, ${v} as v, count(*) as n from events e where ${w} group by 1) g
+        order by ${order} limit ${q.topLimit + 1}`.execute(db);
+      const cells = r.rows.filter((row) => num(row.v) !== null).map((row) => ({ b: null, k: row.k, v: num(row.v)!, n: Number(row.n) }));
+      return { cells: cells.slice(0, q.topLimit), groups: cells.length };
+    }
+    const unit = q.bucket === 'hour' ? 'hour' : 'day';
+    // The rows with their group and bucket first (the subquery keeps the name e, so the measure reads e's columns).
+    const r = await sql<{ b: Date; k: string | null; v: unknown; n: unknown; groups: unknown }>`with agg as (
+        select e.k, e.b, grouping(e.b) as total, ${v} as v, count(*) as n
+        from (select e.*, ${k} as k, date_trunc(${unit}, e.occurred_at, ${q.timezone}) as b from events e where ${w}) e
+        group by grouping sets ((e.k, e.b), (e.k))),
+      ranked as (select k, row_number() over (order by ${order}) as r from agg where total = 1 and v is not null)
+      select a.b, a.k, a.v, a.n, (select count(*) from ranked) as groups
+      from agg a join ranked t on t.k is not distinct from a.k
+      where a.total = 0 and t.r <= ${q.topLimit} and a.v is not null
+      order by a.b, t.r`.execute(db);
+    return {
+      cells: r.rows.map((row) => ({ b: new Date(row.b), k: row.k, v: num(row.v)!, n: Number(row.n) })),
+      groups: r.rows.length ? Number(r.rows[0]!.groups) : 0,
+    };
+  },
+
+  /** Names of cameras or nodes by id, for the points' labels. */
+  async names(db: Db, table: 'cameras' | 'nodes', ids: string[]): Promise<Map<string, string>> {
+    const ok = ids.filter(isUuid);
+    if (!ok.length) return new Map();
+    const r = await sql<{ id: string; name: string }>`select id::text as id, name from ${sql.table(table)} where id = any(${ok}::uuid[])`.execute(db);
+    return new Map(r.rows.map((x) => [x.id, x.name]));
+  },
+};
