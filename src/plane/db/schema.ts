@@ -209,6 +209,12 @@ export interface OrgUsageCountersTable {
   dashboards: Generated<number>; reports: Generated<number>; events: Generated<number>; sessions: Generated<number>;
 }
 
+/** Hourly event counts for analytics (migration 0014), kept by statement triggers on events; up to 8 shards per key. */
+export interface EventRollupsTable {
+  org_id: string; hour: Date; detector: string; category: string; severity: number | null; shard: number;
+  n: number; conf_sum: number; conf_n: number;
+}
+
 export interface SweeperLeaseTable { id: number; holder: string; expires_at: Date }
 export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
 
@@ -236,6 +242,7 @@ export interface Schema {
   attachments: AttachmentsTable;
   org_evidence_usage: OrgEvidenceUsageTable;
   org_usage_counters: OrgUsageCountersTable;
+  event_rollups: EventRollupsTable;
   event_templates: EventTemplatesTable;
   evidence_pressure: EvidencePressureTable;
   monitor_fleet: MonitorFleetTable;

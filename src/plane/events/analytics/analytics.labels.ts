@@ -1,6 +1,3 @@
-/** Severity names by number (document 2: 0 debug .. 4 critical). */
-export const SEVERITY_NAMES = ['debug', 'info', 'warning', 'error', 'critical'] as const;
-
 const parts = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(tz: string): Intl.DateTimeFormat {

@@ -12,7 +12,7 @@ import { Value } from 'typebox/value';
 import { AnalyticsQueryBody, type AnalyticsResult } from './analytics.schemas.js';
 import { fingerprint, normalise, type FieldRef, type NormalQuery } from './analytics.query.js';
 import { analyticsStore } from './analytics.store.js';
-import { bucketLabel, SEVERITY_NAMES } from './analytics.labels.js';
+import { bucketLabel } from './analytics.labels.js';
 
 /** Document 2: the catalog lists at most this many templates. */
 const CATALOG_MAX = 512;
@@ -57,7 +57,7 @@ export class AnalyticsService {
       measure: q.measure, measure_field: q.measureField, group_by: q.groupBy, group_field: q.groupField, bucket: q.bucket,
       points: cells.map((c) => ({
         bucket: c.b === null ? null : bucketLabel(c.b, q.timezone),
-        key: q.groupBy === 'severity' && c.k !== null ? SEVERITY_NAMES[Number(c.k)]! : c.k,
+        key: c.k,
         label: c.k === null ? null : labels(c.k),
         value: c.v, sample_count: c.n,
       })),
@@ -121,7 +121,6 @@ export class AnalyticsService {
       const names = await analyticsStore.names(this.db, q.groupBy === 'camera' ? 'cameras' : 'nodes', ids);
       return (k) => names.get(k) ?? k;
     }
-    if (q.groupBy === 'severity') return (k) => SEVERITY_NAMES[Number(k)] ?? k;
     if (q.groupBy === 'field') {
       const f = fields.get(`${q.groupField!.template_id}/${q.groupField!.key}`);
       const enumLabels = new Map<string, string>();

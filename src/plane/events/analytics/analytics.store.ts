@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { cameraVisible, type CameraScope } from '../../rights/camera-rights.js';
 import { isUuid } from '../../http/list.js';
 import { includesDebug, type FieldRef, type NormalQuery } from './analytics.query.js';
+import { offsetMinutes } from './analytics.labels.js';
 
 /** One aggregated cell: a group's value in a bucket (bucket null: the whole range). */
 export interface Cell { b: Date | null; k: string | null; v: number; n: number }
@@ -14,25 +15,39 @@ const uuids = (ids: string[]) => { const ok = ids.filter(isUuid); return ok.leng
 /** A field's value as jsonb, for the events of its template only. */
 const fieldOf = (f: FieldRef) => sql`(case when e.template_id = ${f.template_id}::uuid then e.fields -> ${f.key} end)`;
 
-/** The rows a query reads: organisation, camera rights, time (by semantics), filters, and the measure's own rows. */
-function where(q: NormalQuery, scope: CameraScope, asOf: Date): Frag {
+/** Filters on the columns the hourly rollups keep too (detector, severity, category): the same SQL for both. */
+function dimensionFilters(q: NormalQuery): Frag[] {
   const f = q.filters;
-  const parts: Frag[] = [sql`e.org_id = ${q.orgId}::uuid`, cameraVisible(scope, 'e.camera_id', 'e.org_id') as Frag];
-  if (q.semantics === 'started') parts.push(sql`e.occurred_at >= ${q.from} and e.occurred_at < ${q.to}`);
-  // An interval overlaps the range when it starts in it, or started before and ends (an open one: at as_of) after its start.
-  else parts.push(sql`e.occurred_at < ${q.to} and (e.occurred_at >= ${q.from} or (e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}))`);
+  const parts: Frag[] = [];
   if (f.detectors.length) {
     const exact = f.detectors.filter((d) => !d.endsWith('*'));
     const prefixes = f.detectors.filter((d) => d.endsWith('*')).map((d) => d.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`) + '%');
     parts.push(sql`(e.detector = any(${exact}::text[]) or e.detector like any(${prefixes}::text[]))`);
   }
-  if (f.cameraIds.length) parts.push(sql`e.camera_id = any(${uuids(f.cameraIds)}::uuid[])`);
-  if (f.tagIds.length) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = any(${uuids(f.tagIds)}::uuid[]))`);
-  if (f.nodeIds.length) parts.push(sql`e.node_id = any(${uuids(f.nodeIds)}::uuid[])`);
   if (!includesDebug(q)) parts.push(sql`(e.severity is null or e.severity >= 1)`);
   if (f.severityMin !== null) parts.push(sql`e.severity >= ${f.severityMin}`);
   if (f.severityMax !== null) parts.push(sql`e.severity <= ${f.severityMax}`);
   if (f.category !== null) parts.push(sql`e.category = ${f.category}`);
+  return parts;
+}
+
+/**
+ * The rows a query reads: organisation, camera rights, time (by semantics; `started` within
+ * `spans`, the whole range or its parts outside the rolled-up hours), filters, and the measure's
+ * own rows.
+ */
+function where(q: NormalQuery, scope: CameraScope, asOf: Date, spans: Array<[Date, Date]> = [[q.from, q.to]]): Frag {
+  const f = q.filters;
+  const parts: Frag[] = [sql`e.org_id = ${q.orgId}::uuid`, cameraVisible(scope, 'e.camera_id', 'e.org_id') as Frag];
+  if (q.semantics === 'started') {
+    parts.push(spans.length ? sql`(${sql.join(spans.map(([a, b]) => sql`(e.occurred_at >= ${a} and e.occurred_at < ${b})`), sql` or `)})` : sql`false`);
+  }
+  // An interval overlaps the range when it starts in it, or started before and ends (an open one: at as_of) after its start.
+  else parts.push(sql`e.occurred_at < ${q.to} and (e.occurred_at >= ${q.from} or (e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}))`);
+  parts.push(...dimensionFilters(q));
+  if (f.cameraIds.length) parts.push(sql`e.camera_id = any(${uuids(f.cameraIds)}::uuid[])`);
+  if (f.tagIds.length) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = any(${uuids(f.tagIds)}::uuid[]))`);
+  if (f.nodeIds.length) parts.push(sql`e.node_id = any(${uuids(f.nodeIds)}::uuid[])`);
   if (f.starred !== null) parts.push(sql`e.starred = ${f.starred}`);
   if (f.open === true) parts.push(sql`e."interval" and e.ended_at is null`);
   if (f.open === false) parts.push(sql`not (e."interval" and e.ended_at is null)`);
@@ -73,10 +88,10 @@ function duration(q: NormalQuery, asOf: Date): Frag {
 function value(q: NormalQuery, asOf: Date): Frag {
   const num = q.measureField ? sql`(${fieldOf(q.measureField)})::text::float8` : sql`null`;
   switch (q.measure) {
-    case 'count_events': return sql`count(*)`;
+    case 'count_events': return sql`sum(e.n)`;
     case 'unique_cameras': return sql`count(distinct e.camera_id)`;
     case 'open_events': return sql`count(*) filter (where e."interval" and e.ended_at is null)`;
-    case 'avg_confidence': return sql`avg(e.confidence)`;
+    case 'avg_confidence': return sql`sum(e.conf_sum) / nullif(sum(e.conf_n), 0)`;
     case 'total_duration_seconds': return sql`sum(${duration(q, asOf)})`;
     case 'avg_duration_seconds': return sql`avg(${duration(q, asOf)})`;
     case 'field_count': return sql`count(*)`;
@@ -93,10 +108,53 @@ function groupKey(q: NormalQuery): Frag {
     case 'detector': return sql`e.detector`;
     case 'camera': return sql`e.camera_id::text`;
     case 'node': return sql`e.node_id::text`;
-    case 'severity': return sql`e.severity::text`;
+    // by name, so that ties are broken by the key the reply shows
+    case 'severity': return sql`(array['debug', 'info', 'warning', 'error', 'critical'])[e.severity + 1]`;
     case 'category': return sql`e.category`;
     case 'field': return sql`(${fieldOf(q.groupField!)}) #>> '{}'`;
   }
+}
+
+/** Columns of a source row: an event (n = 1), or a rolled-up hour (n events) with nulls where it keeps nothing. */
+const RAW = sql`e.occurred_at, e.ended_at, e."interval", e.camera_id, e.node_id, e.detector, e.category, e.severity, e.confidence,
+  e.template_id, e.fields, 1::bigint as n, coalesce(e.confidence, 0)::float8 as conf_sum, (case when e.confidence is null then 0 else 1 end)::bigint as conf_n`;
+const ROLLED = sql`e.hour as occurred_at, null::timestamptz as ended_at, false as "interval", null::uuid as camera_id, null::uuid as node_id,
+  e.detector, e.category, e.severity, null::float8 as confidence, null::uuid as template_id, null::jsonb as fields, e.n, e.conf_sum, e.conf_n`;
+
+/**
+ * The rows of a query: every event of the range, or (when `rollupPlan` allows) the complete hours
+ * from the hourly rollups and the events of the minutes around them.
+ */
+function source(q: NormalQuery, scope: CameraScope, asOf: Date): Frag {
+  const plan = rollupPlan(q, scope);
+  if (!plan) return sql`select ${RAW} from events e where ${where(q, scope, asOf)}`;
+  const [a, b] = plan.hours;
+  return sql`select ${RAW} from events e where ${where(q, scope, asOf, plan.edges)}
+    union all
+    select ${ROLLED} from event_rollups e where e.org_id = ${q.orgId}::uuid and e.n <> 0 and e.hour >= ${a} and e.hour < ${b} and ${and(dimensionFilters(q))}`;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Whether the hourly rollups can answer the query's complete hours: counts and confidence by
+ * nothing, detector, severity or category, events by start, the whole organisation (the rollups
+ * keep no camera, so an operator's rights need the rows), no filter on what they do not keep, and
+ * calendar buckets only in a zone whose offset is whole hours at both ends of the range.
+ */
+export function rollupPlan(q: NormalQuery, scope: CameraScope): { hours: [Date, Date]; edges: Array<[Date, Date]> } | null {
+  const f = q.filters;
+  if (q.semantics !== 'started' || (q.measure !== 'count_events' && q.measure !== 'avg_confidence')) return null;
+  if (q.groupBy !== 'none' && q.groupBy !== 'detector' && q.groupBy !== 'severity' && q.groupBy !== 'category') return null;
+  if (scope.kind === 'granted' || f.cameraIds.length || f.tagIds.length || f.nodeIds.length || f.starred !== null || f.open !== null || f.fields.length) return null;
+  if (q.bucket !== 'none' && (offsetMinutes(q.from, q.timezone) % 60 !== 0 || offsetMinutes(q.to, q.timezone) % 60 !== 0)) return null;
+  const a = Math.ceil(q.from.getTime() / HOUR) * HOUR;
+  const b = Math.floor(q.to.getTime() / HOUR) * HOUR;
+  if (a >= b) return null;
+  const edges: Array<[Date, Date]> = [];
+  if (q.from.getTime() < a) edges.push([q.from, new Date(a)]);
+  if (b < q.to.getTime()) edges.push([new Date(b), q.to]);
+  return { hours: [new Date(a), new Date(b)], edges };
 }
 
 const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
@@ -111,25 +169,26 @@ export const analyticsStore = {
   async cells(db: Db, q: NormalQuery, scope: CameraScope, asOf: Date): Promise<{ cells: Cell[]; groups: number }> {
     const k = groupKey(q);
     const v = value(q, asOf);
-    const w = where(q, scope, asOf);
+    const rows = source(q, scope, asOf);
+    const n = q.measure === 'avg_confidence' ? sql`sum(e.conf_n)` : sql`sum(e.n)`;
     const order = sql`v desc nulls last, k collate "C" asc nulls last`;
     if (q.bucket === 'none') {
       const r = await sql<{ k: string | null; v: unknown; n: unknown }>`select k, v, n from (
-          select ${k} as k, ${v} as v, count(*) as n from events e where ${w} group by 1) g
-        order by ${order} limit ${q.topLimit + 1}`.execute(db);
+          select ${k} as k, ${v} as v, ${n} as n from (${rows}) e group by 1) g
+        where n > 0 order by ${order} limit ${q.topLimit + 1}`.execute(db);
       const cells = r.rows.filter((row) => num(row.v) !== null).map((row) => ({ b: null, k: row.k, v: num(row.v)!, n: Number(row.n) }));
       return { cells: cells.slice(0, q.topLimit), groups: cells.length };
     }
     const unit = q.bucket === 'hour' ? 'hour' : 'day';
     // The rows with their group and bucket first (the subquery keeps the name e, so the measure reads e's columns).
     const r = await sql<{ b: Date; k: string | null; v: unknown; n: unknown; groups: unknown }>`with agg as (
-        select e.k, e.b, grouping(e.b) as total, ${v} as v, count(*) as n
-        from (select e.*, ${k} as k, date_trunc(${unit}, e.occurred_at, ${q.timezone}) as b from events e where ${w}) e
+        select e.k, e.b, grouping(e.b) as total, ${v} as v, ${n} as n
+        from (select e.*, ${k} as k, date_trunc(${unit}, e.occurred_at, ${q.timezone}) as b from (${rows}) e) e
         group by grouping sets ((e.k, e.b), (e.k))),
-      ranked as (select k, row_number() over (order by ${order}) as r from agg where total = 1 and v is not null)
+      ranked as (select k, row_number() over (order by ${order}) as r from agg where total = 1 and v is not null and n > 0)
       select a.b, a.k, a.v, a.n, (select count(*) from ranked) as groups
       from agg a join ranked t on t.k is not distinct from a.k
-      where a.total = 0 and t.r <= ${q.topLimit} and a.v is not null
+      where a.total = 0 and t.r <= ${q.topLimit} and a.v is not null and a.n > 0
       order by a.b, t.r`.execute(db);
     return {
       cells: r.rows.map((row) => ({ b: new Date(row.b), k: row.k, v: num(row.v)!, n: Number(row.n) })),

@@ -1,0 +1,113 @@
+/**
+ * Analytics at scale (issue 13): seeds EVENTS (default 10 million) events of one organisation over
+ * 30 days (64 cameras, 16 detectors, a tenth of them intervals of up to 2 hours, some still open)
+ * straight into the day partitions, then measures through the real plane executable over HTTP,
+ * one request at a time: count by detector x hour over the 30 days in Europe/Berlin (target p99
+ * < 300 ms), the same with `semantics: active` and `total_duration_seconds` (p99 < 500 ms), and a
+ * batch of 32 mixed queries (p99 < 1.5 s). Baseline in the same run: `select count(*)` of the
+ * organisation's events over the 30 days (the least any exact answer reads).
+ * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/analytics.js
+ *   (EVENTS default 10000000, REQUESTS per row default 20, KEEP_DB=1 keeps the database, REUSE_DB=<name> skips seeding)
+ */
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import postgres from 'postgres';
+import { BOOT, loginToken, startPlaneProcess } from './harness.js';
+import { benchServerUrl } from '../harness.js';
+
+const BASE = benchServerUrl();
+const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
+const REQUESTS = Number(process.env.REQUESTS ?? 20);
+const DAYS = 30;
+const CAMERAS = 64;
+const DAY_MS = 86_400_000;
+const DETECTORS = ['lpr.plate', 'lpr.plate_low', 'lpr.country', 'lpr.make', 'motion.zone', 'motion.global', 'line.cross', 'line.count',
+  'face.match', 'face.unknown', 'intrusion.area', 'loiter.area', 'smoke.detect', 'fire.detect', 'camera.tamper', 'audio.glass'];
+
+const reuse = process.env.REUSE_DB;
+const dbName = reuse ?? `argus_bench_${randomBytes(4).toString('hex')}`;
+const admin = postgres(BASE, { max: 1, onnotice: () => {} });
+if (!reuse) await admin.unsafe(`create database ${dbName}`);
+const url = new URL(BASE); url.pathname = `/${dbName}`;
+const plane = await startPlaneProcess(url.toString(), '[sweeper]\nenabled = false\n');
+const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
+
+async function api(method: string, path: string, body: unknown, token: string): Promise<any> {
+  const r = await fetch(`${plane.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await r.json();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** One day partition in one statement, rows in time order as intake writes them; a tenth are intervals. */
+async function seedDay(day: number, n: number, seq0: number, org: string, node: string, cams: string[]): Promise<void> {
+  const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - day * DAY_MS;
+  const part = `events_${new Date(start).toISOString().slice(0, 10).replace(/-/g, '')}`;
+  const span = day === 0 ? Math.max(60_000, Date.now() - start - 60_000) : DAY_MS;
+  await db.unsafe(`
+    insert into ${part} (id, occurred_at, seq, org_id, camera_id, node_id, category, detector, severity, confidence, "interval", ended_at)
+    select (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(r, 1, 3) || '-8' || substr(r, 4, 3) || '-' || substr(r, 7, 12))::uuid,
+           to_timestamp(ms / 1000.0), $1::bigint + g, $2::uuid, ($3::uuid[])[1 + g % ${CAMERAS}], $4::uuid, 'camera', det,
+           (case when g % 10 = 0 then 0 when g % 10 < 7 then 1 when g % 10 < 9 then 2 else 3 + g % 2 end)::smallint,
+           (50 + g % 50) / 100.0, g % 10 = 3,
+           case when g % 10 = 3 and g % 1000 <> 3 then least(to_timestamp(ms / 1000.0) + (g % 7200) * interval '1 second', now()) end
+    from (select g, ms, lpad(to_hex(ms), 12, '0') as h, md5(g::text || ms::text) as r, det
+          from (select g, ${start}::bigint + floor(random() * ${span})::bigint as ms, ($5::text[])[1 + (g * 7) % ${DETECTORS.length}] as det
+                from generate_series(1, ${n}) g) s) x
+    order by ms`, [seq0, org, cams, node, DETECTORS]);
+}
+
+const pct = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+async function timed(what: string, n: number, run: () => Promise<unknown>): Promise<string> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) { const t0 = performance.now(); await run(); ms.push(performance.now() - t0); }
+  ms.sort((a, b) => a - b);
+  return `| ${what} | ${n} | ${pct(ms, 0.5).toFixed(0)} | ${pct(ms, 0.99).toFixed(0)} |`;
+}
+
+try {
+  const root = await loginToken(plane.base, BOOT);
+  let orgId: string;
+  let session: string;
+  if (reuse) {
+    orgId = (await db`select id from orgs where name = 'bench-org'`)[0]!.id;
+    session = await loginToken(plane.base, { login: 'bench-admin', password: 'bench-password-1' });
+  } else {
+    orgId = (await api('POST', '/api/v1/orgs', { name: 'bench-org' }, root)).id;
+    await api('POST', '/api/v1/users', { login: 'bench-admin', name: 'bench', password: 'bench-password-1', role: 'admin', org_id: orgId }, root);
+    session = await loginToken(plane.base, { login: 'bench-admin', password: 'bench-password-1' });
+    const node = (await api('POST', '/api/v1/nodes', { name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' }, root)).id;
+    const cams: string[] = [];
+    for (let i = 0; i < CAMERAS; i++) cams.push((await api('POST', '/api/v1/cameras', { name: `cam-${i}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' }, session)).id);
+    const t0 = performance.now();
+    await db`select argus_ensure_event_partitions(${new Date(Date.now() - (DAYS + 1) * DAY_MS).toISOString()}::timestamptz, ${new Date(Date.now() + DAY_MS).toISOString()}::timestamptz)`;
+    const perDay = Math.ceil(EVENTS / DAYS);
+    const [{ seq }] = await db`select setval('event_seq', nextval('event_seq') + ${EVENTS + 10}) as seq`;
+    for (let d = 0; d < DAYS; d++) await seedDay(d, perDay, Number(seq) - EVENTS - 10 + d * perDay, orgId, node, cams);
+    await db`analyze events`;
+    console.log(`seeded ${EVENTS} events in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  const to = new Date().toISOString();
+  const from = new Date(Date.now() - DAYS * DAY_MS).toISOString();
+  const base = { from, to, timezone: 'Europe/Berlin' };
+  const rows: string[] = [];
+  rows.push(await timed('baseline: select count(*) of the organisation over 30 days (SQL)', 5, () => db`select count(*) from events where org_id = ${orgId} and occurred_at >= ${from} and occurred_at < ${to}`));
+  rows.push(await timed('count_events by detector x hour, Europe/Berlin, 30 days', REQUESTS,
+    () => api('POST', '/api/v1/event-analytics/query', { ...base, measure: 'count_events', group_by: 'detector', bucket: 'hour', top_limit: 16 }, session)));
+  rows.push(await timed('total_duration_seconds, semantics active, by detector, 30 days', REQUESTS,
+    () => api('POST', '/api/v1/event-analytics/query', { ...base, measure: 'total_duration_seconds', semantics: 'active', group_by: 'detector', top_limit: 16 }, session)));
+  const mixed = Array.from({ length: 32 }, (_, i) => ({ key: `q${i}`, query: {
+    ...base, measure: ['count_events', 'unique_cameras', 'avg_confidence', 'open_events'][i % 4], group_by: ['detector', 'camera', 'severity', 'none'][(i >> 2) % 4],
+    bucket: ['day', 'hour', 'none'][i % 3], from: new Date(Date.now() - (1 + (i % 30)) * DAY_MS).toISOString(), top_limit: 12 } }));
+  rows.push(await timed('batch of 32 mixed queries (1-30 days)', Math.max(3, Math.floor(REQUESTS / 4)),
+    () => api('POST', '/api/v1/event-analytics/query-batch', { queries: mixed }, session)));
+  console.log(`\n${EVENTS} events, one organisation, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log('| query | requests | p50 ms | p99 ms |\n|---|---|---|---|');
+  for (const r of rows) console.log(r);
+} finally {
+  await db.end();
+  await plane.stop();
+  if (!reuse && !process.env.KEEP_DB) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+  else console.log(`database kept: ${dbName}`);
+  await admin.end();
+}
