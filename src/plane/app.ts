@@ -43,6 +43,9 @@ import { createService } from './service/service.module.js';
 import { createNodeOps } from './node-ops/node-ops.module.js';
 import { createViewerSessions } from './viewer-sessions/viewer-sessions.module.js';
 import { createLogs } from './logs/logs.module.js';
+import { analyticsTemplateUse, createDashboards } from './dashboards/dashboards.module.js';
+import type { ReportsService } from './dashboards/reports.service.js';
+import type { DashboardsService } from './dashboards/dashboards.service.js';
 import { makePlaneLogger } from './logs/plane-logger.js';
 import { ringOf } from '../common/log-sink.js';
 import type { PlaneLogService } from './logs/logs.service.js';
@@ -84,6 +87,8 @@ export interface PlaneServices {
   sampler: ProcessSampler;
   monitor: MonitorService;
   usage: UsageService;
+  reports: ReportsService;
+  dashboards: DashboardsService;
 }
 
 export interface Plane {
@@ -136,7 +141,7 @@ export async function buildApp(deps: {
   const { grants } = rightsDomain;
   const moduleTokensDomain = createModuleTokens({ db, clock, orgs, audit });
   const { moduleTokens } = moduleTokensDomain;
-  const templatesDomain = createTemplates({ db, clock, orgs, audit, recentDetectors: eventDetectors(db) });
+  const templatesDomain = createTemplates({ db, clock, orgs, audit, recentDetectors: eventDetectors(db), analyticsUse: analyticsTemplateUse(db) });
   const { templates, templateCache } = templatesDomain;
   const events = createEvents({
     db, clock, config, log: log.child({ part: 'events' }), audit, orgs, moduleTokens, templates, templateCache, streams,
@@ -148,6 +153,7 @@ export async function buildApp(deps: {
   const monitorDomain = createMonitor({ db, clock, streams, cameras, poolStats: () => database.poolStats(), log: log.child({ part: 'monitor' }) });
   const { fleet, sampler, monitor } = monitorDomain;
   const usageDomain = createUsage({ db, orgs, auth, evidence: events.evidence });
+  const dashboardsDomain = createDashboards({ db, clock, audit, usage: usageDomain.usage, users, analytics: events.analytics });
   const sweeperDomain = createSweeper({
     db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }), sink: fleet,
   });
@@ -159,7 +165,7 @@ export async function buildApp(deps: {
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
     moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain, usageDomain,
-    nodeOpsDomain, viewerSessionsDomain, logsDomain,
+    nodeOpsDomain, viewerSessionsDomain, logsDomain, dashboardsDomain,
   ];
 
   auth.subscribe(bus);
@@ -197,7 +203,7 @@ export async function buildApp(deps: {
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
       moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs, fleet, sampler, monitor,
-      usage: usageDomain.usage,
+      usage: usageDomain.usage, reports: dashboardsDomain.reports, dashboards: dashboardsDomain.dashboards,
     },
     ready: () => readyPromise,
     async close() {

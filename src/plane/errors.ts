@@ -63,7 +63,11 @@ export const errors = {
   nodeBadReply: (nodeStatus: number | null = null) => new ApiError(502, 'node_bad_reply', { node_status: nodeStatus }),
 } as const;
 
-const conflictCodes = ['node_in_use', 'org_not_empty', 'viewer_secret_unset'] as const;
+const conflictCodes = [
+  'node_in_use', 'org_not_empty', 'viewer_secret_unset',
+  // saved reports, dashboards and widgets (document 2, document 4 §11)
+  'stale_revision', 'analytics_dashboard_visibility', 'analytics_widget_limit',
+] as const;
 // max_reports_reached and max_dashboards_reached: issue 13 attaches them to its tables (docs/usage.md).
 const quotaCodes = [
   'max_users_reached', 'max_cameras_reached', 'max_tags_reached', 'max_event_templates_reached',
@@ -109,6 +113,10 @@ export const badRequestCodes = [
   'active_semantics_cannot_bucket', 'analytics_filter_too_large', 'analytics_bad_detector', 'analytics_bad_severity', 'analytics_bad_category',
   'analytics_field_bad_key', 'analytics_field_bad_filter', 'analytics_field_not_found', 'analytics_field_operator_type',
   'analytics_field_filter_type', 'analytics_custom_field_requires_org', 'analytics_bad_batch',
+  // saved reports, dashboards and widgets
+  'analytics_bad_name', 'analytics_bad_period', 'analytics_bad_visibility', 'analytics_dashboard_audience_required',
+  'analytics_dashboard_audience_limit', 'analytics_dashboard_bad_audience', 'analytics_widget_source', 'analytics_report_not_found',
+  'analytics_report_visibility', 'analytics_bad_visualization', 'analytics_bad_options', 'analytics_bad_layout', 'analytics_bad_position',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 

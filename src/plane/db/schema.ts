@@ -215,6 +215,21 @@ export interface EventRollupsTable {
   n: number; conf_sum: number; conf_n: number;
 }
 
+/** Saved reports, dashboards and widgets (migration 0015). */
+export interface AnalyticsReportsTable {
+  id: string; org_id: string; name: string; definition: unknown; visibility: string; audience_user_ids: string[];
+  created_by: string | null; revision: Generated<number>; created_at: DefaultedTimestamp; updated_at: DefaultedTimestamp;
+}
+export interface AnalyticsDashboardsTable {
+  id: string; org_id: string; name: string; description: string; timezone: string; default_period: string; live_enabled: boolean;
+  visibility: string; audience_user_ids: string[]; created_by: string | null; revision: Generated<number>;
+  created_at: DefaultedTimestamp; updated_at: DefaultedTimestamp;
+}
+export interface AnalyticsWidgetsTable {
+  id: string; dashboard_id: string; report_id: string | null; inline_definition: unknown; title: string; visualization: string;
+  options: unknown; layout: unknown; position: number; revision: Generated<number>; created_at: DefaultedTimestamp; updated_at: DefaultedTimestamp;
+}
+
 export interface SweeperLeaseTable { id: number; holder: string; expires_at: Date }
 export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
 
@@ -243,6 +258,9 @@ export interface Schema {
   org_evidence_usage: OrgEvidenceUsageTable;
   org_usage_counters: OrgUsageCountersTable;
   event_rollups: EventRollupsTable;
+  analytics_reports: AnalyticsReportsTable;
+  analytics_dashboards: AnalyticsDashboardsTable;
+  analytics_widgets: AnalyticsWidgetsTable;
   event_templates: EventTemplatesTable;
   evidence_pressure: EvidencePressureTable;
   monitor_fleet: MonitorFleetTable;

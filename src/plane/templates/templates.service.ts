@@ -69,7 +69,7 @@ export class TemplatesService {
     private readonly audit: AuditService,
     private readonly cache: TemplateCache,
     private readonly recent: RecentDetectors,
-    public analyticsUse: AnalyticsUse = noAnalyticsUse,
+    private readonly analyticsUse: AnalyticsUse = noAnalyticsUse,
   ) {}
 
   async list(p: Principal, q: ListArgs) {

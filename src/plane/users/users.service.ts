@@ -55,6 +55,11 @@ export class UsersService {
     return (await usersStore.countInOrg(db, orgId)) > 0;
   }
 
+  /** Of `ids`, the enabled users of role `user` in the organisation (a dashboard's or report's audience). */
+  async audience(db: Db, orgId: string, ids: string[]): Promise<Array<{ id: string; login: string; name: string }>> {
+    return usersStore.audience(db, orgId, ids);
+  }
+
   /** A user the caller may administer, for other domains (grants): 404 when unknown or foreign. */
   async visible(db: Db, p: Principal, rawId: string): Promise<UserRecord> {
     const u = await usersStore.get(db, requireUuid(rawId), recordScope(p));

@@ -6,6 +6,12 @@ const COLUMNS = ['id', 'org_id', 'login', 'name', 'role', 'disabled'] as const;
 
 /** The only SQL of users. */
 export const usersStore = {
+  async audience(db: Db, orgId: string, ids: string[]): Promise<Array<{ id: string; login: string; name: string }>> {
+    if (!ids.length) return [];
+    return db.selectFrom('users').select(['id', 'login', 'name']).where('org_id', '=', orgId).where('role', '=', 'user')
+      .where('disabled', '=', false).where('id', 'in', ids).orderBy('login').execute();
+  },
+
   async anySuperadmin(db: Db): Promise<boolean> {
     const r = await db.selectFrom('users').select('id').where('role', '=', 'superadmin').limit(1).executeTakeFirst();
     return r !== undefined;

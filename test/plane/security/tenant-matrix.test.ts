@@ -48,6 +48,14 @@ const makeEvent = async (c: Ctx, interval = false) => {
   return { id: r.body.results[0].id };
 };
 const makeTemplate = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/templates', { name: `tp-${uniq()}`, doc: { detector_match: 'matrix.*' } })).body.id });
+// Saved reports, dashboards and widgets of organisation A seen by its administrators only (visibility admins).
+const DEFINITION = { period: 'last_24h', measure: 'count_events' };
+const makeReport = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/analytics-reports', { name: `r-${uniq()}`, definition: DEFINITION, visibility: 'admins' })).body.id });
+const makeDashboard = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/analytics-dashboards', { name: `d-${uniq()}`, visibility: 'admins' })).body.id });
+const makeWidget = async (c: Ctx) => {
+  const d = await makeDashboard(c);
+  return { id: (await c.adminA.post(`/api/v1/analytics-dashboards/${d.id}/widgets`, { title: 'w', visualization: 'kpi', inline_definition: DEFINITION })).body.id };
+};
 const makeAttachment = async (c: Ctx) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `at-${uniq()}` })).body.secret;
   const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: Buffer.from('matrix'), headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
@@ -101,6 +109,17 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/cleanup-jobs/{id}': { make: makeCleanupJob, allowed: ['superadmin'] },
   // an organisation template: its administrators and superadmins; operators are refused by role (403 either way)
   'GET /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
+  // saved reports, dashboards, widgets (visibility admins): operators are refused by role on writes (403 either way)
+  'GET /api/v1/analytics-reports/{id}': { make: makeReport, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/analytics-reports/{id}': { make: makeReport, body: { revision: 1, name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/analytics-reports/{id}': { make: makeReport, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/analytics-reports/{id}/run': { make: makeReport, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/analytics-dashboards/{id}': { make: makeDashboard, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/analytics-dashboards/{id}': { make: makeDashboard, body: { revision: 1, name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/analytics-dashboards/{id}': { make: makeDashboard, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/analytics-dashboards/{id}/widgets': { make: makeDashboard, body: { title: 't', visualization: 'bar', inline_definition: DEFINITION }, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/analytics-widgets/{id}': { make: makeWidget, body: { revision: 1, title: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'DELETE /api/v1/analytics-widgets/{id}': { make: makeWidget, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/templates/{id}': { make: makeTemplate, body: { enabled: false }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
   'GET /api/v1/templates/{id}/matches': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },

@@ -189,26 +189,24 @@ describe('organisation templates', () => {
   });
 });
 
-describe('analytics_template_in_use (the hook saved reports will fill)', () => {
-  it('a change that removes or changes a field in use, or a delete, is 409; other changes pass', async () => {
+describe('analytics_template_in_use', () => {
+  it('a change that removes or changes a field a saved report uses, or a delete, is 409; other changes pass', async () => {
     const speed = { key: 'speed', source: '/speed', type: 'number' };
     const doc = ok({ fields: [speed, { key: 'lane', source: '/lane', type: 'number' }] });
     const id = (await x.a.admin.post('/api/v1/templates', { name: unique('used'), doc })).body.id;
-    const svc = t.plane.services.templates;
-    const before = svc.analyticsUse;
-    svc.analyticsUse = async (_db, templateId) => new Set(templateId === id ? ['speed'] : []);
-    try {
-      const changed = ok({ fields: [{ key: 'speed', source: '/speed', type: 'string' }, { key: 'lane', source: '/lane', type: 'number' }] });
-      expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { doc: changed })).body).toEqual({ error: 'analytics_template_in_use' });
-      expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { doc: ok({ fields: [] }) })).status).toBe(409);
-      const r = await x.a.admin.del(`/api/v1/templates/${id}`);
-      expect([r.status, r.body]).toEqual([409, { error: 'analytics_template_in_use' }]);
-      // lane is not in use; a rename touches no field
-      expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { doc: ok({ title: 'x', fields: [speed] }) })).status).toBe(200);
-      expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { name: unique('renamed') })).status).toBe(200);
-    } finally {
-      svc.analyticsUse = before;
-    }
+    const report = await x.a.admin.post('/api/v1/analytics-reports', {
+      name: unique('speed report'), definition: { period: 'today', measure: 'field_avg', measure_field: { template_id: id, key: 'speed' } },
+    });
+    expect(report.status, report.text).toBe(201);
+    const changed = ok({ fields: [{ key: 'speed', source: '/speed', type: 'string' }, { key: 'lane', source: '/lane', type: 'number' }] });
+    expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { doc: changed })).body).toEqual({ error: 'analytics_template_in_use' });
+    expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { doc: ok({ fields: [] }) })).status).toBe(409);
+    const r = await x.a.admin.del(`/api/v1/templates/${id}`);
+    expect([r.status, r.body]).toEqual([409, { error: 'analytics_template_in_use' }]);
+    // lane is not in use; a rename touches no field
+    expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { doc: ok({ title: 'x', fields: [speed] }) })).status).toBe(200);
+    expect((await x.a.admin.patch(`/api/v1/templates/${id}`, { name: unique('renamed') })).status).toBe(200);
+    expect((await x.a.admin.del(`/api/v1/analytics-reports/${report.body.id}`)).status).toBe(200);
     expect((await x.a.admin.del(`/api/v1/templates/${id}`)).status).toBe(200);
   });
 });

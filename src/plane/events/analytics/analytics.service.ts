@@ -43,6 +43,13 @@ export class AnalyticsService {
     };
   }
 
+  /** Checks a query without running it (a saved report's or a widget's definition): the same errors as `query`. */
+  async check(p: Principal, body: AnalyticsQueryBody): Promise<void> {
+    const q = normalise(body, p.orgId);
+    writeScope(p, q.orgId);
+    await this.fieldsOf(q);
+  }
+
   /** One query (the route, a saved report's run, a widget). */
   async query(p: Principal, body: AnalyticsQueryBody): Promise<AnalyticsResult> {
     const q = normalise(body, p.orgId);
