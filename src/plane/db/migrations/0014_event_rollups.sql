@@ -50,3 +50,9 @@ create trigger events_rollup_delete after delete on events referencing old table
 insert into event_rollups (org_id, hour, detector, category, severity, shard, n, conf_sum, conf_n)
   select org_id, date_trunc('hour', occurred_at, 'UTC'), detector, category, severity, 0, count(*), coalesce(sum(confidence), 0), count(confidence)
     from events group by 1, 2, 3, 4, 5;
+
+-- Interval events by start, with what the interval measures read (duration, `active` overlap,
+-- open_events) in the index itself: those queries scan the intervals only, a tenth or less of the
+-- events, without reading the table.
+create index events_interval_idx on events (org_id, occurred_at)
+  include (ended_at, detector, category, severity, camera_id, node_id) where "interval";

@@ -32,18 +32,17 @@ function dimensionFilters(q: NormalQuery): Frag[] {
 }
 
 /**
- * The rows a query reads: organisation, camera rights, time (by semantics; `started` within
- * `spans`, the whole range or its parts outside the rolled-up hours), filters, and the measure's
- * own rows.
+ * The rows a query reads: organisation, camera rights, time, filters, and the measure's own rows.
+ * Time: events that start within `spans` (the range, or its parts outside the rolled-up hours);
+ * `before` (semantics `active`): the intervals that started before the range and end (an open one
+ * at as_of) after its start. Two plain conditions rather than one OR, so that each part uses the
+ * indexes (the interval index answers the second without reading the table).
  */
-function where(q: NormalQuery, scope: CameraScope, asOf: Date, spans: Array<[Date, Date]> = [[q.from, q.to]]): Frag {
+function where(q: NormalQuery, scope: CameraScope, asOf: Date, spans: Array<[Date, Date]> | 'before' = [[q.from, q.to]]): Frag {
   const f = q.filters;
   const parts: Frag[] = [sql`e.org_id = ${q.orgId}::uuid`, cameraVisible(scope, 'e.camera_id', 'e.org_id') as Frag];
-  if (q.semantics === 'started') {
-    parts.push(spans.length ? sql`(${sql.join(spans.map(([a, b]) => sql`(e.occurred_at >= ${a} and e.occurred_at < ${b})`), sql` or `)})` : sql`false`);
-  }
-  // An interval overlaps the range when it starts in it, or started before and ends (an open one: at as_of) after its start.
-  else parts.push(sql`e.occurred_at < ${q.to} and (e.occurred_at >= ${q.from} or (e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}))`);
+  if (spans === 'before') parts.push(sql`e.occurred_at < ${q.from} and e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}`);
+  else parts.push(spans.length ? sql`(${sql.join(spans.map(([a, b]) => sql`(e.occurred_at >= ${a} and e.occurred_at < ${b})`), sql` or `)})` : sql`false`);
   parts.push(...dimensionFilters(q));
   if (f.cameraIds.length) parts.push(sql`e.camera_id = any(${uuids(f.cameraIds)}::uuid[])`);
   if (f.tagIds.length) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = any(${uuids(f.tagIds)}::uuid[]))`);
@@ -69,6 +68,7 @@ function where(q: NormalQuery, scope: CameraScope, asOf: Date, spans: Array<[Dat
   // Rows the measure is about: a measure over confidence, durations or a field counts only the rows that have one.
   if (q.measure === 'avg_confidence') parts.push(sql`e.confidence is not null`);
   if (q.measure === 'total_duration_seconds' || q.measure === 'avg_duration_seconds') parts.push(sql`e."interval"`);
+  if (q.measure === 'open_events') parts.push(sql`e."interval" and e.ended_at is null`);
   if (q.measureField) {
     const v = fieldOf(q.measureField);
     parts.push(q.measure === 'field_count' ? sql`${v} is not null` : sql`jsonb_typeof(${v}) = 'number'`);
@@ -90,7 +90,7 @@ function value(q: NormalQuery, asOf: Date): Frag {
   switch (q.measure) {
     case 'count_events': return sql`sum(e.n)`;
     case 'unique_cameras': return sql`count(distinct e.camera_id)`;
-    case 'open_events': return sql`count(*) filter (where e."interval" and e.ended_at is null)`;
+    case 'open_events': return sql`count(*)`;
     case 'avg_confidence': return sql`sum(e.conf_sum) / nullif(sum(e.conf_n), 0)`;
     case 'total_duration_seconds': return sql`sum(${duration(q, asOf)})`;
     case 'avg_duration_seconds': return sql`avg(${duration(q, asOf)})`;
@@ -127,6 +127,10 @@ const ROLLED = sql`e.hour as occurred_at, null::timestamptz as ended_at, false a
  */
 function source(q: NormalQuery, scope: CameraScope, asOf: Date): Frag {
   const plan = rollupPlan(q, scope);
+  if (q.semantics === 'active') {
+    return sql`select ${RAW} from events e where ${where(q, scope, asOf)}
+      union all select ${RAW} from events e where ${where(q, scope, asOf, 'before')}`;
+  }
   if (!plan) return sql`select ${RAW} from events e where ${where(q, scope, asOf)}`;
   const [a, b] = plan.hours;
   return sql`select ${RAW} from events e where ${where(q, scope, asOf, plan.edges)}

@@ -87,6 +87,7 @@ export function compute(events: ModelEvent[], q: ModelQuery, asOf: number): { po
     }
     if (q.measure === 'avg_confidence' && e.confidence === null) return false;
     if ((q.measure === 'total_duration_seconds' || q.measure === 'avg_duration_seconds') && !e.interval) return false;
+    if (q.measure === 'open_events' && !(e.interval && e.ended_at === null)) return false;
     if (q.measure_field) {
       const v = fieldValue(e, q.measure_field);
       if (v === undefined || (q.measure !== 'field_count' && typeof v !== 'number')) return false;
@@ -112,7 +113,7 @@ export function compute(events: ModelEvent[], q: ModelQuery, asOf: number): { po
     switch (q.measure) {
       case 'count_events': case 'field_count': return list.length;
       case 'unique_cameras': return new Set(list.map((e) => e.camera_id).filter((c) => c !== null)).size;
-      case 'open_events': return list.filter((e) => e.interval && e.ended_at === null).length;
+      case 'open_events': return list.length;
       case 'avg_confidence': return list.reduce((a, e) => a + e.confidence!, 0) / list.length;
       case 'total_duration_seconds': return list.reduce((a, e) => a + duration(e), 0);
       case 'avg_duration_seconds': return list.reduce((a, e) => a + duration(e), 0) / list.length;

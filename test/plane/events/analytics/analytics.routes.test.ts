@@ -62,6 +62,21 @@ describe('event analytics routes', () => {
     expect(conf.body.points[0]).toMatchObject({ value: 0.75, sample_count: 2 });
   });
 
+  it('filters by tag and node, and warns of a field it does not use', async () => {
+    const tag = (await x.a.admin.post('/api/v1/tags', { name: unique('tag') })).body.id;
+    expect((await x.a.admin.patch(`/api/v1/cameras/${camA}`, { tag_ids: [tag] })).status).toBe(200);
+    const byTag = await q(x.a.admin, { filters: { tag_ids: [tag] } });
+    expect(byTag.body.points[0]).toMatchObject({ value: 2 });
+    expect((await q(x.a.admin, { filters: { tag_ids: [randomUUID()] } })).body.points).toEqual([]);
+    const node = (await x.a.admin.get(`/api/v1/cameras/${camA}`)).body.node_id;
+    const byNode = await q(x.a.admin, { group_by: 'node', filters: { node_ids: [node] } });
+    expect(byNode.body.points).toEqual([expect.objectContaining({ key: node, value: 3, sample_count: 3 })]);
+    expect(byNode.body.points[0].label).not.toBe(node);
+    expect((await q(x.a.admin, { filters: { node_ids: ['not-a-uuid'] } })).body.points).toEqual([]);
+    const warned = await q(x.a.admin, { measure_field: { template_id: randomUUID(), key: 'x' }, group_field: { template_id: randomUUID(), key: 'y' } });
+    expect(warned.body.warnings).toEqual(['measure_field_ignored', 'group_field_ignored']);
+  });
+
   it('fingerprints the normalised query and stamps as_of', async () => {
     const a = await q(x.a.admin, { group_by: 'detector', filters: { detectors: ['person', 'car'] } });
     const b = await q(x.a.admin, { group_by: 'detector', top_limit: 12, timezone: 'UTC', filters: { detectors: ['car', 'person', 'car'] } });
