@@ -123,6 +123,8 @@ describe('canary secrets never reach the ring, the API reply or stdout', () => {
 
   it('request logs (query token, bearer header), login failures, node poll failures, free text', async () => {
     const mark = (await page()).head_seq;
+    // request lines are debug lines (one per request): captured for this test
+    t.plane.services.logs.setCaptureLevel('debug');
     // a session token in a query (the event feed takes one), and a wrong bearer
     await root.get(`/api/v1/events/stream?token=${secret}`);
     await x.anon.get(`/api/v1/logs/plane?token=${secret}&password=${secret}`, { authorization: `Bearer ${secret}` });
@@ -137,6 +139,7 @@ describe('canary secrets never reach the ring, the API reply or stdout', () => {
     log().warn({ password: secret, api_token: secret, auth_backend_secret: secret, s3: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: secret } }, `camera source rtsp://cam:${secret}@10.1.1.1/ token=${secret}`);
     log().error(`upstream said: Authorization: Bearer ${secret}`);
 
+    t.plane.services.logs.setCaptureLevel('info');
     const p = await page(`?after=${mark}&limit=1000`);
     const text = JSON.stringify(p);
     // the paths did log (else the test proves nothing): the request lines with their query
