@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
@@ -27,7 +27,7 @@ export async function createServer(log: Logger, health: DbHealth,
     // One line per request at debug instead of Fastify's two at info (below): a fleet's polling
     // and live views would otherwise drown what an operator reads (issue 14). Failures are
     // logged by the error handler at their own level.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...serverTimeouts(net.http),
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
