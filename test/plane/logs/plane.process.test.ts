@@ -27,7 +27,7 @@ describe.skipIf(!BASE)('argus-plane serve: stdout and the log ring', () => {
     await writeFile(join(dir, 'plane.toml'), `[network]\nlisten = "127.0.0.1:${port}"\npublic_url = "${base}"\n[logging]\nminimum_level = "error"\n[sweeper]\nenabled = false\n`);
     child = spawn(process.execPath, [PLANE_MAIN, 'serve', '--config', join(dir, 'plane.toml')], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url!, ARGUS_BOOTSTRAP_LOGIN: ROOT.login, ARGUS_BOOTSTRAP_PASSWORD: ROOT.password, RUST_LOG: 'info' },
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url!, ARGUS_BOOTSTRAP_LOGIN: ROOT.login, ARGUS_BOOTSTRAP_PASSWORD: ROOT.password, RUST_LOG: 'debug' },
     });
     child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
     child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
@@ -56,8 +56,8 @@ describe.skipIf(!BASE)('argus-plane serve: stdout and the log ring', () => {
     const r = await fetch(`${base}/api/v1/logs/plane?limit=1000`, { headers: { authorization: `Bearer ${token}` } });
     expect(r.status).toBe(200);
     const page = await r.json() as { capture_level: string; capture_source: string; capture_environment_override: boolean; entries: Array<{ message: string }> };
-    // plane.toml says error; the environment's info wins, so the request lines are captured
-    expect(page).toMatchObject({ capture_level: 'info', capture_source: 'environment RUST_LOG', capture_environment_override: true });
+    // plane.toml says error; the environment's debug wins, so the request lines (debug) are captured
+    expect(page).toMatchObject({ capture_level: 'debug', capture_source: 'environment RUST_LOG', capture_environment_override: true });
     const text = JSON.stringify(page);
     expect(text).toContain('/api/v1/events/stream?token=[redacted]');
     expect(text).not.toContain(CANARY);
