@@ -57,6 +57,9 @@ export const errors = {
   badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
   // a node's stored base URL does not make a request URL (document 1, GET /api/v1/sessions)
   urlBuildFailed: () => new ApiError(500, 'url_build_failed'),
+  // control-plane settings (document 1): a validation message in place of a code, an unreadable plane.toml
+  settingsInvalid: (text: string) => new ApiError(400, text),
+  planeConfigUnreadable: (detail: string) => new ApiError(500, `plane_config_unreadable:${detail}`),
   // per-node routes (document 4 §9; docs/node-ops.md)
   nodeUnreachable: () => new ApiError(502, 'node_unreachable'),
   nodeAuthFailed: () => new ApiError(502, 'node_auth_failed'),
@@ -67,6 +70,8 @@ const conflictCodes = [
   'node_in_use', 'org_not_empty', 'viewer_secret_unset',
   // saved reports, dashboards and widgets (document 2, document 4 §11)
   'stale_revision', 'analytics_dashboard_visibility', 'analytics_widget_limit',
+  // control-plane settings (document 1)
+  'settings_busy', 'settings_changed',
 ] as const;
 // max_reports_reached and max_dashboards_reached: issue 13 attaches them to its tables (docs/usage.md).
 const quotaCodes = [
@@ -113,6 +118,8 @@ export const badRequestCodes = [
   'active_semantics_cannot_bucket', 'analytics_filter_too_large', 'analytics_bad_detector', 'analytics_bad_severity', 'analytics_bad_category',
   'analytics_field_bad_key', 'analytics_field_bad_filter', 'analytics_field_not_found', 'analytics_field_operator_type',
   'analytics_field_filter_type', 'analytics_custom_field_requires_org', 'analytics_bad_batch',
+  // control-plane settings (document 1)
+  'no_settings_supplied', 'dvr_export_max_secs_out_of_range', 'invalid_public_url', 'destructive_volume_retention_acknowledgement_required',
   // saved reports, dashboards and widgets
   'analytics_bad_name', 'analytics_bad_period', 'analytics_bad_visibility', 'analytics_dashboard_audience_required',
   'analytics_dashboard_audience_limit', 'analytics_dashboard_bad_audience', 'analytics_widget_source', 'analytics_report_not_found',
@@ -126,6 +133,7 @@ export type BadRequestCode = (typeof badRequestCodes)[number];
  */
 const codeChoices: Partial<Record<keyof typeof errors, readonly unknown[]>> = {
   conflict: conflictCodes, quotaReached: quotaCodes, badRequest: badRequestCodes, methodNotAllowed: [[]], liveStreamCapacity: ['global'],
+  settingsInvalid: ['<configuration validation text>'], planeConfigUnreadable: ['<detail>'],
 };
 
 /**

@@ -133,6 +133,11 @@ export class EvidenceService {
   }
 
   /** Bytes and count of an organisation's attachments (quota usage figures). */
+  /** Bytes and attachments stored, every organisation together (settings: evidence storage stats). */
+  totals(): Promise<{ bytes: number; attachments: number }> {
+    return evidenceStore.totals(this.db);
+  }
+
   usage(orgId: string): Promise<{ bytes: number; attachments: number }> {
     return evidenceStore.usage(this.db, orgId);
   }

@@ -32,6 +32,12 @@ export const evidenceStore = {
     return { bytes: Number(r?.bytes ?? 0), attachments: Number(r?.attachments ?? 0) };
   },
 
+  /** Bytes and attachments of every organisation together. */
+  async totals(db: Db): Promise<{ bytes: number; attachments: number }> {
+    const r = await db.selectFrom('org_evidence_usage').select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.val(0)).as('bytes'), eb.fn.coalesce(eb.fn.sum<number>('attachments'), eb.val(0)).as('attachments')]).executeTakeFirst();
+    return { bytes: Number(r?.bytes ?? 0), attachments: Number(r?.attachments ?? 0) };
+  },
+
   async addUsage(db: Db, orgId: string, bytes: number, count: number): Promise<void> {
     await db.insertInto('org_evidence_usage').values({ org_id: orgId, bytes, attachments: count })
       .onConflict((oc) => oc.column('org_id').doUpdateSet({

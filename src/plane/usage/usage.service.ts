@@ -61,6 +61,11 @@ export class UsageService {
     if (max !== null && (await usageStore.counters(trx, orgId))[resource] >= max) throw errors.quotaReached(code);
   }
 
+  /** Events stored, every organisation together, from the prepared counters. */
+  eventsTotal(): Promise<number> {
+    return usageStore.eventsTotal(this.db);
+  }
+
   async usage(p: Principal, query: { org_id?: string }): Promise<Usage> {
     const orgId = query.org_id ?? p.orgId;
     // An organisation administrator learns nothing of another organisation, not even whether it exists.

@@ -17,4 +17,10 @@ export const usageStore = {
       .where('org_id', '=', orgId).executeTakeFirst();
     return Object.fromEntries(COUNTERS.map((c) => [c, Number((row as Record<string, unknown> | undefined)?.[c] ?? 0)])) as unknown as UsageCounters;
   },
+
+  /** Events of every organisation (the evidence storage's `event_count`). */
+  async eventsTotal(db: Db): Promise<number> {
+    const r = await sql<{ n: string }>`select coalesce(sum(events), 0) as n from org_usage_counters`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
+  },
 };

@@ -138,6 +138,8 @@ describe('GET /api/v1/events', () => {
 
 describe('the token query parameter (browser event sources)', () => {
   it('a session token as ?token= reads the feed; the header wins; a bad one is 401; the token never reaches the log', async () => {
+    // the request line (a debug line) is what could carry the token
+    t.plane.services.logs.setCaptureLevel('debug');
     const tok = x.a.operator.token!;
     const r = await x.anon.get(`/api/v1/events?token=${encodeURIComponent(tok)}&limit=2`);
     expect(r.status, r.text).toBe(200);

@@ -4,7 +4,11 @@ import { startPlane, CANARY, ROOT, type TestPlane } from '../harness.js';
 import { Client, login, type Reply } from '../client.js';
 
 let t: TestPlane;
-beforeAll(async () => { t = await startPlane({ config: { loginThrottle: { attempts: 1000, windowSecs: 60 } } }); });
+beforeAll(async () => {
+  t = await startPlane({ config: { loginThrottle: { attempts: 1000, windowSecs: 60 } } });
+  // request lines are debug lines: logged here so that the test sees every path a secret could take
+  t.plane.services.logs.setCaptureLevel('debug');
+});
 afterAll(async () => { await t?.close(); });
 
 describe('secrets never reach logs, audit params, error bodies or CSV', () => {
