@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { DEFAULT_PLANE_TOML, parsePlaneConfig, type PlaneConfig } from '../../../src/plane/config/config.js';
-import { startPlane, ROOT, type TestPlane } from '../harness.js';
+import { startPlane, ROOT } from '../harness.js';
 import { login, type Client } from '../client.js';
-import { lastAudit, tenants, type Tenants } from '../inventory.helpers.js';
+import { tenants, type Tenants } from '../inventory.helpers.js';
 
 // GET/PATCH /api/v1/settings/plane (document 1 "Control-plane settings", document 4 §10): the
 // fields, ETag/If-Match, the database lock, validation rules and codes, pending_restart, the log
