@@ -60,6 +60,8 @@ export const errors = {
   // control-plane settings (document 1): a validation message in place of a code, an unreadable plane.toml
   settingsInvalid: (text: string) => new ApiError(400, text),
   planeConfigUnreadable: (detail: string) => new ApiError(500, `plane_config_unreadable:${detail}`),
+  // a candidate evidence storage failed its write/read/delete check: the failure detail as the error
+  storageCheckFailed: (detail: string) => new ApiError(502, detail),
   // per-node routes (document 4 §9; docs/node-ops.md)
   nodeUnreachable: () => new ApiError(502, 'node_unreachable'),
   nodeAuthFailed: () => new ApiError(502, 'node_auth_failed'),
@@ -133,7 +135,7 @@ export type BadRequestCode = (typeof badRequestCodes)[number];
  */
 const codeChoices: Partial<Record<keyof typeof errors, readonly unknown[]>> = {
   conflict: conflictCodes, quotaReached: quotaCodes, badRequest: badRequestCodes, methodNotAllowed: [[]], liveStreamCapacity: ['global'],
-  settingsInvalid: ['<configuration validation text>'], planeConfigUnreadable: ['<detail>'],
+  settingsInvalid: ['<configuration validation text>'], planeConfigUnreadable: ['<detail>'], storageCheckFailed: ['<pre-check detail>'],
 };
 
 /**

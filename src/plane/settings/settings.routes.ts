@@ -2,7 +2,7 @@ import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
 import type { SettingsService } from './settings.service.js';
-import { IfMatchHeaders, SettingsPatchBody, SettingsReply } from './settings.schemas.js';
+import { IfMatchHeaders, SettingsPatchBody, SettingsReply, StorageTestBody, StorageTestReply } from './settings.schemas.js';
 
 const tags = ['settings'];
 
@@ -24,4 +24,9 @@ export function settingsRoutes(app: PlaneApp, deps: { settings: SettingsService 
     const r = await deps.settings.patch(principalOf(req), req.body as never, req.headers['if-match']);
     return reply.header('etag', r.etag).send(r.body as never);
   });
+  app.post('/api/v1/settings/plane/evidence-storage/test', {
+    schema: { tags, security: sec, body: StorageTestBody, response: { 200: StorageTestReply },
+      summary: 'Check a candidate evidence storage (write, read back, delete a probe object) without saving it',
+      description: 'Errors: 400 validation text; 500 plane_config_unreadable:<detail>; 502 the failure detail.' },
+  }, async (req) => deps.settings.testStorage(req.body as never));
 }

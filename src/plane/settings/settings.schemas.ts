@@ -20,3 +20,6 @@ export const SettingsReply = Type.Object({
 }, { description: 'The settings object (document 1, "Control-plane settings"); a PATCH answers the sections it touched, the others null' });
 
 export const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ maxLength: 128 })) });
+
+export const StorageTestBody = Type.Object({ evidence_storage: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false });
+export const StorageTestReply = Type.Object({ ok: Type.Boolean(), rotation_blocked: Type.Boolean() });

@@ -1,5 +1,6 @@
-import { statfs } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import { errors, ApiError } from '../errors.js';
@@ -85,6 +86,28 @@ export class SettingsService {
       if (!(err instanceof ApiError) && (err as { code?: string }).code === LOCK_TIMEOUT) throw errors.conflict('settings_busy');
       throw err;
     }
+  }
+
+  /**
+   * POST .../evidence-storage/test: the candidate is checked as a PATCH would check it, then a
+   * probe object is written, read back and deleted in it; nothing is saved. A failure is 502 with
+   * what failed (no secret in it).
+   */
+  async testStorage(body: { evidence_storage: Record<string, unknown> }): Promise<{ ok: boolean; rotation_blocked: boolean }> {
+    // A check, not a change: the acknowledgement of a retention policy is the PATCH's business.
+    const edits = evidenceEdits(body.evidence_storage, {}, true);
+    const dir = edits.find(([path]) => path[1] === 'dir')![1] as string;
+    const probe = join(dir, `.argus-probe-${randomUUID()}`);
+    const bytes = randomBytes(64);
+    const step = async (what: string, run: () => Promise<unknown>) => {
+      try { return await run(); } catch (err) { throw errors.storageCheckFailed(`${what} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`); }
+    };
+    await step('create the folder', () => mkdir(dir, { recursive: true }));
+    await step('write a probe object', () => writeFile(probe, bytes));
+    const back = await step('read the probe object back', () => readFile(probe)) as Buffer;
+    await step('delete the probe object', () => rm(probe));
+    if (!back.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
+    return { ok: true, rotation_blocked: false };
   }
 
   private edits(body: SettingsPatch, saved: Record<string, unknown>, acknowledged: boolean): Edit[] {

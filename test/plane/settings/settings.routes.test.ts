@@ -171,3 +171,27 @@ describe('control-plane settings', () => {
     } finally { await q.close(); }
   });
 });
+
+describe('POST /api/v1/settings/plane/evidence-storage/test', () => {
+  let p: Awaited<ReturnType<typeof planeWithFile>>;
+  let root: Client;
+  beforeAll(async () => { p = await planeWithFile(); root = await login(p.t.plane.app, ROOT); });
+  afterAll(async () => { await p?.close(); });
+  const E = { backend: 'local', volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
+
+  it('writes, reads back and deletes a probe in a writable folder, saving nothing; 502 with the failure otherwise', async () => {
+    const before = await readFile(p.file, 'utf8');
+    const ok = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: join(p.dir, 'candidate') } });
+    expect([ok.status, ok.body]).toEqual([200, { ok: true, rotation_blocked: false }]);
+    expect(await readFile(p.file, 'utf8')).toBe(before);
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(join(p.dir, 'candidate'))).toEqual([]);
+    // a file where the folder should be: the check fails with what failed
+    await writeFile(join(p.dir, 'occupied'), 'x');
+    const bad = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: join(p.dir, 'occupied', 'sub') } });
+    expect(bad.status).toBe(502);
+    expect(bad.body.error).toMatch(/^create the folder failed: (ENOTDIR|EEXIST)$/);
+    const invalid = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: 'relative' } });
+    expect([invalid.status, invalid.body]).toEqual([400, { error: 'evidence_storage.dir must be an absolute path' }]);
+  });
+});
