@@ -48,16 +48,16 @@ module.exports = {
     },
     {
       name: 'no-unused-files',
-      comment: 'Every source file is reached from a program (src/plane/main.ts, src/node/main.ts); one only tests reach is dead code.',
+      comment: 'Every source file is reached from a program (src/plane/main.ts, src/node/main.ts, and npm start: src/start/main.ts, src/start/demo-module.ts); one only tests reach is dead code.',
       severity: 'error',
-      from: { path: '^src/(plane|node)/main[.]ts$' },
-      to: { path: '^src/', pathNot: ['[.]d[.]ts$', '^src/(plane|node)/main[.]ts$', '^src/.*[.](sql|json)$'], reachable: false },
+      from: { path: '^src/((plane|node|start)/main|start/demo-module)[.]ts$' },
+      to: { path: '^src/', pathNot: ['[.]d[.]ts$', '^src/((plane|node|start)/main|start/demo-module)[.]ts$', '^src/.*[.](sql|json)$'], reachable: false },
     },
     {
       name: 'no-orphans',
       comment: 'A file nothing imports and that imports nothing (tests, benches and scripts included).',
       severity: 'error',
-      from: { orphan: true, pathNot: ['[.]d[.]ts$', '(^|/)[.][^/]+[.](js|cjs|mjs|json)$', '[.]test[.]ts$', '^bench/.*[.]ts$', '^scripts/', '^test/global-setup[.]ts$', '(^|/)(eslint|vitest)[.]config[.](js|ts)$'] },
+      from: { orphan: true, pathNot: ['^src/start/demo-module[.]ts$', '[.]d[.]ts$', '(^|/)[.][^/]+[.](js|cjs|mjs|json)$', '[.]test[.]ts$', '^bench/.*[.]ts$', '^scripts/', '^test/global-setup[.]ts$', '(^|/)(eslint|vitest)[.]config[.](js|ts)$'] },
       to: {},
     },
     {
