@@ -46,6 +46,7 @@ import { createLogs } from './logs/logs.module.js';
 import { analyticsTemplateUse, createDashboards } from './dashboards/dashboards.module.js';
 import type { ReportsService } from './dashboards/reports.service.js';
 import { createSettings } from './settings/settings.module.js';
+import { TlsService, type SecureServer } from './tls/tls.service.js';
 import type { SettingsService } from './settings/settings.service.js';
 import type { DashboardsService } from './dashboards/dashboards.service.js';
 import { makePlaneLogger } from './logs/plane-logger.js';
@@ -167,8 +168,11 @@ export async function buildApp(deps: {
   const nodeOpsDomain = createNodeOps({ db, audit, nodes });
   const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
+  // The certificate before the server (made with it; plain HTTP when the mode serves none) and the settings (which describe it).
+  const tls = new TlsService(config.tls, clock, log.child({ part: 'tls' }));
+  const https = await tls.load();
   const settingsDomain = createSettings({
-    db, config, audit, logs: logsDomain.logs, lockWaitMs: deps.settingsLockWaitMs,
+    db, config, audit, logs: logsDomain.logs, lockWaitMs: deps.settingsLockWaitMs, certificate: () => tls.certificate(),
     figures: { totals: () => events.evidence.totals(), eventsTotal: () => usageDomain.usage.eventsTotal() },
   });
   const domains = [
@@ -188,11 +192,12 @@ export async function buildApp(deps: {
     else streams.endWhere((p) => p.sessionId === news.sid);
   });
 
-  const app = await createServer(log, health, { trustedProxies: config.trustedProxies, http: config.http });
+  const app = await createServer(log, health, { trustedProxies: config.trustedProxies, http: config.http, https });
+  if (https) tls.attach(app.server as unknown as SecureServer);
   registerRoutes(app, { health, auth, domains, events, moduleTokens });
 
   // The named background jobs of every domain; started once, when the start-up work is done.
-  const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs()];
+  const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs(), ...tls.jobs()];
   const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
   const readyPromise = health.start(async () => {
     await migrate(database);

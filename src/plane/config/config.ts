@@ -2,6 +2,7 @@ import { parse as parseToml } from 'smol-toml';
 import { HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
 import { parseTrustedProxies } from '../http/trusted-proxies.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { TlsOptions } from '../tls/tls.types.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -43,6 +44,8 @@ export interface PlaneConfig {
   trustedProxies: string[];
   /** [network] allow_private_targets: node URLs and camera sources may name link-local and cloud-metadata addresses. */
   allowPrivateTargets: boolean;
+  /** [network.tls]: how the plane serves HTTPS (src/plane/tls/, docs/tls.md). */
+  tls: TlsOptions;
 }
 
 export class ConfigError extends Error {
@@ -67,7 +70,11 @@ listen = "127.0.0.1:8080"
 # allow_private_targets = false   # true: node URLs and camera sources may name link-local/metadata addresses
 
 [network.tls]
-mode = "off"            # off | external | pem | self_signed | acme
+mode = "off"            # off | external | pem | self_signed | acme (docs/tls.md)
+# cert = "/etc/argus/cert.pem"      # pem: the certificate and its key, re-read when they change
+# key = "/etc/argus/key.pem"
+# hosts = ["cams.example.org"]      # self_signed: the names the certificate covers (the public URL's host among them)
+# store_dir = "/var/lib/argus/tls"  # self_signed: where it is kept (absent: tls/ under this folder)
 
 [logging]
 minimum_level = "info"  # debug | info | warn | error; RUST_LOG or ARGUS_LOG in the environment wins
@@ -100,7 +107,7 @@ const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 interface PlaneToml {
   dvr_export_max_secs?: number;
   database?: { url?: unknown };
-  network?: { listen?: unknown; public_url?: unknown; trusted_proxies?: unknown; allow_private_targets?: unknown };
+  network?: { listen?: unknown; public_url?: unknown; trusted_proxies?: unknown; allow_private_targets?: unknown; tls?: Record<string, unknown> };
   logging?: { minimum_level?: unknown };
   events?: { module_rate_limit_default?: number; purge_record_retention_days?: number };
   evidence_storage?: {
@@ -150,6 +157,10 @@ export function parsePlaneConfig(opts: {
   const trustedProxies = parseTrustedProxies(doc.network?.trusted_proxies, problems);
   const allowPrivateTargets = doc.network?.allow_private_targets ?? false;
   if (typeof allowPrivateTargets !== 'boolean') problems.push('[network] allow_private_targets must be true or false');
+
+  const tls = parseTls(doc.network?.tls ?? {}, dataDir, publicUrl, problems);
+  // external: a proxy on this machine terminates TLS; its X-Forwarded-* are believed (document 4 §10)
+  if (tls.mode === 'external' && !trustedProxies.length) trustedProxies.push('127.0.0.1', '::1');
 
   const logLevelEnv: PlaneConfig['logLevelEnv'] = env.RUST_LOG?.trim() ? 'RUST_LOG' : env.ARGUS_LOG?.trim() ? 'ARGUS_LOG' : null;
   const envLevel = logLevelEnv ? envLogLevel(env[logLevelEnv]!) : '';
@@ -223,7 +234,36 @@ export function parsePlaneConfig(opts: {
     http: HTTP_LIMITS,
     trustedProxies,
     allowPrivateTargets: allowPrivateTargets === true,
+    tls,
   };
+}
+
+const TLS_MODES: Array<TlsOptions['mode']> = ['off', 'external', 'pem', 'self_signed', 'acme'];
+
+/** [network.tls] (document 1 tls.mode, document 4 §10); the rules of the settings PATCH apply at start too. */
+function parseTls(t: Record<string, unknown>, dataDir: string, publicUrl: string, problems: string[]): TlsOptions {
+  const mode = (t.mode ?? 'off') as TlsOptions['mode'];
+  if (!TLS_MODES.includes(mode)) problems.push(`[network.tls] mode must be one of ${TLS_MODES.join(', ')}`);
+  const str = (k: string): string | null => {
+    if (t[k] === undefined) return null;
+    if (typeof t[k] === 'string' && t[k]) return t[k] as string;
+    problems.push(`[network.tls] ${k} must be a non-empty string`);
+    return null;
+  };
+  const hosts = Array.isArray(t.hosts) && t.hosts.every((h) => typeof h === 'string') ? t.hosts as string[] : [];
+  if (t.hosts !== undefined && !hosts.length && !Array.isArray(t.hosts)) problems.push('[network.tls] hosts must be a list of host names');
+  const opts: TlsOptions = {
+    mode, cert: str('cert'), key: str('key'), hosts, storeDir: resolve(dataDir, str('store_dir') ?? 'tls'),
+    acmeContact: str('acme_contact'), acmeListen: str('acme_listen'),
+  };
+  let scheme = '';
+  try { scheme = new URL(publicUrl).protocol; } catch { /* reported with public_url */ }
+  if (scheme && mode === 'off' && scheme !== 'http:') problems.push('[network.tls] with mode off the public URL must be http://');
+  if (scheme && mode !== 'off' && TLS_MODES.includes(mode) && scheme !== 'https:') problems.push(`[network.tls] with mode ${mode} the public URL must be https://`);
+  if (mode === 'pem' && (!opts.cert || !opts.key)) problems.push('[network.tls] mode pem requires cert and key');
+  if (mode === 'self_signed' && !hosts.length) problems.push('[network.tls] mode self_signed requires hosts');
+  if (mode === 'acme') problems.push('[network.tls] mode acme is not served by this build yet');
+  return opts;
 }
 
 /**

@@ -18,8 +18,11 @@ import { frameworkErrors } from './framework-errors.js';
  * and handler, validators, method routing (405/501), security headers and the OpenAPI document.
  */
 export async function createServer(log: Logger, health: DbHealth,
-  net: { trustedProxies: string[]; http: HttpLimits } = { trustedProxies: [], http: HTTP_LIMITS }): Promise<PlaneApp> {
+  net: { trustedProxies: string[]; http: HttpLimits; https?: { cert: string; key: string } | null } = { trustedProxies: [], http: HTTP_LIMITS }): Promise<PlaneApp> {
+  // With a certificate the same server speaks HTTPS (src/plane/tls/); its context can be replaced live.
+  const https = net.https ? { https: { cert: net.https.cert, key: net.https.key } } as Record<string, unknown> : {};
   const app: PlaneApp = Fastify({
+    ...https,
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: trustProxyOption(net.trustedProxies),
     bodyLimit: 1 << 20,

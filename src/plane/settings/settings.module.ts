@@ -5,10 +5,12 @@ import type { PlaneLogService } from '../logs/logs.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
 import { SettingsService, type StorageFigures } from './settings.service.js';
 import { settingsRoutes } from './settings.routes.js';
+import type { CertificateDescription } from '../tls/tls.types.js';
 
 /** Control-plane settings (superadmin): after the log domain (a log level applies live through it). */
-export function createSettings(deps: { db: Db; config: PlaneConfig; audit: AuditService; logs: PlaneLogService; figures: StorageFigures; lockWaitMs?: number }):
+export function createSettings(deps: { db: Db; config: PlaneConfig; audit: AuditService; logs: PlaneLogService; figures: StorageFigures;
+  certificate: () => CertificateDescription; lockWaitMs?: number }):
   DomainParts & { settings: SettingsService } {
-  const settings = new SettingsService(deps.db, deps.config, deps.audit, deps.logs, deps.figures, deps.lockWaitMs);
+  const settings = new SettingsService(deps.db, deps.config, deps.audit, deps.logs, deps.figures, deps.certificate, deps.lockWaitMs);
   return { settings, routes: { superadmin: (app) => settingsRoutes(app, { settings }) }, jobs: noJobs };
 }

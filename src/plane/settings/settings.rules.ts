@@ -15,7 +15,7 @@ export interface SettingsPatch {
 export const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const TLS_MODES = ['off', 'external', 'pem', 'self_signed', 'acme'];
 /** Modes this build serves; the others are validated, then refused until the TLS work lands (docs/settings.md). */
-const TLS_SERVED = ['off', 'external'];
+const TLS_SERVED = ['off', 'external', 'pem', 'self_signed'];
 const MIN_MAX_BYTES = 64 * 1024 * 1024;
 const invalid = (text: string): never => { throw errors.settingsInvalid(text); };
 
@@ -48,7 +48,7 @@ export function networkEdits(n: NonNullable<SettingsPatch['network']>): Edit[] {
     if (hosts.some((h) => isIP(h) !== 0)) invalid('tls.mode acme requires domain names in hosts, not IP addresses');
     if (!isListen(acmeListen) || acmeListen === n.listen) invalid('tls.mode acme requires an acme_listen IP:port different from listen');
   }
-  if (!TLS_SERVED.includes(mode as string)) invalid(`tls.mode ${mode} is not served by this build yet (off and external are)`);
+  if (!TLS_SERVED.includes(mode as string)) invalid(`tls.mode ${mode} is not served by this build yet (off, external, pem and self_signed are)`);
   const opt = (k: string, v: unknown): Edit => [['network', 'tls', k], v === null || (Array.isArray(v) && !v.length) ? undefined : v];
   return [
     [['network', 'public_url'], n.public_url], [['network', 'listen'], n.listen], [['network', 'tls', 'mode'], mode],

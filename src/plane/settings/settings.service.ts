@@ -11,6 +11,7 @@ import type { PlaneLogService } from '../logs/logs.service.js';
 import { applyEdits, at, readPlaneToml, writePlaneToml, type Edit, type TomlFile } from './plane-toml.js';
 import { dvrEdit, evidenceEdits, levelEdit, networkEdits, type SettingsPatch } from './settings.rules.js';
 import { settingsStore } from './settings.store.js';
+import type { CertificateDescription } from '../tls/tls.types.js';
 
 /** What the stats of the evidence storage need from other domains. */
 export interface StorageFigures { totals(): Promise<{ bytes: number; attachments: number }>; eventsTotal(): Promise<number> }
@@ -32,7 +33,7 @@ async function statfsNearest(dir: string) {
  */
 export class SettingsService {
   constructor(private readonly db: Db, private readonly config: PlaneConfig, private readonly audit: AuditService, private readonly logs: PlaneLogService,
-    private readonly figures: StorageFigures, private readonly lockWaitMs = 10_000) {}
+    private readonly figures: StorageFigures, private readonly certificate: () => CertificateDescription, private readonly lockWaitMs = 10_000) {}
 
   private async read(): Promise<TomlFile> {
     if (!this.config.configFile) throw errors.planeConfigUnreadable('no settings file');
@@ -124,14 +125,13 @@ export class SettingsService {
     const savedUrl = String(at(doc, 'network', 'public_url') ?? c.publicUrl);
     const savedListen = String(at(doc, 'network', 'listen') ?? `${c.listen.host}:${c.listen.port}`);
     const savedMode = String(at(doc, 'network', 'tls', 'mode') ?? 'off');
+    const t = c.tls;
     const effective = { public_url: c.publicUrl, listen: `${c.listen.host.includes(':') ? `[${c.listen.host}]` : c.listen.host}:${c.listen.port}`,
-      tls: { mode: 'off', cert: null, key: null, hosts: [], store_dir: null, acme_contact: null, acme_listen: null } };
+      tls: { mode: t.mode, cert: t.cert, key: t.key, hosts: t.hosts, store_dir: t.storeDir, acme_contact: t.acmeContact, acme_listen: t.acmeListen } };
     return {
       effective, saved: { public_url: savedUrl, listen: savedListen, tls: { mode: savedMode } },
       pending_restart: savedUrl !== effective.public_url || savedListen !== effective.listen || savedMode !== effective.tls.mode,
-      // This build serves plain HTTP (mode off; external is plain HTTP behind a proxy): no certificate.
-      certificate: { mode: effective.tls.mode, configured_hosts: [], automatic_renewal: false, renewal_window_days: 30, temporary_self_signed: false,
-        status_hint: 'no certificate: the plane serves plain HTTP', certificate: null },
+      certificate: this.certificate(),
     };
   }
 
