@@ -128,6 +128,11 @@ describe('template cache', () => {
     // a change through the API drops the cached template at once in this process
     expect((await root.patch(`/api/v1/templates/${tid}`, { doc: { detector_match: 'card.*', title: 'Second' } })).status).toBe(200);
     expect((await card()).rendered.title).toBe('Second');
+    // The PATCH's own NOTIFY drops the cache again when it arrives: a marker notice sent after it
+    // is seen first (the card loads its template anew), so none of ours is still on the way.
+    await sql`select pg_notify('argus_templates', '00000000-0000-0000-0000-000000000000')`.execute(db.database.db);
+    const marked = cache.idLoads;
+    await until(async () => { await card(); return cache.idLoads > marked; });
     // a change committed elsewhere: the cached one stays until its NOTIFY arrives
     await sql`update event_templates set doc = '{"detector_match":"card.*","title":"Third"}' where id = ${tid}`.execute(db.database.db);
     expect((await card()).rendered.title).toBe('Second');
