@@ -3,6 +3,7 @@ import { HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
 import { parseTrustedProxies } from '../http/trusted-proxies.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { TlsOptions } from '../tls/tls.types.js';
+import { isIP } from 'node:net';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -74,7 +75,8 @@ mode = "off"            # off | external | pem | self_signed | acme (docs/tls.md
 # cert = "/etc/argus/cert.pem"      # pem: the certificate and its key, re-read when they change
 # key = "/etc/argus/key.pem"
 # hosts = ["cams.example.org"]      # self_signed: the names the certificate covers (the public URL's host among them)
-# store_dir = "/var/lib/argus/tls"  # self_signed: where it is kept (absent: tls/ under this folder)
+# store_dir = "/var/lib/argus/tls"  # self_signed, acme: where they are kept (absent: tls/ under this folder)
+# acme_contact = "ops@example.org"  # acme: the account's e-mail; acme_listen = "0.0.0.0:80" answers http-01
 
 [logging]
 minimum_level = "info"  # debug | info | warn | error; RUST_LOG or ARGUS_LOG in the environment wins
@@ -255,6 +257,7 @@ function parseTls(t: Record<string, unknown>, dataDir: string, publicUrl: string
   const opts: TlsOptions = {
     mode, cert: str('cert'), key: str('key'), hosts, storeDir: resolve(dataDir, str('store_dir') ?? 'tls'),
     acmeContact: str('acme_contact'), acmeListen: str('acme_listen'),
+    acmeDirectoryUrl: str('acme_directory_url') ?? 'https://acme-v02.api.letsencrypt.org/directory', acmeCaFile: str('acme_ca_file'),
   };
   let scheme = '';
   try { scheme = new URL(publicUrl).protocol; } catch { /* reported with public_url */ }
@@ -262,7 +265,10 @@ function parseTls(t: Record<string, unknown>, dataDir: string, publicUrl: string
   if (scheme && mode !== 'off' && TLS_MODES.includes(mode) && scheme !== 'https:') problems.push(`[network.tls] with mode ${mode} the public URL must be https://`);
   if (mode === 'pem' && (!opts.cert || !opts.key)) problems.push('[network.tls] mode pem requires cert and key');
   if (mode === 'self_signed' && !hosts.length) problems.push('[network.tls] mode self_signed requires hosts');
-  if (mode === 'acme') problems.push('[network.tls] mode acme is not served by this build yet');
+  if (mode === 'acme') {
+    if (!hosts.length || hosts.some((h) => isIP(h) !== 0)) problems.push('[network.tls] mode acme requires hosts that are domain names');
+    if (!opts.acmeListen || !/^.+:\d{1,5}$/.test(opts.acmeListen)) problems.push('[network.tls] mode acme requires acme_listen (IP:port)');
+  }
   return opts;
 }
 

@@ -15,7 +15,7 @@ export interface SettingsPatch {
 export const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 const TLS_MODES = ['off', 'external', 'pem', 'self_signed', 'acme'];
 /** Modes this build serves; the others are validated, then refused until the TLS work lands (docs/settings.md). */
-const TLS_SERVED = ['off', 'external', 'pem', 'self_signed'];
+const TLS_SERVED = ['off', 'external', 'pem', 'self_signed', 'acme'];
 const MIN_MAX_BYTES = 64 * 1024 * 1024;
 const invalid = (text: string): never => { throw errors.settingsInvalid(text); };
 

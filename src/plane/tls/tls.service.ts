@@ -8,9 +8,9 @@ import type { Clock } from '../../common/clock.js';
 import { writeFileAtomic } from '../../common/atomic-file.js';
 import type { Job } from '../jobs/jobs.js';
 import { describe, selfSigned, stillGood } from './certificate.js';
-import type { CertificateDescription, TlsOptions } from './tls.types.js';
+import { obtain } from './acme.js';
+import type { CertificateDescription, KeyPair, TlsOptions } from './tls.types.js';
 
-export interface KeyPair { cert: string; key: string }
 /** The part of an HTTPS server a new certificate is handed to. */
 export interface SecureServer { setSecureContext(options: { cert: string; key: string }): void }
 
@@ -34,7 +34,7 @@ export class TlsService {
     if (this.opts.mode === 'off' || this.opts.mode === 'external') return null;
     if (this.opts.mode === 'pem') this.pair = await this.readPem();
     else if (this.opts.mode === 'self_signed') this.pair = await this.ensureSelfSigned();
-    else throw new Error('tls.mode acme is not served by this build yet');
+    else this.pair = await this.ensureAcme();
     return this.pair;
   }
 
@@ -48,6 +48,7 @@ export class TlsService {
   jobs(): Job[] {
     if (this.opts.mode === 'pem') return [{ name: 'tls.pem_reload', everyMs: 10_000, budgetMs: 5_000, run: async () => { await this.reloadPem(); } }];
     if (this.opts.mode === 'self_signed') return [{ name: 'tls.self_signed_renewal', everyMs: 3_600_000, budgetMs: 30_000, run: async () => { await this.renew(); } }];
+    if (this.opts.mode === 'acme') return [{ name: 'tls.acme_renewal', everyMs: 3_600_000, budgetMs: 300_000, run: async () => { await this.renew(); } }];
     return [];
   }
 
@@ -77,9 +78,9 @@ export class TlsService {
     return true;
   }
 
-  /** Generates and stores a certificate when none is kept, it does not cover the hosts, or it is due. */
+  /** Generates (self_signed) or orders (acme) and stores a certificate when none is kept, it does not cover the hosts, or it is due. */
   async renew(): Promise<boolean> {
-    const fresh = await this.ensureSelfSigned();
+    const fresh = this.opts.mode === 'acme' ? await this.ensureAcme() : await this.ensureSelfSigned();
     if (this.pair && fresh.cert === this.pair.cert) return false;
     this.use(fresh);
     return true;
@@ -97,6 +98,20 @@ export class TlsService {
     await writeFileAtomic(keyFile, made.key, 0o600);
     await writeFileAtomic(certFile, made.cert, 0o644);
     this.log.info({ hosts: this.opts.hosts }, 'tls: self-signed certificate generated');
+    return made;
+  }
+
+  private async ensureAcme(): Promise<KeyPair> {
+    const certFile = join(this.opts.storeDir, 'acme.crt');
+    const keyFile = join(this.opts.storeDir, 'acme.key');
+    if (existsSync(certFile) && existsSync(keyFile)) {
+      const kept = { cert: await readFile(certFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
+      if (stillGood(kept.cert, this.opts.hosts, this.clock.now())) return kept;
+    }
+    const made = await obtain(this.opts);
+    await writeFileAtomic(keyFile, made.key, 0o600);
+    await writeFileAtomic(certFile, made.cert, 0o644);
+    this.log.info({ hosts: this.opts.hosts }, 'tls: certificate obtained from the ACME directory');
     return made;
   }
 

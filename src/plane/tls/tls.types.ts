@@ -8,6 +8,10 @@ export interface TlsOptions {
   storeDir: string;
   acmeContact: string | null;
   acmeListen: string | null;
+  /** the ACME directory (default Let's Encrypt production) */
+  acmeDirectoryUrl: string;
+  /** a CA to trust for the directory (a private ACME server); null: the system's */
+  acmeCaFile: string | null;
 }
 
 /** `network.certificate` of the settings (document 1). */
@@ -26,3 +30,6 @@ export interface CertificateDescription {
 
 /** A certificate is renewed this long before it expires (document 4 §10). */
 export const RENEWAL_WINDOW_DAYS = 30;
+
+/** A certificate (chain) and its private key, PEM text. */
+export interface KeyPair { cert: string; key: string }

@@ -21,7 +21,10 @@ const quiet = pino({ level: 'silent' });
 const dirs: string[] = [];
 const tmp = async () => { const d = await mkdtemp(join(tmpdir(), 'argus-tls-')); dirs.push(d); return d; };
 afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
-const opts = (over: Partial<TlsOptions>): TlsOptions => ({ mode: 'off', cert: null, key: null, hosts: [], storeDir: '', acmeContact: null, acmeListen: null, ...over });
+const opts = (over: Partial<TlsOptions>): TlsOptions => ({
+  mode: 'off', cert: null, key: null, hosts: [], storeDir: '', acmeContact: null, acmeListen: null,
+  acmeDirectoryUrl: 'https://acme-v02.api.letsencrypt.org/directory', acmeCaFile: null, ...over,
+});
 
 /** The certificate a TLS client is shown on 127.0.0.1:port (its fingerprint), trusting `ca`. */
 function served(port: number, ca: string, servername = 'localhost'): Promise<string> {
@@ -131,7 +134,8 @@ describe('[network.tls] in plane.toml', () => {
   it.each([
     ['mode = "pem"', '[network.tls] mode pem requires cert and key'],
     ['mode = "self_signed"', '[network.tls] mode self_signed requires hosts'],
-    ['mode = "acme"\nhosts = ["cams.example.org"]', '[network.tls] mode acme is not served by this build yet'],
+    ['mode = "acme"\nhosts = ["cams.example.org"]', '[network.tls] mode acme requires acme_listen (IP:port)'],
+    ['mode = "acme"\nhosts = ["10.0.0.1"]\nacme_listen = "0.0.0.0:80"', '[network.tls] mode acme requires hosts that are domain names'],
     ['mode = "tls13"', '[network.tls] mode must be one of off, external, pem, self_signed, acme'],
   ])('%s: %s', (tls, problem) => expect(problems(tls)).toContain(problem));
   it('the public URL follows the mode', () => {
