@@ -3,6 +3,7 @@ import { HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
 import { parseTrustedProxies } from '../http/trusted-proxies.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { TlsOptions } from '../tls/tls.types.js';
+import type { S3Options } from '../evidence/s3.storage.js';
 import { isIP } from 'node:net';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -23,8 +24,8 @@ export interface PlaneConfig {
   bootstrap: { login: string; password: string } | null;
   dvrExportMaxSecs: number;
   moduleRateLimitDefault: number;
-  /** [evidence_storage]: where attachment bytes live (s3 comes with the settings issue). */
-  evidence: { backend: 'local'; dir: string };
+  /** [evidence_storage]: where attachment bytes live: a folder (`local`, `dir`) or a bucket (`s3`). */
+  evidence: { backend: 'local' | 's3'; dir: string; s3?: S3Options | null };
   /**
    * [evidence_storage] watermarks (1 <= low < high < critical <= 99, document 1) and max_bytes:
    * used_percent is measured against max_bytes when set, else against the volume (statfs).
@@ -114,6 +115,7 @@ interface PlaneToml {
   events?: { module_rate_limit_default?: number; purge_record_retention_days?: number };
   evidence_storage?: {
     backend?: unknown; dir?: unknown; max_bytes?: number | null;
+    endpoint?: unknown; bucket?: unknown; region?: unknown; https?: unknown; addressing?: unknown; access_key?: unknown; secret_key?: unknown;
     low_watermark_percent?: number; high_watermark_percent?: number; critical_watermark_percent?: number;
   };
   sweeper?: { enabled?: boolean; interval_secs?: number; timeout_secs?: number; concurrency?: number };
@@ -182,7 +184,8 @@ export function parsePlaneConfig(opts: {
   if (!Number.isInteger(rate) || rate < 1) problems.push('[events] module_rate_limit_default must be an integer >= 1');
 
   const evBackend = doc.evidence_storage?.backend ?? 'local';
-  if (evBackend !== 'local') problems.push('[evidence_storage] backend must be "local" (s3 is not available yet)');
+  if (evBackend !== 'local' && evBackend !== 's3') problems.push('[evidence_storage] backend must be "local" or "s3"');
+  const s3 = evBackend === 's3' ? parseS3(doc.evidence_storage ?? {}, problems) : null;
   const evDir = doc.evidence_storage?.dir ?? join(dataDir, 'evidence');
   if (typeof evDir !== 'string' || !evDir) problems.push('[evidence_storage] dir must be a non-empty string');
 
@@ -194,6 +197,8 @@ export function parsePlaneConfig(opts: {
   if (!badMarks.length && !(low < high && high < critical)) problems.push('[evidence_storage] watermarks must satisfy low < high < critical');
   const maxBytes = ev.max_bytes ?? null;
   if (maxBytes !== null && (!Number.isSafeInteger(maxBytes) || maxBytes < 1)) problems.push('[evidence_storage] max_bytes must be an integer >= 1');
+  // A bucket has no free-space call: its capacity is max_bytes (document 1).
+  if (evBackend === 's3' && maxBytes === null) problems.push('[evidence_storage] max_bytes is required with backend s3');
 
   const sw = doc.sweeper ?? {};
   const interval = sw.interval_secs ?? 5, timeout = sw.timeout_secs ?? 2, concurrency = sw.concurrency ?? 16;
@@ -227,7 +232,7 @@ export function parsePlaneConfig(opts: {
     bootstrap,
     dvrExportMaxSecs: dvr,
     moduleRateLimitDefault: rate,
-    evidence: { backend: 'local', dir: resolve(dataDir, String(evDir)) },
+    evidence: { backend: evBackend === 's3' ? 's3' : 'local', dir: resolve(dataDir, String(evDir)), s3 },
     evidencePressure: { lowPercent: low, highPercent: high, criticalPercent: critical, maxBytes },
     sweeper: { enabled: sweeperEnabled, intervalMs: interval * 1000, timeoutMs: timeout * 1000, concurrency },
     sessionTtlSecs: 12 * 3600,
@@ -238,6 +243,26 @@ export function parsePlaneConfig(opts: {
     allowPrivateTargets: allowPrivateTargets === true,
     tls,
   };
+}
+
+/** [evidence_storage] keys of the s3 backend (document 1): endpoint host[:port] without scheme, the key pair together. */
+function parseS3(e: Record<string, unknown>, problems: string[]): S3Options {
+  const str = (k: string, required: boolean): string | null => {
+    if (e[k] === undefined) { if (required) problems.push(`[evidence_storage] ${k} is required with backend s3`); return null; }
+    if (typeof e[k] === 'string' && e[k]) return e[k] as string;
+    problems.push(`[evidence_storage] ${k} must be a non-empty string`);
+    return null;
+  };
+  const endpoint = str('endpoint', true) ?? '';
+  if (endpoint && !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(endpoint)) problems.push('[evidence_storage] endpoint must be host[:port] without a scheme');
+  const addressing = e.addressing ?? 'path';
+  if (addressing !== 'path' && addressing !== 'virtual_host') problems.push('[evidence_storage] addressing must be path or virtual_host');
+  const https = e.https ?? true;
+  if (typeof https !== 'boolean') problems.push('[evidence_storage] https must be true or false');
+  const accessKey = str('access_key', false), secretKey = str('secret_key', false);
+  if ((accessKey === null) !== (secretKey === null)) problems.push('[evidence_storage] access_key and secret_key are given together');
+  return { endpoint, bucket: str('bucket', true) ?? '', region: str('region', false) ?? 'us-east-1', https: https === true,
+    addressing: addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey, secretKey };
 }
 
 const TLS_MODES: Array<TlsOptions['mode']> = ['off', 'external', 'pem', 'self_signed', 'acme'];

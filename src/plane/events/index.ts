@@ -13,6 +13,7 @@ import type { LiveBus } from '../live/bus.js';
 import type { LiveStreams } from '../live/sse.js';
 import { EvidenceService } from '../evidence/evidence.service.js';
 import { LocalEvidenceStorage, type EvidenceStorage } from '../evidence/evidence.storage.js';
+import { S3EvidenceStorage } from '../evidence/s3.storage.js';
 import { PreviewBuilder } from '../evidence/preview.builder.js';
 import { PreviewService } from '../evidence/preview.service.js';
 import { evidenceReadRoutes } from '../evidence/evidence.routes.js';
@@ -79,7 +80,7 @@ export function eventDetectors(db: Db) {
  */
 export function createEvents(deps: EventsDeps) {
   const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
-  const storage = deps.evidenceStorage ?? new LocalEvidenceStorage(config.evidence.dir);
+  const storage = deps.evidenceStorage ?? (config.evidence.s3 ? new S3EvidenceStorage(config.evidence.s3) : new LocalEvidenceStorage(config.evidence.dir));
 
   const ring = new EventRing({
     safeHead: () => eventsStore.safeHead(db),

@@ -1,0 +1,90 @@
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import type { EvidenceStorage } from './evidence.storage.js';
+import { receive } from './upload-gate.js';
+
+/** `[evidence_storage]` with backend s3 (document 1): where and how; the keys are never shown. */
+export interface S3Options {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  https: boolean;
+  addressing: 'path' | 'virtual_host';
+  accessKey: string | null;
+  secretKey: string | null;
+}
+
+const missing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * Evidence bytes in an S3 bucket (AWS SDK v3): uploads stream through a multipart upload (parts
+ * of 5 MiB, two in flight), never a whole object in memory; an upload that fails or passes its
+ * size limit is aborted, so no object is left half-written and the event that would name it is
+ * never written (the caller writes it after the upload). Downloads stream the object's body.
+ */
+export class S3EvidenceStorage implements EvidenceStorage {
+  readonly backend = 's3' as const;
+  private readonly client: S3Client;
+
+  constructor(private readonly o: S3Options) {
+    this.client = new S3Client({
+      endpoint: `${o.https ? 'https' : 'http'}://${o.endpoint}`, region: o.region, forcePathStyle: o.addressing === 'path',
+      ...(o.accessKey && o.secretKey ? { credentials: { accessKeyId: o.accessKey, secretAccessKey: o.secretKey } } : {}),
+      maxAttempts: 2,
+    });
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }));
+  }
+
+  async putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }> {
+    const pass = new PassThrough();
+    const upload = new Upload({ client: this.client, params: { Bucket: this.o.bucket, Key: key, Body: pass, ContentType: contentType }, queueSize: 2, partSize: 5 * 1024 * 1024 });
+    const done = upload.done();
+    // An early failure of the upload ends the reading too.
+    done.catch(() => { if (!body.destroyed) body.destroy(); });
+    try {
+      const received = await receive(body, maxBytes, async (chunk) => { if (!pass.write(chunk)) await once(pass, 'drain'); });
+      pass.end();
+      await done;
+      return received;
+    } catch (err) {
+      pass.destroy();
+      await upload.abort().catch(() => {});
+      await done.catch(() => {});
+      throw err;
+    }
+  }
+
+  async open(key: string): Promise<{ size: number; body: Readable } | null> {
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.o.bucket, Key: key }));
+      return { size: Number(r.ContentLength ?? 0), body: r.Body as Readable };
+    } catch (err) {
+      if (missing(err)) return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.o.bucket, Key: key }));
+      return true;
+    } catch (err) {
+      if (missing(err)) return false;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
+  }
+
+  describe() { return { backend: 's3', endpoint: this.o.endpoint, bucket: this.o.bucket }; }
+}
