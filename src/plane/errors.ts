@@ -73,7 +73,7 @@ const conflictCodes = [
   // saved reports, dashboards and widgets (document 2, document 4 §11)
   'stale_revision', 'analytics_dashboard_visibility', 'analytics_widget_limit',
   // control-plane settings (document 1)
-  'settings_busy', 'settings_changed',
+  'settings_busy', 'settings_changed', 'event_storage_rotation_blocked',
 ] as const;
 // max_reports_reached and max_dashboards_reached: issue 13 attaches them to its tables (docs/usage.md).
 const quotaCodes = [

@@ -70,17 +70,24 @@ export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, 
   if (retention === 'oldest_purge_day' && at(saved, 'evidence_storage', 'volume_retention') !== 'oldest_purge_day' && !acknowledged) {
     throw errors.badRequest('destructive_volume_retention_acknowledgement_required');
   }
+  const ev = (k: string, v: unknown): Edit => [['evidence_storage', k], v === null ? undefined : v];
+  const marks = [ev('volume_retention', retention), ev('low_watermark_percent', low), ev('high_watermark_percent', high),
+    ev('critical_watermark_percent', critical), ev('max_bytes', maxBytes)];
+  if (retention === 'oldest_purge_day') invalid('volume_retention oldest_purge_day is not served by this build yet');
   if (backend === 's3') {
     for (const k of ['endpoint', 'bucket', 'addressing']) if (typeof e[k] !== 'string' || !e[k]) invalid(`evidence_storage.${k} is required with backend s3`);
+    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(e.endpoint as string)) invalid('evidence_storage.endpoint must be host[:port] without a scheme');
+    if (e.addressing !== 'path' && e.addressing !== 'virtual_host') invalid('evidence_storage.addressing must be path or virtual_host');
     if (maxBytes === null) invalid('evidence_storage.max_bytes is required with backend s3');
     if ((e.access_key === undefined) !== (e.secret_key === undefined)) invalid('access_key and secret_key are given together');
-    invalid('evidence_storage backend s3 is not served by this build yet');
+    if (e.access_key !== undefined && (typeof e.access_key !== 'string' || typeof e.secret_key !== 'string' || !e.access_key || !e.secret_key)) invalid('access_key and secret_key must be non-empty strings');
+    if (e.https !== undefined && typeof e.https !== 'boolean') invalid('evidence_storage.https must be true or false');
+    if (e.region !== undefined && (typeof e.region !== 'string' || !e.region)) invalid('evidence_storage.region must be a non-empty string');
+    return [ev('backend', 's3'), ev('endpoint', e.endpoint), ev('bucket', e.bucket), ev('region', e.region ?? 'us-east-1'), ev('https', e.https ?? true),
+      ev('addressing', e.addressing), ...(e.access_key !== undefined ? [ev('access_key', e.access_key), ev('secret_key', e.secret_key)] : []), ...marks];
   }
   if (typeof e.dir !== 'string' || !isAbsolute(e.dir)) invalid('evidence_storage.dir must be an absolute path');
-  if (retention === 'oldest_purge_day') invalid('volume_retention oldest_purge_day is not served by this build yet');
-  const ev = (k: string, v: unknown): Edit => [['evidence_storage', k], v === null ? undefined : v];
-  return [ev('backend', backend), ev('dir', e.dir), ev('volume_retention', retention), ev('low_watermark_percent', low),
-    ev('high_watermark_percent', high), ev('critical_watermark_percent', critical), ev('max_bytes', maxBytes)];
+  return [ev('backend', 'local'), ev('dir', e.dir), ...marks];
 }
 
 export function dvrEdit(v: unknown): Edit {

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { parse } from '@decimalturn/toml-patch';
 import { mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.js';
@@ -12,6 +14,8 @@ import { applyEdits, at, readPlaneToml, writePlaneToml, type Edit, type TomlFile
 import { dvrEdit, evidenceEdits, levelEdit, networkEdits, type SettingsPatch } from './settings.rules.js';
 import { settingsStore } from './settings.store.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
+import { S3EvidenceStorage } from '../evidence/s3.storage.js';
+import { isForbiddenTarget } from '../nodes/target-policy.js';
 
 /** What the stats of the evidence storage need from other domains. */
 export interface StorageFigures { totals(): Promise<{ bytes: number; attachments: number }>; eventsTotal(): Promise<number> }
@@ -60,7 +64,17 @@ export class SettingsService {
         await settingsStore.lock(trx, this.lockWaitMs);
         const f = await this.read();
         if (ifMatch !== undefined && ifMatch !== f.etag && ifMatch !== '*') throw errors.conflict('settings_changed');
-        const text = applyEdits(f.text, this.edits(body, f.doc, body.acknowledge_destructive_volume_retention === true));
+        const edits = this.edits(body, f.doc, body.acknowledge_destructive_volume_retention === true);
+        if (body.evidence_storage) {
+          const ev = edits.filter(([path]) => path[0] === 'evidence_storage');
+          const location = (d: Record<string, unknown>) => JSON.stringify(['backend', 'dir', 'endpoint', 'bucket'].map((k) => at(d, 'evidence_storage', k) ?? null));
+          const candidate = applyEdits(f.text, ev);
+          if (location(parse(candidate) as Record<string, unknown>) !== location(f.doc)) {
+            if (await this.rotationBlocked(ev)) throw errors.conflict('event_storage_rotation_blocked');
+            await this.precheck(ev, f.doc);
+          }
+        }
+        const text = applyEdits(f.text, edits);
         if (text !== f.text) {
           // The file may have been edited by hand since it was read: refuse rather than overwrite.
           if ((await readPlaneToml(this.config.configFile!)).etag !== f.etag) throw errors.conflict('settings_changed');
@@ -97,18 +111,66 @@ export class SettingsService {
   async testStorage(body: { evidence_storage: Record<string, unknown> }): Promise<{ ok: boolean; rotation_blocked: boolean }> {
     // A check, not a change: the acknowledgement of a retention policy is the PATCH's business.
     const edits = evidenceEdits(body.evidence_storage, {}, true);
-    const dir = edits.find(([path]) => path[1] === 'dir')![1] as string;
-    const probe = join(dir, `.argus-probe-${randomUUID()}`);
+    await this.precheck(edits, (await this.read().catch(() => null))?.doc ?? {});
+    return { ok: true, rotation_blocked: await this.rotationBlocked(edits) };
+  }
+
+  /**
+   * The candidate storage of `edits` answers: a probe object written, read back, compared and
+   * deleted; 502 with what failed. An s3 endpoint that resolves to a link-local or metadata
+   * address is refused first (unless [network] allow_private_targets). Stored keys are used
+   * when the candidate gives none.
+   */
+  private async precheck(edits: Edit[], saved: Record<string, unknown>): Promise<void> {
+    const v = (k: string) => edits.find(([path]) => path[1] === k)?.[1];
     const bytes = randomBytes(64);
-    const step = async (what: string, run: () => Promise<unknown>) => {
-      try { return await run(); } catch (err) { throw errors.storageCheckFailed(`${what} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`); }
+    const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      try { return await run(); } catch (err) {
+        const e = err as NodeJS.ErrnoException & { name?: string };
+        throw errors.storageCheckFailed(`${what} failed: ${e.code ?? e.name ?? 'error'}`);
+      }
     };
+    if (v('backend') === 's3') {
+      const host = String(v('endpoint')).replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+      if (!this.config.allowPrivateTargets) {
+        const addrs = await step('resolve the endpoint', () => lookup(host, { all: true }));
+        if (isForbiddenTarget(host) || addrs.some((a) => isForbiddenTarget(a.address))) throw errors.storageCheckFailed('the endpoint resolves to a link-local or metadata address');
+      }
+      const keep = (k: string) => (v(k) as string | undefined) ?? (at(saved, 'evidence_storage', k) as string | undefined) ?? null;
+      const store = new S3EvidenceStorage({ endpoint: String(v('endpoint')), bucket: String(v('bucket')), region: String(v('region') ?? 'us-east-1'),
+        https: v('https') !== false, addressing: v('addressing') === 'virtual_host' ? 'virtual_host' : 'path', accessKey: keep('access_key'), secretKey: keep('secret_key') });
+      const key = `.argus-probe/${randomUUID()}`;
+      await step('write a probe object', () => store.put(key, bytes, 'application/octet-stream'));
+      const got = await step('read the probe object back', async () => {
+        const o = await store.open(key);
+        if (!o) throw Object.assign(new Error('missing'), { code: 'NoSuchKey' });
+        const chunks: Buffer[] = [];
+        for await (const c of o.body) chunks.push(c as Buffer);
+        return Buffer.concat(chunks);
+      });
+      await step('delete the probe object', () => store.delete(key));
+      if (!got.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
+      return;
+    }
+    const dir = v('dir') as string;
+    const probe = join(dir, `.argus-probe-${randomUUID()}`);
     await step('create the folder', () => mkdir(dir, { recursive: true }));
     await step('write a probe object', () => writeFile(probe, bytes));
-    const back = await step('read the probe object back', () => readFile(probe)) as Buffer;
+    const back = await step('read the probe object back', () => readFile(probe));
     await step('delete the probe object', () => rm(probe));
     if (!back.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
-    return { ok: true, rotation_blocked: false };
+  }
+
+  /**
+   * Whether moving to the candidate would retire a storage that still holds objects. This build
+   * reads from one storage only, so such a move is refused (409 event_storage_rotation_blocked)
+   * until the objects are gone, rather than leaving their events without their bytes.
+   */
+  private async rotationBlocked(edits: Edit[]): Promise<boolean> {
+    const v = (k: string) => edits.find(([path]) => path[1] === k)?.[1];
+    const c = this.config.evidence;
+    const same = v('backend') === c.backend && (c.backend === 's3' ? v('endpoint') === c.s3?.endpoint && v('bucket') === c.s3?.bucket : v('dir') === c.dir);
+    return !same && (await this.figures.totals()).attachments > 0;
   }
 
   private edits(body: SettingsPatch, saved: Record<string, unknown>, acknowledged: boolean): Edit[] {
@@ -149,13 +211,22 @@ export class SettingsService {
 
   private async evidence(doc: Record<string, unknown>) {
     const c = this.config;
-    const saved = { backend: String(at(doc, 'evidence_storage', 'backend') ?? 'local'), dir: String(at(doc, 'evidence_storage', 'dir') ?? c.evidence.dir) };
+    const savedBackend = String(at(doc, 'evidence_storage', 'backend') ?? 'local');
+    const flags = (access: unknown, secret: unknown) => ({ access_key_configured: typeof access === 'string' && access !== '', secret_key_configured: typeof secret === 'string' && secret !== '' });
+    const saved = savedBackend === 's3'
+      ? { backend: 's3', endpoint: at(doc, 'evidence_storage', 'endpoint') ?? null, bucket: at(doc, 'evidence_storage', 'bucket') ?? null,
+        ...flags(at(doc, 'evidence_storage', 'access_key'), at(doc, 'evidence_storage', 'secret_key')) }
+      : { backend: 'local', dir: String(at(doc, 'evidence_storage', 'dir') ?? c.evidence.dir) };
+    const s3 = c.evidence.s3;
     const effective = {
-      backend: c.evidence.backend, dir: c.evidence.dir, max_bytes: c.evidencePressure.maxBytes, volume_retention: 'disabled',
+      backend: c.evidence.backend, ...(s3 ? { endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, https: s3.https, addressing: s3.addressing, ...flags(s3.accessKey, s3.secretKey) } : { dir: c.evidence.dir }),
+      max_bytes: c.evidencePressure.maxBytes, volume_retention: 'disabled',
       low_watermark_percent: c.evidencePressure.lowPercent, high_watermark_percent: c.evidencePressure.highPercent, critical_watermark_percent: c.evidencePressure.criticalPercent,
     };
     return {
-      effective, saved, pending_restart: saved.backend !== effective.backend || saved.dir !== effective.dir,
+      effective, saved,
+      pending_restart: JSON.stringify([saved.backend, 'dir' in saved ? saved.dir : null, 'endpoint' in saved ? saved.endpoint : null, 'bucket' in saved ? saved.bucket : null])
+        !== JSON.stringify([effective.backend, 'dir' in effective ? effective.dir : null, s3?.endpoint ?? null, s3?.bucket ?? null]),
       rotation_blocked: false, backend_divergence: null, stats: await this.stats(),
     };
   }

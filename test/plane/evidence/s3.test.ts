@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startS3rver } from './s3rver.js';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { cameraWorld, tenants, type Tenants } from '../inventory.helpers.js';
@@ -24,19 +25,12 @@ describe('evidence storage on s3 (s3rver)', () => {
   let server: ChildProcess;
   let dir: string;
   let port: number;
-  /** s3rver in a process of its own, so that it can die as a server dies (kill -9). */
-  const startS3rver = async (): Promise<ChildProcess> => {
-    const code = `const S3rver = require('s3rver'); new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(dir)}, configureBuckets: [{ name: 'evidence' }] }).run().then(() => console.log('ready'));`;
-    const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => { proc.stdout!.once('data', () => resolve()); proc.once('exit', (c) => reject(new Error(`s3rver exited ${c}`))); });
-    return proc;
-  };
   const s3 = () => new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'argus-s3-'));
     port = await freePort();
-    server = await startS3rver();
+    server = await startS3rver(port, dir);
     t = await startPlane({ config: {
       evidence: { backend: 's3', dir: join(dir, 'unused'), s3: { endpoint: `127.0.0.1:${port}`, bucket: 'evidence', region: 'us-east-1', https: false, addressing: 'path', accessKey: 'S3RVER', secretKey: 'S3RVER' } },
       evidencePressure: { lowPercent: 70, highPercent: 85, criticalPercent: 95, maxBytes: 1 << 30 },

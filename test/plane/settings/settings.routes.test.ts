@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { DEFAULT_PLANE_TOML, parsePlaneConfig, type PlaneConfig } from '../../../src/plane/config/config.js';
-import { startPlane, ROOT } from '../harness.js';
+import { startPlane, ROOT, CANARY } from '../harness.js';
 import { login, type Client } from '../client.js';
-import { tenants, type Tenants } from '../inventory.helpers.js';
+import { cameraWorld, tenants, type Tenants } from '../inventory.helpers.js';
+import { uploadAttachment } from '../fixtures.js';
+import { freePort } from '../../node/helpers/node-process.js';
+import { startS3rver } from '../evidence/s3rver.js';
 
 // GET/PATCH /api/v1/settings/plane (document 1 "Control-plane settings", document 4 §10): the
 // fields, ETag/If-Match, the database lock, validation rules and codes, pending_restart, the log
@@ -193,5 +196,60 @@ describe('POST /api/v1/settings/plane/evidence-storage/test', () => {
     expect(bad.body.error).toMatch(/^create the folder failed: (ENOTDIR|EEXIST)$/);
     const invalid = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: 'relative' } });
     expect([invalid.status, invalid.body]).toEqual([400, { error: 'evidence_storage.dir must be an absolute path' }]);
+  });
+});
+
+describe('settings of an s3 evidence storage', () => {
+  let p: Awaited<ReturnType<typeof planeWithFile>>;
+  let root: Client;
+  let s3rver: import('node:child_process').ChildProcess;
+  let port: number;
+  const SECRET = `s3-secret-${CANARY}`;
+  const S3 = () => ({ backend: 's3', endpoint: `127.0.0.1:${port}`, bucket: 'evidence', https: false, addressing: 'path', access_key: 'S3RVER', secret_key: 'S3RVER',
+    max_bytes: 1 << 30, volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 });
+  beforeAll(async () => {
+    p = await planeWithFile();
+    root = await login(p.t.plane.app, ROOT);
+    port = await freePort();
+    s3rver = await startS3rver(port, join(p.dir, 's3'));
+  });
+  afterAll(async () => { s3rver?.kill('SIGKILL'); await p?.close(); });
+
+  it('the pre-check writes, reads and deletes a probe in the bucket; a metadata endpoint is refused; a dead one is 502', async () => {
+    const ok = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: S3() });
+    expect([ok.status, ok.body]).toEqual([200, { ok: true, rotation_blocked: false }]);
+    const meta = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...S3(), endpoint: '169.254.169.254' } });
+    expect([meta.status, meta.body]).toEqual([502, { error: 'the endpoint resolves to a link-local or metadata address' }]);
+    const dead = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...S3(), endpoint: `127.0.0.1:${await freePort()}` } });
+    expect(dead.status).toBe(502);
+    expect(dead.body.error).toMatch(/^write a probe object failed: /);
+    expect((await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...S3(), secret_key: undefined } })).body).toEqual({ error: 'access_key and secret_key are given together' });
+  });
+
+  it('PATCH to s3: saved in place after the pre-check, keys shown only as flags, never in a reply, the audit or the logs', async () => {
+    // (s3rver does not check signatures, so the canary secret passes the pre-check)
+    const saved = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...S3(), secret_key: SECRET } });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.evidence_storage).toMatchObject({ saved: { backend: 's3', endpoint: `127.0.0.1:${port}`, bucket: 'evidence', access_key_configured: true, secret_key_configured: true }, pending_restart: true });
+    expect(saved.text).not.toContain(CANARY);
+    // omitting both keys keeps the stored ones
+    const kept = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...S3(), access_key: undefined, secret_key: undefined, low_watermark_percent: 60 } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(await readFile(p.file, 'utf8')).toContain(`secret_key = "${SECRET}"`);
+    const audit = JSON.stringify((await root.get('/api/v1/audit?action=settings.update&limit=10')).body);
+    expect(audit).not.toContain(CANARY);
+    expect(p.t.logs.text).not.toContain(CANARY);
+    expect((await root.get('/api/v1/settings/plane')).text).not.toContain(CANARY);
+  });
+
+  it('a storage that holds objects is not retired: 409 event_storage_rotation_blocked; the check says rotation_blocked', async () => {
+    const x = await tenants(p.t);
+    const mod = await (await cameraWorld(p.t, x)).moduleToken(x.a.admin);
+    await uploadAttachment(mod, 1000);
+    const elsewhere = { backend: 'local', dir: join(p.dir, 'elsewhere'), volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
+    const before = await readFile(p.file, 'utf8');
+    expect((await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere })).body).toEqual({ error: 'event_storage_rotation_blocked' });
+    expect(await readFile(p.file, 'utf8')).toBe(before);
+    expect((await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: elsewhere })).body).toEqual({ ok: true, rotation_blocked: true });
   });
 });
