@@ -171,9 +171,15 @@ export async function buildApp(deps: {
   // The certificate before the server (made with it; plain HTTP when the mode serves none) and the settings (which describe it).
   const tls = new TlsService(config.tls, clock, log.child({ part: 'tls' }));
   const https = await tls.load();
+  // Before the settings: a named job whose last run failed counts in the evidence storage's failed_jobs.
+  const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
   const settingsDomain = createSettings({
     db, config, audit, logs: logsDomain.logs, lockWaitMs: deps.settingsLockWaitMs, certificate: () => tls.certificate(),
-    figures: { totals: () => events.evidence.totals(), eventsTotal: () => usageDomain.usage.eventsTotal() },
+    figures: {
+      totals: () => events.evidence.totals(), eventsTotal: () => usageDomain.usage.eventsTotal(), operations: () => events.storageOperations(),
+      failedJobs: async () => (await events.purge.failedJobs()) + jobs.list().filter((j) => j.last_error !== null).length + (events.previewFailed() ? 1 : 0),
+      pressureDropped: () => events.evidence.fullness.pressureDropped(),
+    },
   });
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
@@ -198,7 +204,6 @@ export async function buildApp(deps: {
 
   // The named background jobs of every domain; started once, when the start-up work is done.
   const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs(), ...tls.jobs()];
-  const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
   const readyPromise = health.start(async () => {
     await migrate(database);
     await audit.ensurePartitions();

@@ -45,6 +45,8 @@ export const errors = {
   noPreview: () => new ApiError(404, 'no_preview'),
   eventResponseBusy: () => new ApiError(429, 'event_response_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   attachmentQuotaExceeded: () => new ApiError(507, 'attachment_quota_exceeded'),
+  // the evidence storage is at or above its critical watermark (document 4 §10); events are still accepted
+  evidenceStorageFull: () => new ApiError(507, 'evidence_storage_full'),
   // the disk under evidence or a settings file is full (docs/fault-suites.md)
   storageFull: () => new ApiError(507, 'storage_full'),
   notImplemented: () => new ApiError(501, 'not_implemented'),

@@ -12,7 +12,7 @@ import { openDatabase } from './db/database.js';
 import { buildApp, makeLogger } from './app.js';
 import { loadOrCreateSecretKey } from './crypto/secret-box.js';
 
-const USAGE = 'usage: argus-plane serve [--config FILE]';
+const USAGE = 'usage: argus-plane serve [--config FILE]\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use';
 
 /** Without ARGUS_BOOTSTRAP_*: a superadmin password generated once and kept (0600) in the data dir. */
 async function localBootstrap(dataDir: string): Promise<{ login: string; password: string }> {
@@ -74,5 +74,9 @@ async function serve(configArg: string | undefined): Promise<void> {
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { config: { type: 'string' }, help: { type: 'boolean' } } });
 if (values.help) { process.stdout.write(USAGE + '\n'); process.exit(0); }
 const command = positionals[0] ?? 'serve';
+if (command === 'evidence' && positionals[1] === 'migrate') {
+  const { evidenceMigrateCommand } = await import('./evidence/migrate.cli.js');
+  process.exit(await evidenceMigrateCommand(configPathFrom(values.config)));
+}
 if (command !== 'serve') { process.stderr.write(USAGE + '\n'); process.exit(2); }
 await serve(values.config);

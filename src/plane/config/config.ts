@@ -24,13 +24,19 @@ export interface PlaneConfig {
   bootstrap: { login: string; password: string } | null;
   dvrExportMaxSecs: number;
   moduleRateLimitDefault: number;
-  /** [evidence_storage]: where attachment bytes live: a folder (`local`, `dir`) or a bucket (`s3`). */
-  evidence: { backend: 'local' | 's3'; dir: string; s3?: S3Options | null };
+  /**
+   * [evidence_storage]: where attachment bytes live: a folder (`local`, `dir`) or a bucket (`s3`);
+   * `retired`, [evidence_storage_retired]: the storage a settings change moved away from, still
+   * read until `argus-plane evidence migrate` has emptied it (document 4 §10).
+   */
+  evidence: EvidenceLocation & { retired?: EvidenceLocation | null };
   /**
    * [evidence_storage] watermarks (1 <= low < high < critical <= 99, document 1) and max_bytes:
    * used_percent is measured against max_bytes when set, else against the volume (statfs).
    */
-  evidencePressure: { lowPercent: number; highPercent: number; criticalPercent: number; maxBytes: number | null };
+  evidencePressure: { lowPercent: number; highPercent: number; criticalPercent: number; maxBytes: number | null;
+    /** `oldest_purge_day`: whole oldest days of events go at the high watermark until below the low one */
+    volumeRetention?: 'disabled' | 'oldest_purge_day' };
   /**
    * [sweeper]: whether this process polls nodes and watches the evidence storage (`enabled`), how
    * often, the poll time-out, and how many polls run at once.
@@ -49,6 +55,9 @@ export interface PlaneConfig {
   /** [network.tls]: how the plane serves HTTPS (src/plane/tls/, docs/tls.md). */
   tls: TlsOptions;
 }
+
+/** Where evidence bytes live: a folder or a bucket. */
+export interface EvidenceLocation { backend: 'local' | 's3'; dir: string; s3?: S3Options | null }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -89,6 +98,7 @@ low_watermark_percent = 70        # 1 <= low < high < critical <= 99: a system.e
 high_watermark_percent = 85       # event when used_percent crosses one upward
 critical_watermark_percent = 95
 # max_bytes = 100000000000        # absent: used_percent of the volume that holds dir
+volume_retention = "disabled"     # "oldest_purge_day": at the high watermark whole oldest days of events go, down to the low one
 
 [events]
 module_rate_limit_default = 200   # events per second for a module token whose rate_limit is null
@@ -116,8 +126,9 @@ interface PlaneToml {
   evidence_storage?: {
     backend?: unknown; dir?: unknown; max_bytes?: number | null;
     endpoint?: unknown; bucket?: unknown; region?: unknown; https?: unknown; addressing?: unknown; access_key?: unknown; secret_key?: unknown;
-    low_watermark_percent?: number; high_watermark_percent?: number; critical_watermark_percent?: number;
+    low_watermark_percent?: number; high_watermark_percent?: number; critical_watermark_percent?: number; volume_retention?: unknown;
   };
+  evidence_storage_retired?: Record<string, unknown>;
   sweeper?: { enabled?: boolean; interval_secs?: number; timeout_secs?: number; concurrency?: number };
 }
 
@@ -185,7 +196,7 @@ export function parsePlaneConfig(opts: {
 
   const evBackend = doc.evidence_storage?.backend ?? 'local';
   if (evBackend !== 'local' && evBackend !== 's3') problems.push('[evidence_storage] backend must be "local" or "s3"');
-  const s3 = evBackend === 's3' ? parseS3(doc.evidence_storage ?? {}, problems) : null;
+  const s3 = evBackend === 's3' ? parseS3(doc.evidence_storage ?? {}, problems, 'evidence_storage') : null;
   const evDir = doc.evidence_storage?.dir ?? join(dataDir, 'evidence');
   if (typeof evDir !== 'string' || !evDir) problems.push('[evidence_storage] dir must be a non-empty string');
 
@@ -199,6 +210,9 @@ export function parsePlaneConfig(opts: {
   if (maxBytes !== null && (!Number.isSafeInteger(maxBytes) || maxBytes < 1)) problems.push('[evidence_storage] max_bytes must be an integer >= 1');
   // A bucket has no free-space call: its capacity is max_bytes (document 1).
   if (evBackend === 's3' && maxBytes === null) problems.push('[evidence_storage] max_bytes is required with backend s3');
+  const volumeRetention = ev.volume_retention ?? 'disabled';
+  if (volumeRetention !== 'disabled' && volumeRetention !== 'oldest_purge_day') problems.push('[evidence_storage] volume_retention must be "disabled" or "oldest_purge_day"');
+  const retired = doc.evidence_storage_retired ? parseRetired(doc.evidence_storage_retired, dataDir, problems) : null;
 
   const sw = doc.sweeper ?? {};
   const interval = sw.interval_secs ?? 5, timeout = sw.timeout_secs ?? 2, concurrency = sw.concurrency ?? 16;
@@ -232,8 +246,8 @@ export function parsePlaneConfig(opts: {
     bootstrap,
     dvrExportMaxSecs: dvr,
     moduleRateLimitDefault: rate,
-    evidence: { backend: evBackend === 's3' ? 's3' : 'local', dir: resolve(dataDir, String(evDir)), s3 },
-    evidencePressure: { lowPercent: low, highPercent: high, criticalPercent: critical, maxBytes },
+    evidence: { backend: evBackend === 's3' ? 's3' : 'local', dir: resolve(dataDir, String(evDir)), s3, retired },
+    evidencePressure: { lowPercent: low, highPercent: high, criticalPercent: critical, maxBytes, volumeRetention: volumeRetention === 'oldest_purge_day' ? 'oldest_purge_day' : 'disabled' },
     sweeper: { enabled: sweeperEnabled, intervalMs: interval * 1000, timeoutMs: timeout * 1000, concurrency },
     sessionTtlSecs: 12 * 3600,
     live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15_000, ringSize: 8192, lagBytes: 1 << 20 },
@@ -245,22 +259,30 @@ export function parsePlaneConfig(opts: {
   };
 }
 
-/** [evidence_storage] keys of the s3 backend (document 1): endpoint host[:port] without scheme, the key pair together. */
-function parseS3(e: Record<string, unknown>, problems: string[]): S3Options {
+/** [evidence_storage_retired]: the location keys of a storage being retired (written by the settings PATCH). */
+function parseRetired(e: Record<string, unknown>, dataDir: string, problems: string[]): EvidenceLocation | null {
+  if (e.backend === 's3') return { backend: 's3', dir: '', s3: parseS3(e, problems, 'evidence_storage_retired') };
+  if (e.backend === 'local' && typeof e.dir === 'string' && e.dir) return { backend: 'local', dir: resolve(dataDir, e.dir), s3: null };
+  problems.push('[evidence_storage_retired] needs backend "s3", or backend "local" with a dir');
+  return null;
+}
+
+/** The keys of an s3 backend in `section` (document 1): endpoint host[:port] without scheme, the key pair together. */
+function parseS3(e: Record<string, unknown>, problems: string[], section: string): S3Options {
   const str = (k: string, required: boolean): string | null => {
-    if (e[k] === undefined) { if (required) problems.push(`[evidence_storage] ${k} is required with backend s3`); return null; }
+    if (e[k] === undefined) { if (required) problems.push(`[${section}] ${k} is required with backend s3`); return null; }
     if (typeof e[k] === 'string' && e[k]) return e[k] as string;
-    problems.push(`[evidence_storage] ${k} must be a non-empty string`);
+    problems.push(`[${section}] ${k} must be a non-empty string`);
     return null;
   };
   const endpoint = str('endpoint', true) ?? '';
-  if (endpoint && !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(endpoint)) problems.push('[evidence_storage] endpoint must be host[:port] without a scheme');
+  if (endpoint && !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(endpoint)) problems.push(`[${section}] endpoint must be host[:port] without a scheme`);
   const addressing = e.addressing ?? 'path';
-  if (addressing !== 'path' && addressing !== 'virtual_host') problems.push('[evidence_storage] addressing must be path or virtual_host');
+  if (addressing !== 'path' && addressing !== 'virtual_host') problems.push(`[${section}] addressing must be path or virtual_host`);
   const https = e.https ?? true;
-  if (typeof https !== 'boolean') problems.push('[evidence_storage] https must be true or false');
+  if (typeof https !== 'boolean') problems.push(`[${section}] https must be true or false`);
   const accessKey = str('access_key', false), secretKey = str('secret_key', false);
-  if ((accessKey === null) !== (secretKey === null)) problems.push('[evidence_storage] access_key and secret_key are given together');
+  if ((accessKey === null) !== (secretKey === null)) problems.push(`[${section}] access_key and secret_key are given together`);
   return { endpoint, bucket: str('bucket', true) ?? '', region: str('region', false) ?? 'us-east-1', https: https === true,
     addressing: addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey, secretKey };
 }

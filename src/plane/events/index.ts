@@ -12,8 +12,10 @@ import type { PlaneApp } from '../http/typed.js';
 import type { LiveBus } from '../live/bus.js';
 import type { LiveStreams } from '../live/sse.js';
 import { EvidenceService } from '../evidence/evidence.service.js';
-import { LocalEvidenceStorage, type EvidenceStorage } from '../evidence/evidence.storage.js';
-import { S3EvidenceStorage } from '../evidence/s3.storage.js';
+import type { EvidenceStorage } from '../evidence/evidence.storage.js';
+import { VolumeRetention } from './retention/volume-retention.js';
+import { EvidenceFullness } from '../evidence/fullness.js';
+import { MeteredStorage, RotatingStorage, storageAt } from '../evidence/storage-operations.js';
 import { PreviewBuilder } from '../evidence/preview.builder.js';
 import { PreviewService } from '../evidence/preview.service.js';
 import { evidenceReadRoutes } from '../evidence/evidence.routes.js';
@@ -80,7 +82,9 @@ export function eventDetectors(db: Db) {
  */
 export function createEvents(deps: EventsDeps) {
   const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
-  const storage = deps.evidenceStorage ?? (config.evidence.s3 ? new S3EvidenceStorage(config.evidence.s3) : new LocalEvidenceStorage(config.evidence.dir));
+  // Operations are counted for the settings' stats; a read that misses falls back to the storage being retired.
+  const storage = new MeteredStorage(new RotatingStorage(deps.evidenceStorage ?? storageAt(config.evidence),
+    config.evidence.retired ? storageAt(config.evidence.retired) : null), clock);
 
   const ring = new EventRing({
     safeHead: () => eventsStore.safeHead(db),
@@ -91,7 +95,8 @@ export function createEvents(deps: EventsDeps) {
   const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
 
   const builder = new PreviewBuilder(storage, undefined, log);
-  const evidence = new EvidenceService(db, clock, orgs, audit, storage, (a) => builder.request(a));
+  const fullness = new EvidenceFullness(db, clock, { maxBytes: config.evidencePressure.maxBytes, criticalPercent: config.evidencePressure.criticalPercent, dir: config.evidence.dir });
+  const evidence = new EvidenceService(db, clock, orgs, audit, storage, fullness, (a) => builder.request(a));
   const previews = new PreviewService(db, audit, storage, builder);
 
   const intake = new IntakeService(clock, moduleTokens, evidence, new IntakeRateLimiter(clock, config.moduleRateLimitDefault), eventLog, templateCache);
@@ -105,6 +110,9 @@ export function createEvents(deps: EventsDeps) {
   const purge = new PurgeService(db, clock, audit, evidence, eventLog, log);
   // The org-removal service queues an organisation's archive cleanup through it (OrgArchiver).
   const archive = new ArchiveService(db, clock, evidence, moduleTokens, orgs, eventLog, log);
+  const retention = new VolumeRetention(db, clock, audit, evidence, eventLog, () => fullness.usedPercent(), {
+    enabled: config.evidencePressure.volumeRetention === 'oldest_purge_day', lowPercent: config.evidencePressure.lowPercent, highPercent: config.evidencePressure.highPercent,
+  }, log);
   const pruner = new PurgeRecordsPruner(eventLog, clock, evidence, { retentionMs: config.purgeRecordRetentionDays * 86_400_000 });
 
   const analytics = new AnalyticsService(db, clock, deps.templates, eventLog);
@@ -112,7 +120,11 @@ export function createEvents(deps: EventsDeps) {
   const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
 
   return {
-    log: eventLog, evidence, previews, intake, events, navigation, ring, stream, system, purge, archive, analytics,
+    log: eventLog, evidence, previews, intake, events, navigation, ring, stream, system, purge, archive, analytics, retention,
+
+    /** Live figures of the evidence storage's operations in this process, and whether the preview job's last build failed. */
+    storageOperations: () => storage.figures(),
+    previewFailed: () => builder.lastRunFailed(),
 
     /** Live frames between processes: the ring follows argus_events, stream rights follow argus_rights. */
     startLive(bus: LiveBus): void {
@@ -148,6 +160,7 @@ export function createEvents(deps: EventsDeps) {
         { name: 'events.partitions', everyMs: 3600_000, budgetMs: 30_000, run: async () => { await ensurePartitions(); } },
         purge.backgroundJob(),
         archive.backgroundJob(),
+        retention.job(),
         pruner.job(),
         intervalTimeoutsJob(eventLog, clock),
         searchPendingJob(db, clock),

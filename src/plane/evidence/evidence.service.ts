@@ -13,6 +13,7 @@ import { receiveWhole, UploadGate } from './upload-gate.js';
 import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
 import { storageKey, type EvidenceStorage } from './evidence.storage.js';
 import { previewKey } from './preview.builder.js';
+import type { EvidenceFullness } from './fullness.js';
 
 /** One attachment is at most 16 MiB (document 2, limits). */
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -40,6 +41,8 @@ export class EvidenceService {
     private readonly orgs: OrgsService,
     private readonly audit: AuditService,
     readonly storage: EvidenceStorage,
+    /** refuses uploads at the critical watermark (507 evidence_storage_full) */
+    readonly fullness: EvidenceFullness,
     /** told of every stored attachment after its commit (the preview builder queues it) */
     private readonly stored: (a: { ref: string; storageKey: string; contentType: string }) => void = () => {},
     /** concurrent attachment responses of this process (document 2: 4) */
@@ -91,6 +94,7 @@ export class EvidenceService {
   async uploadStream(token: ModuleTokenCredential, contentType: string | undefined, body: Readable, declaredSize?: number) {
     if (declaredSize !== undefined && declaredSize > ATTACHMENT_MAX_BYTES) throw errors.attachmentTooLarge();
     const orgId = token.org_id;
+    await this.fullness.admit();
     // Early refusal without writing anything; rechecked under the lock below.
     await this.checkQuota(this.db, orgId, declaredSize ?? 0);
     const release = await this.uploads.enter();

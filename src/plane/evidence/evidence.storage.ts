@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, opendir, stat, unlink } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { writeFileAtomic } from '../../common/atomic-file.js';
 import { resolveInside } from '../../common/resolve-inside.js';
@@ -9,8 +9,8 @@ import { writeStreamAtomic } from './upload-gate.js';
 /**
  * Where evidence bytes live. Keys are the plane's own (`<org>/<yyyy-mm-dd>/<ref>`), never a
  * client's path. A backend writes a whole object or nothing; `open` answers null for bytes that
- * are gone (404 object_gone). The `local` backend is a directory; an `s3` backend (settings
- * issue) implements the same five calls over a bucket.
+ * are gone (404 object_gone). The `local` backend is a directory; the `s3` backend implements
+ * the same calls over a bucket.
  */
 export interface EvidenceStorage {
   readonly backend: 'local' | 's3';
@@ -20,6 +20,8 @@ export interface EvidenceStorage {
   open(key: string): Promise<{ size: number; body: Readable } | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Every object held, in no particular order (rotation checks, `argus-plane evidence migrate`). */
+  list(): AsyncIterable<{ key: string; size: number }>;
   /** A description for logs and settings, without secrets. */
   describe(): { backend: string; dir?: string };
 }
@@ -66,6 +68,22 @@ export class LocalEvidenceStorage implements EvidenceStorage {
 
   async delete(key: string): Promise<void> {
     await unlink(this.path(key)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err; });
+  }
+
+  /** Files under the folder, less the temp files of writes in flight and the settings' probe objects. */
+  async *list(): AsyncIterable<{ key: string; size: number }> {
+    const walk = async function* (dir: string): AsyncGenerator<string> {
+      let d;
+      try { d = await opendir(dir); } catch (err) { if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; throw err; }
+      for await (const e of d) {
+        if (e.isDirectory()) yield* walk(join(dir, e.name));
+        else if (e.isFile() && !e.name.startsWith('.argus-')) yield join(dir, e.name);
+      }
+    };
+    for await (const path of walk(this.dir)) {
+      const size = await stat(path).then((s) => s.size, () => null);
+      if (size !== null) yield { key: relative(this.dir, path).split(sep).join('/'), size };
+    }
   }
 
   describe() { return { backend: 'local', dir: this.dir }; }

@@ -103,6 +103,15 @@ export const evidenceStore = {
       where a.ref = l.ref and a.event_id is null`.execute(db);
   },
 
+  async countPressureDrop(db: Db): Promise<void> {
+    await sql`update evidence_counters set pressure_dropped_attachments = pressure_dropped_attachments + 1 where id = 1`.execute(db);
+  },
+
+  async pressureDropped(db: Db): Promise<number> {
+    const r = await sql<{ n: string }>`select pressure_dropped_attachments as n from evidence_counters where id = 1`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
+  },
+
   /** Forgets up to `limit` refs of attachments removed before `before` (a later download is then 404). */
   async prunePurged(db: Db, before: Date, limit: number): Promise<number> {
     const r = await sql`delete from purged_attachments where ref in (

@@ -55,6 +55,8 @@ export class PreviewBuilder {
   private readonly pending = new Set<string>();
   private readonly failed = new Set<string>();
   private running: Promise<void> | null = null;
+  /** whether the most recent build threw (settings: stats.failed_jobs) */
+  private lastFailed = false;
 
   constructor(private readonly storage: EvidenceStorage, readonly ffmpeg: string | null = ffmpegOnPath(),
     private readonly log: { warn(o: object, msg: string): void } = { warn: () => {} }) {}
@@ -62,6 +64,9 @@ export class PreviewBuilder {
   kind(contentType: string): PreviewKind { return previewKind(contentType, this.ffmpeg); }
 
   hasFailed(ref: string): boolean { return this.failed.has(ref); }
+
+  /** Whether the last build failed: the preview job counts in the evidence storage's failed_jobs until one succeeds. */
+  lastRunFailed(): boolean { return this.lastFailed; }
 
   /** Queues a build unless the type has no preview, or it is queued, building or failed. */
   request(job: PreviewJob): void {
@@ -82,9 +87,11 @@ export class PreviewBuilder {
         const jpeg = await this.build(job);
         if (jpeg) await this.storage.put(previewKey(job.storageKey), jpeg, 'image/jpeg');
         else this.fail(job.ref);
+        this.lastFailed = false;
       } catch (err) {
         this.log.warn({ err, ref: job.ref }, 'attachment preview failed');
         this.fail(job.ref);
+        this.lastFailed = true;
       } finally {
         this.pending.delete(job.ref);
       }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { EvidenceStorage } from './evidence.storage.js';
 import { receive } from './upload-gate.js';
@@ -84,6 +84,16 @@ export class S3EvidenceStorage implements EvidenceStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
+  }
+
+  /** The bucket's objects, a page of 1,000 at a time, less the settings' probe objects. */
+  async *list(): AsyncIterable<{ key: string; size: number }> {
+    let token: string | undefined;
+    do {
+      const r = await this.client.send(new ListObjectsV2Command({ Bucket: this.o.bucket, ContinuationToken: token }));
+      for (const o of r.Contents ?? []) if (o.Key && !o.Key.startsWith('.argus-probe/')) yield { key: o.Key, size: Number(o.Size ?? 0) };
+      token = r.IsTruncated ? r.NextContinuationToken : undefined;
+    } while (token);
   }
 
   describe() { return { backend: 's3', endpoint: this.o.endpoint, bucket: this.o.bucket }; }

@@ -56,6 +56,8 @@ export function networkEdits(n: NonNullable<SettingsPatch['network']>): Edit[] {
   ];
 }
 
+const S3_KEYS = ['endpoint', 'bucket', 'region', 'https', 'addressing', 'access_key', 'secret_key'] as const;
+
 /** Checks the evidence_storage section (rules 1, 2, 8) against the saved file and returns its edits. */
 export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, unknown>, acknowledged: boolean): Edit[] {
   const backend = e.backend;
@@ -73,7 +75,6 @@ export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, 
   const ev = (k: string, v: unknown): Edit => [['evidence_storage', k], v === null ? undefined : v];
   const marks = [ev('volume_retention', retention), ev('low_watermark_percent', low), ev('high_watermark_percent', high),
     ev('critical_watermark_percent', critical), ev('max_bytes', maxBytes)];
-  if (retention === 'oldest_purge_day') invalid('volume_retention oldest_purge_day is not served by this build yet');
   if (backend === 's3') {
     for (const k of ['endpoint', 'bucket', 'addressing']) if (typeof e[k] !== 'string' || !e[k]) invalid(`evidence_storage.${k} is required with backend s3`);
     if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(e.endpoint as string)) invalid('evidence_storage.endpoint must be host[:port] without a scheme');
@@ -83,11 +84,12 @@ export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, 
     if (e.access_key !== undefined && (typeof e.access_key !== 'string' || typeof e.secret_key !== 'string' || !e.access_key || !e.secret_key)) invalid('access_key and secret_key must be non-empty strings');
     if (e.https !== undefined && typeof e.https !== 'boolean') invalid('evidence_storage.https must be true or false');
     if (e.region !== undefined && (typeof e.region !== 'string' || !e.region)) invalid('evidence_storage.region must be a non-empty string');
-    return [ev('backend', 's3'), ev('endpoint', e.endpoint), ev('bucket', e.bucket), ev('region', e.region ?? 'us-east-1'), ev('https', e.https ?? true),
+    return [ev('backend', 's3'), ev('dir', null), ev('endpoint', e.endpoint), ev('bucket', e.bucket), ev('region', e.region ?? 'us-east-1'), ev('https', e.https ?? true),
       ev('addressing', e.addressing), ...(e.access_key !== undefined ? [ev('access_key', e.access_key), ev('secret_key', e.secret_key)] : []), ...marks];
   }
   if (typeof e.dir !== 'string' || !isAbsolute(e.dir)) invalid('evidence_storage.dir must be an absolute path');
-  return [ev('backend', 'local'), ev('dir', e.dir), ...marks];
+  // The keys of the other backend go (a bucket's keys do not linger in a folder's section).
+  return [ev('backend', 'local'), ev('dir', e.dir), ...S3_KEYS.map((k) => ev(k, null)), ...marks];
 }
 
 export function dvrEdit(v: unknown): Edit {

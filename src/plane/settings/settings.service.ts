@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { parse } from '@decimalturn/toml-patch';
-import { mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import { errors, ApiError } from '../errors.js';
@@ -16,18 +16,30 @@ import { settingsStore } from './settings.store.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
 import { S3EvidenceStorage } from '../evidence/s3.storage.js';
 import { isForbiddenTarget } from '../nodes/target-policy.js';
+import type { EvidenceLocation } from '../config/config.js';
+import { holdsObjects, storageAt, type OperationFigures } from '../evidence/storage-operations.js';
+import { volumeFigures } from '../evidence/fullness.js';
 
 /** What the stats of the evidence storage need from other domains. */
-export interface StorageFigures { totals(): Promise<{ bytes: number; attachments: number }>; eventsTotal(): Promise<number> }
+export interface StorageFigures {
+  totals(): Promise<{ bytes: number; attachments: number }>;
+  eventsTotal(): Promise<number>;
+  /** live operation figures of this process's storage */
+  operations(): OperationFigures;
+  /** background jobs (purge, retention, previews, named jobs) whose last run failed */
+  failedJobs(): Promise<number>;
+  /** uploads refused at the critical watermark */
+  pressureDropped(): Promise<number>;
+}
+
+/** The location keys of a storage section (what [evidence_storage_retired] keeps). */
+const LOCATION_KEYS = ['backend', 'dir', 'endpoint', 'bucket', 'region', 'https', 'addressing', 'access_key', 'secret_key'] as const;
+/** How long a listing may take before a storage counts as holding objects (unknown: the safe answer). */
+const LISTING_TIMEOUT_MS = 5_000;
+/** A storage's identity: two sections naming one folder or one bucket are one storage. */
+const where = (l: EvidenceLocation) => l.backend === 's3' ? `s3:${l.s3?.endpoint}/${l.s3?.bucket}` : `local:${l.dir}`;
 
 const LOCK_TIMEOUT = '55P03';
-
-/** statfs of a folder, or of its nearest existing parent (a storage folder not made yet is on that volume). */
-async function statfsNearest(dir: string) {
-  for (let d = dir; ; d = dirname(d)) {
-    try { return await statfs(d); } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err; }
-  }
-}
 
 /**
  * Control-plane settings (document 1, document 4 §10): plane.toml read and edited in place,
@@ -60,7 +72,7 @@ export class SettingsService {
     // The values first, before the file and the lock (the acknowledgement rule needs the saved file: below).
     this.edits(body, {}, body.acknowledge_destructive_volume_retention === true);
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      const now = await this.db.transaction().execute(async (trx) => {
         await settingsStore.lock(trx, this.lockWaitMs);
         const f = await this.read();
         if (ifMatch !== undefined && ifMatch !== f.etag && ifMatch !== '*') throw errors.conflict('settings_changed');
@@ -70,8 +82,9 @@ export class SettingsService {
           const location = (d: Record<string, unknown>) => JSON.stringify(['backend', 'dir', 'endpoint', 'bucket'].map((k) => at(d, 'evidence_storage', k) ?? null));
           const candidate = applyEdits(f.text, ev);
           if (location(parse(candidate) as Record<string, unknown>) !== location(f.doc)) {
-            if (await this.rotationBlocked(ev)) throw errors.conflict('event_storage_rotation_blocked');
+            if (await this.rotationBlocked(f.doc)) throw errors.conflict('event_storage_rotation_blocked');
             await this.precheck(ev, f.doc);
+            edits.push(...await this.retireEdits(f.doc, this.locationOf(at(parse(candidate) as Record<string, unknown>, 'evidence_storage'))!));
           }
         }
         const text = applyEdits(f.text, edits);
@@ -89,14 +102,15 @@ export class SettingsService {
             throw err;
           }
         }
-        const now = await readPlaneToml(this.config.configFile!);
-        const out: Record<string, unknown> = { dvr_export_max_secs: null, network: null, logging: null, evidence_storage: null };
-        if (sections.includes('dvr_export_max_secs')) out.dvr_export_max_secs = at(now.doc, 'dvr_export_max_secs');
-        if (sections.includes('network')) out.network = this.network(now.doc);
-        if (sections.includes('log_level')) out.logging = this.logging(now.doc);
-        if (sections.includes('evidence_storage')) out.evidence_storage = await this.evidence(now.doc);
-        return { etag: now.etag, body: out };
+        return readPlaneToml(this.config.configFile!);
       });
+      // The reply after the commit: its figures read the database, which the embedded one serves one transaction at a time.
+      const out: Record<string, unknown> = { dvr_export_max_secs: null, network: null, logging: null, evidence_storage: null };
+      if (sections.includes('dvr_export_max_secs')) out.dvr_export_max_secs = at(now.doc, 'dvr_export_max_secs');
+      if (sections.includes('network')) out.network = this.network(now.doc);
+      if (sections.includes('log_level')) out.logging = this.logging(now.doc);
+      if (sections.includes('evidence_storage')) out.evidence_storage = await this.evidence(now.doc);
+      return { etag: now.etag, body: out };
     } catch (err) {
       if (!(err instanceof ApiError) && (err as { code?: string }).code === LOCK_TIMEOUT) throw errors.conflict('settings_busy');
       throw err;
@@ -111,8 +125,13 @@ export class SettingsService {
   async testStorage(body: { evidence_storage: Record<string, unknown> }): Promise<{ ok: boolean; rotation_blocked: boolean }> {
     // A check, not a change: the acknowledgement of a retention policy is the PATCH's business.
     const edits = evidenceEdits(body.evidence_storage, {}, true);
-    await this.precheck(edits, (await this.read().catch(() => null))?.doc ?? {});
-    return { ok: true, rotation_blocked: await this.rotationBlocked(edits) };
+    const saved = (await this.read().catch(() => null))?.doc ?? {};
+    await this.precheck(edits, saved);
+    const next = this.locationOf(Object.fromEntries(edits.map(([path, value]) => [path[1], value])))!;
+    if (where(next) === where(this.locationOf({ backend: 'local', ...(at(saved, 'evidence_storage') as object | undefined) })!)) return { ok: true, rotation_blocked: false };
+    const blocked = await this.rotationBlocked(saved)
+      || await this.retireEdits(saved, next).then(() => false, (err: unknown) => { if (err instanceof ApiError && err.status === 409) return true; throw err; });
+    return { ok: true, rotation_blocked: blocked };
   }
 
   /**
@@ -161,16 +180,65 @@ export class SettingsService {
     if (!back.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
   }
 
+  /** A storage section of the saved file as a location (the default folder when `dir` is absent). */
+  private locationOf(section: unknown): EvidenceLocation | null {
+    if (typeof section !== 'object' || section === null) return null;
+    const e = section as Record<string, unknown>;
+    if (e.backend === 's3') {
+      const str = (k: string) => (typeof e[k] === 'string' && e[k] ? e[k] as string : null);
+      return { backend: 's3', dir: '', s3: { endpoint: str('endpoint') ?? '', bucket: str('bucket') ?? '', region: str('region') ?? 'us-east-1', https: e.https !== false,
+        addressing: e.addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey: str('access_key'), secretKey: str('secret_key') } };
+    }
+    const dir = typeof e.dir === 'string' && e.dir ? (isAbsolute(e.dir) ? e.dir : resolve(this.config.dataDir, e.dir)) : this.config.evidence.dir;
+    return { backend: 'local', dir, s3: null };
+  }
+
+  /** Whether a storage holds objects; a listing that fails or takes too long counts as yes (refusing is the safe side). */
+  private async holds(loc: EvidenceLocation): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((res) => { timer = setTimeout(() => res(true), LISTING_TIMEOUT_MS); });
+    try {
+      return await Promise.race([holdsObjects(storageAt(loc)).catch(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /**
-   * Whether moving to the candidate would retire a storage that still holds objects. This build
-   * reads from one storage only, so such a move is refused (409 event_storage_rotation_blocked)
-   * until the objects are gone, rather than leaving their events without their bytes.
+   * rotation_blocked (document 4 §10): the storage a previous change retired
+   * ([evidence_storage_retired]) still holds objects. Until `argus-plane evidence migrate`
+   * has moved them (or they are deleted) a further move is refused with 409.
    */
-  private async rotationBlocked(edits: Edit[]): Promise<boolean> {
-    const v = (k: string) => edits.find(([path]) => path[1] === k)?.[1];
-    const c = this.config.evidence;
-    const same = v('backend') === c.backend && (c.backend === 's3' ? v('endpoint') === c.s3?.endpoint && v('bucket') === c.s3?.bucket : v('dir') === c.dir);
-    return !same && (await this.figures.totals()).attachments > 0;
+  private async rotationBlocked(saved: Record<string, unknown>): Promise<boolean> {
+    const retired = this.locationOf(at(saved, 'evidence_storage_retired'));
+    return retired !== null && await this.holds(retired);
+  }
+
+  /**
+   * A move retires the storages it leaves: the saved one and, when a change is already pending,
+   * the one this process writes to. The one that holds objects goes to
+   * [evidence_storage_retired] (the next start reads from it what the new storage lacks); when
+   * none does, an earlier retired section goes; when both do, one section cannot name them and
+   * the move is refused (409 event_storage_rotation_blocked).
+   */
+  private async retireEdits(saved: Record<string, unknown>, next: EvidenceLocation): Promise<Edit[]> {
+    const savedSection = { backend: 'local', ...(at(saved, 'evidence_storage') as Record<string, unknown> | undefined) };
+    const e = this.config.evidence;
+    const effectiveSection: Record<string, unknown> = e.backend === 's3' && e.s3
+      ? { backend: 's3', endpoint: e.s3.endpoint, bucket: e.s3.bucket, region: e.s3.region, https: e.s3.https, addressing: e.s3.addressing,
+        ...(e.s3.accessKey && e.s3.secretKey ? { access_key: e.s3.accessKey, secret_key: e.s3.secretKey } : {}) }
+      : { backend: 'local', dir: e.dir };
+    const left = new Map<string, Record<string, unknown>>();
+    for (const section of [savedSection, effectiveSection]) {
+      const loc = this.locationOf(section)!;
+      if (where(loc) !== where(next)) left.set(where(loc), loc.backend === 'local' ? { backend: 'local', dir: loc.dir } : section);
+    }
+    const holders: Array<Record<string, unknown>> = [];
+    for (const section of left.values()) if (await this.holds(this.locationOf(section)!)) holders.push(section);
+    if (holders.length > 1) throw errors.conflict('event_storage_rotation_blocked');
+    if (!holders.length) return [[['evidence_storage_retired'], undefined]];
+    const keys = holders[0]!;
+    return LOCATION_KEYS.map((k): Edit => [['evidence_storage_retired', k], keys[k]]);
   }
 
   private edits(body: SettingsPatch, saved: Record<string, unknown>, acknowledged: boolean): Edit[] {
@@ -220,37 +288,38 @@ export class SettingsService {
     const s3 = c.evidence.s3;
     const effective = {
       backend: c.evidence.backend, ...(s3 ? { endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, https: s3.https, addressing: s3.addressing, ...flags(s3.accessKey, s3.secretKey) } : { dir: c.evidence.dir }),
-      max_bytes: c.evidencePressure.maxBytes, volume_retention: 'disabled',
+      max_bytes: c.evidencePressure.maxBytes, volume_retention: c.evidencePressure.volumeRetention ?? 'disabled',
       low_watermark_percent: c.evidencePressure.lowPercent, high_watermark_percent: c.evidencePressure.highPercent, critical_watermark_percent: c.evidencePressure.criticalPercent,
     };
     return {
       effective, saved,
       pending_restart: JSON.stringify([saved.backend, 'dir' in saved ? saved.dir : null, 'endpoint' in saved ? saved.endpoint : null, 'bucket' in saved ? saved.bucket : null])
         !== JSON.stringify([effective.backend, 'dir' in effective ? effective.dir : null, s3?.endpoint ?? null, s3?.bucket ?? null]),
-      rotation_blocked: false, backend_divergence: null, stats: await this.stats(),
+      rotation_blocked: await this.rotationBlocked(doc), backend_divergence: null, stats: await this.stats(),
     };
   }
 
   /** Figures of the storage in use: the plane's own accounting, and the volume (statfs) or max_bytes. */
   private async stats() {
     const c = this.config;
-    const [totals, events] = await Promise.all([this.figures.totals(), this.figures.eventsTotal()]);
+    const [totals, events, failedJobs, dropped] = await Promise.all([this.figures.totals(), this.figures.eventsTotal(), this.figures.failedJobs(), this.figures.pressureDropped()]);
     let capacity: number | null = c.evidencePressure.maxBytes;
     let available: number | null = capacity === null ? null : Math.max(0, capacity - totals.bytes);
     let physical: number | null = null;
     let state = 'ok';
     if (capacity === null) {
       try {
-        const s = await statfsNearest(c.evidence.dir);
-        capacity = (s.blocks - s.bfree + s.bavail) * s.bsize;
-        available = s.bavail * s.bsize;
-        physical = (s.blocks - s.bfree) * s.bsize;
+        const v = await volumeFigures(c.evidence.dir);
+        capacity = v.capacity;
+        available = v.available;
+        physical = v.used;
       } catch { state = 'unavailable'; }
     }
     const used = capacity ? Math.round(((capacity - (available ?? 0)) / capacity) * 10_000) / 100 : 0;
     return {
       state, logical_bytes: totals.bytes, physical_bytes: physical ?? totals.bytes, event_count: events, attachment_count: totals.attachments,
       capacity_bytes: capacity, available_bytes: available, used_percent: used,
+      operations: this.figures.operations(), failed_jobs: failedJobs, pressure_dropped_attachments: dropped,
     };
   }
 }

@@ -1,5 +1,3 @@
-import { statfs } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
@@ -7,22 +5,10 @@ import type { Job } from '../jobs/jobs.js';
 import type { SystemEvents, SystemOpen } from '../events/index.js';
 import type { UsersService } from '../users/users.service.js';
 import { sweeperStore } from './sweeper.store.js';
+import { volumeUsedPercent } from '../evidence/fullness.js';
 
 const NAMES = ['low', 'high', 'critical'] as const;
 const SEVERITY = [2, 3, 4] as const;
-
-/** used_percent of the volume that holds `dir` (as df counts it: used / (used + available)); a missing dir counts its nearest parent. */
-export async function volumeUsedPercent(dir: string): Promise<number> {
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      const s = await statfs(d);
-      const used = (s.blocks - s.bfree) * s.bsize, avail = s.bavail * s.bsize;
-      return used + avail > 0 ? (used / (used + avail)) * 100 : 0;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err;
-    }
-  }
-}
 
 /**
  * system.evidence_storage_pressure (document 4 §4): an instant event each time used_percent

@@ -242,14 +242,34 @@ describe('settings of an s3 evidence storage', () => {
     expect((await root.get('/api/v1/settings/plane')).text).not.toContain(CANARY);
   });
 
-  it('a storage that holds objects is not retired: 409 event_storage_rotation_blocked; the check says rotation_blocked', async () => {
+  it('a move away from a storage that holds objects retires it ([evidence_storage_retired], rotation_blocked); a further move is 409 until it is empty', async () => {
     const x = await tenants(p.t);
     const mod = await (await cameraWorld(p.t, x)).moduleToken(x.a.admin);
+    // This process still writes to its folder (the s3 change above waits for a restart): that folder now holds an object.
     await uploadAttachment(mod, 1000);
-    const elsewhere = { backend: 'local', dir: join(p.dir, 'elsewhere'), volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
-    const before = await readFile(p.file, 'utf8');
-    expect((await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere })).body).toEqual({ error: 'event_storage_rotation_blocked' });
-    expect(await readFile(p.file, 'utf8')).toBe(before);
-    expect((await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: elsewhere })).body).toEqual({ ok: true, rotation_blocked: true });
+    const running = join(p.dir, 'evidence');
+    const elsewhere = (dir: string) => ({ backend: 'local', dir: join(p.dir, dir), volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 });
+    const moved = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere('elsewhere') });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.evidence_storage.rotation_blocked).toBe(true);
+    const text = await readFile(p.file, 'utf8');
+    expect(text).toContain(`[evidence_storage_retired]\nbackend = "local"\ndir = "${running}"`);
+    // The bucket's keys left with its section (the folder's section has none).
+    expect(text).not.toContain(CANARY);
+    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage.rotation_blocked).toBe(true);
+    // A further move: 409, the file untouched; the check says so without refusing.
+    expect((await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere('third') })).body).toEqual({ error: 'event_storage_rotation_blocked' });
+    expect(await readFile(p.file, 'utf8')).toBe(text);
+    expect((await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: elsewhere('third') })).body).toEqual({ ok: true, rotation_blocked: true });
+    // A change of the thresholds alone is no move.
+    const marks = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...elsewhere('elsewhere'), low_watermark_percent: 60 } });
+    expect(marks.status, marks.text).toBe(200);
+    // Once the retired folder is empty (moved or deleted), moves are allowed again and the section goes.
+    await rm(running, { recursive: true, force: true });
+    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage.rotation_blocked).toBe(false);
+    const again = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere('third') });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.evidence_storage.rotation_blocked).toBe(false);
+    expect(await readFile(p.file, 'utf8')).not.toContain('[evidence_storage_retired]');
   });
 });

@@ -217,7 +217,7 @@ describe('system.evidence_storage_pressure', () => {
   });
 
   it('without max_bytes, used_percent is the volume\'s', async () => {
-    const { volumeUsedPercent } = await import('../../../src/plane/sweeper/evidence-pressure.js');
+    const { volumeUsedPercent } = await import('../../../src/plane/evidence/fullness.js');
     const p = await volumeUsedPercent('/tmp/argus-does-not-exist/evidence');
     expect(p).toBeGreaterThan(0);
     expect(p).toBeLessThanOrEqual(100);

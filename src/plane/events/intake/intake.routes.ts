@@ -44,7 +44,7 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
       schema: {
         tags, security, response: { 201: AttachmentReply },
         summary: 'Upload one evidence attachment (module token): the raw body is the bytes, Content-Type is kept',
-        description: '413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation\'s attachment_quota_bytes.',
+        description: '413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation\'s attachment_quota_bytes; 507 evidence_storage_full while the evidence storage is at or above its critical watermark.',
       },
     }, async (req, reply) => {
       const body = req.body instanceof Readable ? req.body : Readable.from([]);

@@ -94,6 +94,9 @@ export class PurgeService {
     return jobJson(j);
   }
 
+  /** Unfinished cleanup jobs of every kind whose last batch failed (settings: stats.failed_jobs). */
+  failedJobs(): Promise<number> { return purgeStore.failedJobs(this.db); }
+
   /** The named background job: idempotent, batched, stops at its deadline and resumes next run. */
   backgroundJob(): Job {
     return { name: 'events.purge', everyMs: 5_000, budgetMs: 20_000, run: (deadline) => this.runQueued(deadline) };

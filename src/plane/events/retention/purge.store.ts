@@ -105,6 +105,12 @@ export const purgeStore = {
     await sql`update cleanup_jobs set last_error = ${message.slice(0, 1000)} where id = ${id}`.execute(db);
   },
 
+  /** Unfinished cleanup jobs (purge, archive, retention) whose last batch failed (settings: failed_jobs). */
+  async failedJobs(db: Db): Promise<number> {
+    const r = await sql<{ n: string }>`select count(*) as n from cleanup_jobs where state = 'queued' and last_error is not null`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
+  },
+
   /** Whether a purge removed this event and the caller would have seen it (410 rather than 404). */
   async wasPurged(db: Db, scope: CameraScope, id: string, occurredAt: Date): Promise<boolean> {
     const r = await sql<{ n: number }>`select 1 as n from event_tombstones t
