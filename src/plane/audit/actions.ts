@@ -13,7 +13,7 @@ export const AUDIT_ACTIONS: readonly string[] = Object.freeze([
   'grant.update',
   'view.live', 'view.playback',
   'export.dvr',
-  'data.blob_download', 'data.csv_export',
+  'data.blob_download', 'data.csv_export', 'data.retention_purge',
   ...crud('org'), ...crud('user'), ...crud('tag'), ...crud('camera'),
   ...crud('mosaic'), ...crud('report'), ...crud('dashboard'), ...crud('widget'), ...crud('template'),
   'token.create', 'token.update', 'token.rotate', 'token.delete',

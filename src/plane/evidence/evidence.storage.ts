@@ -38,7 +38,7 @@ export class LocalEvidenceStorage implements EvidenceStorage {
     return resolveInside(this.dir, key);
   }
 
-  async put(key: string, bytes: Uint8Array): Promise<void> {
+  async put(key: string, bytes: Uint8Array, _contentType?: string): Promise<void> {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFileAtomic(path, bytes, 0o600);

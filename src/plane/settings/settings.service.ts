@@ -70,7 +70,7 @@ export class SettingsService {
     if (!sections.length) throw errors.badRequest('no_settings_supplied');
     if (body.log_level !== undefined && body.log_level !== null && this.config.logLevelEnv) throw errors.rustLogOverride();
     // The values first, before the file and the lock (the acknowledgement rule needs the saved file: below).
-    this.edits(body, {}, body.acknowledge_destructive_volume_retention === true);
+    this.edits(body, {}, true);
     try {
       const now = await this.db.transaction().execute(async (trx) => {
         await settingsStore.lock(trx, this.lockWaitMs);

@@ -151,6 +151,15 @@ describe('control-plane settings', () => {
     expect(text).toMatch(/max_bytes = 134217728/);
   });
 
+  it('oldest_purge_day with the acknowledgement is saved; once saved, the same again needs none', async () => {
+    const r = await patch({ evidence_storage: { ...E, volume_retention: 'oldest_purge_day' }, acknowledge_destructive_volume_retention: true });
+    expect(r.status, r.text).toBe(200);
+    expect(await readFile(p.file, 'utf8')).toMatch(/^volume_retention = "oldest_purge_day"/m);
+    expect((await patch({ evidence_storage: { ...E, volume_retention: 'oldest_purge_day', low_watermark_percent: 50 } })).status).toBe(200);
+    expect((await patch({ evidence_storage: { ...E, volume_retention: 'disabled' } })).status).toBe(200);
+    expect((await patch({ evidence_storage: { ...E, volume_retention: 'oldest_purge_day' } })).body).toEqual({ error: 'destructive_volume_retention_acknowledgement_required' });
+  });
+
   it('superadmins only; 409 settings_busy when another edit holds the lock past the wait', async () => {
     expect((await x.a.admin.get('/api/v1/settings/plane')).status).toBe(403);
     expect((await x.a.admin.req('PATCH', '/api/v1/settings/plane', { log_level: 'warn' })).status).toBe(403);

@@ -5,3 +5,7 @@ create table evidence_counters (
   pressure_dropped_attachments bigint not null default 0
 );
 insert into evidence_counters (id) values (1);
+
+-- Volume retention (`oldest_purge_day`) removes whole days as cleanup jobs of kind `retention`.
+alter table cleanup_jobs drop constraint cleanup_jobs_kind_check;
+alter table cleanup_jobs add constraint cleanup_jobs_kind_check check (kind in ('events', 'archive', 'retention'));
