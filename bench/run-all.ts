@@ -102,6 +102,18 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'evidence', file: 'plane/evidence-throughput.js',
+    env: { SIZE_MB: '16', ROUNDS: '4', PARALLEL: '32' },
+    figures(out) {
+      const j = lastJson(out);
+      const pair = (name: string) => ({ bench: 'evidence', figure: `${name}, 16 MiB`, value: j.transfers[name].plane_mb_s, unit: 'MB/s',
+        baseline: { name: name.startsWith('s3') ? 'the AWS SDK directly' : 'cp', value: j.transfers[name].direct_mb_s, unit: 'MB/s' }, ratio: 'share' as const });
+      return [pair('folder upload'), pair('folder download'), pair('s3 upload'), pair('s3 download'),
+        { bench: 'evidence', figure: `RSS growth, ${j.parallel.uploads} parallel 16 MiB uploads`, value: j.parallel.rss_growth_mb, unit: 'MB',
+          baseline: { name: 'the limit', value: 64, unit: 'MB' }, ratio: 'times' }];
+    },
+  },
+  {
     name: 'sweeper', file: 'plane/sweeper.js',
     env: { NODES: '20', CAMERAS: '2', INTERVAL_S: '2', PHASE_S: '4' },
     figures(out) {

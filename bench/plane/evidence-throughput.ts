@@ -3,7 +3,8 @@
  * real plane executable, one at a time, to its local folder and to an S3-protocol server
  * (s3rver on loopback), beside a direct transfer of the same bytes in the same run: `cp` for the
  * folder, the AWS SDK (the same multipart upload and streamed GetObject) for the bucket. Target:
- * the plane at >= 70% of the direct rate. Then PARALLEL uploads at once to the folder, sampling
+ * the plane at >= 70% of the direct rate. A bare node:http server that discards the same bodies
+ * (a child process, same client) shows what HTTP on loopback alone allows. Then PARALLEL uploads at once to the folder, sampling
  * the plane's RSS: its growth must stay under 64 MiB (bodies are streamed, never held whole).
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/evidence-throughput.js
  *   (SIZE_MB default 16, ROUNDS default 8, PARALLEL default 32)
@@ -83,6 +84,17 @@ async function moduleSecret(base: string, session: string): Promise<string> {
   return ((await r.json()) as { secret: string }).secret;
 }
 
+/** A bare node:http server in a child process that reads and drops request bodies: the HTTP floor. */
+async function startSink(port: number): Promise<ChildProcess> {
+  const code = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => { s.writeHead(201, { 'content-type': 'application/json' }); s.end('{"ref":"-"}'); }); }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (b: Buffer) => { if (b.toString().includes('ready')) resolve(); });
+    child.once('exit', (c) => reject(new Error(`sink exited ${c}`)));
+  });
+  return child;
+}
+
 async function startS3rver(port: number, dir: string): Promise<ChildProcess> {
   const code = `const S3rver = require('s3rver'); new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(dir)}, configureBuckets: [{ name: 'evidence' }] }).run().then(() => console.log('ready'));`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -111,6 +123,10 @@ try {
   const down = await rate((i) => download(local.base, session, refs[i]!));
   const cpDown = await rate((i) => pipeline(createReadStream(join(work, `copy-${i}.bin`)), discard()));
   rows.push(['folder upload', { plane: up, direct: cpUp }], ['folder download', { plane: down, direct: cpDown }]);
+  const sinkPort = await freePort();
+  const sink = await startSink(sinkPort);
+  cleanups.push(async () => { sink.kill('SIGKILL'); });
+  const httpFloor = await rate(async () => { await upload(`http://127.0.0.1:${sinkPort}`, 'x'); });
 
   // RSS with PARALLEL uploads at once (the plane streams 4 and keeps the rest waiting, unread).
   const rssBefore = await local.rssMb();
@@ -144,9 +160,10 @@ try {
   console.log(`| transfer (${ROUNDS} x ${SIZE_MB} MiB, one at a time) | plane MB/s | direct MB/s | plane / direct |`);
   console.log('|---|---|---|---|');
   for (const [name, p] of rows) console.log(`| ${name} | ${p.plane.toFixed(0)} | ${p.direct.toFixed(0)} | ${(p.plane / p.direct * 100).toFixed(0)}% |`);
+  console.log(`| upload to a bare HTTP server that drops the bytes | ${httpFloor.toFixed(0)} | | plane folder upload: ${(up / httpFloor * 100).toFixed(0)}% of it |`);
   console.log(`| ${PARALLEL} parallel ${SIZE_MB} MiB uploads | RSS ${rssBefore.toFixed(0)} -> max ${rssMax.toFixed(0)} MiB (growth ${(rssMax - rssBefore).toFixed(0)} MiB) | ${parallelS.toFixed(1)} s | refused: ${refused.length} |`);
   console.log(JSON.stringify({
-    size_mb: SIZE_MB, rounds: ROUNDS,
+    size_mb: SIZE_MB, rounds: ROUNDS, bare_http_upload_mb_s: +httpFloor.toFixed(1),
     transfers: Object.fromEntries(rows.map(([n, p]) => [n, { plane_mb_s: +p.plane.toFixed(1), direct_mb_s: +p.direct.toFixed(1), ratio: +(p.plane / p.direct).toFixed(2) }])),
     parallel: { uploads: PARALLEL, rss_before_mb: +rssBefore.toFixed(1), rss_max_mb: +rssMax.toFixed(1), rss_growth_mb: +(rssMax - rssBefore).toFixed(1), seconds: +parallelS.toFixed(1), refused: refused.length,
       errors: [...new Set(refused.map((r) => String((r as PromiseRejectedResult).reason?.message ?? r)))].slice(0, 3) },

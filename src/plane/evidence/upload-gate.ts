@@ -35,30 +35,56 @@ export class UploadGate {
 
 export interface Received { size: number; sha256: Buffer }
 
+/** Bytes gathered before one write to storage: fewer, larger writes (one socket chunk is 16-64 KiB). */
+const BATCH_BYTES = 1024 * 1024;
+
 /**
- * Reads `body` chunk by chunk into `sink` (nothing is kept), hashing and counting; past
- * `maxBytes` it stops with 413 `attachment_too_large`.
+ * Reads `body` into `sink` in batches of about 1 MiB, hashing and counting; one batch is
+ * written while the next is received, and the socket is paused only when both are full, so at
+ * most two batches per upload are in memory. Past `maxBytes` it stops with 413
+ * `attachment_too_large`.
  */
 export function receive(body: Readable, maxBytes: number, sink: (chunk: Buffer) => Promise<void>): Promise<Received> {
   const hash = createHash('sha256');
   let size = 0;
   let settled = false;
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  let writing: Promise<void> | null = null;
+  let ended = false;
   return new Promise<Received>((resolve, reject) => {
     // On a refusal the rest of the body is read and dropped, never the request destroyed:
     // that would take the socket, and the 413 with it.
     const fail = (err: unknown) => { if (settled) return; settled = true; reject(err); body.resume(); };
+    const finish = () => { if (!settled && ended && !writing && !batchBytes) { settled = true; resolve({ size, sha256: hash.digest() }); } };
+    const flush = () => {
+      if (writing || !batchBytes || settled) return;
+      const bytes = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      writing = sink(bytes).then(() => {
+        writing = null;
+        if (settled) return;
+        if (body.isPaused() && !ended) body.resume();
+        if (batchBytes >= BATCH_BYTES || ended) flush();
+        finish();
+      }, fail);
+    };
     body.on('data', (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
       if (size > maxBytes) { fail(errors.attachmentTooLarge()); return; }
       hash.update(chunk);
-      // One chunk at a time: the socket is not read while the storage writes.
-      body.pause();
-      sink(chunk).then(() => { if (!settled) body.resume(); }, fail);
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= BATCH_BYTES) {
+        if (writing) body.pause(); // both batches full: the socket waits
+        else flush();
+      }
     });
-    body.on('end', () => { if (!settled) { settled = true; resolve({ size, sha256: hash.digest() }); } });
+    body.on('end', () => { ended = true; flush(); finish(); });
     body.on('error', fail);
-    body.on('close', () => fail(new Error('upload aborted')));
+    body.on('close', () => { if (!ended) fail(new Error('upload aborted')); });
   });
 }
 
