@@ -46,6 +46,7 @@ import { createLogs } from './logs/logs.module.js';
 import { analyticsTemplateUse, createDashboards } from './dashboards/dashboards.module.js';
 import type { ReportsService } from './dashboards/reports.service.js';
 import { createSettings } from './settings/settings.module.js';
+import { createConsole } from './console/console.module.js';
 import { TlsService, type SecureServer } from './tls/tls.service.js';
 import type { SettingsService } from './settings/settings.service.js';
 import type { DashboardsService } from './dashboards/dashboards.service.js';
@@ -116,6 +117,8 @@ export async function buildApp(deps: {
   config: PlaneConfig; database: Database; clock: Clock; secretKey?: Uint8Array; logger?: Logger;
   /** the evidence storage backend; absent: the one the configuration names */
   evidenceStorage?: EvidenceStorage;
+  /** the built console (dist/console); absent: the one beside this build */
+  consoleRoot?: string;
   /** how long a settings edit waits for the settings lock (document 1: 10 s; tests shorten it) */
   settingsLockWaitMs?: number;
 }): Promise<Plane> {
@@ -165,6 +168,7 @@ export async function buildApp(deps: {
   });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
+  const consoleDomain = createConsole({ root: deps.consoleRoot });
   const nodeOpsDomain = createNodeOps({ db, audit, nodes });
   const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
@@ -184,7 +188,7 @@ export async function buildApp(deps: {
   const domains = [
     serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
     moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain, usageDomain,
-    nodeOpsDomain, viewerSessionsDomain, logsDomain, dashboardsDomain, settingsDomain,
+    nodeOpsDomain, viewerSessionsDomain, logsDomain, dashboardsDomain, settingsDomain, consoleDomain,
   ];
 
   auth.subscribe(bus);

@@ -86,11 +86,11 @@ export interface TestPlane {
   close(): Promise<void>;
 }
 
-export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: Clock; db?: TestDb; evidenceStorage?: EvidenceStorage; settingsLockWaitMs?: number } = {}): Promise<TestPlane> {
+export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: Clock; db?: TestDb; evidenceStorage?: EvidenceStorage; settingsLockWaitMs?: number; consoleRoot?: string } = {}): Promise<TestPlane> {
   const db = opts.db ?? await freshDatabase();
   const logs = new LogCapture();
   const clock = opts.clock ?? systemClock;
-  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs), evidenceStorage: opts.evidenceStorage, settingsLockWaitMs: opts.settingsLockWaitMs });
+  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs), evidenceStorage: opts.evidenceStorage, settingsLockWaitMs: opts.settingsLockWaitMs, consoleRoot: opts.consoleRoot });
   await plane.app.ready();
   await plane.ready();
   return {

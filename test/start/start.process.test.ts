@@ -1,50 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { launch, portPair, until, type Launcher } from './launcher.js';
 
 // `npm start` (document 4 §1, issue 14): the launcher against the real programs on free ports in
 // a temporary data folder: it prints the URL and login once the demo camera is live, the demo
 // module's events arrive with a snapshot, Ctrl-C leaves no process behind, and a second start
 // reuses the data (the same node, camera and module token).
-
-const MAIN = resolve('dist/src/start/main.js');
-
-/** A port whose next one is free too (the node takes the plane's port + 1). */
-async function portPair(): Promise<number> {
-  const free = (port: number) => new Promise<boolean>((res) => {
-    const s = createServer().once('error', () => res(false)).listen(port, '127.0.0.1', () => s.close(() => res(true)));
-  });
-  for (let i = 0; i < 50; i++) {
-    const p = 20_000 + Math.floor(Math.random() * 20_000);
-    if (await free(p) && await free(p + 1)) return p;
-  }
-  throw new Error('no free port pair');
-}
-
-interface Launcher { proc: ChildProcess; out: string[]; exited: Promise<number | null> }
-
-function launch(dataDir: string, port: number): Launcher {
-  const env: NodeJS.ProcessEnv = { ...process.env, ARGUS_DATA_DIR: dataDir, ARGUS_START_PORT: String(port) };
-  delete env.DATABASE_URL; delete env.ARGUS_BOOTSTRAP_LOGIN; delete env.ARGUS_BOOTSTRAP_PASSWORD; delete env.RUST_LOG; delete env.ARGUS_LOG;
-  const proc = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out: string[] = [];
-  proc.stdout!.setEncoding('utf8').on('data', (c: string) => out.push(...c.split('\n')));
-  proc.stderr!.setEncoding('utf8').on('data', (c: string) => out.push(...c.split('\n')));
-  return { proc, out, exited: new Promise((r) => proc.once('exit', (code) => r(code))) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, l: Launcher, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (l.proc.exitCode !== null || Date.now() > deadline) throw new Error(`${what}: not reached\n${l.out.slice(-40).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** The launcher's child processes (plane, node, demo module). */
 const childrenOf = (pid: number) => execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);

@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, keepSession, sessionToken, whenSessionExpires, type User } from './api/client.js';
+import { Link, match, navigate, useLocation } from './router.js';
+import { LoginPage } from './pages/login.js';
+import { LivePage } from './pages/live.js';
+import { FeedPage } from './pages/feed.js';
+import { EventPage } from './pages/event.js';
+import { CameraPage } from './pages/camera.js';
+
+/** What each role sees in the navigation (document 1 roles); every page checks its rights through the API anyway. */
+const NAV: Array<{ to: string; label: string; roles: string[] }> = [
+  { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
+  { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
+];
+
+export function App() {
+  const { path, search } = useLocation();
+  const [token, setToken] = useState(sessionToken());
+  const qc = useQueryClient();
+  useEffect(() => whenSessionExpires(() => {
+    setToken(null);
+    qc.clear();
+    // Back to the login, the place kept for after it.
+    navigate(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
+  }), [qc]);
+  const me = useQuery({ queryKey: ['me', token], enabled: !!token, queryFn: () => api<{ user: User }>('GET', '/api/v1/auth/me') });
+
+  if (!token || path === '/login') {
+    // After the sign-in: the place kept by an ended session, else the deep link that was opened, else the live grid.
+    const here = path === '/login' || path === '/' ? null : path + search;
+    return <LoginPage onSignedIn={(t) => {
+      keepSession(t); setToken(t);
+      const next = new URLSearchParams(search).get('next') ?? here;
+      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/live', { replace: true });
+    }} />;
+  }
+  if (me.isPending) return <div className="boot">Loading…</div>;
+  if (me.isError) return <div className="boot">The plane did not answer. <button onClick={() => me.refetch()}>Retry</button></div>;
+  const user = me.data.user;
+
+  let page: React.ReactNode;
+  let p: Record<string, string> | null;
+  if (path === '/' || path === '/live') page = <LivePage />;
+  else if (path === '/feed') page = <FeedPage />;
+  else if ((p = match('/events/:id', path))) page = <EventPage id={p.id!} />;
+  else if ((p = match('/cameras/:id', path))) page = <CameraPage id={p.id!} />;
+  else page = <p className="empty">No such page.</p>;
+
+  return (
+    <div className="shell">
+      <header className="top">
+        <span className="brand">Argus</span>
+        <nav>{NAV.filter((n) => n.roles.includes(user.role)).map((n) => <Link key={n.to} to={n.to} className={path.startsWith(n.to) ? 'on' : ''}>{n.label}</Link>)}</nav>
+        <span className="who" title={user.role}>{user.name || user.login}</span>
+        <button className="link" onClick={async () => { await api('POST', '/api/v1/auth/logout').catch(() => {}); keepSession(null); setToken(null); qc.clear(); navigate('/login', { replace: true }); }}>Sign out</button>
+      </header>
+      <main>{page}</main>
+    </div>
+  );
+}

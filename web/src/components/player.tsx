@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import type Hls from 'hls.js';
+import { api, ApiFailure } from '../api/client.js';
+
+export interface PlayRequest { intent?: 'live' | 'playback'; profile?: 'MAIN' | 'SUB'; from?: number; duration?: number }
+
+/**
+ * One HLS player: a viewer token from POST /api/v1/cameras/{id}/play, then hls.js on the node's
+ * playlist with `?token=`. `active: false` (a tile scrolled out of view) stops loading and frees
+ * the buffer; the back buffer is kept small so that a wall of tiles stays light.
+ */
+export function Player(props: { cameraId: string; request?: PlayRequest; active?: boolean; controls?: boolean; onPlaying?(): void; startAt?: number }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const active = props.active ?? true;
+  const req = JSON.stringify(props.request ?? {});
+
+  useEffect(() => {
+    if (!active || !video.current) return;
+    let hls: Hls | null = null;
+    let stopped = false;
+    const v = video.current;
+    setProblem(null);
+    (async () => {
+      try {
+        const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${props.cameraId}/play`, JSON.parse(req));
+        if (stopped) return;
+        // hls.js is loaded with the first player, not with the console (the feed needs none of it).
+        const { default: HlsPlayer } = await import('hls.js');
+        if (stopped) return;
+        const src = `${play.url}${play.url.includes('?') ? '&' : '?'}token=${encodeURIComponent(play.token)}`;
+        const live = (JSON.parse(req) as PlayRequest).intent !== 'playback';
+        if (HlsPlayer.isSupported()) {
+          hls = new HlsPlayer({ backBufferLength: live ? 4 : 30, maxBufferLength: live ? 8 : 30, liveSyncDurationCount: 2, enableWorker: true, lowLatencyMode: false });
+          hls.on(HlsPlayer.Events.ERROR, (_e, d) => { if (d.fatal) setProblem(d.response?.code === 403 ? 'Access refused by the node.' : 'Stream unavailable.'); });
+          hls.loadSource(src);
+          hls.attachMedia(v);
+        } else if (v.canPlayType('application/vnd.apple.mpegurl')) v.src = src;
+        else { setProblem('This browser cannot play HLS.'); return; }
+        if (props.startAt !== undefined) v.addEventListener('loadedmetadata', () => { v.currentTime = props.startAt!; }, { once: true });
+        await v.play().catch(() => {});
+      } catch (err) {
+        if (!stopped) setProblem(err instanceof ApiFailure ? `No video: ${err.code}.` : 'The plane did not answer.');
+      }
+    })();
+    return () => { stopped = true; hls?.destroy(); v.removeAttribute('src'); v.load(); };
+  }, [props.cameraId, req, active, props.startAt]);
+
+  return (
+    <div className="player">
+      <video ref={video} muted playsInline autoPlay controls={props.controls} onPlaying={props.onPlaying} />
+      {problem && <div className="problem">{problem}</div>}
+    </div>
+  );
+}
