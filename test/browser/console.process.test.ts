@@ -138,6 +138,23 @@ describe('the console in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('the camera page: live, the recording on a timeline with its events, a seek, an MP4 export', async () => {
+    const { page, errors } = await watchedPage(context);
+    const camera = await demoCamera();
+    await sendEvent('browser.marker', { camera_id: camera, occurred_at: new Date(Date.now() - 4_000).toISOString() });
+    await open(page, `/cameras/${camera}`);
+    await playsPast(page, '.camera-views video', 0.5);
+    await page.waitForSelector('.bar .range');
+    await page.waitForSelector('.bar .marker');
+    await page.locator('.bar .marker').last().click();
+    await playsPast(page, '.timeline video', 0.5);
+    await shot(page, 'camera');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export last range')]);
+    expect(download.suggestedFilename()).toMatch(/\.mp4$/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('an ended session goes back to the login with the place kept, and returns there', async () => {
     const { page, errors } = await watchedPage(context);
     await open(page, '/feed?detector=demo.*');

@@ -9,7 +9,12 @@ export interface PlayRequest { intent?: 'live' | 'playback'; profile?: 'MAIN' | 
  * playlist with `?token=`. `active: false` (a tile scrolled out of view) stops loading and frees
  * the buffer; the back buffer is kept small so that a wall of tiles stays light.
  */
-export function Player(props: { cameraId: string; request?: PlayRequest; active?: boolean; controls?: boolean; onPlaying?(): void; startAt?: number }) {
+export function Player(props: {
+  cameraId: string; request?: PlayRequest; active?: boolean; controls?: boolean; onPlaying?(): void; startAt?: number;
+  /** a token already obtained (the timeline reads the same playlist) */
+  source?: { url: string; token: string };
+  onVideo?(v: HTMLVideoElement | null): void;
+}) {
   const video = useRef<HTMLVideoElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const active = props.active ?? true;
@@ -23,7 +28,7 @@ export function Player(props: { cameraId: string; request?: PlayRequest; active?
     setProblem(null);
     (async () => {
       try {
-        const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${props.cameraId}/play`, JSON.parse(req));
+        const play = props.source ?? await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${props.cameraId}/play`, JSON.parse(req));
         if (stopped) return;
         // hls.js is loaded with the first player, not with the console (the feed needs none of it).
         const { default: HlsPlayer } = await import('hls.js');
@@ -44,7 +49,10 @@ export function Player(props: { cameraId: string; request?: PlayRequest; active?
       }
     })();
     return () => { stopped = true; hls?.destroy(); v.removeAttribute('src'); v.load(); };
-  }, [props.cameraId, req, active, props.startAt]);
+  }, [props.cameraId, req, active, props.startAt, props.source]);
+
+  const { onVideo } = props;
+  useEffect(() => { onVideo?.(video.current); return () => onVideo?.(null); }, [onVideo]);
 
   return (
     <div className="player">

@@ -80,7 +80,8 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
   const loadMore = useCallback(() => {
     if (paging.current || !next.current) return;
     paging.current = true;
-    feedPage(filters, next.current).then((page) => {
+    // Older pages are larger: scrolling far back costs fewer round trips.
+    feedPage(filters, next.current, 500).then((page) => {
       setRows((r) => mergePage(r, page.rows));
       next.current = page.next_ts && page.next_id ? { ts: page.next_ts, id: page.next_id } : null;
       setExhausted(!next.current);

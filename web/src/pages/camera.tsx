@@ -3,11 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ApiFailure } from '../api/client.js';
 import type { Camera } from '../api/cameras.js';
 import { Player } from '../components/player.js';
+import { RecordingTimeline } from '../components/timeline.js';
 import { Link } from '../router.js';
 
 const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
-/** A camera: live, a recorded range played back, the same range exported as MP4 by its node. */
+/** A camera: live, its recording on a timeline with its events, a recorded range played back or exported as MP4 by its node. */
 export function CameraPage(props: { id: string }) {
   const camera = useQuery({ queryKey: ['camera', props.id], queryFn: () => api<Camera>('GET', `/api/v1/cameras/${props.id}`) });
   const [start, setStart] = useState(() => local(new Date(Date.now() - 10 * 60_000)));
@@ -18,10 +19,9 @@ export function CameraPage(props: { id: string }) {
   if (camera.isError) return <p className="empty">No such camera, or not yours to see.</p>;
   const c = camera.data;
   const chosen = () => ({ from: Math.floor(new Date(start).getTime() / 1000), duration: Math.max(1, Math.min(86_400, Math.round(minutes * 60))) });
-  const exportMp4 = async () => {
+  const exportMp4 = async (r: { from: number; duration: number }) => {
     setExportError(null);
     try {
-      const r = chosen();
       const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${c.id}/play`, { intent: 'playback', ...r });
       window.location.assign(`${play.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(play.token)}`);
     } catch (err) { setExportError(err instanceof ApiFailure ? err.code : 'the plane did not answer'); }
@@ -35,11 +35,13 @@ export function CameraPage(props: { id: string }) {
         {c.recording && (
           <div>
             <h3>Recording</h3>
+            <RecordingTimeline cameraId={c.id} onExport={exportMp4} />
+            <h3>A range</h3>
             <form className="range" onSubmit={(e) => { e.preventDefault(); setRange(chosen()); }}>
               <label>From <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} /></label>
               <label>Minutes <input type="number" min={1} max={1440} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} /></label>
               <button type="submit">Play</button>
-              <button type="button" onClick={exportMp4}>Export MP4</button>
+              <button type="button" onClick={() => exportMp4(chosen())}>Export MP4</button>
               {exportError && <span className="error">Export refused: {exportError}</span>}
             </form>
             {range && <Player key={`${range.from}-${range.duration}`} cameraId={c.id} controls request={{ intent: 'playback', ...range }} />}

@@ -1,0 +1,53 @@
+/**
+ * What a camera's recording holds, read from the node's playback playlist of a window (the public
+ * API: POST /cameras/{id}/play with intent playback, then the playlist): every segment is
+ * `dvr-<start ms>.ts` after its `#EXTINF:<seconds>`. Consecutive segments make a range; the
+ * playlist plays them back to back, so a moment of the wall clock maps to a position in it.
+ */
+export interface Segment { startMs: number; durationMs: number; offsetS: number }
+export interface Range { fromMs: number; toMs: number }
+
+export function segmentsOf(playlist: string): Segment[] {
+  const out: Segment[] = [];
+  let duration: number | null = null, offset = 0;
+  for (const raw of playlist.split('\n')) {
+    const line = raw.trim();
+    const inf = /^#EXTINF:([0-9.]+)/.exec(line);
+    if (inf) { duration = Number(inf[1]); continue; }
+    const seg = /(?:^|\/)dvr-([0-9]{10,16})\.ts(?:\?|$)/.exec(line);
+    if (seg && duration !== null) {
+      out.push({ startMs: Number(seg[1]), durationMs: Math.round(duration * 1000), offsetS: offset });
+      offset += duration;
+      duration = null;
+    }
+  }
+  return out;
+}
+
+/** Segments that touch (within `gapMs`) merged into recorded ranges. */
+export function rangesOf(segments: Segment[], gapMs = 1500): Range[] {
+  const out: Range[] = [];
+  for (const s of segments) {
+    const last = out[out.length - 1];
+    if (last && s.startMs - last.toMs <= gapMs) last.toMs = Math.max(last.toMs, s.startMs + s.durationMs);
+    else out.push({ fromMs: s.startMs, toMs: s.startMs + s.durationMs });
+  }
+  return out;
+}
+
+/** The playlist position (seconds) of a wall-clock moment; a moment in a gap goes to the next recorded one; null past the end. */
+export function positionOf(segments: Segment[], atMs: number): number | null {
+  for (const s of segments) {
+    if (atMs < s.startMs) return s.offsetS;
+    if (atMs < s.startMs + s.durationMs) return s.offsetS + (atMs - s.startMs) / 1000;
+  }
+  return null;
+}
+
+/** The wall-clock moment of a playlist position (seconds), or null outside it. */
+export function momentOf(segments: Segment[], positionS: number): number | null {
+  for (const s of segments) {
+    if (positionS < s.offsetS + s.durationMs / 1000) return s.startMs + Math.max(0, positionS - s.offsetS) * 1000;
+  }
+  return null;
+}
