@@ -26,10 +26,21 @@ export function upsert(rows: FeedRow[], row: FeedRow): FeedRow[] {
   return out;
 }
 
-/** A page merged into the rows (older pages append, a first page after a resync replaces). */
+/**
+ * A page merged into the rows: one pass over both sorted lists (a page of 500 into 10,000 rows
+ * is linear, not a splice per row); a row of the page replaces the shown one with its id.
+ */
 export function mergePage(rows: FeedRow[], page: FeedRow[]): FeedRow[] {
-  let out = rows;
-  for (const r of page) out = upsert(out, r);
+  if (!page.length) return rows;
+  const incoming = [...page].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  const ids = new Set(incoming.map((r) => r.id));
+  const kept = rows.filter((r) => !ids.has(r.id));
+  const out: FeedRow[] = [];
+  let i = 0, j = 0;
+  while (i < kept.length || j < incoming.length) {
+    if (j >= incoming.length || (i < kept.length && before(kept[i]!, incoming[j]!))) out.push(kept[i++]!);
+    else out.push(incoming[j++]!);
+  }
   return out;
 }
 
