@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { launch, portPair, until, type Launcher } from '../start/launcher.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run); playwright-core downloads no browser. */
@@ -25,4 +27,53 @@ export async function watchedPage(context: BrowserContext): Promise<{ page: Page
   return { page, errors };
 }
 
+/**
+ * The console errors a test provokes on purpose: Chromium logs a refused fetch as "Failed to load
+ * resource: ... status of <status>" at the URL; only those exact ones are taken out.
+ */
+export function unexpected(errors: string[], expected: Array<{ status: number; path: string }>): string[] {
+  return errors.filter((e) => !expected.some((x) => e.includes(`status of ${x.status}`) && e.includes(x.path)));
+}
+
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+
+/** What `npm start` runs (plane, node, demo camera and module) in a data folder of its own, for the browser tests. */
+export interface Fleet {
+  base: string; creds: { login: string; password: string }; moduleSecret: string; running: Launcher;
+  /** `path` opened signed in: the login form filled in when it shows (the session lives in localStorage, shared by a context's pages). */
+  open(page: Page, path: string): Promise<void>;
+  /** A bearer session of the superadmin for API calls of the test itself. */
+  session(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startFleet(): Promise<Fleet> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'argus-console-'));
+  const port = await portPair();
+  const base = `http://127.0.0.1:${port}`;
+  const running = launch(dataDir, port);
+  await until('ready line', () => running.out.find((l) => l.startsWith('argus: ready.')), running);
+  const creds = JSON.parse(await readFile(join(dataDir, 'bootstrap-login.json'), 'utf8')) as { login: string; password: string };
+  const moduleSecret = JSON.parse(await readFile(join(dataDir, 'local-fleet.json'), 'utf8')).moduleToken.secret as string;
+  return {
+    base, creds, moduleSecret, running,
+    async open(page, path) {
+      await page.goto(`${base}${path}`);
+      await page.waitForSelector('header.top, input[name=login]');
+      if (await page.locator('input[name=login]').count()) {
+        await page.fill('input[name=login]', creds.login);
+        await page.fill('input[name=password]', creds.password);
+        await page.click('button[type=submit]');
+        await page.waitForSelector('header.top');
+      }
+    },
+    async session() {
+      const r = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
+      return ((await r.json()) as { token: string }).token;
+    },
+    async stop() {
+      if (running.proc.exitCode === null) { running.proc.kill('SIGINT'); await running.exited; }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -3,15 +3,20 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, keepSession, sessionToken, whenSessionExpires, type User } from './api/client.js';
 import { Link, match, navigate, useLocation } from './router.js';
 import { LoginPage } from './pages/login.js';
+import { MeContext } from './api/me.js';
 import { LivePage } from './pages/live.js';
 import { FeedPage } from './pages/feed.js';
 import { EventPage } from './pages/event.js';
 import { CameraPage } from './pages/camera.js';
+import { TokensPage } from './pages/admin/tokens.js';
+import { SettingsPage } from './pages/admin/settings.js';
 
 /** What each role sees in the navigation (document 1 roles); every page checks its rights through the API anyway. */
 const NAV: Array<{ to: string; label: string; roles: string[] }> = [
   { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
   { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
+  { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
+  { to: '/admin/settings', label: 'Settings', roles: ['superadmin'] },
 ];
 
 export function App() {
@@ -45,6 +50,8 @@ export function App() {
   else if (path === '/feed') page = <FeedPage />;
   else if ((p = match('/events/:id', path))) page = <EventPage id={p.id!} />;
   else if ((p = match('/cameras/:id', path))) page = <CameraPage id={p.id!} />;
+  else if (path === '/admin/tokens') page = <TokensPage />;
+  else if (path === '/admin/settings') page = <SettingsPage />;
   else page = <p className="empty">No such page.</p>;
 
   return (
@@ -55,7 +62,7 @@ export function App() {
         <span className="who" title={user.role}>{user.name || user.login}</span>
         <button className="link" onClick={async () => { await api('POST', '/api/v1/auth/logout').catch(() => {}); keepSession(null); setToken(null); qc.clear(); navigate('/login', { replace: true }); }}>Sign out</button>
       </header>
-      <main>{page}</main>
+      <main><MeContext.Provider value={user}>{page}</MeContext.Provider></main>
     </div>
   );
 }

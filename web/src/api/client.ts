@@ -21,12 +21,20 @@ export function keepSession(token: string | null): void {
 let onExpired: () => void = () => {};
 export function whenSessionExpires(f: () => void): void { onExpired = f; }
 
-export async function api<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+/** A GET that also answers the reply's ETag (the settings form sends it back as If-Match). */
+export async function apiWithEtag<T>(path: string): Promise<{ body: T; etag: string | null }> {
+  let etag: string | null = null;
+  const body = await api<T>('GET', path, undefined, {}, (res) => { etag = res.headers.get('etag'); });
+  return { body, etag };
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, init: RequestInit = {}, seen?: (res: Response) => void): Promise<T> {
   const headers: Record<string, string> = {};
   const token = sessionToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, { ...init, method, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  seen?.(res);
   const text = await res.text();
   const parsed = text ? safeJson(text) : null;
   if (!res.ok) {

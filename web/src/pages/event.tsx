@@ -6,6 +6,7 @@ import { Player } from '../components/player.js';
 import { filtersFromSearch, searchOfFilters } from '../lib/feed-url.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { severityName } from './feed.js';
+import { isAdmin, useMe } from '../api/me.js';
 
 interface Attachment { ref: string; content_type: string; size: number }
 interface Card {
@@ -22,6 +23,7 @@ const LEAD_S = 5;
 
 export function EventPage(props: { id: string }) {
   const { search } = useLocation();
+  const me = useMe();
   const qc = useQueryClient();
   const card = useQuery({ queryKey: ['event', props.id], queryFn: () => api<Card>('GET', `/api/v1/events/${props.id}`) });
   const [playing, setPlaying] = useState(false);
@@ -63,7 +65,7 @@ export function EventPage(props: { id: string }) {
       </p>
       <div className="actions">
         <button aria-pressed={e.starred} onClick={() => star.mutate(!e.starred)}>{e.starred ? '★ Starred' : '☆ Star'}</button>
-        {e.interval && !e.ended_at && <button onClick={() => close.mutate()}>Close interval</button>}
+        {e.interval && !e.ended_at && isAdmin(me) && <button onClick={() => close.mutate()}>Close interval</button>}
         {close.isError && <span className="error">{close.error instanceof ApiFailure && close.error.status === 403 ? 'Only an administrator or its module may close it.' : 'Not closed.'}</span>}
         {e.camera_id && <button onClick={() => setPlaying(true)}>Play from here</button>}
       </div>
