@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, keepSession, sessionToken, whenSessionExpires, type User } from './api/client.js';
 import { Link, match, navigate, useLocation } from './router.js';
@@ -8,14 +8,17 @@ import { LivePage } from './pages/live.js';
 import { FeedPage } from './pages/feed.js';
 import { EventPage } from './pages/event.js';
 import { CameraPage } from './pages/camera.js';
-import { TokensPage } from './pages/admin/tokens.js';
-import { SettingsPage } from './pages/admin/settings.js';
+// The administrators' screens are chunks of their own: the core console does not carry them.
+const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ default: m.TokensPage })));
+const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
+const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
 /** What each role sees in the navigation (document 1 roles); every page checks its rights through the API anyway. */
 const NAV: Array<{ to: string; label: string; roles: string[] }> = [
   { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
   { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
   { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
+  { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
   { to: '/admin/settings', label: 'Settings', roles: ['superadmin'] },
 ];
 
@@ -52,6 +55,7 @@ export function App() {
   else if ((p = match('/cameras/:id', path))) page = <CameraPage id={p.id!} />;
   else if (path === '/admin/tokens') page = <TokensPage />;
   else if (path === '/admin/settings') page = <SettingsPage />;
+  else if (path === '/admin/audit') page = <AuditPage />;
   else page = <p className="empty">No such page.</p>;
 
   return (
@@ -62,7 +66,7 @@ export function App() {
         <span className="who" title={user.role}>{user.name || user.login}</span>
         <button className="link" onClick={async () => { await api('POST', '/api/v1/auth/logout').catch(() => {}); keepSession(null); setToken(null); qc.clear(); navigate('/login', { replace: true }); }}>Sign out</button>
       </header>
-      <main><MeContext.Provider value={user}>{page}</MeContext.Provider></main>
+      <main><MeContext.Provider value={user}><Suspense fallback={<p className="empty">Loading…</p>}>{page}</Suspense></MeContext.Provider></main>
     </div>
   );
 }
