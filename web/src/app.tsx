@@ -11,12 +11,15 @@ import { CameraPage } from './pages/camera.js';
 // The administrators' screens are chunks of their own: the core console does not carry them.
 const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ default: m.TokensPage })));
 const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
+const DashboardsList = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardsList })));
+const DashboardView = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardView })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
 /** What each role sees in the navigation (document 1 roles); every page checks its rights through the API anyway. */
 const NAV: Array<{ to: string; label: string; roles: string[] }> = [
-  { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
-  { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'operator', 'viewer'] },
+  { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'user'] },
+  { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'user'] },
+  { to: '/dashboards', label: 'Dashboards', roles: ['superadmin', 'admin', 'user'] },
   { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
   { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
   { to: '/admin/settings', label: 'Settings', roles: ['superadmin'] },
@@ -53,6 +56,8 @@ export function App() {
   else if (path === '/feed') page = <FeedPage />;
   else if ((p = match('/events/:id', path))) page = <EventPage id={p.id!} />;
   else if ((p = match('/cameras/:id', path))) page = <CameraPage id={p.id!} />;
+  else if (path === '/dashboards') page = <DashboardsList />;
+  else if ((p = match('/dashboards/:id', path))) page = <DashboardView id={p.id!} />;
   else if (path === '/admin/tokens') page = <TokensPage />;
   else if (path === '/admin/settings') page = <SettingsPage />;
   else if (path === '/admin/audit') page = <AuditPage />;

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet } from './browser.js';
+
+// Dashboards in the console (issue 15, in part), in Debian's Chromium against `npm start`'s
+// fleet: every kind of widget drawn, a chart point opening the feed of what it counts, a
+// revision conflict shown as a choice, live refresh.
+
+let fleet: Fleet, browser: Browser, context: BrowserContext, token: string, board: { id: string; revision: number };
+
+async function call(method: string, path: string, body?: unknown) {
+  const r = await fetch(`${fleet.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const json = await r.json() as any;
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function send(detector: string) {
+  await fetch(`${fleet.base}/api/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${fleet.moduleSecret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events: [{ detector, severity: 2, occurred_at: new Date().toISOString() }] }) });
+}
+
+beforeAll(async () => {
+  fleet = await startFleet();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  token = await fleet.session();
+  for (const d of ['dash.door', 'dash.door', 'dash.door', 'dash.gate']) await send(d);
+  board = await call('POST', '/api/v1/analytics-dashboards', { name: 'Entrances', timezone: 'UTC', default_period: 'last_24h', live_enabled: true, visibility: 'org' });
+  const def = (o: Record<string, unknown>) => ({ measure: 'count_events', period: 'last_24h', ...o });
+  const widgets = [
+    { title: 'Events', visualization: 'kpi', inline_definition: def({}) },
+    { title: 'Per hour', visualization: 'line', inline_definition: def({ bucket: 'hour', group_by: 'detector' }) },
+    { title: 'By detector', visualization: 'bar', inline_definition: def({ group_by: 'detector' }) },
+    { title: 'By category', visualization: 'donut', inline_definition: def({ group_by: 'category' }) },
+    { title: 'Table', visualization: 'table', inline_definition: def({ group_by: 'detector' }) },
+  ];
+  for (const [i, w] of widgets.entries()) await call('POST', `/api/v1/analytics-dashboards/${board.id}/widgets`, { ...w, position: i });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await fleet?.stop();
+});
+
+describe('dashboards', () => {
+  it('lists by visibility; draws every widget; a bar opens the feed of what it counts', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, '/dashboards');
+    await page.click('text=Entrances');
+    await page.waitForURL(/\/dashboards\/[0-9a-f-]{36}$/);
+    await page.waitForSelector('[data-widget=kpi] .kpi');
+    await page.waitForSelector('[data-widget=line] canvas');
+    await page.waitForSelector('[data-widget=donut] path');
+    await page.waitForSelector('[data-widget=table] tr');
+    expect(Number((await page.textContent('[data-widget=kpi] .kpi'))!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(4);
+    await shot(page, 'dashboard');
+    await page.locator('[data-widget=bar] .bar-row', { hasText: 'dash.door' }).click();
+    await page.waitForURL(/\/feed\?from=.*&to=.*&detector=dash\.door$/);
+    await page.waitForSelector('.row[data-event]');
+    expect([...new Set(await page.locator('.row .what').allTextContents())]).toEqual(['dash.door']);
+    expect(await page.locator('.row[data-event]').count()).toBe(3);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('a live dashboard counts a new event without reload', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, `/dashboards/${board.id}`);
+    await page.waitForSelector('[data-widget=kpi] .kpi');
+    const before = Number((await page.textContent('[data-widget=kpi] .kpi'))!.replace(/\D/g, ''));
+    await send('dash.gate');
+    await expect.poll(async () => Number((await page.textContent('[data-widget=kpi] .kpi'))!.replace(/\D/g, '')), { timeout: 12_000 }).toBeGreaterThan(before);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  it('a revision conflict is a choice between theirs and mine, not a lost edit; widgets resize', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, `/dashboards/${board.id}`);
+    await page.click('button:text("Edit")');
+    await page.fill('input[name=dash-name]', 'Entrances (mine)');
+    // Another administrator saves first.
+    const current = await call('GET', `/api/v1/analytics-dashboards/${board.id}`);
+    await call('PATCH', `/api/v1/analytics-dashboards/${board.id}`, { revision: current.revision, name: 'Entrances (theirs)' });
+    await page.click('form.inline button:text("Save")');
+    await page.waitForSelector('[role=dialog][aria-label=conflict]');
+    expect(await page.textContent('[data-testid=theirs]')).toBe('Entrances (theirs)');
+    expect(await page.textContent('[data-testid=mine]')).toBe('Entrances (mine)');
+    await shot(page, 'dashboard-conflict');
+    await page.click('button:text("Keep mine")');
+    await expect.poll(() => page.textContent('.dash-head h2')).toBe('Entrances (mine)');
+    expect((await call('GET', `/api/v1/analytics-dashboards/${board.id}`)).name).toBe('Entrances (mine)');
+    await page.click('button:text("Edit")');
+    await page.locator('[data-widget=kpi] button[aria-label=wider]').click();
+    await expect.poll(() => page.getAttribute('[data-widget=kpi]', 'style')).toContain('span 2');
+    expect(unexpected(errors, [{ status: 409, path: `/api/v1/analytics-dashboards/${board.id}` }])).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
