@@ -53,6 +53,22 @@ describe('module tokens', () => {
   }, 60_000);
 });
 
+describe('fleet monitor', () => {
+  it('the summary with its alert conditions, the node\'s telemetry, the plane\'s process charts and the log tail', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, '/admin/monitor');
+    await expect.poll(() => page.textContent('[data-testid=summary]'), { timeout: 15_000 }).toContain('1/1 nodes answering');
+    await expect.poll(() => page.textContent('[role=status]')).toMatch(/^No alert condition in the last sweep/);
+    await expect.poll(() => page.locator('tr[data-node="local node"] td').nth(1).textContent(), { timeout: 15_000 }).toBe('answering');
+    expect(await page.locator('.charts canvas').count()).toBeGreaterThanOrEqual(4);
+    await page.selectOption('select[aria-label="log level"]', 'info');
+    await page.waitForSelector('[data-testid=log] .log-info');
+    await shot(page, 'admin-monitor');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
 describe('plane settings', () => {
   it('shows the certificate and the storage figures; a validation error is shown; the storage test answers; a valid change saves', async () => {
     const { page, errors } = await watchedPage(context);

@@ -13,6 +13,7 @@ const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ d
 const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
 const DashboardsList = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardsList })));
 const DashboardView = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardView })));
+const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
 /** What each role sees in the navigation (document 1 roles); every page checks its rights through the API anyway. */
@@ -22,6 +23,7 @@ const NAV: Array<{ to: string; label: string; roles: string[] }> = [
   { to: '/dashboards', label: 'Dashboards', roles: ['superadmin', 'admin', 'user'] },
   { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
   { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
+  { to: '/admin/monitor', label: 'Monitor', roles: ['superadmin'] },
   { to: '/admin/settings', label: 'Settings', roles: ['superadmin'] },
 ];
 
@@ -61,6 +63,7 @@ export function App() {
   else if (path === '/admin/tokens') page = <TokensPage />;
   else if (path === '/admin/settings') page = <SettingsPage />;
   else if (path === '/admin/audit') page = <AuditPage />;
+  else if (path === '/admin/monitor') page = <MonitorPage />;
   else page = <p className="empty">No such page.</p>;
 
   return (
