@@ -97,4 +97,27 @@ describe('dashboards', () => {
     expect(unexpected(errors, [{ status: 409, path: `/api/v1/analytics-dashboards/${board.id}` }])).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('a report built over the catalog: preview, CSV, saved, added to a dashboard as a widget', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, '/reports');
+    await page.selectOption('select[name=group_by]', 'detector');
+    await page.click('button:text("Preview")');
+    await page.waitForSelector('[data-testid=preview] .bar-row');
+    expect(await page.textContent('[data-testid=preview]')).toContain('dash.door');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('form button:text("CSV")')]);
+    expect(csv.suggestedFilename()).toBe('preview.csv');
+    await page.fill('input[name=report-name]', 'Doors');
+    await page.click('button:text("Save report")');
+    await expect.poll(() => page.textContent('[role=alert]')).toBe('Saved "Doors".');
+    await page.waitForSelector('tr[data-report="Doors"]');
+    await page.locator('tr[data-report="Doors"] select').selectOption({ index: 1 });
+    await expect.poll(() => page.textContent('[role=alert]')).toBe('Added "Doors" to the dashboard.');
+    await fleet.open(page, `/dashboards/${board.id}`);
+    await page.waitForSelector('.widget h4:text("Doors")');
+    await page.waitForSelector('.widget:has(h4:text("Doors")) .bar-row');
+    await shot(page, 'reports-added');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -13,6 +13,7 @@ const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ d
 const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
 const DashboardsList = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardsList })));
 const DashboardView = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardView })));
+const ReportsPage = lazy(() => import('./pages/dashboards/reports.js').then((m) => ({ default: m.ReportsPage })));
 const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
@@ -21,6 +22,7 @@ const NAV: Array<{ to: string; label: string; roles: string[] }> = [
   { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'user'] },
   { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'user'] },
   { to: '/dashboards', label: 'Dashboards', roles: ['superadmin', 'admin', 'user'] },
+  { to: '/reports', label: 'Reports', roles: ['superadmin', 'admin', 'user'] },
   { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
   { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
   { to: '/admin/monitor', label: 'Monitor', roles: ['superadmin'] },
@@ -60,6 +62,7 @@ export function App() {
   else if ((p = match('/cameras/:id', path))) page = <CameraPage id={p.id!} />;
   else if (path === '/dashboards') page = <DashboardsList />;
   else if ((p = match('/dashboards/:id', path))) page = <DashboardView id={p.id!} />;
+  else if (path === '/reports') page = <ReportsPage />;
   else if (path === '/admin/tokens') page = <TokensPage />;
   else if (path === '/admin/settings') page = <SettingsPage />;
   else if (path === '/admin/audit') page = <AuditPage />;
