@@ -69,6 +69,37 @@ describe('fleet monitor', () => {
   }, 60_000);
 });
 
+describe('people and usage', () => {
+  it('adds an operator, grants a camera, disables them; adds a tag; shows the usage against the quotas', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, '/admin/people');
+    await page.fill('input[name=user-login]', 'op-north');
+    await page.fill('input[name=user-password]', 'operator-password-1');
+    await page.click('button:text("Add person")');
+    await page.waitForSelector('tr[data-user="op-north"]');
+    await page.locator('tr[data-user="op-north"] button:text("Cameras")').click();
+    await page.locator('[data-testid=grants] label', { hasText: 'demo camera' }).locator('input').check();
+    await page.click('button:text("Save grants")');
+    await page.waitForSelector('[data-testid=grants] .note');
+    const token = await fleet.session();
+    const users = await (await fetch(`${fleet.base}/api/v1/users?limit=500`, { headers: { authorization: `Bearer ${token}` } })).json() as { rows: Array<{ id: string; login: string }> };
+    const id = users.rows.find((u) => u.login === 'op-north')!.id;
+    const grants = await (await fetch(`${fleet.base}/api/v1/users/${id}/grants`, { headers: { authorization: `Bearer ${token}` } })).json() as { camera_ids: string[] };
+    expect(grants.camera_ids).toHaveLength(1);
+    await page.locator('tr[data-user="op-north"] button:text("Disable")').click();
+    await expect.poll(() => page.locator('tr[data-user="op-north"] td').nth(3).textContent()).toBe('disabled');
+    await page.fill('input[name=tag-name]', 'north gate');
+    await page.click('button:text("Add tag")');
+    await page.waitForSelector('li[data-tag="north gate"]');
+    await shot(page, 'admin-people');
+    await fleet.open(page, '/admin/usage');
+    await expect.poll(() => page.textContent('tr[data-usage=cameras_count]')).toMatch(/^Cameras1 of /);
+    await shot(page, 'admin-usage');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
 describe('plane settings', () => {
   it('shows the certificate and the storage figures; a validation error is shown; the storage test answers; a valid change saves', async () => {
     const { page, errors } = await watchedPage(context);
