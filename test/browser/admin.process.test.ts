@@ -69,6 +69,29 @@ describe('fleet monitor', () => {
   }, 60_000);
 });
 
+describe('event templates', () => {
+  it('validates a document before saving, says what is wrong, creates it and shows the detectors its mask matched', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, '/admin/templates');
+    await page.click('button:text("+ New template")');
+    await page.fill('textarea[name=template-doc]', JSON.stringify({ title: { en: 'No mask' } }));
+    await page.click('button:text("Validate")');
+    await expect.poll(() => page.textContent('[role=alert]')).toBe('detector_match_required');
+    await page.fill('textarea[name=template-doc]', JSON.stringify({ detector_match: 'demo.*', title: { en: 'Demo event' }, list_fields: [{ key: 'zone', label: 'Zone', source: '/zone' }] }));
+    await page.click('button:text("Validate")');
+    await expect.poll(() => page.textContent('[role=alert]')).toMatch(/^Valid: matches demo\.\*, \d+ bytes\.$/);
+    await page.fill('input[name=template-name]', 'Demo events');
+    await page.click('button:text("Create")');
+    await expect.poll(() => page.textContent('[role=alert]')).toBe('Saved (version 1).');
+    await expect.poll(() => page.textContent('[data-testid=matches]'), { timeout: 10_000 }).toMatch(/^Last 7 days: .*demo\./);
+    await page.locator('li[data-template="Node unreachable"] button').click();
+    expect(await page.textContent('.editor')).toContain('its override may set title and ignore_event only');
+    await shot(page, 'admin-templates');
+    expect(unexpected(errors, [{ status: 400, path: '/api/v1/templates/validate' }])).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
 describe('people and usage', () => {
   it('adds an operator, grants a camera, disables them; adds a tag; shows the usage against the quotas', async () => {
     const { page, errors } = await watchedPage(context);

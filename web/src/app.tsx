@@ -16,6 +16,7 @@ const DashboardView = lazy(() => import('./pages/dashboards/dashboards.js').then
 const ReportsPage = lazy(() => import('./pages/dashboards/reports.js').then((m) => ({ default: m.ReportsPage })));
 const PeoplePage = lazy(() => import('./pages/admin/people.js').then((m) => ({ default: m.PeoplePage })));
 const UsagePage = lazy(() => import('./pages/admin/usage.js').then((m) => ({ default: m.UsagePage })));
+const TemplatesPage = lazy(() => import('./pages/admin/templates.js').then((m) => ({ default: m.TemplatesPage })));
 const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
@@ -26,6 +27,7 @@ const NAV: Array<{ to: string; label: string; roles: string[] }> = [
   { to: '/dashboards', label: 'Dashboards', roles: ['superadmin', 'admin', 'user'] },
   { to: '/reports', label: 'Reports', roles: ['superadmin', 'admin', 'user'] },
   { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
+  { to: '/admin/templates', label: 'Templates', roles: ['superadmin', 'admin'] },
   { to: '/admin/people', label: 'People', roles: ['superadmin', 'admin'] },
   { to: '/admin/usage', label: 'Usage', roles: ['superadmin', 'admin'] },
   { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
@@ -72,6 +74,7 @@ export function App() {
   else if (path === '/admin/audit') page = <AuditPage />;
   else if (path === '/admin/monitor') page = <MonitorPage />;
   else if (path === '/admin/people') page = <PeoplePage />;
+  else if (path === '/admin/templates') page = <TemplatesPage />;
   else if (path === '/admin/usage') page = <UsagePage />;
   else page = <p className="empty">No such page.</p>;
 
