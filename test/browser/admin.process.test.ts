@@ -64,6 +64,14 @@ describe('fleet monitor', () => {
     await page.selectOption('select[aria-label="log level"]', 'info');
     await page.waitForSelector('[data-testid=log] .log-info');
     await shot(page, 'admin-monitor');
+    // The node's own page through the plane: licence, viewers, its log, its configuration on demand.
+    await page.click('tr[data-node="local node"] a');
+    await page.waitForURL(/\/admin\/nodes\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.textContent('[data-testid=licence]')).toMatch(/^Licence: [a-z]/);
+    await page.waitForSelector('[data-testid=node-log] div');
+    await page.click('button:text("Show the configuration (audited)")');
+    await expect.poll(() => page.textContent('[data-testid=node-config]')).toContain('stream ');
+    await shot(page, 'admin-node');
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -17,6 +17,7 @@ const ReportsPage = lazy(() => import('./pages/dashboards/reports.js').then((m) 
 const PeoplePage = lazy(() => import('./pages/admin/people.js').then((m) => ({ default: m.PeoplePage })));
 const UsagePage = lazy(() => import('./pages/admin/usage.js').then((m) => ({ default: m.UsagePage })));
 const TemplatesPage = lazy(() => import('./pages/admin/templates.js').then((m) => ({ default: m.TemplatesPage })));
+const NodePage = lazy(() => import('./pages/admin/node.js').then((m) => ({ default: m.NodePage })));
 const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
@@ -73,6 +74,7 @@ export function App() {
   else if (path === '/admin/settings') page = <SettingsPage />;
   else if (path === '/admin/audit') page = <AuditPage />;
   else if (path === '/admin/monitor') page = <MonitorPage />;
+  else if ((p = match('/admin/nodes/:id', path))) page = <NodePage id={p.id!} />;
   else if (path === '/admin/people') page = <PeoplePage />;
   else if (path === '/admin/templates') page = <TemplatesPage />;
   else if (path === '/admin/usage') page = <UsagePage />;

@@ -4,6 +4,7 @@ import { api, sessionToken } from '../../api/client.js';
 import { readSse } from '../../lib/sse.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { alertsOf, type Summary } from '../../lib/monitor-alerts.js';
+import { Link } from '../../router.js';
 
 interface NodeFrame { seq: number; node_id: string; reachable: boolean; last_seen_at: string | null; attempted_at: string; errors: string[];
   system_telemetry: null | { proc_cpu_cores: number; host_cpu_busy_pct: number; rss_mb: number; mem_available_mb: number; stream_counts: Record<string, number> } }
@@ -68,7 +69,7 @@ export function MonitorPage() {
           const t = f?.system_telemetry;
           return (
             <tr key={n.id} data-node={n.name}>
-              <td>{n.name}</td><td>{!f ? '…' : f.reachable ? 'answering' : `not answering${f.errors.length ? `: ${f.errors[0]}` : ''}`}</td>
+              <td><Link to={`/admin/nodes/${n.id}`}>{n.name}</Link></td><td>{!f ? '…' : f.reachable ? 'answering' : `not answering${f.errors.length ? `: ${f.errors[0]}` : ''}`}</td>
               <td>{t ? t.proc_cpu_cores.toFixed(2) : '—'}</td><td>{t ? `${t.rss_mb} MB` : '—'}</td><td>{t ? t.stream_counts.live ?? 0 : '—'}</td>
               <td className="spark"><TimeChart label={`${n.name} cpu`} height={40} points={fs.filter((x) => x.system_telemetry).map((x) => [Date.parse(x.attempted_at), x.system_telemetry!.proc_cpu_cores])} /></td>
             </tr>

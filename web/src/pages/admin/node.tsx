@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiFailure } from '../../api/client.js';
+
+interface LogEntry { seq: number; ts_ms: number; level: string; target: string; message: string }
+
+/**
+ * One node through the plane (superadmin; document 1 per-node routes): its licence, its log
+ * level (changed through its globals), its live viewers, its log ring by level, and its
+ * configuration as it runs (reading it is audited: the text holds secrets, so it is shown on demand).
+ */
+export function NodePage(props: { id: string }) {
+  const qc = useQueryClient();
+  const nodes = useQuery({ queryKey: ['nodes'], queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes') });
+  const node = nodes.data?.rows.find((n) => n.id === props.id);
+  const licence = useQuery({ queryKey: ['node-licence', props.id], queryFn: () => api<{ state: string; licensee: string | null; expires: string | null }>('GET', `/api/v1/nodes/${props.id}/license`) });
+  const logging = useQuery({ queryKey: ['node-logging', props.id], queryFn: () => api<{ level: string }>('GET', `/api/v1/nodes/${props.id}/logging`) });
+  const sessions = useQuery({ queryKey: ['node-sessions', props.id], queryFn: () => api<{ rows: Array<Record<string, unknown>> }>('GET', `/api/v1/nodes/${props.id}/sessions`), refetchInterval: 10_000 });
+  const [level, setLevel] = useState('info');
+  const logs = useQuery({ queryKey: ['node-logs', props.id, level], queryFn: () => api<{ entries: LogEntry[] }>('GET', `/api/v1/nodes/${props.id}/logs?level=${level}&limit=200`), refetchInterval: 5_000 });
+  const [config, setConfig] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fail = (err: unknown) => setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
+  return (
+    <section className="admin">
+      <h2>{node?.name ?? 'Node'} <span className="meta">{node?.url}</span></h2>
+      {error && <p className="error" role="alert">{error}</p>}
+      <p className="meta" data-testid="licence">Licence: {licence.data ? `${licence.data.state}${licence.data.licensee ? `, ${licence.data.licensee}` : ''}${licence.data.expires ? `, until ${licence.data.expires}` : ''}` : licence.isError ? 'not answered' : '…'}</p>
+      <form className="inline" onSubmit={async (e) => { e.preventDefault(); const v = new FormData(e.currentTarget).get('node-level'); try { await api('PATCH', `/api/v1/nodes/${props.id}/logging`, { level: v }); await qc.invalidateQueries({ queryKey: ['node-logging', props.id] }); } catch (err) { fail(err); } }}>
+        <label>Node log level<select name="node-level" key={logging.data?.level} defaultValue={logging.data?.level}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select></label>
+        <button type="submit">Set</button>
+      </form>
+      <h3>Viewers now ({sessions.data?.rows.length ?? 0})</h3>
+      <table className="list"><tbody>
+        {sessions.data?.rows.map((s, i) => <tr key={i}><td>{String(s.stream)}</td><td>{String(s.protocol)}</td><td>{String(s.client_ip)}</td><td>{String(s.subject_name ?? '')}</td><td>{Math.round(Number(s.connected_ms) / 1000)} s</td></tr>)}
+      </tbody></table>
+      <h3>Log <select aria-label="node log level filter" value={level} onChange={(e) => setLevel(e.target.value)}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select></h3>
+      <div className="log" data-testid="node-log">
+        {[...(logs.data?.entries ?? [])].reverse().map((e) => <div key={e.seq} className={`log-${e.level}`}><time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}</div>)}
+      </div>
+      <h3>Configuration</h3>
+      {config === null
+        ? <button onClick={async () => { try { setConfig((await api<{ text: string }>('GET', `/api/v1/nodes/${props.id}/config`)).text); } catch (err) { fail(err); } }}>Show the configuration (audited)</button>
+        : <pre className="log" data-testid="node-config">{config}</pre>}
+    </section>
+  );
+}
