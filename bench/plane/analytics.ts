@@ -14,6 +14,7 @@ import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { BOOT, loginToken, startPlaneProcess } from './harness.js';
 import { benchServerUrl } from '../harness.js';
+import { seedDay } from './seed-events.js';
 
 const BASE = benchServerUrl();
 const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
@@ -21,8 +22,6 @@ const REQUESTS = Number(process.env.REQUESTS ?? 20);
 const DAYS = 30;
 const CAMERAS = 64;
 const DAY_MS = 86_400_000;
-const DETECTORS = ['lpr.plate', 'lpr.plate_low', 'lpr.country', 'lpr.make', 'motion.zone', 'motion.global', 'line.cross', 'line.count',
-  'face.match', 'face.unknown', 'intrusion.area', 'loiter.area', 'smoke.detect', 'fire.detect', 'camera.tamper', 'audio.glass'];
 
 const reuse = process.env.REUSE_DB;
 const dbName = reuse ?? `argus_bench_${randomBytes(4).toString('hex')}`;
@@ -37,24 +36,6 @@ async function api(method: string, path: string, body: unknown, token: string): 
   const json = await r.json();
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
   return json;
-}
-
-/** One day partition in one statement, rows in time order as intake writes them; a tenth are intervals. */
-async function seedDay(day: number, n: number, seq0: number, org: string, node: string, cams: string[]): Promise<void> {
-  const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - day * DAY_MS;
-  const part = `events_${new Date(start).toISOString().slice(0, 10).replace(/-/g, '')}`;
-  const span = day === 0 ? Math.max(60_000, Date.now() - start - 60_000) : DAY_MS;
-  await db.unsafe(`
-    insert into ${part} (id, occurred_at, seq, org_id, camera_id, node_id, category, detector, severity, confidence, "interval", ended_at)
-    select (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(r, 1, 3) || '-8' || substr(r, 4, 3) || '-' || substr(r, 7, 12))::uuid,
-           to_timestamp(ms / 1000.0), $1::bigint + g, $2::uuid, ($3::uuid[])[1 + g % ${CAMERAS}], $4::uuid, 'camera', det,
-           (case when g % 10 = 0 then 0 when g % 10 < 7 then 1 when g % 10 < 9 then 2 else 3 + g % 2 end)::smallint,
-           (50 + g % 50) / 100.0, g % 10 = 3,
-           case when g % 10 = 3 and g % 1000 <> 3 then least(to_timestamp(ms / 1000.0) + (g % 7200) * interval '1 second', now()) end
-    from (select g, ms, lpad(to_hex(ms), 12, '0') as h, md5(g::text || ms::text) as r, det
-          from (select g, ${start}::bigint + floor(random() * ${span})::bigint as ms, ($5::text[])[1 + (g * 7) % ${DETECTORS.length}] as det
-                from generate_series(1, ${n}) g) s) x
-    order by ms`, [seq0, org, cams, node, DETECTORS]);
 }
 
 const pct = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -83,7 +64,7 @@ try {
     await db`select argus_ensure_event_partitions(${new Date(Date.now() - (DAYS + 1) * DAY_MS).toISOString()}::timestamptz, ${new Date(Date.now() + DAY_MS).toISOString()}::timestamptz)`;
     const perDay = Math.ceil(EVENTS / DAYS);
     const [{ seq }] = await db`select setval('event_seq', nextval('event_seq') + ${EVENTS + 10}) as seq`;
-    for (let d = 0; d < DAYS; d++) await seedDay(d, perDay, Number(seq) - EVENTS - 10 + d * perDay, orgId, node, cams);
+    for (let d = 0; d < DAYS; d++) await seedDay(db, d, perDay, Number(seq) - EVENTS - 10 + d * perDay, orgId, node, cams);
     // As autovacuum leaves a table that stopped changing: statistics and the visibility map (index-only scans).
     await db.unsafe('vacuum (analyze) events');
     console.log(`seeded ${EVENTS} events in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
