@@ -123,6 +123,14 @@ describe('people and usage', () => {
     await page.click('button:text("Add tag")');
     await page.waitForSelector('li[data-tag="north gate"]');
     await shot(page, 'admin-people');
+    await fleet.open(page, '/admin/orgs');
+    await page.fill('input[name=org-name]', 'Campus East');
+    await page.click('button:text("Add organisation")');
+    await page.waitForSelector('tr[data-org="Campus East"]');
+    await page.fill('input[aria-label="Campus East max_cameras"]', '40');
+    await page.locator('input[aria-label="Campus East max_cameras"]').blur();
+    const token2 = await fleet.session();
+    await expect.poll(async () => ((await (await fetch(`${fleet.base}/api/v1/orgs?limit=500`, { headers: { authorization: `Bearer ${token2}` } })).json()) as { rows: Array<{ name: string; max_cameras: number | null }> }).rows.find((o) => o.name === 'Campus East')?.max_cameras).toBe(40);
     await fleet.open(page, '/admin/usage');
     await expect.poll(() => page.textContent('tr[data-usage=cameras_count]')).toMatch(/^Cameras1 of /);
     await shot(page, 'admin-usage');

@@ -18,6 +18,7 @@ const PeoplePage = lazy(() => import('./pages/admin/people.js').then((m) => ({ d
 const UsagePage = lazy(() => import('./pages/admin/usage.js').then((m) => ({ default: m.UsagePage })));
 const TemplatesPage = lazy(() => import('./pages/admin/templates.js').then((m) => ({ default: m.TemplatesPage })));
 const NodePage = lazy(() => import('./pages/admin/node.js').then((m) => ({ default: m.NodePage })));
+const OrgsPage = lazy(() => import('./pages/admin/orgs.js').then((m) => ({ default: m.OrgsPage })));
 const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 
@@ -30,6 +31,7 @@ const NAV: Array<{ to: string; label: string; roles: string[] }> = [
   { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
   { to: '/admin/templates', label: 'Templates', roles: ['superadmin', 'admin'] },
   { to: '/admin/people', label: 'People', roles: ['superadmin', 'admin'] },
+  { to: '/admin/orgs', label: 'Organisations', roles: ['superadmin'] },
   { to: '/admin/usage', label: 'Usage', roles: ['superadmin', 'admin'] },
   { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
   { to: '/admin/monitor', label: 'Monitor', roles: ['superadmin'] },
@@ -78,6 +80,7 @@ export function App() {
   else if (path === '/admin/people') page = <PeoplePage />;
   else if (path === '/admin/templates') page = <TemplatesPage />;
   else if (path === '/admin/usage') page = <UsagePage />;
+  else if (path === '/admin/orgs') page = <OrgsPage />;
   else page = <p className="empty">No such page.</p>;
 
   return (

@@ -12,7 +12,7 @@ import { noJobs, type DomainParts } from '../http/module.js';
  * speaks only the public API, so it needs no rights of its own. The policy lets the players
  * fetch HLS from the nodes (another origin) and feed hls.js's blob: media and worker.
  */
-export const CONSOLE_PAGES = ['/', '/login', '/live', '/feed', '/events/:id', '/cameras/:id', '/dashboards', '/dashboards/:id', '/reports', '/admin/tokens', '/admin/settings', '/admin/audit', '/admin/monitor', '/admin/people', '/admin/usage', '/admin/templates', '/admin/nodes/:id'] as const;
+export const CONSOLE_PAGES = ['/', '/login', '/live', '/feed', '/events/:id', '/cameras/:id', '/dashboards', '/dashboards/:id', '/reports', '/admin/tokens', '/admin/settings', '/admin/audit', '/admin/monitor', '/admin/people', '/admin/usage', '/admin/templates', '/admin/nodes/:id', '/admin/orgs'] as const;
 
 const CSP = [
   "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' blob: data:",
