@@ -122,6 +122,9 @@ describe('people and usage', () => {
     await page.fill('input[name=tag-name]', 'north gate');
     await page.click('button:text("Add tag")');
     await page.waitForSelector('li[data-tag="north gate"]');
+    await page.fill('input[aria-label="tag north gate"]', 'north gates');
+    await page.locator('input[aria-label="tag north gate"]').blur();
+    await page.waitForSelector('li[data-tag="north gates"]');
     await shot(page, 'admin-people');
     await fleet.open(page, '/admin/orgs');
     await page.fill('input[name=org-name]', 'Campus East');

@@ -120,4 +120,24 @@ describe('dashboards', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('an administrator creates a dashboard for chosen people and edits a widget\'s definition in place', async () => {
+    const { page, errors } = await watchedPage(context);
+    await fleet.open(page, '/dashboards');
+    await page.fill('input[name=new-dashboard]', 'Night shift');
+    await page.selectOption('select[name=visibility]', 'admins');
+    await page.click('form.inline button:text("Create")');
+    await page.waitForURL(/\/dashboards\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.textContent('.dash-head h2')).toBe('Night shift');
+    // Back on the first board: the kpi's definition narrowed to one detector, in place.
+    await fleet.open(page, `/dashboards/${board.id}`);
+    await page.click('button:text("Edit")');
+    const kpi = page.locator('[data-widget=kpi]');
+    const before = Number((await kpi.locator('.kpi').textContent())!.replace(/\D/g, ''));
+    await kpi.locator('textarea[aria-label=definition]').fill(JSON.stringify({ measure: 'count_events', period: 'last_24h', filters: { detectors: ['dash.gate'] } }));
+    await kpi.locator('button:text("Apply")').click();
+    await expect.poll(async () => Number((await page.locator('[data-widget=kpi] .kpi').textContent())!.replace(/\D/g, ''))).toBeLessThan(before);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -5,7 +5,7 @@ import { api, ApiFailure } from '../../api/client.js';
 interface Org { id: string; name: string; max_cameras: number | null; max_users: number | null; attachment_quota_bytes: number | null }
 const LIMITS: Array<[keyof Org, string]> = [['max_cameras', 'Cameras'], ['max_users', 'People'], ['attachment_quota_bytes', 'Evidence bytes']];
 
-/** Organisations (superadmin): create, rename, set the main quotas (blank: unlimited), delete (its history is archived by the plane). */
+/** Organisations (superadmin): create, rename (on leaving the field), set the quotas (blank: unlimited), delete (its history is archived by the plane). */
 export function OrgsPage() {
   const qc = useQueryClient();
   const orgs = useQuery({ queryKey: ['orgs'], queryFn: () => api<{ rows: Org[] }>('GET', '/api/v1/orgs?limit=500') });
@@ -25,7 +25,7 @@ export function OrgsPage() {
       <table className="list"><thead><tr><th>Name</th>{LIMITS.map(([, l]) => <th key={l}>{l}</th>)}<th /></tr></thead><tbody>
         {orgs.data?.rows.map((o) => (
           <tr key={o.id} data-org={o.name}>
-            <td>{o.name}</td>
+            <td><input aria-label={`${o.name} name`} defaultValue={o.name} onBlur={(e) => { if (e.target.value && e.target.value !== o.name) void run(() => api('PATCH', `/api/v1/orgs/${o.id}`, { name: e.target.value })); }} /></td>
             {LIMITS.map(([k]) => (
               <td key={k}><input aria-label={`${o.name} ${k}`} type="number" min={0} defaultValue={o[k] === null ? '' : String(o[k])}
                 onBlur={(e) => { const v = e.target.value === '' ? null : Number(e.target.value); if (v !== o[k]) void run(() => api('PATCH', `/api/v1/orgs/${o.id}`, { [k]: v })); }} /></td>

@@ -58,9 +58,11 @@ export function PeoplePage() {
       <table className="list"><thead><tr><th>Login</th><th>Name</th><th>Role</th><th>State</th><th /></tr></thead><tbody>
         {users.data?.rows.map((u) => (
           <tr key={u.id} data-user={u.login}>
-            <td>{u.login}</td><td>{u.name}</td><td>{u.role === 'user' ? 'operator' : u.role}</td><td>{u.disabled ? 'disabled' : 'active'}</td>
+            <td>{u.login}</td>
+            <td><input aria-label={`${u.login} name`} defaultValue={u.name} onBlur={(e) => { if (e.target.value && e.target.value !== u.name) mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { name: e.target.value } }); }} /></td><td>{u.role === 'user' ? 'operator' : u.role}</td><td>{u.disabled ? 'disabled' : 'active'}</td>
             <td className="actions">
               {u.role === 'user' && <button onClick={() => setOpen(open === u.id ? null : u.id)}>Cameras</button>}
+              <button onClick={() => { const pw = prompt(`New password for ${u.login} (at least 8 characters)`); if (pw) mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { password: pw } }); }}>Password</button>
               {u.id !== me?.id && <button onClick={() => mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { disabled: !u.disabled } })}>{u.disabled ? 'Enable' : 'Disable'}</button>}
               {u.id !== me?.id && <button onClick={() => { if (confirm(`Delete ${u.login}?`)) mutate.mutate({ method: 'DELETE', path: `/api/v1/users/${u.id}` }); }}>Delete</button>}
             </td>
@@ -72,7 +74,12 @@ export function PeoplePage() {
       <form className="inline" onSubmit={(e) => { e.preventDefault(); mutate.mutate({ method: 'POST', path: '/api/v1/tags', body: { name: tagName } }); setTagName(''); }}>
         <input name="tag-name" placeholder="New tag" value={tagName} onChange={(e) => setTagName(e.target.value)} required /><button type="submit">Add tag</button>
       </form>
-      <ul className="plain">{tags.data?.rows.map((t) => <li key={t.id} data-tag={t.name}>{t.name} <button className="link" onClick={() => mutate.mutate({ method: 'DELETE', path: `/api/v1/tags/${t.id}` })}>delete</button></li>)}</ul>
+      <ul className="plain">{tags.data?.rows.map((t) => (
+        <li key={t.id} data-tag={t.name}>
+          <input aria-label={`tag ${t.name}`} defaultValue={t.name} onBlur={(e) => { if (e.target.value && e.target.value !== t.name) mutate.mutate({ method: 'PATCH', path: `/api/v1/tags/${t.id}`, body: { name: e.target.value } }); }} />
+          <button className="link" onClick={() => mutate.mutate({ method: 'DELETE', path: `/api/v1/tags/${t.id}` })}>delete</button>
+        </li>
+      ))}</ul>
     </section>
   );
 }

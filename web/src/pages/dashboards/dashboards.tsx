@@ -12,7 +12,37 @@ interface Dashboard { id: string; name: string; description: string; timezone: s
 
 const VIEWS: Record<string, (p: { r: Result }) => React.ReactElement> = { kpi: Kpi, line: Line, bar: Bars, donut: Donut, table: Table };
 
+/** A new dashboard (administrators): name, audience (everyone, administrators, or chosen operators), period, zone, live. */
+function CreateDashboard() {
+  const qc = useQueryClient();
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api<{ rows: Array<{ id: string; login: string; role: string; disabled: boolean }> }>('GET', '/api/v1/users?limit=500') });
+  const [f, setF] = useState({ name: '', visibility: 'org', default_period: 'last_24h', timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', live_enabled: true });
+  const [audience, setAudience] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form className="inline" onSubmit={async (e) => {
+      e.preventDefault(); setError(null);
+      try {
+        const d = await api<{ id: string }>('POST', '/api/v1/analytics-dashboards', { ...f, ...(f.visibility === 'users' ? { audience_user_ids: audience } : {}) });
+        await qc.invalidateQueries({ queryKey: ['dashboards'] });
+        navigate(`/dashboards/${d.id}`);
+      } catch (err) { setError(err instanceof ApiFailure ? err.code : 'the plane did not answer'); }
+    }}>
+      <label>New dashboard<input name="new-dashboard" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required /></label>
+      <label>Seen by<select name="visibility" value={f.visibility} onChange={(e) => setF({ ...f, visibility: e.target.value })}><option value="org">everyone</option><option value="admins">administrators</option><option value="users">chosen operators</option></select></label>
+      {f.visibility === 'users' && <label>Operators<select name="audience" multiple value={audience} onChange={(e) => setAudience([...e.target.selectedOptions].map((o) => o.value))}>
+        {users.data?.rows.filter((u) => u.role === 'user' && !u.disabled).map((u) => <option key={u.id} value={u.id}>{u.login}</option>)}</select></label>}
+      <label>Period<select name="default_period" value={f.default_period} onChange={(e) => setF({ ...f, default_period: e.target.value })}>{PERIODS.map((p) => <option key={p}>{p}</option>)}</select></label>
+      <label>Time zone<input name="timezone" value={f.timezone} onChange={(e) => setF({ ...f, timezone: e.target.value })} /></label>
+      <label className="row-label"><input type="checkbox" checked={f.live_enabled} onChange={(e) => setF({ ...f, live_enabled: e.target.checked })} />live</label>
+      <button type="submit">Create</button>
+      {error && <span className="error" role="alert">{error}</span>}
+    </form>
+  );
+}
+
 export function DashboardsList() {
+  const me = useMe();
   const list = useQuery({ queryKey: ['dashboards'], queryFn: () => api<{ rows: Array<Omit<Dashboard, 'widgets'>> }>('GET', '/api/v1/analytics-dashboards') });
   if (list.isPending) return <p className="empty">Loading…</p>;
   if (list.isError) return <p className="error">The dashboards could not be read.</p>;
@@ -21,6 +51,7 @@ export function DashboardsList() {
   return (
     <section className="admin">
       <h2>Dashboards</h2>
+      {isAdmin(me) && <CreateDashboard />}
       {!list.data.rows.length && <p className="empty">No dashboard yet.</p>}
       {groups.map((g) => (
         <div key={g.v}><h3>{names[g.v] ?? g.v}</h3>
@@ -139,12 +170,38 @@ export function DashboardView(props: { id: string }) {
                 {editing && <span className="actions"><button onClick={() => move(w, -1)} aria-label="earlier">↑</button><button onClick={() => move(w, 1)} aria-label="later">↓</button>
                   <button onClick={() => widen(w, -1)} aria-label="narrower">−</button><button onClick={() => widen(w, 1)} aria-label="wider">+</button><button onClick={() => removeWidget(w)}>Remove</button></span>}
               </div>
+              {editing && <WidgetForm w={w} onSaved={() => qc.invalidateQueries({ queryKey: ['dashboard', props.id] })} />}
               {r === undefined ? <p className="empty">…</p> : typeof r === 'string' ? <p className="error">{r}</p> : <View r={r} />}
             </div>
           );
         })}
       </div>
     </section>
+  );
+}
+
+/** A widget's title, visualization and, for an inline one, its definition as JSON; saved on its revision. */
+function WidgetForm(props: { w: Widget; onSaved(): void }) {
+  const [title, setTitle] = useState(props.w.title);
+  const [vis, setVis] = useState(props.w.visualization);
+  const [def, setDef] = useState(props.w.inline_definition ? JSON.stringify(props.w.inline_definition, null, 1) : '');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form className="widget-form" onSubmit={async (e) => {
+      e.preventDefault(); setError(null);
+      let inline: unknown;
+      if (props.w.inline_definition) { try { inline = JSON.parse(def); } catch { setError('Not JSON.'); return; } }
+      try {
+        await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, { revision: props.w.revision, title, visualization: vis, ...(inline ? { inline_definition: inline } : {}) });
+        props.onSaved();
+      } catch (err) { setError(err instanceof ApiFailure ? (err.code === 'stale_revision' ? 'Changed meanwhile: reload to see the other edit.' : err.code) : 'the plane did not answer'); }
+    }}>
+      <input aria-label="widget title" value={title} onChange={(e) => setTitle(e.target.value)} />
+      <select aria-label="visualization" value={vis} onChange={(e) => setVis(e.target.value)}>{Object.keys(VIEWS).map((v) => <option key={v}>{v}</option>)}</select>
+      {props.w.inline_definition && <textarea aria-label="definition" rows={4} value={def} onChange={(e) => setDef(e.target.value)} />}
+      <button type="submit">Apply</button>
+      {error && <span className="error" role="alert">{error}</span>}
+    </form>
   );
 }
 
