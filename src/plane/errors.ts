@@ -116,7 +116,7 @@ export const badRequestCodes = [
   // per-node routes and fleet sessions (docs/node-ops.md): the node refused a change as invalid
   'node_rejected', 'node_write_token_required',
   // the control-plane log (document 1): filter strings past 128 characters, an unknown level, a bad after
-  'log_filter_too_long', 'bad_level', 'bad_after',
+  'log_filter_too_long', 'bad_level', 'bad_epoch', 'bad_after',
   // analytics queries (document 2 "Analytics", document 4 §11)
   'analytics_bad_range', 'analytics_bad_timezone', 'analytics_version_unsupported', 'analytics_top_limit', 'analytics_field_required',
   'active_semantics_cannot_bucket', 'analytics_filter_too_large', 'analytics_bad_detector', 'analytics_bad_severity', 'analytics_bad_category',

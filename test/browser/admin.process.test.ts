@@ -69,6 +69,19 @@ describe('fleet monitor', () => {
     await page.waitForURL(/\/admin\/nodes\/[0-9a-f-]{36}$/);
     await expect.poll(() => page.textContent('[data-testid=licence]')).toMatch(/^Licence: [a-z]/);
     await page.waitForSelector('[data-testid=node-log] div');
+    // A change of the log level makes a version; rolling back to the one before applies it as a new one.
+    await page.waitForSelector('[data-testid=history] tr');
+    const first = await page.locator('[data-testid=history] tr').count();
+    await page.selectOption('select[name=node-level]', 'debug');
+    await page.click('form.inline button:text("Set")');
+    // The page reads the history again when it is reopened: the new version shows.
+    await page.reload();
+    await expect.poll(() => page.locator('[data-testid=history] tr').count(), { timeout: 10_000 }).toBe(first + 1);
+    const versions = first + 1;
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('[data-testid=history] tr').nth(1).locator('button:text("Roll back to this")').click();
+    await expect.poll(() => page.textContent('[role=status].note')).toMatch(/^Version \d+ applied as version \d+\.$/);
+    await expect.poll(() => page.locator('[data-testid=history] tr').count()).toBe(versions + 1);
     await page.click('button:text("Show the configuration (audited)")');
     await expect.poll(() => page.textContent('[data-testid=node-config]')).toContain('stream ');
     await shot(page, 'admin-node');

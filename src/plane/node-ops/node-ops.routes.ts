@@ -4,7 +4,7 @@ import { IdParams, sec, strictBody, validationCodes } from '../http/list.js';
 import type { NodeOpsService } from './node-ops.service.js';
 import {
   ChangeReply, GlobalsBody, GlobalsCodes, LoggingBody, LoggingCodes, LoggingReply, NodeConfigReply, NodeLicenseReply, NodeLogsCodes, NodeLogsQuery,
-  NodeLogsReply, NodeSessionsReply,
+  NodeLogsReply, NodeSessionsReply, NodeHistoryReply, RollbackBody, RollbackCodes, RollbackReply,
 } from './node-ops.schemas.js';
 
 const tags = ['nodes'];
@@ -50,6 +50,19 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     preValidation: strictBody(LoggingBody, LoggingCodes),
     config: { validationCode: validationCodes(LoggingCodes) },
   }, async (req) => ops.setLogging(principalOf(req), req.params.id, req.body.level));
+
+  app.get('/api/v1/nodes/:id/config/history', {
+    schema: { tags, summary: `The node's configuration versions (its GET /api/v1/config/history). ${errs}`, security: sec, params: IdParams, response: { 200: NodeHistoryReply } },
+  }, async (req) => ops.history(req.params.id));
+
+  app.post('/api/v1/nodes/:id/config/rollback', {
+    schema: {
+      tags, summary: `Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know. ${errs}`,
+      security: sec, params: IdParams, body: RollbackBody, response: { 200: RollbackReply },
+    },
+    preValidation: strictBody(RollbackBody, RollbackCodes),
+    config: { validationCode: validationCodes(RollbackCodes) },
+  }, async (req) => ops.rollback(principalOf(req), req.params.id, req.body.epoch));
 
   app.get('/api/v1/nodes/:id/license', {
     schema: { tags, summary: `The node's licence (its GET /api/v1/license). ${errs}`, security: sec, params: IdParams, response: { 200: NodeLicenseReply } },

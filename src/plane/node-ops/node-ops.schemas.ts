@@ -56,3 +56,10 @@ export const LoggingReply = Type.Object({ level: Type.String() });
 export const NodeLicenseReply = Type.Object({
   state: Type.String(), licensee: Nullable(Type.String()), expires: Nullable(Type.String()), updates_until: Nullable(Type.String()), build_date: Nullable(Type.String()),
 });
+
+/** One version of the node's configuration (document 3, configuration history entry). */
+export const HistoryEntry = Type.Object({ epoch: Type.Integer(), hash: Type.String(), ts_ms: Type.Integer(), actor: Type.String(), via: Type.String() });
+export const NodeHistoryReply = Type.Object({ rows: Type.Array(HistoryEntry) });
+export const RollbackBody = Type.Object({ epoch: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const RollbackCodes: Record<string, string> = { epoch: 'bad_epoch' };
+export const RollbackReply = Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean(), rolled_from: Type.Integer() });

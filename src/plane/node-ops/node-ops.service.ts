@@ -9,7 +9,7 @@ import { callNode, nodeUrl, type NodeReply } from '../nodes/node-call.js';
 import { logLevelOf } from './log-level.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { ChangeReply, NodeConfigReply, NodeLicenseReply, NodeLogsReply, NodeSessionsReply, type GlobalsChange, type NodeLogsArgs } from './node-ops.schemas.js';
+import { ChangeReply, HistoryEntry, NodeConfigReply, NodeLicenseReply, NodeLogsReply, NodeSessionsReply, RollbackReply, type GlobalsChange, type NodeLogsArgs } from './node-ops.schemas.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -87,6 +87,26 @@ export class NodeOpsService {
     return reply;
   }
 
+  /** The node's configuration versions (its GET /api/v1/config/history), oldest first as it lists them. */
+  async history(rawId: string) {
+    return { rows: await this.readFrom(await this.target(rawId), '/api/v1/config/history', Type.Array(HistoryEntry)) };
+  }
+
+  /**
+   * Back to a recorded version (the node's POST /api/v1/config/rollback): the earlier bytes
+   * applied as a new version. An epoch the node does not know (its 404) is the caller's to fix:
+   * 400 node_rejected. Audited as `node.update` when something changed.
+   */
+  async rollback(p: Principal, rawId: string, epoch: number): Promise<Static<typeof RollbackReply>> {
+    const node = await this.target(rawId);
+    const reply = await this.send(node, 'POST', nodeUrl(node.url, '/api/v1/config/rollback'), { epoch });
+    if (REJECTIONS.has(reply.status) || reply.status === 404) this.reject(node, reply, []);
+    if (reply.status !== 200 || !Value.Check(RollbackReply, reply.body)) throw errors.nodeBadReply(reply.status);
+    const r = reply.body as Static<typeof RollbackReply>;
+    if (r.changed) await this.record(p, node, 'node.update', { changed: ['rollback'], rolled_back_to: epoch, rolled_from: r.rolled_from, epoch: r.epoch });
+    return r;
+  }
+
   /** The node's `log_level`, read from its configuration text (`info` when it has none). */
   async logging(rawId: string): Promise<{ level: string }> {
     const node = await this.target(rawId);
@@ -117,21 +137,24 @@ export class NodeOpsService {
 
   private async change(node: NodeCall, body: GlobalsChange, secrets: string[]): Promise<Static<typeof ChangeReply>> {
     const reply = await this.send(node, 'PATCH', nodeUrl(node.url, '/api/v1/config/globals'), body);
-    if (REJECTIONS.has(reply.status)) {
-      const b = isObj(reply.body) ? reply.body : {};
-      const hide = [...secrets, node.apiToken];
-      throw errors.badRequest('node_rejected', {
-        node_status: reply.status,
-        node_error: scrub(b.error ?? 'invalid', hide),
-        ...(Array.isArray(b.problems) ? { problems: b.problems.slice(0, 32).map((x) => scrub(x, hide)) } : {}),
-        ...(b.message !== undefined ? { message: scrub(b.message, hide) } : {}),
-      });
-    }
+    if (REJECTIONS.has(reply.status)) this.reject(node, reply, secrets);
     if (reply.status !== 200 || !Value.Check(ChangeReply, reply.body)) throw errors.nodeBadReply(reply.status);
     return reply.body as Static<typeof ChangeReply>;
   }
 
-  private async send(node: NodeCall, method: 'GET' | 'PATCH', url: URL, body?: unknown): Promise<NodeReply> {
+  /** A change the node refused as invalid: 400 node_rejected with its code and detail, scrubbed of every secret. */
+  private reject(node: NodeCall, reply: NodeReply, secrets: string[]): never {
+    const b = isObj(reply.body) ? reply.body : {};
+    const hide = [...secrets, node.apiToken];
+    throw errors.badRequest('node_rejected', {
+      node_status: reply.status,
+      node_error: scrub(b.error ?? 'invalid', hide),
+      ...(Array.isArray(b.problems) ? { problems: b.problems.slice(0, 32).map((x) => scrub(x, hide)) } : {}),
+      ...(b.message !== undefined ? { message: scrub(b.message, hide) } : {}),
+    });
+  }
+
+  private async send(node: NodeCall, method: 'GET' | 'POST' | 'PATCH', url: URL, body?: unknown): Promise<NodeReply> {
     try {
       return await callNode(node, method, url, { body, timeoutMs: this.timeoutMs });
     } catch (err) {

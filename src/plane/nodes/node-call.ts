@@ -85,7 +85,7 @@ export function nodeUrl(base: string, path: string, query: Record<string, string
  * the token (`auth`); a connection that fails or a time-out rejects with a NodeCallFailure. The
  * token travels only in the Authorization header and no failure carries it.
  */
-export async function callNode(target: NodeTarget, method: 'GET' | 'PUT' | 'PATCH' | 'DELETE', url: URL, opts: { body?: unknown; timeoutMs: number }): Promise<NodeReply> {
+export async function callNode(target: NodeTarget, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: URL, opts: { body?: unknown; timeoutMs: number }): Promise<NodeReply> {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), opts.timeoutMs);
   try {

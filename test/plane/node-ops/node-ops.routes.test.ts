@@ -204,6 +204,24 @@ describe('config, globals, logging', () => {
   });
 });
 
+describe('configuration history and rollback', () => {
+  it('lists the versions; a rollback answers the node\'s reply and is audited; an unknown epoch is 400 node_rejected; a bad body 400 bad_epoch', async () => {
+    const h = await x.root.get(`/api/v1/nodes/${nodeId}/config/history`);
+    expect(h.status, h.text).toBe(200);
+    expect(h.body.rows).toHaveLength(node.epoch);
+    expect(h.body.rows[0]).toEqual({ epoch: 1, hash: 'h1', ts_ms: 1_700_000_000_000, actor: 'boot', via: 'boot' });
+    const before = node.epoch;
+    const r = await x.root.post(`/api/v1/nodes/${nodeId}/config/rollback`, { epoch: 1 });
+    expect([r.status, r.body]).toEqual([200, { epoch: before + 1, hash: `h${before + 1}`, changed: true, rolled_from: before }]);
+    const a = await lastAudit(x.root, 'node.update', nodeId);
+    expect(a.params).toEqual({ changed: ['rollback'], rolled_back_to: 1, rolled_from: before, epoch: before + 1 });
+    const unknown = await x.root.post(`/api/v1/nodes/${nodeId}/config/rollback`, { epoch: 999 });
+    expect([unknown.status, unknown.body]).toEqual([400, { error: 'node_rejected', node_status: 404, node_error: 'epoch_not_found' }]);
+    expect((await x.root.post(`/api/v1/nodes/${nodeId}/config/rollback`, { epoch: 0 })).body).toEqual({ error: 'bad_epoch' });
+    expect((await x.a.admin.get(`/api/v1/nodes/${nodeId}/config/history`)).status).toBe(403);
+  });
+});
+
 describe('a node that does not answer, refuses the token or answers nonsense', () => {
   it('nothing listening: 502 node_unreachable on every route', async () => {
     const id = await addNode(`http://127.0.0.1:${await freePort()}`);

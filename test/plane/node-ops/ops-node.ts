@@ -60,6 +60,16 @@ export class OpsNode extends FakeHttpServer {
     if (route === 'GET /api/v1/config') {
       return json(200, { text: this.configText, version: '9.9.9', build: { version: '9.9.9' }, epoch: this.epoch, hash: `h${this.epoch}` });
     }
+    if (route === 'GET /api/v1/config/history') {
+      return json(200, Array.from({ length: this.epoch }, (_, i) => ({ epoch: i + 1, hash: `h${i + 1}`, ts_ms: 1_700_000_000_000 + i, actor: i ? 'api' : 'boot', via: i ? 'api' : 'boot' })));
+    }
+    if (route === 'POST /api/v1/config/rollback') {
+      const to = (body as { epoch?: number } | null)?.epoch ?? 0;
+      if (to < 1 || to > this.epoch) return json(404, { error: 'epoch_not_found', epoch: to });
+      const from = this.epoch;
+      this.epoch++;
+      return json(200, { epoch: this.epoch, hash: `h${this.epoch}`, changed: true, rolled_from: from });
+    }
     if (route === 'PATCH /api/v1/config/globals') {
       const written = (body as { auth?: { api_write_token?: string } } | null)?.auth?.api_write_token;
       if (this.globalsReply) {

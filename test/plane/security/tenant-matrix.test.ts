@@ -130,6 +130,8 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/nodes/{id}/logging': { make: makeOpsNode, allowed: ['superadmin'] },
   'PATCH /api/v1/nodes/{id}/logging': { make: makeOpsNode, body: { level: 'info' }, allowed: ['superadmin'] },
   'GET /api/v1/nodes/{id}/license': { make: makeOpsNode, allowed: ['superadmin'] },
+  'GET /api/v1/nodes/{id}/config/history': { make: makeOpsNode, allowed: ['superadmin'] },
+  'POST /api/v1/nodes/{id}/config/rollback': { make: makeOpsNode, body: { epoch: 1 }, allowed: ['superadmin'] },
 };
 
 let t: TestPlane;

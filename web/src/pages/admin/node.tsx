@@ -6,8 +6,8 @@ interface LogEntry { seq: number; ts_ms: number; level: string; target: string; 
 
 /**
  * One node through the plane (superadmin; document 1 per-node routes): its licence, its log
- * level (changed through its globals), its live viewers, its log ring by level, and its
- * configuration as it runs (reading it is audited: the text holds secrets, so it is shown on demand).
+ * level (changed through its globals), its live viewers, its log ring by level, its
+ * configuration versions with a rollback to any of them, and its configuration as it runs (reading it is audited: the text holds secrets, so it is shown on demand).
  */
 export function NodePage(props: { id: string }) {
   const qc = useQueryClient();
@@ -19,6 +19,8 @@ export function NodePage(props: { id: string }) {
   const [level, setLevel] = useState('info');
   const logs = useQuery({ queryKey: ['node-logs', props.id, level], queryFn: () => api<{ entries: LogEntry[] }>('GET', `/api/v1/nodes/${props.id}/logs?level=${level}&limit=200`), refetchInterval: 5_000 });
   const [config, setConfig] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const history = useQuery({ queryKey: ['node-history', props.id], queryFn: () => api<{ rows: Array<{ epoch: number; hash: string; ts_ms: number; actor: string; via: string }> }>('GET', `/api/v1/nodes/${props.id}/config/history`) });
   const [error, setError] = useState<string | null>(null);
   const fail = (err: unknown) => setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
   return (
@@ -26,7 +28,7 @@ export function NodePage(props: { id: string }) {
       <h2>{node?.name ?? 'Node'} <span className="meta">{node?.url}</span></h2>
       {error && <p className="error" role="alert">{error}</p>}
       <p className="meta" data-testid="licence">Licence: {licence.data ? `${licence.data.state}${licence.data.licensee ? `, ${licence.data.licensee}` : ''}${licence.data.expires ? `, until ${licence.data.expires}` : ''}` : licence.isError ? 'not answered' : '…'}</p>
-      <form className="inline" onSubmit={async (e) => { e.preventDefault(); const v = new FormData(e.currentTarget).get('node-level'); try { await api('PATCH', `/api/v1/nodes/${props.id}/logging`, { level: v }); await qc.invalidateQueries({ queryKey: ['node-logging', props.id] }); } catch (err) { fail(err); } }}>
+      <form className="inline" onSubmit={async (e) => { e.preventDefault(); const v = new FormData(e.currentTarget).get('node-level'); try { await api('PATCH', `/api/v1/nodes/${props.id}/logging`, { level: v }); await qc.invalidateQueries({ queryKey: ['node-logging', props.id] }); await qc.invalidateQueries({ queryKey: ['node-history', props.id] }); } catch (err) { fail(err); } }}>
         <label>Node log level<select name="node-level" key={logging.data?.level} defaultValue={logging.data?.level}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select></label>
         <button type="submit">Set</button>
       </form>
@@ -38,6 +40,19 @@ export function NodePage(props: { id: string }) {
       <div className="log" data-testid="node-log">
         {[...(logs.data?.entries ?? [])].reverse().map((e) => <div key={e.seq} className={`log-${e.level}`}><time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}</div>)}
       </div>
+      <h3>Configuration versions</h3>
+      <table className="list" data-testid="history"><tbody>
+        {[...(history.data?.rows ?? [])].reverse().map((h) => (
+          <tr key={h.epoch} data-epoch={h.epoch}>
+            <td>{h.epoch}</td><td>{new Date(h.ts_ms).toLocaleString()}</td><td>{h.via}</td><td>{h.actor}</td><td className="meta">{h.hash.slice(0, 12)}</td>
+            <td className="actions">{h.epoch !== history.data!.rows[history.data!.rows.length - 1]!.epoch && <button onClick={async () => {
+              if (!confirm(`Return the node to version ${h.epoch}? It is applied as a new version.`)) return;
+              try { const r = await api<{ epoch: number }>('POST', `/api/v1/nodes/${props.id}/config/rollback`, { epoch: h.epoch }); setError(null); setNote(`Version ${h.epoch} applied as version ${r.epoch}.`); await qc.invalidateQueries({ queryKey: ['node-history', props.id] }); } catch (err) { fail(err); }
+            }}>Roll back to this</button>}</td>
+          </tr>
+        ))}
+      </tbody></table>
+      {note && <p className="note ok" role="status">{note}</p>}
       <h3>Configuration</h3>
       {config === null
         ? <button onClick={async () => { try { setConfig((await api<{ text: string }>('GET', `/api/v1/nodes/${props.id}/config`)).text); } catch (err) { fail(err); } }}>Show the configuration (audited)</button>
