@@ -63,6 +63,9 @@ describe('fleet monitor', () => {
     expect(await page.locator('.charts canvas').count()).toBeGreaterThanOrEqual(4);
     await page.selectOption('select[aria-label="log level"]', 'info');
     await page.waitForSelector('[data-testid=log] .log-info');
+    await page.fill('input[name=log-q]', 'database');
+    await page.click('button:text("Filter")');
+    await expect.poll(async () => { const lines = await page.locator('[data-testid=log] > div').allTextContents(); return lines.length > 0 && lines.every((l) => l.includes('database')); }).toBe(true);
     await shot(page, 'admin-monitor');
     // The node's own page through the plane: licence, viewers, its log, its configuration on demand.
     await page.click('tr[data-node="local node"] a');
@@ -73,9 +76,8 @@ describe('fleet monitor', () => {
     await page.waitForSelector('[data-testid=history] tr');
     const first = await page.locator('[data-testid=history] tr').count();
     await page.selectOption('select[name=node-level]', 'debug');
-    await page.click('form.inline button:text("Set")');
-    // The page reads the history again when it is reopened: the new version shows.
-    await page.reload();
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/logging') && r.request().method() === 'PATCH'), page.click('form.inline button:text("Set")')]);
+    // The page reads the history again after the change: the new version shows.
     await expect.poll(() => page.locator('[data-testid=history] tr').count(), { timeout: 10_000 }).toBe(first + 1);
     const versions = first + 1;
     page.once('dialog', (d) => void d.accept());

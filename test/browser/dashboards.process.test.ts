@@ -137,7 +137,17 @@ describe('dashboards', () => {
     await kpi.locator('textarea[aria-label=definition]').fill(JSON.stringify({ measure: 'count_events', period: 'last_24h', filters: { detectors: ['dash.gate'] } }));
     await kpi.locator('button:text("Apply")').click();
     await expect.poll(async () => Number((await page.locator('[data-widget=kpi] .kpi').textContent())!.replace(/\D/g, ''))).toBeLessThan(before);
-    expect(errors).toEqual([]);
+    // Another administrator renames the widget while this one types: both shown, mine kept.
+    await page.locator('[data-widget=kpi] input[aria-label="widget title"]').fill('Gate events (mine)');
+    const current = (await call('GET', `/api/v1/analytics-dashboards/${board.id}`)).widgets.find((w: { visualization: string }) => w.visualization === 'kpi');
+    await call('PATCH', `/api/v1/analytics-widgets/${current.id}`, { revision: current.revision, title: 'Gate events (theirs)' });
+    await page.locator('[data-widget=kpi] button:text("Apply")').click();
+    await page.waitForSelector('[role=dialog][aria-label="widget conflict"]');
+    expect(await page.textContent('[data-testid=widget-theirs]')).toBe('Gate events (theirs)');
+    expect(await page.textContent('[data-testid=widget-mine]')).toBe('Gate events (mine)');
+    await page.click('[role=dialog][aria-label="widget conflict"] button:text("Keep mine")');
+    await expect.poll(() => page.textContent('[data-widget=kpi] h4')).toBe('Gate events (mine)');
+    expect(unexpected(errors, [{ status: 409, path: '/api/v1/analytics-widgets/' }])).toEqual([]);
     await page.close();
   }, 60_000);
 });

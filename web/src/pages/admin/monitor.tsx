@@ -41,10 +41,12 @@ export function MonitorPage() {
   useStream(lastSeq === null ? null : `/api/v1/monitor/plane/stream?last_event_id=${lastSeq}`, (d) => { const s = JSON.parse(d) as Sample; setSamples((cur) => (cur.some((x) => x.seq === s.seq) ? cur : [...cur, s].slice(-900))); });
 
   const [level, setLevel] = useState('warn');
+  const [filter, setFilter] = useState({ target: '', q: '' });
+  const logQuery = `level=${level}${filter.target ? `&target=${encodeURIComponent(filter.target)}` : ''}${filter.q ? `&q=${encodeURIComponent(filter.q)}` : ''}`;
   const [log, setLog] = useState<LogEntry[]>([]);
-  const page = useQuery({ queryKey: ['log', level], queryFn: () => api<{ head_seq: number; entries: LogEntry[] }>('GET', `/api/v1/logs/plane?level=${level}&limit=200`) });
+  const page = useQuery({ queryKey: ['log', logQuery], queryFn: () => api<{ head_seq: number; entries: LogEntry[] }>('GET', `/api/v1/logs/plane?${logQuery}&limit=200`) });
   useEffect(() => { if (page.data) setLog(page.data.entries); }, [page.data]);
-  useStream(page.data ? `/api/v1/logs/plane/stream?level=${level}&after=${page.data.head_seq}` : null, (d) => { const e = JSON.parse(d) as LogEntry; setLog((cur) => [e, ...cur.filter((x) => x.seq !== e.seq)].slice(0, 500)); });
+  useStream(page.data ? `/api/v1/logs/plane/stream?${logQuery}&after=${page.data.head_seq}` : null, (d) => { const e = JSON.parse(d) as LogEntry; setLog((cur) => [e, ...cur.filter((x) => x.seq !== e.seq)].slice(0, 500)); });
 
   const alerts = summary ? alertsOf(summary) : [];
   return (
@@ -83,7 +85,13 @@ export function MonitorPage() {
         <div><h4>Database connections in use</h4><TimeChart label="db_pool_in_use" colour="#f5b84a" points={samples.map((s) => [s.sampled_at_ms, s.db_pool_in_use])} /></div>
         <div><h4>Open files</h4><TimeChart label="open_fds" colour="#b38cff" points={samples.map((s) => [s.sampled_at_ms, s.open_fds])} /></div>
       </div>
-      <h3>Log <select aria-label="log level" value={level} onChange={(e) => setLevel(e.target.value)}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select></h3>
+      <h3>Log</h3>
+      <form className="inline" onSubmit={(e) => { e.preventDefault(); const d = new FormData(e.currentTarget); setFilter({ target: String(d.get('log-target') ?? ''), q: String(d.get('log-q') ?? '') }); }}>
+        <select aria-label="log level" value={level} onChange={(e) => setLevel(e.target.value)}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select>
+        <input name="log-target" placeholder="target" defaultValue={filter.target} />
+        <input name="log-q" placeholder="words in the message" defaultValue={filter.q} />
+        <button type="submit">Filter</button>
+      </form>
       <div className="log" data-testid="log">
         {log.map((e) => <div key={e.seq} className={`log-${e.level}`}><time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}</div>)}
         {!log.length && <p className="empty">No entry at {level} or above.</p>}

@@ -170,7 +170,7 @@ export function DashboardView(props: { id: string }) {
                 {editing && <span className="actions"><button onClick={() => move(w, -1)} aria-label="earlier">↑</button><button onClick={() => move(w, 1)} aria-label="later">↓</button>
                   <button onClick={() => widen(w, -1)} aria-label="narrower">−</button><button onClick={() => widen(w, 1)} aria-label="wider">+</button><button onClick={() => removeWidget(w)}>Remove</button></span>}
               </div>
-              {editing && <WidgetForm w={w} onSaved={() => qc.invalidateQueries({ queryKey: ['dashboard', props.id] })} />}
+              {editing && <WidgetForm key={`${w.id}:${w.revision}`} w={w} dashboardId={props.id} onSaved={() => qc.invalidateQueries({ queryKey: ['dashboard', props.id] })} />}
               {r === undefined ? <p className="empty">…</p> : typeof r === 'string' ? <p className="error">{r}</p> : <View r={r} />}
             </div>
           );
@@ -180,27 +180,48 @@ export function DashboardView(props: { id: string }) {
   );
 }
 
-/** A widget's title, visualization and, for an inline one, its definition as JSON; saved on its revision. */
-function WidgetForm(props: { w: Widget; onSaved(): void }) {
+/**
+ * A widget's title, visualization and, for an inline one, its definition as JSON; saved on its
+ * revision. When another edit came first (409 stale_revision), both are shown: keep mine (saved
+ * on the new revision) or take theirs; nothing typed is lost.
+ */
+function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): void }) {
   const [title, setTitle] = useState(props.w.title);
   const [vis, setVis] = useState(props.w.visualization);
   const [def, setDef] = useState(props.w.inline_definition ? JSON.stringify(props.w.inline_definition, null, 1) : '');
   const [error, setError] = useState<string | null>(null);
+  const [theirs, setTheirs] = useState<Widget | null>(null);
+  const save = async (revision: number) => {
+    setError(null);
+    let inline: unknown;
+    if (props.w.inline_definition) { try { inline = JSON.parse(def); } catch { setError('Not JSON.'); return; } }
+    try {
+      await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, { revision, title, visualization: vis, ...(inline ? { inline_definition: inline } : {}) });
+      setTheirs(null);
+      props.onSaved();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.code === 'stale_revision') {
+        const d = await api<Dashboard>('GET', `/api/v1/analytics-dashboards/${props.dashboardId}`);
+        setTheirs(d.widgets.find((x) => x.id === props.w.id) ?? null);
+      } else setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
+    }
+  };
   return (
-    <form className="widget-form" onSubmit={async (e) => {
-      e.preventDefault(); setError(null);
-      let inline: unknown;
-      if (props.w.inline_definition) { try { inline = JSON.parse(def); } catch { setError('Not JSON.'); return; } }
-      try {
-        await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, { revision: props.w.revision, title, visualization: vis, ...(inline ? { inline_definition: inline } : {}) });
-        props.onSaved();
-      } catch (err) { setError(err instanceof ApiFailure ? (err.code === 'stale_revision' ? 'Changed meanwhile: reload to see the other edit.' : err.code) : 'the plane did not answer'); }
-    }}>
+    <form className="widget-form" onSubmit={(e) => { e.preventDefault(); void save(props.w.revision); }}>
       <input aria-label="widget title" value={title} onChange={(e) => setTitle(e.target.value)} />
       <select aria-label="visualization" value={vis} onChange={(e) => setVis(e.target.value)}>{Object.keys(VIEWS).map((v) => <option key={v}>{v}</option>)}</select>
       {props.w.inline_definition && <textarea aria-label="definition" rows={4} value={def} onChange={(e) => setDef(e.target.value)} />}
       <button type="submit">Apply</button>
       {error && <span className="error" role="alert">{error}</span>}
+      {theirs && (
+        <div className="secret" role="dialog" aria-label="widget conflict">
+          <p>Someone else changed this widget meanwhile. Theirs: <b data-testid="widget-theirs">{theirs.title}</b> ({theirs.visualization}) · Yours: <b data-testid="widget-mine">{title}</b> ({vis})</p>
+          <div className="actions">
+            <button type="button" onClick={() => void save(theirs.revision)}>Keep mine</button>
+            <button type="button" onClick={() => { setTheirs(null); props.onSaved(); }}>Take theirs</button>
+          </div>
+        </div>
+      )}
     </form>
   );
 }
