@@ -6,8 +6,7 @@ import type { AuditService } from '../../audit/audit.service.js';
 import type { EvidenceService } from '../../evidence/evidence.service.js';
 import { type Job, queueDrainer } from '../../jobs/jobs.js';
 import type { EventLog } from '../log/event-log.js';
-import { purgeStore } from './purge.store.js';
-import { removalBatch } from './removal.js';
+import { runSelectionJob } from './removal.js';
 import { volumeRetentionStore, type RetentionSpec } from './volume-retention.store.js';
 
 const BATCH = 500;
@@ -72,25 +71,8 @@ export class VolumeRetention {
 
   private readonly drain = queueDrainer(() => this.clock.now(), () => volumeRetentionStore.queuedJobIds(this.db), (id, deadline) => this.runJob(id, deadline));
 
-  private async runJob(id: string, deadline: number): Promise<void> {
-    try {
-      while (this.clock.now() < deadline) {
-        const step = await removalBatch(this.db, this.events, this.evidence, async (w, remove) => {
-          const job = await purgeStore.lockJob(w.trx, id);
-          if (!job) return 'skip' as const;
-          const keys = await volumeRetentionStore.lockDayBatch(w.trx, job.spec as unknown as RetentionSpec, BATCH);
-          const now = this.clock.now();
-          if (!keys.length) { await purgeStore.finish(w.trx, id, new Date(now)); return 'done' as const; }
-          const removed = await remove(keys, now);
-          await purgeStore.progress(w.trx, id, removed.events, removed.attachments);
-          return removed;
-        });
-        if (step === 'skip' || step === 'done') return;
-      }
-    } catch (err) {
-      const message = (err as Error).message;
-      this.log.warn({ job: id, err: message }, 'retention batch failed; retried on the next run');
-      await purgeStore.fail(this.db, id, message).catch(() => {});
-    }
+  private runJob(id: string, deadline: number): Promise<void> {
+    const d = { db: this.db, clock: this.clock, events: this.events, evidence: this.evidence, log: this.log };
+    return runSelectionJob(d, id, deadline, BATCH, (trx, job, limit) => volumeRetentionStore.lockDayBatch(trx, job.spec as unknown as RetentionSpec, limit), 'retention');
   }
 }
