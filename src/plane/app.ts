@@ -165,6 +165,7 @@ export async function buildApp(deps: {
   const dashboardsDomain = createDashboards({ db, clock, audit, usage: usageDomain.usage, users, analytics: events.analytics });
   const sweeperDomain = createSweeper({
     db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }), sink: fleet,
+    evidenceUsedPercent: () => events.evidence.fullness.usedPercent(),
   });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });

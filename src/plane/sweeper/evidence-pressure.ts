@@ -5,7 +5,6 @@ import type { Job } from '../jobs/jobs.js';
 import type { SystemEvents, SystemOpen } from '../events/index.js';
 import type { UsersService } from '../users/users.service.js';
 import { sweeperStore } from './sweeper.store.js';
-import { volumeUsedPercent } from '../evidence/fullness.js';
 
 const NAMES = ['low', 'high', 'critical'] as const;
 const SEVERITY = [2, 3, 4] as const;
@@ -14,8 +13,9 @@ const SEVERITY = [2, 3, 4] as const;
  * system.evidence_storage_pressure (document 4 §4): an instant event each time used_percent
  * rises to or past a watermark (low, high, critical). A watermark fires once, and is armed again
  * only when used_percent falls back below it. The level lives in the database (one row), so
- * several plane processes fire each crossing once. used_percent is the evidence bytes against
- * `max_bytes` when configured, else the volume's (statfs of the evidence dir).
+ * several plane processes fire each crossing once. used_percent is the evidence domain's
+ * (EvidenceFullness: the evidence bytes against `max_bytes` when configured, else the volume's),
+ * the same figure that refuses uploads at the critical watermark.
  */
 export class EvidencePressure {
   private readonly marks: [number, number, number];
@@ -23,7 +23,8 @@ export class EvidencePressure {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly config: PlaneConfig['evidencePressure'] & { dir: string },
+    config: Pick<PlaneConfig['evidencePressure'], 'lowPercent' | 'highPercent' | 'criticalPercent'>,
+    private readonly usedPercent: () => Promise<number>,
     private readonly system: SystemEvents,
     private readonly users: UsersService,
   ) {
@@ -32,11 +33,6 @@ export class EvidencePressure {
 
   job(everyMs: number): Job {
     return { name: 'evidence.pressure', everyMs, budgetMs: everyMs, run: async () => { await this.check(); } };
-  }
-
-  async usedPercent(): Promise<number> {
-    if (this.config.maxBytes !== null) return (await sweeperStore.evidenceBytes(this.db)) / this.config.maxBytes * 100;
-    return volumeUsedPercent(this.config.dir);
   }
 
   /** Measures once; returns the watermarks crossed upward by this call (usually none). */

@@ -9,15 +9,6 @@ import type { Db } from '../db/database.js';
  */
 export const sweeperStore = {
   /**
-   * Bytes held in the evidence storage, from the per-organisation accounting (no directory walk).
-   * A read of the evidence domain's table that the evidence service does not offer yet.
-   */
-  async evidenceBytes(db: Db): Promise<number> {
-    const r = await sql<{ bytes: string | number }>`select coalesce(sum(bytes), 0) as bytes from org_evidence_usage`.execute(db);
-    return Number(r.rows[0]?.bytes ?? 0);
-  },
-
-  /**
    * Takes or renews the sweeper's lease for `holder` until `now + ttlMs`: true when `holder`
    * holds it (it held it, or the previous holder's lease ran out). One statement: of several
    * processes racing for a free lease exactly one row update wins.
