@@ -6,7 +6,8 @@ import { isUuid } from '../http/list.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AnalyticsService } from '../events/analytics/analytics.service.js';
 import { AnalyticsQueryBody } from '../events/analytics/analytics.schemas.js';
-import { AUDIENCE_MAX, PERIODS, VISIBILITIES, type Period, type Visibility } from './boards.rules.js';
+import { AUDIENCE_MAX, VISIBILITIES, type Visibility } from './boards.rules.js';
+import { PERIODS, type Period } from '../../common/calendar.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const NAME_MAX = 128;

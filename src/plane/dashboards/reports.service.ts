@@ -11,7 +11,8 @@ import type { UsageService } from '../usage/usage.service.js';
 import type { AnalyticsService } from '../events/analytics/analytics.service.js';
 import type { AnalyticsQueryBody, AnalyticsResult } from '../events/analytics/analytics.schemas.js';
 import { isTimeZone } from '../events/analytics/analytics.query.js';
-import { canRead, exposesMore, periodRange, type Period } from './boards.rules.js';
+import { canRead, exposesMore } from './boards.rules.js';
+import { periodRange, type Period } from '../../common/calendar.js';
 import type { BoardChecks } from './boards.checks.js';
 import { dashboardsStore, type ReportRow } from './dashboards.store.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canRead, exposesMore, periodRange } from '../../../src/plane/dashboards/boards.rules.js';
+import { canRead, exposesMore } from '../../../src/plane/dashboards/boards.rules.js';
+import { periodRange } from '../../../src/common/calendar.js';
 import type { Principal } from '../../../src/plane/http/principal.js';
 
 const P = (role: Principal['role'], userId = 'u1', orgId = 'o1') => ({ role, userId, orgId } as Principal);

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { cameraVisible, type CameraScope } from '../../rights/camera-rights.js';
 import { isUuid } from '../../http/list.js';
 import { includesDebug, type FieldRef, type NormalQuery } from './analytics.query.js';
-import { offsetMinutes } from './analytics.labels.js';
+import { offsetMinutes } from '../../../common/calendar.js';
 
 /** One aggregated cell: a group's value in a bucket (bucket null: the whole range). */
 export interface Cell { b: Date | null; k: string | null; v: number; n: number }
