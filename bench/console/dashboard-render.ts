@@ -11,7 +11,7 @@
 import postgres from 'postgres';
 import { chromium } from 'playwright-core';
 import { benchDatabase, startPlaneProcess, loginToken, BOOT } from '../plane/harness.js';
-import { seedDay } from '../plane/seed-events.js';
+import { seedEvents } from '../plane/seed-events.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -39,13 +39,8 @@ try {
   const node = (await api('POST', '/api/v1/nodes', { name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' }, root)).id;
   const cams: string[] = [];
   for (let i = 0; i < 16; i++) cams.push((await api('POST', '/api/v1/cameras', { name: `cam-${i}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' }, session)).id);
-  const t0 = performance.now();
-  await db`select argus_ensure_event_partitions(${new Date(Date.now() - (DAYS + 1) * DAY_MS).toISOString()}::timestamptz, ${new Date(Date.now() + DAY_MS).toISOString()}::timestamptz)`;
-  const perDay = Math.ceil(EVENTS / DAYS);
-  const [{ seq }] = await db`select setval('event_seq', nextval('event_seq') + ${EVENTS + 10}) as seq`;
-  for (let d = 0; d < DAYS; d++) await seedDay(db, d, perDay, Number(seq) - EVENTS - 10 + d * perDay, orgId, node, cams);
-  await db.unsafe('vacuum (analyze) events');
-  console.log(`seeded ${EVENTS} events in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const seconds = await seedEvents(db, EVENTS, DAYS, orgId, node, cams);
+  console.log(`seeded ${EVENTS} events in ${seconds.toFixed(0)} s`);
 
   const board = await api('POST', '/api/v1/analytics-dashboards', { name: 'Twelve', timezone: 'Europe/Berlin', default_period: 'last_7d', visibility: 'org' }, session);
   const def = (o: Record<string, unknown>) => ({ measure: 'count_events', period: 'last_7d', top_limit: 12, ...o });

@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { BOOT, loginToken, startPlaneProcess } from './harness.js';
 import { benchServerUrl } from '../harness.js';
-import { seedDay } from './seed-events.js';
+import { seedEvents } from './seed-events.js';
 
 const BASE = benchServerUrl();
 const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
@@ -60,14 +60,8 @@ try {
     const node = (await api('POST', '/api/v1/nodes', { name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' }, root)).id;
     const cams: string[] = [];
     for (let i = 0; i < CAMERAS; i++) cams.push((await api('POST', '/api/v1/cameras', { name: `cam-${i}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' }, session)).id);
-    const t0 = performance.now();
-    await db`select argus_ensure_event_partitions(${new Date(Date.now() - (DAYS + 1) * DAY_MS).toISOString()}::timestamptz, ${new Date(Date.now() + DAY_MS).toISOString()}::timestamptz)`;
-    const perDay = Math.ceil(EVENTS / DAYS);
-    const [{ seq }] = await db`select setval('event_seq', nextval('event_seq') + ${EVENTS + 10}) as seq`;
-    for (let d = 0; d < DAYS; d++) await seedDay(db, d, perDay, Number(seq) - EVENTS - 10 + d * perDay, orgId, node, cams);
-    // As autovacuum leaves a table that stopped changing: statistics and the visibility map (index-only scans).
-    await db.unsafe('vacuum (analyze) events');
-    console.log(`seeded ${EVENTS} events in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    const seconds = await seedEvents(db, EVENTS, DAYS, orgId, node, cams);
+    console.log(`seeded ${EVENTS} events in ${seconds.toFixed(0)} s`);
   }
   const to = new Date().toISOString();
   const from = new Date(Date.now() - DAYS * DAY_MS).toISOString();

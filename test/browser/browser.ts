@@ -44,6 +44,8 @@ export interface Fleet {
   open(page: Page, path: string): Promise<void>;
   /** A bearer session of the superadmin for API calls of the test itself. */
   session(): Promise<string>;
+  /** One event sent with the demo module's token (severity warning unless `extra` says), its id; a refusal throws. */
+  sendEvent(detector: string, extra?: Record<string, unknown>): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -70,6 +72,15 @@ export async function startFleet(): Promise<Fleet> {
     async session() {
       const r = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
       return ((await r.json()) as { token: string }).token;
+    },
+    async sendEvent(detector, extra = {}) {
+      const r = await fetch(`${base}/api/v1/events`, {
+        method: 'POST', headers: { authorization: `Bearer ${moduleSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ detector, occurred_at: new Date().toISOString(), severity: 2, ...extra }] }),
+      });
+      const body = await r.json() as { results: Array<{ id?: string; error?: string }> };
+      if (!body.results[0]?.id) throw new Error(`event refused: ${JSON.stringify(body)}`);
+      return body.results[0].id;
     },
     async stop() {
       if (running.proc.exitCode === null) { running.proc.kill('SIGINT'); await running.exited; }

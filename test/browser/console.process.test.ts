@@ -8,7 +8,6 @@ import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet }
 
 let fleet: Fleet, base: string, browser: Browser, context: BrowserContext;
 let creds: { login: string; password: string };
-let moduleSecret: string;
 
 async function signIn(page: Page, path = '/') {
   await page.goto(`${base}${path}`);
@@ -19,15 +18,7 @@ async function signIn(page: Page, path = '/') {
 
 const open = (page: Page, path: string) => fleet.open(page, path);
 
-async function sendEvent(detector: string, extra: Record<string, unknown> = {}) {
-  const r = await fetch(`${base}/api/v1/events`, {
-    method: 'POST', headers: { authorization: `Bearer ${moduleSecret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ events: [{ detector, occurred_at: new Date().toISOString(), severity: 2, ...extra }] }),
-  });
-  const body = await r.json() as { results: Array<{ id?: string; error?: string }> };
-  if (!body.results[0]?.id) throw new Error(`event refused: ${JSON.stringify(body)}`);
-  return body.results[0].id;
-}
+const sendEvent = (detector: string, extra?: Record<string, unknown>) => fleet.sendEvent(detector, extra);
 
 /** Resolves when the page's first matching video has played past `seconds`. */
 const playsPast = (page: Page, selector: string, seconds: number, timeout = 30_000) =>
@@ -39,7 +30,7 @@ const playsPast = (page: Page, selector: string, seconds: number, timeout = 30_0
 
 beforeAll(async () => {
   fleet = await startFleet();
-  ({ base, creds, moduleSecret } = fleet);
+  ({ base, creds } = fleet);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 }, 180_000);

@@ -15,10 +15,7 @@ async function call(method: string, path: string, body?: unknown) {
   return json;
 }
 
-async function send(detector: string) {
-  await fetch(`${fleet.base}/api/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${fleet.moduleSecret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ events: [{ detector, severity: 2, occurred_at: new Date().toISOString() }] }) });
-}
+const send = (detector: string) => fleet.sendEvent(detector);
 
 beforeAll(async () => {
   fleet = await startFleet();

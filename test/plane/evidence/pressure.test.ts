@@ -20,7 +20,13 @@ async function planeWith(evidence: string, clock: ManualClock) {
   const parsed = parsePlaneConfig({ text, configFile: file, env: {} });
   const config: Partial<PlaneConfig> = { configFile: file, dataDir: dir, evidence: parsed.evidence, evidencePressure: parsed.evidencePressure };
   const t = await startPlane({ config, clock });
-  return { t, dir, close: async () => { await t.close(); await rm(dir, { recursive: true, force: true }); } };
+  // A superadmin, and a module token and a camera of an organisation to upload and send with.
+  const root = await login(t.plane.app, ROOT);
+  const x = await tenants(t);
+  const world = await cameraWorld(t, x);
+  const cam = await world.camera(x.a.admin);
+  const mod = await world.moduleToken(x.a.admin);
+  return { t, root, mod, cam, close: async () => { await t.close(); await rm(dir, { recursive: true, force: true }); } };
 }
 
 async function upload(mod: Client, size: number, type = 'application/octet-stream') {
@@ -33,12 +39,7 @@ describe('watermarks of the evidence storage: 507 at critical, stats (document 4
   let t: TestPlane, root: Client, mod: Client, cam: string;
   beforeAll(async () => {
     p = await planeWith('low_watermark_percent = 30\nhigh_watermark_percent = 60\ncritical_watermark_percent = 90\nmax_bytes = 10000', clock);
-    t = p.t;
-    root = await login(t.plane.app, ROOT);
-    const x = await tenants(t);
-    const world = await cameraWorld(t, x);
-    cam = await world.camera(x.a.admin);
-    mod = await world.moduleToken(x.a.admin);
+    ({ t, root, mod, cam } = p);
   });
   afterAll(async () => { await p?.close(); });
   const stats = async () => (await root.get('/api/v1/settings/plane')).body.evidence_storage.stats;
@@ -92,12 +93,7 @@ describe('volume_retention = "oldest_purge_day" (document 4 §10)', () => {
   let t: TestPlane, root: Client, mod: Client, cam: string;
   beforeAll(async () => {
     p = await planeWith('volume_retention = "oldest_purge_day"\nlow_watermark_percent = 30\nhigh_watermark_percent = 60\ncritical_watermark_percent = 95\nmax_bytes = 10000', clock);
-    t = p.t;
-    root = await login(t.plane.app, ROOT);
-    const x = await tenants(t);
-    const world = await cameraWorld(t, x);
-    cam = await world.camera(x.a.admin);
-    mod = await world.moduleToken(x.a.admin);
+    ({ t, root, mod, cam } = p);
   });
   afterAll(async () => { await p?.close(); });
 
