@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The console's component tests (test/web/*.test.tsx) use React's automatic JSX runtime, as web/ does.
+  esbuild: { jsx: 'automatic' },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // One migrated template database per run; each test database is copied from it.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,

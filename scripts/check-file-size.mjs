@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 const MAX_LINES = 400;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FOLDERS = ['src', 'test', 'bench', 'scripts'];
-const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|sh)$/;
+const FOLDERS = ['src', 'test', 'bench', 'scripts', 'web'];
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|sh)$/;
 const SKIP = new Set(['node_modules', 'dist', 'data']);
 
 function* files(dir) {

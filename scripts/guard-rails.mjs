@@ -15,6 +15,8 @@ const CHECKS = [
   { name: 'eslint (typescript-eslint recommended)', cmd: bin('eslint'), args: ['.'] },
   { name: 'dependency-cruiser (.dependency-cruiser.cjs)', cmd: bin('depcruise'), args: ['src', 'test', 'bench', 'scripts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', '--ignore-known'] },
   { name: 'dependency-cruiser folder cycles, run-time imports (.dependency-cruiser.folders.cjs)', cmd: bin('depcruise'), args: ['src', '--config', '.dependency-cruiser.folders.cjs', '--output-type', 'err'] },
+  // The console's component tests (test/web/*.test.tsx) are type-checked with the DOM as the console is.
+  { name: 'tsc (console component tests: test/web/tsconfig.json)', cmd: bin('tsc'), args: ['-p', 'test/web/tsconfig.json', '--noEmit'] },
   { name: 'file size (scripts/check-file-size.mjs)', cmd: process.execPath, args: ['scripts/check-file-size.mjs'] },
   { name: 'knip (knip.json)', cmd: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
 ];

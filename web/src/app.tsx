@@ -8,6 +8,7 @@ import { LivePage } from './pages/live.js';
 import { FeedPage } from './pages/feed.js';
 import { EventPage } from './pages/event.js';
 import { CameraPage } from './pages/camera.js';
+import { ErrorBoundary } from './components/error-boundary.js';
 // The administrators' screens are chunks of their own: the core console does not carry them.
 const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ default: m.TokensPage })));
 const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
@@ -91,7 +92,7 @@ export function App() {
         <span className="who" title={user.role}>{user.name || user.login}</span>
         <button className="link" onClick={async () => { await api('POST', '/api/v1/auth/logout').catch(() => {}); keepSession(null); setToken(null); qc.clear(); navigate('/login', { replace: true }); }}>Sign out</button>
       </header>
-      <main><MeContext.Provider value={user}><Suspense fallback={<p className="empty">Loading…</p>}>{page}</Suspense></MeContext.Provider></main>
+      <main><MeContext.Provider value={user}><ErrorBoundary what="page" id={path} resetKey={path + search}><Suspense fallback={<p className="empty">Loading…</p>}>{page}</Suspense></ErrorBoundary></MeContext.Provider></main>
     </div>
   );
 }

@@ -22,7 +22,10 @@ export function match(pattern: string, path: string): Record<string, string> | n
   if (a.length !== b.length) return null;
   const out: Record<string, string> = {};
   for (let i = 0; i < a.length; i++) {
-    if (a[i]!.startsWith(':')) out[a[i]!.slice(1)] = decodeURIComponent(b[i]!);
+    if (a[i]!.startsWith(':')) {
+      // A malformed escape (`/events/%E0`) is no match, not an exception that would blank the shell.
+      try { out[a[i]!.slice(1)] = decodeURIComponent(b[i]!); } catch { return null; }
+    }
     else if (a[i] !== b[i]) return null;
   }
   return out;

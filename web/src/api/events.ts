@@ -30,7 +30,13 @@ export async function followEvents(cursor: string, f: FeedFilters, onFrame: (fra
   let last = cursor, resync = false;
   const org = f.org ? `&org=${f.org}` : '';
   await readSse(`/api/v1/events/stream?last_event_id=${encodeURIComponent(cursor)}${org}`, sessionToken() ?? '', {
-    frame: (data, id) => { if (id) last = id; onFrame(JSON.parse(data) as StreamFrame); },
+    frame: (data, id) => {
+      if (id) last = id;
+      // A frame that is not a JSON object is skipped, not fatal to the stream (and so to the feed).
+      let frame: unknown;
+      try { frame = JSON.parse(data); } catch { return; }
+      if (frame && typeof frame === 'object' && typeof (frame as StreamFrame).id === 'string') onFrame(frame as StreamFrame);
+    },
     comment: (c) => { if (c === 'resync-required') resync = true; },
   }, signal);
   return { resync, last };

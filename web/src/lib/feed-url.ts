@@ -56,7 +56,8 @@ export function frameMatches(f: FeedFilters, e: FrameFields): 'yes' | 'no' | 'un
   if (f.category && e.category !== f.category) return 'no';
   if (f.detector) {
     const mask = f.detector;
-    if (mask.endsWith('*') ? !e.detector.startsWith(mask.slice(0, -1)) : e.detector !== mask) return 'no';
+    const detector = typeof e.detector === 'string' ? e.detector : '';
+    if (mask.endsWith('*') ? !detector.startsWith(mask.slice(0, -1)) : detector !== mask) return 'no';
   }
   if (f.from && Date.parse(e.occurred_at) < Date.parse(f.from)) return 'no';
   if (f.to && Date.parse(e.occurred_at) >= Date.parse(f.to)) return 'no';

@@ -1,8 +1,11 @@
 import { frameMatches, type FeedFilters, type FrameFields } from './feed-url.js';
 
-/** A feed row as the list shows it (the feed's row and the stream's summary share these fields). */
+/**
+ * A feed row as the list shows it (the feed's row and the stream's summary share these fields).
+ * `detector_title` is a string or an object of localisations (document 2): render it with `eventTitle`.
+ */
 export interface FeedRow extends FrameFields {
-  id: string; camera_name?: string | null; node_name?: string | null; detector_title?: string | null; subject_ref?: string | null;
+  id: string; camera_name?: string | null; node_name?: string | null; detector_title?: unknown; subject_ref?: string | null;
   [k: string]: unknown;
 }
 

@@ -5,18 +5,22 @@ import { BlobImage, download } from '../components/blob-image.js';
 import { Player } from '../components/player.js';
 import { filtersFromSearch, searchOfFilters } from '../lib/feed-url.js';
 import { Link, navigate, useLocation } from '../router.js';
-import { severityName } from './feed.js';
+import { severityClass, severityName } from './feed.js';
+import { ErrorBoundary } from '../components/error-boundary.js';
+import { clip, eventTitle, isoOf, localised, text, when } from '../lib/text.js';
 import { isAdmin, useMe } from '../api/me.js';
 
 interface Attachment { ref: string; content_type: string; size: number }
+/** An event card as GET /events/{id} answers it; titles are strings or localisation objects (document 2). */
 interface Card {
-  event: { id: string; occurred_at: string; ended_at: string | null; interval: boolean; detector: string; detector_title: string | null; severity: number | null;
-    camera_id: string | null; camera_name: string | null; node_name: string | null; starred: boolean; subject_ref: string | null; attachments: Attachment[]; org_id: string;
-    payload: Record<string, unknown> };
-  rendered: { details: Array<{ key: string; label: string; value: unknown }> };
+  event: { id: string; occurred_at: string; ended_at: string | null; interval: boolean; detector: string; detector_title: unknown; severity: unknown;
+    camera_id: string | null; camera_name: string | null; node_name: string | null; starred: boolean; subject_ref: string | null; attachments?: Attachment[] | null; org_id: string;
+    payload?: Record<string, unknown> | null };
+  rendered?: { title?: unknown; details?: Array<{ key: string; label: unknown; value: unknown }> | null } | null;
 }
 
-const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+/** A detail's value as text: nothing as a dash, the rest by `text`, cut to a readable length. */
+const show = (v: unknown) => (v === null || v === undefined ? '—' : clip(text(v), 2000));
 
 /** Seconds of recording shown before the event's moment by "play from here". */
 const LEAD_S = 5;
@@ -48,6 +52,7 @@ export function EventPage(props: { id: string }) {
     return <p className="empty">{code === 'archived_data_expired' ? 'This event was purged.' : code === 'not_found' ? 'No such event, or not yours to see.' : 'The event could not be read.'}</p>;
   }
   const e = card.data.event;
+  const details = Array.isArray(card.data.rendered?.details) ? card.data.rendered.details : [];
   const from = Math.floor(Date.parse(e.occurred_at) / 1000) - LEAD_S;
   return (
     <article className="card">
@@ -56,13 +61,15 @@ export function EventPage(props: { id: string }) {
         <button onClick={() => go('previous')}>Newer</button>
         <button onClick={() => go('next')}>Older</button>
       </nav>
-      <h2>{e.detector_title || e.detector} <span className={`badge sev-${e.severity ?? 'none'}`}>{severityName(e.severity)}</span></h2>
-      <p className="meta">
-        <time dateTime={e.occurred_at}>{new Date(e.occurred_at).toLocaleString()}</time>
-        {e.camera_id && <> · <Link to={`/cameras/${e.camera_id}`}>{e.camera_name ?? 'camera'}</Link></>}
-        {e.node_name && <> · {e.node_name}</>}
-        {e.interval && <> · {e.ended_at ? `until ${new Date(e.ended_at).toLocaleString()}` : 'open'}</>}
-      </p>
+      <ErrorBoundary what="event heading" id={e.id} resetKey={card.data}>
+        <h2>{clip(localised(card.data.rendered?.title) || eventTitle(e), 1000)} <span className={`badge ${severityClass(e.severity)}`}>{severityName(e.severity)}</span></h2>
+        <p className="meta">
+          <time dateTime={isoOf(e.occurred_at)}>{when(e.occurred_at)}</time>
+          {e.camera_id && <> · <Link to={`/cameras/${encodeURIComponent(e.camera_id)}`}>{clip(text(e.camera_name), 200) || 'camera'}</Link></>}
+          {e.node_name && <> · {clip(text(e.node_name), 200)}</>}
+          {e.interval && <> · {e.ended_at ? `until ${when(e.ended_at)}` : 'open'}</>}
+        </p>
+      </ErrorBoundary>
       <div className="actions">
         <button aria-pressed={e.starred} onClick={() => star.mutate(!e.starred)}>{e.starred ? '★ Starred' : '☆ Star'}</button>
         {e.interval && !e.ended_at && isAdmin(me) && <button onClick={() => close.mutate()}>Close interval</button>}
@@ -70,22 +77,31 @@ export function EventPage(props: { id: string }) {
         {e.camera_id && <button onClick={() => setPlaying(true)}>Play from here</button>}
       </div>
       {playing && e.camera_id && <Player cameraId={e.camera_id} controls request={{ intent: 'playback', from, duration: 120 }} />}
-      {!!e.attachments.length && (
+      {!!e.attachments?.length && (
+        <ErrorBoundary what="attachments of event" id={e.id} resetKey={card.data}>
         <div className="attachments">
           {e.attachments.map((a) => (
-            <figure key={a.ref}>
+            <figure key={text(a.ref)}>
               <BlobImage path={`/api/v1/attachments/${a.ref}/preview`} alt={`preview of ${a.content_type}`} className="preview" />
-              <figcaption>{a.content_type}, {(a.size / 1024).toFixed(0)} KiB <button className="link" onClick={() => download(`/api/v1/attachments/${a.ref}`, a.ref)}>Download</button></figcaption>
+              <figcaption>{clip(text(a.content_type), 100)}, {(Number(a.size) / 1024).toFixed(0)} KiB <button className="link" onClick={() => download(`/api/v1/attachments/${a.ref}`, a.ref)}>Download</button></figcaption>
             </figure>
           ))}
         </div>
+        </ErrorBoundary>
       )}
-      <table className="details"><tbody>
-        {card.data.rendered.details.map((d) => <tr key={d.key}><th>{d.label || d.key}</th><td>{show(d.value)}</td></tr>)}
-        {/* Without a template the payload is shown as it came. */}
-        {!card.data.rendered.details.length && Object.entries(e.payload ?? {}).map(([k, v]) => <tr key={k}><th>{k}</th><td>{show(v)}</td></tr>)}
-        {e.subject_ref && <tr><th>Subject</th><td>{e.subject_ref}</td></tr>}
-      </tbody></table>
+      <ErrorBoundary what="details of event" id={e.id} resetKey={card.data}>
+        <table className="details"><tbody>
+          {details.map((d, i) => <tr key={`${text(d.key)}-${i}`}><th>{clip(text(d.label) || text(d.key), 200)}</th><td>{show(d.value)}</td></tr>)}
+          {/* Without a template the payload is shown as it came. */}
+          {!details.length && payloadEntries(e.payload).map(([k, v]) => <tr key={k}><th>{clip(k, 200)}</th><td>{show(v)}</td></tr>)}
+          {e.subject_ref && <tr><th>Subject</th><td>{clip(text(e.subject_ref), 400)}</td></tr>}
+        </tbody></table>
+      </ErrorBoundary>
     </article>
   );
+}
+
+/** The payload's top-level entries; a payload that is not an object shows nothing rather than failing. */
+function payloadEntries(p: unknown): Array<[string, unknown]> {
+  return p && typeof p === 'object' && !Array.isArray(p) ? Object.entries(p as Record<string, unknown>) : [];
 }

@@ -6,9 +6,19 @@ import { filtersFromSearch, searchOfFilters, type FeedFilters } from '../lib/fee
 import { useLiveFeed } from '../lib/use-live-feed.js';
 import type { FeedRow } from '../lib/live-feed.js';
 import { navigate, useLocation } from '../router.js';
+import { ErrorBoundary } from '../components/error-boundary.js';
+import { CELL_MAX, clip, eventTitle, isoOf, text, when } from '../lib/text.js';
 
 const SEVERITY = ['debug', 'info', 'warning', 'error', 'critical'];
-export const severityName = (s: number | null) => (s === null ? '—' : SEVERITY[s] ?? String(s));
+/** A severity as a word: the stream sends the number, pages the name; an unknown one is shown as it came. */
+export const severityName = (s: unknown): string =>
+  typeof s === 'number' ? SEVERITY[s] ?? String(s) : typeof s === 'string' && s ? clip(s, 24) : '—';
+/** The CSS class of a severity: only the five known ones (by number or name) get a colour. */
+export const severityClass = (s: unknown): string => {
+  const name = typeof s === 'number' ? SEVERITY[s] : s;
+  const i = typeof name === 'string' ? SEVERITY.indexOf(name) : -1;
+  return `sev-${i < 0 ? 'none' : i}`;
+};
 
 function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) {
   const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras });
@@ -23,7 +33,7 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
       <input name="detector" placeholder="Detector (mask with *)" value={detector} onChange={(e) => setDetector(e.target.value)} />
       <select name="camera" value={f.camera ?? ''} onChange={(e) => set({ camera: e.target.value || undefined })}>
         <option value="">All cameras</option>
-        {cameras.data?.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+        {cameras.data?.map((c) => <option key={c.id} value={c.id}>{clip(text(c.name), 80)}</option>)}
       </select>
       <select name="severity" value={f.severity ?? ''} onChange={(e) => set({ severity: e.target.value || undefined })}>
         <option value="">Any visible severity</option>
@@ -40,17 +50,19 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
   );
 }
 
-function Row(props: { row: FeedRow; search: string }) {
+/** One event of the feed. Every field goes through `text`: a row renders whatever shape the API sends. */
+export function Row(props: { row: FeedRow; search: string }) {
   const r = props.row;
-  const t = new Date(r.occurred_at);
+  const id = text(r.id);
+  const what = clip(eventTitle(r) + (r.subject_ref ? ` · ${text(r.subject_ref)}` : ''));
   return (
-    <a className={`row sev-${r.severity ?? 'none'}`} href={`/events/${r.id}${props.search}`} data-event={r.id}
-      onClick={(e) => { if (e.metaKey || e.ctrlKey) return; e.preventDefault(); navigate(`/events/${r.id}${props.search}`); }}>
-      <time dateTime={r.occurred_at} title={t.toISOString()}>{t.toLocaleString()}</time>
+    <a className={`row ${severityClass(r.severity)}`} href={`/events/${encodeURIComponent(id)}${props.search}`} data-event={id}
+      onClick={(e) => { if (e.metaKey || e.ctrlKey) return; e.preventDefault(); navigate(`/events/${encodeURIComponent(id)}${props.search}`); }}>
+      <time dateTime={isoOf(r.occurred_at)} title={isoOf(r.occurred_at)}>{when(r.occurred_at)}</time>
       <span className="sev">{severityName(r.severity)}</span>
-      <span className="what">{r.detector_title || r.detector}{r.subject_ref ? ` · ${r.subject_ref}` : ''}</span>
-      <span className="where">{r.camera_name ?? (r.category === 'system' ? 'system' : '')}</span>
-      <span className="flags">{r.starred ? '★' : ''}{r.interval && !r.ended_at ? ' open' : ''}</span>
+      <span className="what" title={what.length >= CELL_MAX ? eventTitle(r) : undefined}>{what}</span>
+      <span className="where">{clip(text(r.camera_name), 120) || (r.category === 'system' ? 'system' : '')}</span>
+      <span className="flags">{r.starred === true ? '★' : ''}{r.interval === true && !r.ended_at ? ' open' : ''}</span>
     </a>
   );
 }
@@ -77,8 +89,10 @@ export function FeedPage() {
         {feed.loading && !feed.rows.length ? <p className="empty">Loading…</p> : !feed.rows.length ? <p className="empty">No event matches.</p> : (
           <div style={{ height: v.getTotalSize(), position: 'relative' }}>
             {items.map((it) => (
-              <div key={feed.rows[it.index]!.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: it.size, transform: `translateY(${it.start}px)` }}>
-                <Row row={feed.rows[it.index]!} search={qs ? `?${qs}` : ''} />
+              <div key={text(feed.rows[it.index]!.id)} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: it.size, transform: `translateY(${it.start}px)` }}>
+                <ErrorBoundary what="event" id={text(feed.rows[it.index]!.id)} resetKey={feed.rows[it.index]} inline>
+                  <Row row={feed.rows[it.index]!} search={qs ? `?${qs}` : ''} />
+                </ErrorBoundary>
               </div>
             ))}
           </div>

@@ -6,6 +6,8 @@ import { readSse } from '../../lib/sse.js';
 import { PERIODS, periodRange, type Period } from '../../lib/period.js';
 import { Link, navigate, useLocation } from '../../router.js';
 import { Bars, Donut, Kpi, Line, Table, type Result } from './widgets.js';
+import { ErrorBoundary } from '../../components/error-boundary.js';
+import { clip, text } from '../../lib/text.js';
 
 interface Widget { id: string; title: string; visualization: string; report_id: string | null; inline_definition: Record<string, unknown> | null; layout: { w?: number } | null; position: number; revision: number }
 interface Dashboard { id: string; name: string; description: string; timezone: string; default_period: Period; live_enabled: boolean; visibility: string; revision: number; widgets: Widget[] }
@@ -166,12 +168,14 @@ export function DashboardView(props: { id: string }) {
           const View = VIEWS[w.visualization] ?? Table;
           return (
             <div key={w.id} className="widget" data-widget={w.visualization} style={{ gridColumn: `span ${Math.min(4, Math.max(1, w.layout?.w ?? 1))}` }}>
-              <div className="widget-head"><h4>{w.title}</h4>
+              <div className="widget-head"><h4>{clip(text(w.title), 200)}</h4>
                 {editing && <span className="actions"><button onClick={() => move(w, -1)} aria-label="earlier">↑</button><button onClick={() => move(w, 1)} aria-label="later">↓</button>
                   <button onClick={() => widen(w, -1)} aria-label="narrower">−</button><button onClick={() => widen(w, 1)} aria-label="wider">+</button><button onClick={() => removeWidget(w)}>Remove</button></span>}
               </div>
               {editing && <WidgetForm key={`${w.id}:${w.revision}`} w={w} dashboardId={props.id} onSaved={() => qc.invalidateQueries({ queryKey: ['dashboard', props.id] })} />}
-              {r === undefined ? <p className="empty">…</p> : typeof r === 'string' ? <p className="error">{r}</p> : <View r={r} />}
+              <ErrorBoundary what="widget" id={w.id} resetKey={r}>
+                {r === undefined ? <p className="empty">…</p> : typeof r === 'string' ? <p className="error">{r}</p> : <View r={r} />}
+              </ErrorBoundary>
             </div>
           );
         })}

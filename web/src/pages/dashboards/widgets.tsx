@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { Link, navigate } from '../../router.js';
+import { clip, text, when } from '../../lib/text.js';
 
 export interface Point { bucket: string | null; key: string | null; label: string | null; value: number; sample_count: number }
 export interface Result { group_by: string; bucket: string; from: string; to: string; points: Point[]; truncated: boolean }
@@ -11,13 +12,15 @@ const COLOURS = ['#4ea1ff', '#4cc38a', '#f5b84a', '#ff6b6b', '#b38cff', '#4fd1c5
 /** The feed of what a chart point counts: the bucket's time range (else the query's) and the group's key. */
 export function feedLink(r: Result, p: Pick<Point, 'bucket' | 'key'>): string {
   const q = new URLSearchParams();
-  if (p.bucket) {
-    const from = new Date(p.bucket);
-    const to = new Date(from.getTime() + (r.bucket === 'hour' ? 3_600_000 : 86_400_000));
-    q.set('from', from.toISOString());
-    q.set('to', new Date(Math.min(to.getTime(), Date.parse(r.to))).toISOString());
-  } else { q.set('from', new Date(r.from).toISOString()); q.set('to', new Date(r.to).toISOString()); }
-  if (p.key !== null) {
+  const at = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
+  // An answer whose times do not parse still links to the feed, only without a range.
+  const set = (k: 'from' | 'to', t: number) => { if (Number.isFinite(t)) q.set(k, new Date(t).toISOString()); };
+  const bucket = at(p.bucket);
+  if (Number.isFinite(bucket)) {
+    set('from', bucket);
+    set('to', Math.min(bucket + (r.bucket === 'hour' ? 3_600_000 : 86_400_000), Number.isFinite(at(r.to)) ? at(r.to) : Infinity));
+  } else { set('from', at(r.from)); set('to', at(r.to)); }
+  if (typeof p.key === 'string') {
     if (r.group_by === 'detector') q.set('detector', p.key);
     else if (r.group_by === 'camera') q.set('camera', p.key);
     else if (r.group_by === 'category') q.set('category', p.key);
@@ -31,17 +34,21 @@ function byKey(points: Point[]): Array<{ key: string | null; label: string; valu
   const m = new Map<string, { key: string | null; label: string; value: number }>();
   for (const p of points) {
     const k = p.key ?? '';
-    const e = m.get(k) ?? { key: p.key, label: p.label ?? p.key ?? 'all', value: 0 };
-    e.value += p.value;
+    const e = m.get(k) ?? { key: p.key, label: clip(text(p.label) || text(p.key) || 'all', 120), value: 0 };
+    e.value += Number(p.value) || 0;
     m.set(k, e);
   }
   return [...m.values()].sort((a, b) => b.value - a.value);
 }
 
-const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString() : n.toFixed(2));
+/** A measure's value; anything not a finite number (a newer plane's shape) as a dash. */
+const fmt = (v: unknown) => {
+  const n = Number(v);
+  return typeof v !== 'number' || !Number.isFinite(n) ? '—' : Number.isInteger(n) ? n.toLocaleString() : n.toFixed(2);
+};
 
 export function Kpi(props: { r: Result }) {
-  const total = props.r.points.reduce((n, p) => n + p.value, 0);
+  const total = props.r.points.reduce((n, p) => n + (Number(p.value) || 0), 0);
   return <Link to={feedLink(props.r, { bucket: null, key: null })} className="kpi">{fmt(total)}</Link>;
 }
 
@@ -86,7 +93,7 @@ export function Table(props: { r: Result }) {
   return (
     <table className="list"><tbody>
       {props.r.points.map((p, i) => (
-        <tr key={i}><td>{p.bucket ? new Date(p.bucket).toLocaleString() : ''}</td><td><Link to={feedLink(props.r, p)}>{p.label ?? p.key ?? 'all'}</Link></td><td>{fmt(p.value)}</td></tr>
+        <tr key={i}><td>{p.bucket ? when(p.bucket) : ''}</td><td><Link to={feedLink(props.r, p)}>{clip(text(p.label) || text(p.key) || 'all', 200)}</Link></td><td>{fmt(p.value)}</td></tr>
       ))}
     </tbody></table>
   );

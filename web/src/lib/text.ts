@@ -1,0 +1,84 @@
+/**
+ * Text from the API made safe to render. A template's `title` and an event's `detector_title` are
+ * a string or an object of localisations (document 2, document 4 §5); anything else the API may
+ * hand over (null, a number, a nested object from a producer's payload) must still become a string,
+ * because React refuses an object as a child and one such value would blank the whole console.
+ */
+
+/** The browser's preferred languages, best first (`navigator.languages`, else `navigator.language`). */
+export function browserLanguages(): readonly string[] {
+  // Through globalThis: this module is also type-checked and tested outside the browser.
+  const nav = (globalThis as { navigator?: { languages?: readonly string[]; language?: string } }).navigator;
+  if (!nav) return [];
+  if (Array.isArray(nav.languages) && nav.languages.length) return nav.languages;
+  return nav.language ? [nav.language] : [];
+}
+
+/**
+ * The text of a localised title for a reader of `languages`: the first language present (exactly,
+ * then its base, `fr` for `fr-CH`), then `en`, then the first entry that is a string; '' if none.
+ * Language keys compare without case (`en-GB` and `en-gb` are one language).
+ */
+export function localised(value: unknown, languages: readonly string[] = browserLanguages()): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return '';
+  const entries = Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
+  if (!entries.length) return '';
+  const byKey = new Map(entries.map(([k, v]) => [k.toLowerCase(), v]));
+  const wanted = [...languages, 'en'].map((l) => l.toLowerCase());
+  for (const l of wanted) {
+    const exact = byKey.get(l);
+    if (exact !== undefined) return exact;
+    const base = byKey.get(l.split('-')[0]!);
+    if (base !== undefined) return base;
+  }
+  return entries[0]![1];
+}
+
+/**
+ * Any value as one line of text: strings as they are, numbers and booleans written out, a
+ * localisation object by `localised`, other objects as JSON; null and undefined as ''.
+ */
+export function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const l = localised(value);
+    if (l) return l;
+  }
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+/** The longest text a list cell shows; the rest is cut with an ellipsis (the full text stays in the card). */
+export const CELL_MAX = 400;
+
+/** `value` cut to `max` characters with an ellipsis, so a 16 KiB string does not stretch a row. */
+export function clip(value: string, max = CELL_MAX): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+/** An event's heading: its detector title in the reader's language, else the detector, else a placeholder. */
+export function eventTitle(e: { detector_title?: unknown; detector?: unknown }): string {
+  return localised(e.detector_title) || text(e.detector) || 'event';
+}
+
+/** An ISO timestamp for display; an invalid or missing one as '—' rather than "Invalid Date" or a throw. */
+export function when(iso: unknown, style: 'full' | 'time' = 'full'): string {
+  if (typeof iso !== 'string') return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const d = new Date(t);
+  return style === 'time' ? d.toLocaleTimeString() : d.toLocaleString();
+}
+
+/** An ISO timestamp's canonical form for a `title` tooltip; '' when it does not parse. */
+export function isoOf(iso: unknown): string {
+  if (typeof iso !== 'string') return '';
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? '' : new Date(t).toISOString();
+}
