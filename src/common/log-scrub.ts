@@ -1,3 +1,5 @@
+import { SECRET_NAME, URL_USERINFO } from './redact.js';
+
 /**
  * Credential-like values removed from log text before it is written anywhere (stdout, the log
  * ring, the API). Pino's `redact` paths only reach structured fields with known names; this pass
@@ -6,13 +8,8 @@
  */
 export const SCRUBBED = '[redacted]';
 
-/**
- * Field and parameter names whose value is a secret: `token=`, `password`, `api_token`,
- * `auth_backend_secret`, S3 `access_key_id` / `secret_access_key`, `authorization`... A name may
- * carry a prefix (`s3_secret_key`, `write_token`) but must end in one of these words, so that
- * `token_count` or `password_set` are left alone.
- */
-const SECRET_NAME = String.raw`(?:token|password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?(?:access[_-]?)?key|authorization|credentials?|signature|cookie)`;
+// The names of secrets and the `user:password@` pattern are redact.ts's: one rule for what the
+// API and the audit mask (`***`) and what the logs scrub, on the plane and on the node.
 
 // name, then `=` or `:` (in JSON possibly `":"` or, inside an escaped JSON string, `\":\"`), then the value:
 // an escaped-quoted value, a quoted value, or a bare one up to a separator.
@@ -25,8 +22,6 @@ const NAMED_VALUE = new RegExp(
 // header ("accepts Authorization: Bearer with the read token") stays readable.
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)(?:(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{4,}|[A-Za-z]{16,})/gi;
 const SCHEME_WORD = /^(?:Bearer|Basic|Token)$/i;
-// `scheme://user:password@host`: the password part.
-const URL_CREDENTIALS = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/@"'\\]+):[^\s@/"'\\]*@/g;
 // A JWT (the plane's session and viewer tokens) wherever it appears on its own.
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g;
 // The node's media ticket parameter `t=` (too short a name for the general rule: `port`, `text`).
@@ -37,13 +32,13 @@ const S3_ACCESS_KEY = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
 
 // One scan that every rule above needs to match: most log lines (a request summary, a poll
 // result) hold none of these words and leave after it (bench/plane/log-ring.ts).
-const HINT = /token|passw|pwd|secret|key|authoriz|credential|signature|cookie|bearer|basic|:\/\/|eyJ|AKIA|ASIA|[?&]t=/i;
+const HINT = /token|pass|pwd|auth|secret|key|authoriz|credential|signature|cookie|bearer|basic|:\/\/|eyJ|AKIA|ASIA|[?&]t=/i;
 
 /** `text` with every credential-like value replaced by `[redacted]`. Idempotent. */
 export function scrubSecrets(text: string): string {
   if (!HINT.test(text)) return text;
   return text
-    .replace(URL_CREDENTIALS, `$1:${SCRUBBED}@`)
+    .replace(URL_USERINFO, `$1:${SCRUBBED}@`)
     .replace(AUTH_SCHEME, `$1$2${SCRUBBED}`)
     .replace(NAMED_VALUE, (_all: string, name: string, sep: string, escaped?: string, quoted?: string, bare?: string) => {
       if (escaped !== undefined) return `${name}${sep}\\"${SCRUBBED}\\"`;

@@ -145,6 +145,25 @@ describe('GET /api/v1/logs (node)', () => {
   });
 });
 
+describe('camera credentials in query strings (issue 25, item 5)', () => {
+  it('the log ring and the stream list never hold pass=, pwd=, auth=... values', async () => {
+    const mark = (await logs()).head_seq;
+    const input = `rtsp://127.0.0.1:9/live?user=admin&pass=${CANARY}p&pwd=${CANARY}w&auth=${CANARY}a&passwd=${CANARY}d`;
+    const put = await call(base, 'PUT', '/api/v1/streams/qcam', { token: WRITE, body: { input } });
+    expect(put.status, JSON.stringify(put.json)).toBeLessThan(300);
+    node.services.log.warn({ stream: 'qcam' }, `ingest failed: ${input}: Connection refused`);
+    node.services.log.info(`camera said pass=${CANARY}x auth=${CANARY}y`);
+    const streams = await call(base, 'GET', '/api/v1/streams', { token: READ });
+    expect(JSON.stringify(streams.json)).not.toContain(CANARY);
+    expect(JSON.stringify(streams.json)).toContain('pass=***');
+    const text = JSON.stringify(await logs(`?after=${mark}&limit=1000`));
+    expect(text).toContain('pass=[redacted]');
+    expect(text).not.toContain(CANARY);
+    expect(out.text).not.toContain(CANARY);
+    expect((await call(base, 'DELETE', '/api/v1/streams/qcam', { token: WRITE })).status).toBe(200);
+  });
+});
+
 describe('GET /api/v1/license (node)', () => {
   const file = () => join(dir, 'license.json');
 
