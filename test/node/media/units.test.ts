@@ -16,8 +16,11 @@ import { tempDir } from '../helpers/node-process.js';
 const run = promisify(execFile);
 
 describe('ffmpeg location', () => {
-  it('the system ffmpeg when it is on PATH', () => {
-    expect(resolveFfmpeg({ PATH: '/nonexistent:/usr/bin' })).toEqual({ path: '/usr/bin/ffmpeg', source: 'system' });
+  it('the system ffmpeg when it is on PATH', async () => {
+    // An executable named ffmpeg in a folder of PATH: the machine need not have one in /usr/bin.
+    const bin = await tempDir('ffmpeg-path');
+    await writeFile(join(bin, 'ffmpeg'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(resolveFfmpeg({ PATH: `/nonexistent:${bin}` })).toEqual({ path: join(bin, 'ffmpeg'), source: 'system' });
   });
 
   it('else the binary of @ffmpeg-installer/ffmpeg, which runs', async () => {
