@@ -9,6 +9,7 @@
  *   (EVENTS default 1000000, ROUNDS default 5)
  */
 import postgres from 'postgres';
+import { chromiumPath } from '../../test/browser/browser.js';
 import { chromium } from 'playwright-core';
 import { benchDatabase, startPlaneProcess, loginToken, BOOT } from '../plane/harness.js';
 import { seedEvents } from '../plane/seed-events.js';
@@ -16,12 +17,11 @@ import { seedEvents } from '../plane/seed-events.js';
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DAYS = 30, DAY_MS = 86_400_000;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const dbInfo = await benchDatabase();
 const plane = await startPlaneProcess(dbInfo.url, '[sweeper]\nenabled = false\n');
 const db = postgres(dbInfo.url, { max: 2, onnotice: () => {} });
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
 async function api(method: string, path: string, body: unknown, token: string): Promise<any> {
   const r = await fetch(`${plane.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = await r.json();

@@ -8,12 +8,12 @@
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/console/feed-scroll.js
  *   (EVENTS default 10000, SPEED default 400)
  */
+import { chromiumPath } from '../../test/browser/browser.js';
 import { chromium, type Page } from 'playwright-core';
 import { benchDatabase, startPlaneProcess, loginToken, BOOT } from '../plane/harness.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const SPEED = Number(process.env.SPEED ?? 400);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Scrolls `selector` to its end (more rows may arrive meanwhile), recording frame intervals. */
 async function scrollFrames(page: Page, selector: string, rowsWanted: number): Promise<{ frames: number[]; rows: number }> {
@@ -48,7 +48,7 @@ function summary(frames: number[]) {
 
 const db = await benchDatabase();
 const plane = await startPlaneProcess(db.url, '[sweeper]\nenabled = false\n');
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
 try {
   const session = await loginToken(plane.base, BOOT);
   const tok = await (await fetch(`${plane.base}/api/v1/module-tokens`, { method: 'POST', headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', rate_limit: 1_000_000 }) })).json() as { secret: string };

@@ -5,14 +5,25 @@ import { join, resolve } from 'node:path';
 import { launch, portPair, until, type Launcher } from '../start/launcher.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's Chromium (installed by .ci/run); playwright-core downloads no browser. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SHOTS = resolve('test-results/console');
 
+/**
+ * The browser the console's tests drive (playwright-core downloads none): CHROMIUM_PATH when set,
+ * else Debian's Chromium (.ci/run installs it), else the Chromium that the npm package
+ * @sparticuz/chromium ships (unpacked into the temporary folder on first use; it plays H.264
+ * through MSE), so `npm ci && npm test` passes on a machine with Node alone.
+ */
+export async function chromiumPath(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const shipped = (await import('@sparticuz/chromium')).default;
+  return shipped.executablePath();
+}
+
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (the CI script does)`);
+  const executablePath = await chromiumPath();
   await mkdir(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--mute-audio'] });
+  return chromium.launch({ executablePath, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--mute-audio'] });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+// The one timestamp rule of every route (issue 25, finding 7).
+import { Timestamp as Ts } from '../../common/time.js';
 
 const Uuid = Type.String({ format: 'uuid' });
-const Ts = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const AuditListQuery = Type.Object({

@@ -22,7 +22,7 @@ const SKIP = new Set(['GET /api/v1/settings/plane', 'GET /api/v1/events/stream',
 const MODULE = new Set(['POST /api/v1/events', 'POST /api/v1/attachments']);
 
 type Schema = Record<string, any>;
-interface Op { method: string; path: string; params: Array<{ in: string; name: string }>; body: Schema | null }
+interface Op { method: string; path: string; params: Array<{ in: string; name: string; schema?: Schema }>; body: Schema | null }
 
 // Markers replaced in the serialised body by text JSON.stringify cannot produce.
 const RAW: Record<string, string> = {
@@ -40,7 +40,13 @@ const nastyStrings = fc.constantFrom(
   '@@DEEP@@', '@@DEEPARR@@', '@@HUGE@@', '@@NEGHUGE@@', '@@BIGINT@@', '@@TINY@@',
   '=1+1', '-1', '0', '9999999999999999999999', 'NaN', '2026-13-45T99:99:99Z', '275760-09-13T00:00:00.001Z',
   '00000000-0000-4000-8000-000000000000', 'g:99999999999999999999', '../../etc/passwd', 'null', '\u202e\u2028\u00a0',
+  '-271821-04-20T00:00:00Z', '0000-01-01', '2026-02-30T00:00:00Z',
 );
+// Issue 25, finding 7: times JavaScript parses but PostgreSQL refuses, and dates that do not exist.
+const EXTREME_TIMES = [
+  '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '0000-01-01T00:00:00Z', '0000-01-01', '10000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59-01:00', '2026-02-30T00:00:00Z', '2026-02-30', '2026-01-01T24:00:00Z', '2026-01-01T00:00:00Z[UTC]',
+];
 const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 }).map((a) => String.fromCharCode(...a));
 const nastyNumbers = fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, 2 ** 63, -(2 ** 31) - 1, 2 ** 31, 0.5, -0, Number.MAX_SAFE_INTEGER);
 const leaf: fc.Arbitrary<unknown> = fc.oneof(
@@ -118,6 +124,14 @@ function plausible(doc: Schema, raw: Schema | undefined, depth = 0): unknown {
   }
 }
 
+/** A timestamp field: `date-time` (maybe nullable), or analytics' `from`/`to` (plain strings checked by the same rule). */
+function isTimeField(doc: Schema, name: string, raw: Schema | undefined): boolean {
+  const s = resolve(doc, raw);
+  if (s.format === 'date-time') return true;
+  if (((s.anyOf ?? s.oneOf ?? []) as Schema[]).some((a) => resolve(doc, a).format === 'date-time')) return true;
+  return (name === 'from' || name === 'to') && s.type === 'string';
+}
+
 // The values the sweep puts in each field, one at a time.
 const SWEEP: unknown[] = ['\ud800', 'a\udfffb', 'a\u0000b', `a${BAD_UTF8}b`, '@@DEEP@@', '@@HUGE@@', '@@BIGINT@@', 2 ** 63, -1e308, 'x'.repeat(5000), [], {}];
 
@@ -182,6 +196,32 @@ describe('OpenAPI fuzz: no route answers 5xx while the database is up', () => {
     expect(t.plane.services.health.isUp).toBe(true);
     expect(failures).toEqual([]);
   }, 240_000);
+
+  it('every timestamp field: extreme and impossible times answer 4xx', async () => {
+    const failures: string[] = [];
+    let fields = 0;
+    for (const op of ops) {
+      const token = MODULE.has(`${op.method} ${op.path}`) ? moduleSecret : root.token;
+      const base = op.body ? plausible(doc, op.body) as Record<string, unknown> : undefined;
+      const query = op.params.filter((p) => p.in === 'query' && isTimeField(doc, p.name, p.schema)).map((p) => p.name);
+      const body = op.body ? Object.entries(resolve(doc, op.body).properties ?? {}).filter(([k, v]) => isTimeField(doc, k, v as Schema)).map(([k]) => k) : [];
+      fields += query.length + body.length;
+      const url = op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000001');
+      for (const v of EXTREME_TIMES) {
+        for (const [where, name] of [...query.map((q) => ['query', q] as const), ...body.map((b) => ['body', b] as const)]) {
+          const res = await t.plane.app.inject({
+            method: op.method as any, url: where === 'query' ? `${url}?${name}=${enc(v)}` : url,
+            headers: { authorization: `Bearer ${token}`, ...(base ? { 'content-type': 'application/json' } : {}) },
+            ...(base ? { payload: bodyBytes(where === 'body' ? { ...base, [name]: v } : base) } : {}),
+          });
+          if (res.statusCode < 400 || res.statusCode >= 500) failures.push(`${op.method} ${op.path} ${where} ${name}=${v}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(fields).toBeGreaterThan(10);
+    expect(t.plane.services.health.isUp).toBe(true);
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('every operation, RUNS generated requests each', async () => {
     const failures: string[] = [];

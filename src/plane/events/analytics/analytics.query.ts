@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errors, type BadRequestCode } from '../../errors.js';
 import { isUuid } from '../../http/list.js';
+import { parseTimestamp } from '../../../common/time.js';
 import type { AnalyticsQueryBody } from './analytics.schemas.js';
 
 export const MEASURES = ['count_events', 'unique_cameras', 'open_events', 'avg_confidence', 'total_duration_seconds', 'avg_duration_seconds',
@@ -100,9 +101,10 @@ export function normalise(body: AnalyticsQueryBody, ownOrg: string): NormalQuery
   const warnings: string[] = [];
   const version = body.version ?? 1;
   if (version !== 1) bad('analytics_version_unsupported');
-  const from = new Date(body.from);
-  const to = new Date(body.to);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from.getTime() >= to.getTime()) bad('analytics_bad_range');
+  // The one timestamp rule (issue 25): `new Date` took -271821 (a 500 in SQL) and rolled 02-30 over.
+  const from = parseTimestamp(body.from) ?? bad('analytics_bad_range');
+  const to = parseTimestamp(body.to) ?? bad('analytics_bad_range');
+  if (from.getTime() >= to.getTime()) bad('analytics_bad_range');
   const timezone = body.timezone ?? 'UTC';
   if (!isTimeZone(timezone)) bad('analytics_bad_timezone');
   if (!(MEASURES as readonly string[]).includes(body.measure)) bad('bad_request');

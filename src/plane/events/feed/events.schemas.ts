@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+// The one timestamp rule of every route (issue 25, finding 7).
+import { Timestamp as Ts } from '../../../common/time.js';
 import { Uuid } from '../../http/list.js';
 
-const Ts = Type.String({ format: 'date-time' });
 const NullableT = <T extends import('typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const EventJson = Type.Object({

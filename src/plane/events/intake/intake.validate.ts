@@ -1,4 +1,5 @@
 import { findUnsafeText, textProblem } from '../../http/safe-text.js';
+import { parseTimestamp } from '../../../common/time.js';
 
 /**
  * One uploaded event item (document 4 §4), checked on its own: a bad item is reported in its
@@ -42,8 +43,6 @@ export interface IntakeItem {
 const KEYS = new Set(['detector', 'occurred_at', 'camera_id', 'severity', 'confidence', 'interval', 'ended_at', 'subject_type',
   'subject_ref', 'ext_id', 'detector_title', 'payload', 'attachments']);
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// RFC 3339 with an explicit offset: a time without zone would be read in the plane's zone.
-const TS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 // Text fields: no control characters.
 // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
 const CTRL_RE = /[\u0000-\u001f\u007f]/;
@@ -58,9 +57,10 @@ function text(v: unknown, max: number, code: ItemError, nullable = true): string
 }
 
 function time(v: unknown, code: ItemError): number {
-  if (typeof v !== 'string' || !TS_RE.test(v)) return bad(code);
-  const ms = Date.parse(v);
-  return Number.isFinite(ms) ? ms : bad(code);
+  // RFC 3339 with an explicit offset (a time without zone would be read in the plane's zone), an
+  // existing calendar date: the one timestamp rule of every route (issue 25, finding 7).
+  const at = typeof v === 'string' ? parseTimestamp(v) : null;
+  return at ? at.getTime() : bad(code);
 }
 
 function severity(v: unknown): number | null {

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
+// The one timestamp rule of every route (issue 25, finding 7).
+import { Timestamp as Ts } from '../../../common/time.js';
 import { Uuid } from '../../http/list.js';
 import { EventJson, FeedFieldCodes, FeedQuery } from '../feed/events.schemas.js';
 
-const Ts = Type.String({ format: 'date-time' });
 const Direction = Type.Union([Type.Literal('previous'), Type.Literal('next')]);
 
 /** Document 2 limits of adjacent and reconcile. */

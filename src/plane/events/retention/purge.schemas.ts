@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+// The one timestamp rule of every route (issue 25, finding 7).
+import { Timestamp as Ts } from '../../../common/time.js';
 import { Nullable, Uuid } from '../../http/list.js';
 
-const Ts = Type.String({ format: 'date-time' });
 
 export const PurgeBody = Type.Object({
   event_ids: Type.Optional(Type.Array(Uuid, { description: 'explicit selection, up to 1000; sorted and de-duplicated; also reaches debug rows' })),
