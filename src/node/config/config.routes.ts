@@ -47,9 +47,9 @@ export function configRoutes(app: NodeFastify, deps: ConfigRoutesDeps): void {
   app.get('/api/v1/config/history', { schema: { response: { 200: Type.Array(HistoryEntrySchema) } } }, async () => config.history.list());
 
   app.post('/api/v1/config/rollback', {
-    schema: { body: RollbackBody, response: { 200: Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean(), rolled_from: Type.Integer() }) } },
+    schema: { body: RollbackBody, response: { 200: Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean(), rolled_from: Type.Integer(), write_token_kept: Type.Boolean() }) } },
   }, async (req) => {
     const r = await config.rollback(req.body.epoch, actorOf(principalOf(req)));
-    return { ...changeReply(r), rolled_from: r.rolled_from };
+    return { ...changeReply(r), rolled_from: r.rolled_from, write_token_kept: r.write_token_kept };
   });
 }

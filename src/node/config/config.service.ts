@@ -153,13 +153,23 @@ export class ConfigService {
     });
   }
 
-  rollback(epoch: number, actor: string): Promise<ApplyResult & { rolled_from: number }> {
+  /**
+   * Applies an earlier version's bytes as a new epoch, except the write token: the one in use is
+   * carried across (issue 25, item 6). The plane, and any other client of the API, holds only the
+   * current token; a version from before a token change would lock it out (and bring back a token
+   * that may have been changed because it leaked). `write_token_kept` says the bytes were changed so.
+   */
+  rollback(epoch: number, actor: string): Promise<ApplyResult & { rolled_from: number; write_token_kept: boolean }> {
     return this.serialise(async () => {
       const target = this.history.get(epoch);
       if (!target) throw errors.epochNotFound(epoch);
       const rolledFrom = this.epoch.epoch;
-      const result = await this.applyNow(await this.history.bytes(target.hash), actor, 'api', true);
-      return { ...result, rolled_from: rolledFrom };
+      const inUse = parseForApi(await this.currentText(), this.configDir).auth.api_write_token;
+      const text = new ConfigText(await this.history.bytes(target.hash));
+      const kept = inUse !== undefined && parseForApi(text.text, this.configDir).auth.api_write_token !== inUse;
+      if (kept) text.setInBlock('auth', 'api_write_token', [inUse]);
+      const result = await this.applyNow(text.text, actor, 'api', true);
+      return { ...result, rolled_from: rolledFrom, write_token_kept: kept };
     });
   }
 

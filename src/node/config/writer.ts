@@ -90,6 +90,26 @@ export class ConfigText {
     if (st) this.replace(st, rendered); else this.append(name, rendered);
   }
 
+  /**
+   * Sets one directive inside the top-level block `blockName` (without arguments), leaving the
+   * block's other lines and comments as they are; adds the block when there is none.
+   */
+  setInBlock(blockName: string, name: string, args: string[]): void {
+    const rendered = directive(name, args);
+    const st = this.find((s) => s.name === blockName && s.children !== undefined && s.args.length === 0);
+    if (!st) { this.append(blockName, block(blockName, [], [rendered])); return; }
+    const child = st.children!.find((c) => c.name === name);
+    if (child) { this.replace(child, rendered); return; }
+    const close = st.closeAt!;
+    const ls = lineStart(this.text, close);
+    // `}` alone on its line: the new line goes above it, indented one step inside the block.
+    if (/^[ \t]*$/.test(this.text.slice(ls, close))) {
+      this.text = this.text.slice(0, ls) + indentOf(this.text, st.start) + INDENT + rendered + '\n' + this.text.slice(ls);
+    } else {
+      this.text = this.text.slice(0, close) + rendered + ' ' + this.text.slice(close);
+    }
+  }
+
   /** Replaces (or adds, or removes with null) a whole top-level block chosen by name and first argument. */
   setBlock(name: string, args: string[], children: string[] | null): void {
     const st = this.find((s) => s.name === name && (args.length === 0 || s.args[0]?.value === args[0]));

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../common/clock.js';
+import { maskUrlCredentials } from '../../common/redact.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
@@ -63,6 +64,9 @@ export function scrubParams(params: Record<string, unknown>): Record<string, unk
   for (const [k, v] of Object.entries(params)) {
     if (SECRET_KEYS.test(k)) out[k] = '[redacted]';
     else if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = scrubParams(v as Record<string, unknown>);
+    // A URL's credentials (`user:pass@`, `?pwd=`) never enter the audit, even where a caller forgot to mask them.
+    else if (typeof v === 'string') out[k] = maskUrlCredentials(v);
+    else if (Array.isArray(v)) out[k] = v.map((i: unknown) => (typeof i === 'string' ? maskUrlCredentials(i) : i));
     else out[k] = v;
   }
   return out;

@@ -62,4 +62,5 @@ export const HistoryEntry = Type.Object({ epoch: Type.Integer(), hash: Type.Stri
 export const NodeHistoryReply = Type.Object({ rows: Type.Array(HistoryEntry) });
 export const RollbackBody = Type.Object({ epoch: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 export const RollbackCodes: Record<string, string> = { epoch: 'bad_epoch' };
-export const RollbackReply = Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean(), rolled_from: Type.Integer() });
+// write_token_kept: the node carried the write token in use across the rollback (docs/node-ops.md); absent from older nodes.
+export const RollbackReply = Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean(), rolled_from: Type.Integer(), write_token_kept: Type.Optional(Type.Boolean()) });

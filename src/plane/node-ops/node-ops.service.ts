@@ -94,7 +94,8 @@ export class NodeOpsService {
 
   /**
    * Back to a recorded version (the node's POST /api/v1/config/rollback): the earlier bytes
-   * applied as a new version. An epoch the node does not know (its 404) is the caller's to fix:
+   * applied as a new version, with the write token in use carried across by the node (else the
+   * plane, which holds only that token, would be locked out: docs/node-ops.md). An epoch the node does not know (its 404) is the caller's to fix:
    * 400 node_rejected. Audited as `node.update` when something changed.
    */
   async rollback(p: Principal, rawId: string, epoch: number): Promise<Static<typeof RollbackReply>> {
@@ -103,7 +104,13 @@ export class NodeOpsService {
     if (REJECTIONS.has(reply.status) || reply.status === 404) this.reject(node, reply, []);
     if (reply.status !== 200 || !Value.Check(RollbackReply, reply.body)) throw errors.nodeBadReply(reply.status);
     const r = reply.body as Static<typeof RollbackReply>;
-    if (r.changed) await this.record(p, node, 'node.update', { changed: ['rollback'], rolled_back_to: epoch, rolled_from: r.rolled_from, epoch: r.epoch });
+    if (r.changed) {
+      await this.record(p, node, 'node.update', {
+        changed: ['rollback'], rolled_back_to: epoch, rolled_from: r.rolled_from, epoch: r.epoch,
+        // The key names no token: the audit redacts the value of any key that does.
+        ...(r.write_token_kept ? { kept_in_use: ['api_write_token'] } : {}),
+      });
+    }
     return r;
   }
 
