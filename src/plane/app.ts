@@ -48,6 +48,7 @@ import type { ReportsService } from './dashboards/reports.service.js';
 import { createSettings } from './settings/settings.module.js';
 import { createConsole } from './console/console.module.js';
 import { TlsService, type SecureServer } from './tls/tls.service.js';
+import { claimEvidenceAtStart } from './evidence/evidence-folder.js';
 import type { SettingsService } from './settings/settings.service.js';
 import type { DashboardsService } from './dashboards/dashboards.service.js';
 import { makePlaneLogger } from './logs/plane-logger.js';
@@ -125,6 +126,8 @@ export async function buildApp(deps: {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
   const db = database.db;
+  // Before anything starts: an evidence folder that is not the plane's stops the start (issue 25).
+  await claimEvidenceAtStart(config, log.child({ part: 'evidence' }));
 
   const health = new DbHealth(db, log.child({ part: 'db' }), { heartbeat: () => database.heartbeat() });
   const bus = new LiveBus(database, log);

@@ -124,6 +124,8 @@ export const badRequestCodes = [
   'analytics_field_filter_type', 'analytics_custom_field_requires_org', 'analytics_bad_batch',
   // control-plane settings (document 1)
   'no_settings_supplied', 'dvr_export_max_secs_out_of_range', 'invalid_public_url', 'destructive_volume_retention_acknowledgement_required',
+  // a folder that is not the plane's to use for evidence, with `reason` (docs/hardening.md, issue 25)
+  'evidence_dir_refused',
   // saved reports, dashboards and widgets
   'analytics_bad_name', 'analytics_bad_period', 'analytics_bad_visibility', 'analytics_dashboard_audience_required',
   'analytics_dashboard_audience_limit', 'analytics_dashboard_bad_audience', 'analytics_widget_source', 'analytics_report_not_found',

@@ -50,7 +50,16 @@ async function serve(configArg: string | undefined): Promise<void> {
     ? { kind: 'postgres', url: config.database.url }
     : { kind: 'pglite', dir: config.database.dir });
   const secretKey = await loadOrCreateSecretKey(config.dataDir);
-  const plane = await buildApp({ config, database, clock: systemClock, secretKey, logger: log });
+  let plane: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    plane = await buildApp({ config, database, clock: systemClock, secretKey, logger: log });
+  } catch (err) {
+    // What only the start can find (a certificate file, the evidence folder) is a configuration problem too: exit 2.
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`argus-plane: ${scrubSecrets(err.message)}\n`);
+    await database.close().catch(() => {});
+    process.exit(2);
+  }
   await plane.app.listen({ host: config.listen.host, port: config.listen.port });
   const where = config.database.kind === 'postgres' ? 'PostgreSQL server' : `embedded database in ${config.database.dir}`;
   process.stdout.write(`argus-plane: listening on ${config.publicUrl} (${where})\n`);

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { TlsOptions } from '../tls/tls.types.js';
 import type { S3Options } from '../evidence/s3.storage.js';
 import { isIP } from 'node:net';
+import { refusedEvidenceDir } from './evidence-dir.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -199,6 +200,9 @@ export function parsePlaneConfig(opts: {
   const s3 = evBackend === 's3' ? parseS3(doc.evidence_storage ?? {}, problems, 'evidence_storage') : null;
   const evDir = doc.evidence_storage?.dir ?? join(dataDir, 'evidence');
   if (typeof evDir !== 'string' || !evDir) problems.push('[evidence_storage] dir must be a non-empty string');
+  // A folder the plane would list and empty must be its own (issue 25); its content is checked at start.
+  const refusedDir = evBackend === 'local' && typeof evDir === 'string' && evDir ? refusedEvidenceDir(resolve(dataDir, evDir), dataDir) : null;
+  if (refusedDir) problems.push(`[evidence_storage] dir: ${refusedDir}; give the evidence a folder of its own`);
 
   const ev = doc.evidence_storage ?? {};
   const low = ev.low_watermark_percent ?? 70, high = ev.high_watermark_percent ?? 85, critical = ev.critical_watermark_percent ?? 95;

@@ -3,12 +3,16 @@ import cliProgress from 'cli-progress';
 import { parsePlaneConfig } from '../config/config.js';
 import { storageAt } from './storage-operations.js';
 import { migrateEvidence } from './migrate.js';
+import { LocalEvidenceStorage } from './evidence.storage.js';
+import { EvidenceFolderRefused } from './evidence-folder.js';
 
 /**
  * `argus-plane evidence migrate [--config FILE]`: moves the objects of [evidence_storage_retired]
  * into [evidence_storage] with a progress bar on stderr (a line every few seconds when stderr
  * is not a terminal). Exit 0 when the retired storage is empty afterwards, 1 when objects failed
- * (run it again: it resumes), 2 when there is nothing configured to move from.
+ * (run it again: it resumes), 2 when there is nothing configured to move from or a folder is
+ * not the plane's (issue 25: a folder without the plane's marker that holds other files is never
+ * listed, so nothing in it is moved or deleted).
  */
 export async function evidenceMigrateCommand(configFile: string, out: NodeJS.WriteStream = process.stderr): Promise<number> {
   const config = parsePlaneConfig({ text: await readFile(configFile, 'utf8'), configFile, env: process.env });
@@ -17,7 +21,16 @@ export async function evidenceMigrateCommand(configFile: string, out: NodeJS.Wri
     out.write('argus-plane: no [evidence_storage_retired] in the settings: nothing to migrate\n');
     return 2;
   }
-  const source = storageAt(retired), target = storageAt(config.evidence);
+  const source = storageAt(retired, config.dataDir), target = storageAt(config.evidence, config.dataDir);
+  // Both folders checked before the first object: the source is listed only when it is the plane's, the target receives only then.
+  try {
+    if (source instanceof LocalEvidenceStorage) await source.claim(false);
+    if (target instanceof LocalEvidenceStorage) await target.claim(true);
+  } catch (err) {
+    if (!(err instanceof EvidenceFolderRefused)) throw err;
+    out.write(`argus-plane: ${err.reason}; nothing moved\n`);
+    return 2;
+  }
   const name = (d: { backend: string; dir?: string; endpoint?: string; bucket?: string }) => d.backend === 's3' ? `s3://${d.endpoint}/${d.bucket}` : d.dir;
   out.write(`argus-plane: moving evidence from ${name(source.describe() as never)} to ${name(target.describe() as never)}\n`);
   const bar = new cliProgress.SingleBar({

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { EvidenceStorage } from './evidence.storage.js';
+import { isEvidenceKey } from './evidence-folder.js';
 
 export type MigrateOutcome = 'moved' | 'already_there' | 'failed';
 export interface MigrateReport { moved: number; already_there: number; failed: Array<{ key: string; reason: string }>; bytes: number }
@@ -56,10 +57,12 @@ export async function migrateEvidence(source: EvidenceStorage, target: EvidenceS
   object?(key: string, size: number, outcome: MigrateOutcome): void;
 } = {}): Promise<MigrateReport> {
   let total = 0, totalBytes = 0;
-  for await (const o of source.list()) { total++; totalBytes += o.size; }
+  for await (const o of source.list()) if (isEvidenceKey(o.key)) { total++; totalBytes += o.size; }
   hooks.start?.(total, totalBytes);
   const report: MigrateReport = { moved: 0, already_there: 0, failed: [], bytes: 0 };
   for await (const o of source.list()) {
+    // Listings hold only the layout already; a storage of another kind is held to it here too.
+    if (!isEvidenceKey(o.key)) continue;
     let outcome: MigrateOutcome;
     try {
       outcome = await moveOne(source, target, o.key);

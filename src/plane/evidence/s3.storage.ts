@@ -4,6 +4,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2
 import { Upload } from '@aws-sdk/lib-storage';
 import type { EvidenceStorage } from './evidence.storage.js';
 import { receive } from './upload-gate.js';
+import { isEvidenceKey } from './evidence-folder.js';
 
 /** `[evidence_storage]` with backend s3 (document 1): where and how; the keys are never shown. */
 export interface S3Options {
@@ -86,12 +87,16 @@ export class S3EvidenceStorage implements EvidenceStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
   }
 
-  /** The bucket's objects, a page of 1,000 at a time, less the settings' probe objects. */
+  /**
+   * The bucket's objects in the plane's key layout, a page of 1,000 at a time: a bucket shared
+   * with other data (or the settings' probe objects) never has those moved or deleted by
+   * `argus-plane evidence migrate`.
+   */
   async *list(): AsyncIterable<{ key: string; size: number }> {
     let token: string | undefined;
     do {
       const r = await this.client.send(new ListObjectsV2Command({ Bucket: this.o.bucket, ContinuationToken: token }));
-      for (const o of r.Contents ?? []) if (o.Key && !o.Key.startsWith('.argus-probe/')) yield { key: o.Key, size: Number(o.Size ?? 0) };
+      for (const o of r.Contents ?? []) if (o.Key && isEvidenceKey(o.Key)) yield { key: o.Key, size: Number(o.Size ?? 0) };
       token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);
   }

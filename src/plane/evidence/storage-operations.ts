@@ -13,9 +13,9 @@ export interface OperationFigures {
 
 const WINDOW_S = 60;
 
-/** The storage of a configured location (folder or bucket). */
-export function storageAt(loc: EvidenceLocation): EvidenceStorage {
-  return loc.backend === 's3' && loc.s3 ? new S3EvidenceStorage(loc.s3) : new LocalEvidenceStorage(loc.dir);
+/** The storage of a configured location (folder or bucket); `dataDir` is refused as a folder. */
+export function storageAt(loc: EvidenceLocation, dataDir: string | null = null): EvidenceStorage {
+  return loc.backend === 's3' && loc.s3 ? new S3EvidenceStorage(loc.s3) : new LocalEvidenceStorage(loc.dir, dataDir);
 }
 
 /** Whether a storage holds at least one object (the first page of its listing is enough). */

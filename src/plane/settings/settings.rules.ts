@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { isIP } from 'node:net';
 import { errors } from '../errors.js';
 import { at, type Edit } from './plane-toml.js';
+import { refusedEvidenceDir } from '../config/evidence-dir.js';
 
 /** The PATCH body (document 1, control-plane settings); sections absent or null are left alone. */
 export interface SettingsPatch {
@@ -59,7 +60,7 @@ export function networkEdits(n: NonNullable<SettingsPatch['network']>): Edit[] {
 const S3_KEYS = ['endpoint', 'bucket', 'region', 'https', 'addressing', 'access_key', 'secret_key'] as const;
 
 /** Checks the evidence_storage section (rules 1, 2, 8) against the saved file and returns its edits. */
-export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, unknown>, acknowledged: boolean): Edit[] {
+export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, unknown>, acknowledged: boolean, dataDir: string): Edit[] {
   const backend = e.backend;
   if (backend !== 'local' && backend !== 's3') invalid('evidence_storage.backend must be local or s3');
   const [low, high, critical] = [e.low_watermark_percent, e.high_watermark_percent, e.critical_watermark_percent];
@@ -88,6 +89,9 @@ export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, 
       ev('addressing', e.addressing), ...(e.access_key !== undefined ? [ev('access_key', e.access_key), ev('secret_key', e.secret_key)] : []), ...marks];
   }
   if (typeof e.dir !== 'string' || !isAbsolute(e.dir)) invalid('evidence_storage.dir must be an absolute path');
+  // By its path alone, saved or not (its content is looked at when the folder changes: storage-check.ts).
+  const refused = refusedEvidenceDir(e.dir as string, dataDir);
+  if (refused) throw errors.badRequest('evidence_dir_refused', { reason: `evidence_storage.dir: ${refused}` });
   // The keys of the other backend go (a bucket's keys do not linger in a folder's section).
   return [ev('backend', 'local'), ev('dir', e.dir), ...S3_KEYS.map((k) => ev(k, null)), ...marks];
 }

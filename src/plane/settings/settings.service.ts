@@ -1,8 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import { parse } from '@decimalturn/toml-patch';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import { errors, ApiError } from '../errors.js';
@@ -14,8 +11,7 @@ import { applyEdits, at, readPlaneToml, writePlaneToml, type Edit, type TomlFile
 import { dvrEdit, evidenceEdits, levelEdit, networkEdits, type SettingsPatch } from './settings.rules.js';
 import { settingsStore } from './settings.store.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
-import { S3EvidenceStorage } from '../evidence/s3.storage.js';
-import { isForbiddenTarget } from '../nodes/target-policy.js';
+import { precheckStorage } from './storage-check.js';
 import type { EvidenceLocation } from '../config/config.js';
 import { holdsObjects, storageAt, type OperationFigures } from '../evidence/storage-operations.js';
 import { volumeFigures } from '../evidence/fullness.js';
@@ -83,7 +79,7 @@ export class SettingsService {
           const candidate = applyEdits(f.text, ev);
           if (location(parse(candidate) as Record<string, unknown>) !== location(f.doc)) {
             if (await this.rotationBlocked(f.doc)) throw errors.conflict('event_storage_rotation_blocked');
-            await this.precheck(ev, f.doc);
+            await precheckStorage(ev, f.doc, this.config);
             edits.push(...await this.retireEdits(f.doc, this.locationOf(at(parse(candidate) as Record<string, unknown>, 'evidence_storage'))!));
           }
         }
@@ -124,60 +120,14 @@ export class SettingsService {
    */
   async testStorage(body: { evidence_storage: Record<string, unknown> }): Promise<{ ok: boolean; rotation_blocked: boolean }> {
     // A check, not a change: the acknowledgement of a retention policy is the PATCH's business.
-    const edits = evidenceEdits(body.evidence_storage, {}, true);
+    const edits = evidenceEdits(body.evidence_storage, {}, true, this.config.dataDir);
     const saved = (await this.read().catch(() => null))?.doc ?? {};
-    await this.precheck(edits, saved);
+    await precheckStorage(edits, saved, this.config);
     const next = this.locationOf(Object.fromEntries(edits.map(([path, value]) => [path[1], value])))!;
     if (where(next) === where(this.locationOf({ backend: 'local', ...(at(saved, 'evidence_storage') as object | undefined) })!)) return { ok: true, rotation_blocked: false };
     const blocked = await this.rotationBlocked(saved)
       || await this.retireEdits(saved, next).then(() => false, (err: unknown) => { if (err instanceof ApiError && err.status === 409) return true; throw err; });
     return { ok: true, rotation_blocked: blocked };
-  }
-
-  /**
-   * The candidate storage of `edits` answers: a probe object written, read back, compared and
-   * deleted; 502 with what failed. An s3 endpoint that resolves to a link-local or metadata
-   * address is refused first (unless [network] allow_private_targets). Stored keys are used
-   * when the candidate gives none.
-   */
-  private async precheck(edits: Edit[], saved: Record<string, unknown>): Promise<void> {
-    const v = (k: string) => edits.find(([path]) => path[1] === k)?.[1];
-    const bytes = randomBytes(64);
-    const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-      try { return await run(); } catch (err) {
-        const e = err as NodeJS.ErrnoException & { name?: string };
-        throw errors.storageCheckFailed(`${what} failed: ${e.code ?? e.name ?? 'error'}`);
-      }
-    };
-    if (v('backend') === 's3') {
-      const host = String(v('endpoint')).replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
-      if (!this.config.allowPrivateTargets) {
-        const addrs = await step('resolve the endpoint', () => lookup(host, { all: true }));
-        if (isForbiddenTarget(host) || addrs.some((a) => isForbiddenTarget(a.address))) throw errors.storageCheckFailed('the endpoint resolves to a link-local or metadata address');
-      }
-      const keep = (k: string) => (v(k) as string | undefined) ?? (at(saved, 'evidence_storage', k) as string | undefined) ?? null;
-      const store = new S3EvidenceStorage({ endpoint: String(v('endpoint')), bucket: String(v('bucket')), region: String(v('region') ?? 'us-east-1'),
-        https: v('https') !== false, addressing: v('addressing') === 'virtual_host' ? 'virtual_host' : 'path', accessKey: keep('access_key'), secretKey: keep('secret_key') });
-      const key = `.argus-probe/${randomUUID()}`;
-      await step('write a probe object', () => store.put(key, bytes, 'application/octet-stream'));
-      const got = await step('read the probe object back', async () => {
-        const o = await store.open(key);
-        if (!o) throw Object.assign(new Error('missing'), { code: 'NoSuchKey' });
-        const chunks: Buffer[] = [];
-        for await (const c of o.body) chunks.push(c as Buffer);
-        return Buffer.concat(chunks);
-      });
-      await step('delete the probe object', () => store.delete(key));
-      if (!got.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
-      return;
-    }
-    const dir = v('dir') as string;
-    const probe = join(dir, `.argus-probe-${randomUUID()}`);
-    await step('create the folder', () => mkdir(dir, { recursive: true }));
-    await step('write a probe object', () => writeFile(probe, bytes));
-    const back = await step('read the probe object back', () => readFile(probe));
-    await step('delete the probe object', () => rm(probe));
-    if (!back.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
   }
 
   /** A storage section of the saved file as a location (the default folder when `dir` is absent). */
@@ -246,7 +196,7 @@ export class SettingsService {
     if (body.dvr_export_max_secs != null) edits.push(dvrEdit(body.dvr_export_max_secs));
     if (body.network) edits.push(...networkEdits(body.network));
     if (body.log_level != null) edits.push(levelEdit(body.log_level));
-    if (body.evidence_storage) edits.push(...evidenceEdits(body.evidence_storage, saved, acknowledged));
+    if (body.evidence_storage) edits.push(...evidenceEdits(body.evidence_storage, saved, acknowledged, this.config.dataDir));
     return edits;
   }
 

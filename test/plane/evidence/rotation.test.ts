@@ -17,6 +17,9 @@ let root: string;
 beforeAll(async () => { root = await mkdtemp(join(tmpdir(), 'argus-rotation-')); });
 afterAll(async () => { await rm(root, { recursive: true, force: true }); });
 
+/** A key of the plane's layout (`<org>/<day>/<ref>`): the only keys a storage writes and lists (issue 25). */
+const O = '0190c1a2-0000-7000-8000-00000000000a';
+const key = (day: string, n: number) => `${O}/${day}/0190c1a2-0000-7000-8000-${String(n).padStart(12, '0')}`;
 const keys = async (s: EvidenceStorage) => { const out: string[] = []; for await (const o of s.list()) out.push(o.key); return out.sort(); };
 const bytesOf = async (s: EvidenceStorage, key: string) => { const o = await s.open(key); const c: Buffer[] = []; for await (const x of o!.body) c.push(x as Buffer); return Buffer.concat(c); };
 
@@ -60,31 +63,33 @@ describe('rotation of the evidence storage (document 4 §10)', () => {
 describe('argus-plane evidence migrate: resumable and verified', () => {
   it('an object copied before a stop is recognised by its checksum; a torn copy is copied again; the source empties', async () => {
     const src = new LocalEvidenceStorage(join(root, 'src1')), dst = new LocalEvidenceStorage(join(root, 'dst1'));
-    for (const [k, fill] of [['o/2026-11-20/k1', 1], ['o/2026-11-20/k2', 2], ['o/2026-11-21/k3', 3]] as const) await src.put(k, Buffer.alloc(4096, fill), 'x');
-    await dst.put('o/2026-11-20/k1', Buffer.alloc(4096, 1), 'x'); // copied, the source not yet deleted
-    await dst.put('o/2026-11-20/k2', Buffer.alloc(100, 2), 'x'); // a torn earlier attempt
+    const [k1, k2, k3] = [key('2026-11-20', 1), key('2026-11-20', 2), key('2026-11-21', 3)];
+    for (const [k, fill] of [[k1, 1], [k2, 2], [k3, 3]] as const) await src.put(k, Buffer.alloc(4096, fill), 'x');
+    await dst.put(k1, Buffer.alloc(4096, 1), 'x'); // copied, the source not yet deleted
+    await dst.put(k2, Buffer.alloc(100, 2), 'x'); // a torn earlier attempt
     const seen: string[] = [];
     const report = await migrateEvidence(src, dst, { start: (n, bytes) => seen.push(`start ${n} ${bytes}`), object: (k, _s, outcome) => seen.push(`${k} ${outcome}`) });
     expect(report).toMatchObject({ moved: 2, already_there: 1, failed: [] });
     expect(seen[0]).toBe('start 3 12288');
-    expect(seen.slice(1).sort()).toEqual(['o/2026-11-20/k1 already_there', 'o/2026-11-20/k2 moved', 'o/2026-11-21/k3 moved']);
+    expect(seen.slice(1).sort()).toEqual([`${k1} already_there`, `${k2} moved`, `${k3} moved`]);
     expect(await keys(src)).toEqual([]);
-    for (const [k, fill] of [['o/2026-11-20/k1', 1], ['o/2026-11-20/k2', 2], ['o/2026-11-21/k3', 3]] as const) expect((await bytesOf(dst, k)).equals(Buffer.alloc(4096, fill))).toBe(true);
+    for (const [k, fill] of [[k1, 1], [k2, 2], [k3, 3]] as const) expect((await bytesOf(dst, k)).equals(Buffer.alloc(4096, fill))).toBe(true);
   });
 
   it('a copy that does not read back the same is reported and its source kept', async () => {
     const src = new LocalEvidenceStorage(join(root, 'src2')), inner = new LocalEvidenceStorage(join(root, 'dst2'));
-    await src.put('o/d/good', Buffer.alloc(10, 1), 'x');
-    await src.put('o/d/bad', Buffer.alloc(10, 2), 'x');
+    const good = key('2026-11-20', 10), bad = key('2026-11-20', 11);
+    await src.put(good, Buffer.alloc(10, 1), 'x');
+    await src.put(bad, Buffer.alloc(10, 2), 'x');
     // A target that flips a byte of one object on its way to the disk.
     const corrupting: EvidenceStorage = Object.assign(Object.create(inner) as EvidenceStorage, {
       putStream: undefined,
-      put: (k: string, bytes: Uint8Array, t: string) => inner.put(k, k.endsWith('bad') ? Buffer.from(bytes).fill(9, 0, 1) : bytes, t),
+      put: (k: string, bytes: Uint8Array, t: string) => inner.put(k, k === bad ? Buffer.from(bytes).fill(9, 0, 1) : bytes, t),
     });
     const report = await migrateEvidence(src, corrupting);
     expect(report.moved).toBe(1);
-    expect(report.failed).toEqual([{ key: 'o/d/bad', reason: expect.stringMatching(/^verification failed: 10 bytes, sha256 .* in the target, 10 bytes, sha256 .* in the source$/) }]);
-    expect(await keys(src)).toEqual(['o/d/bad']);
+    expect(report.failed).toEqual([{ key: bad, reason: expect.stringMatching(/^verification failed: 10 bytes, sha256 .* in the target, 10 bytes, sha256 .* in the source$/) }]);
+    expect(await keys(src)).toEqual([bad]);
   });
 
   it('between a folder and a bucket (s3rver), both ways', async () => {
@@ -93,13 +98,16 @@ describe('argus-plane evidence migrate: resumable and verified', () => {
     try {
       const bucket = new S3EvidenceStorage({ endpoint: `127.0.0.1:${port}`, bucket: 'evidence', region: 'us-east-1', https: false, addressing: 'path', accessKey: 'S3RVER', secretKey: 'S3RVER' });
       const folder = new LocalEvidenceStorage(join(root, 'src3'));
-      for (let i = 0; i < 5; i++) await folder.put(`o/2026-11-2${i}/obj${i}`, Buffer.alloc(200_000 + i, i), 'x');
+      for (let i = 0; i < 5; i++) await folder.put(key(`2026-11-2${i}`, i), Buffer.alloc(200_000 + i, i), 'x');
+      // Another application's object in the bucket: never listed, so never moved or deleted (issue 25).
+      await bucket.put('backups/db.dump', Buffer.from('not evidence'), 'x');
       expect(await migrateEvidence(folder, bucket)).toMatchObject({ moved: 5, failed: [] });
       expect(await keys(bucket)).toHaveLength(5);
       const back = new LocalEvidenceStorage(join(root, 'dst3'));
       expect(await migrateEvidence(bucket, back)).toMatchObject({ moved: 5, failed: [] });
       expect(await holdsObjects(bucket)).toBe(false);
-      expect((await bytesOf(back, 'o/2026-11-24/obj4')).equals(Buffer.alloc(200_004, 4))).toBe(true);
+      expect((await bytesOf(back, key('2026-11-24', 4))).equals(Buffer.alloc(200_004, 4))).toBe(true);
+      expect((await bytesOf(bucket, 'backups/db.dump')).toString()).toBe('not evidence');
     } finally {
       server.kill('SIGKILL');
     }
@@ -111,14 +119,14 @@ describe('the command', () => {
     const { evidenceMigrateCommand } = await import('../../../src/plane/evidence/migrate.cli.js');
     const dir = join(root, 'cmd');
     const a = new LocalEvidenceStorage(join(dir, 'old'));
-    await a.put('o/d/one', Buffer.alloc(10, 1), 'x');
+    await a.put(key('2026-11-20', 1), Buffer.alloc(10, 1), 'x');
     const file = join(dir, 'plane.toml');
     const lines: string[] = [];
     const out = { write: (s: string) => { lines.push(s); return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
     await writeFile(file, `[evidence_storage]\nbackend = "local"\ndir = "${join(dir, 'new')}"\n\n[evidence_storage_retired]\nbackend = "local"\ndir = "${join(dir, 'old')}"\n`);
     expect(await evidenceMigrateCommand(file, out)).toBe(0);
     expect(lines.join('')).toContain('1 moved (10 bytes), 0 already in place, 0 failed');
-    expect(await readFile(join(dir, 'new', 'o/d/one'))).toEqual(Buffer.alloc(10, 1));
+    expect(await readFile(join(dir, 'new', key('2026-11-20', 1)))).toEqual(Buffer.alloc(10, 1));
     await writeFile(file, `[evidence_storage]\nbackend = "local"\n`);
     expect(await evidenceMigrateCommand(file, out)).toBe(2);
   });

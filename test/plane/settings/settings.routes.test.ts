@@ -1,35 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { DEFAULT_PLANE_TOML, parsePlaneConfig, type PlaneConfig } from '../../../src/plane/config/config.js';
-import { startPlane, ROOT, CANARY } from '../harness.js';
+import { ROOT, CANARY } from '../harness.js';
 import { login, type Client } from '../client.js';
 import { cameraWorld, tenants, type Tenants } from '../inventory.helpers.js';
 import { uploadAttachment } from '../fixtures.js';
 import { freePort } from '../../node/helpers/node-process.js';
 import { startS3rver } from '../evidence/s3rver.js';
+import { FOREIGN, planeWithFile } from './plane-with-file.js';
 
 // GET/PATCH /api/v1/settings/plane (document 1 "Control-plane settings", document 4 §10): the
 // fields, ETag/If-Match, the database lock, validation rules and codes, pending_restart, the log
 // level applied live, audit only for a change, and plane.toml edited in place.
-
-const FOREIGN = '\n# kept by hand: not the plane\'s\n[vendor.extra]\nanswer = 42   # why not\n';
-
-async function planeWithFile(env: Record<string, string> = {}, lockWaitMs?: number) {
-  const dir = await mkdtemp(join(tmpdir(), 'argus-settings-'));
-  const file = join(dir, 'plane.toml');
-  const text = DEFAULT_PLANE_TOML + FOREIGN;
-  await writeFile(file, text);
-  const parsed = parsePlaneConfig({ text, configFile: file, env });
-  const config: Partial<PlaneConfig> = {
-    configFile: file, dataDir: dir, publicUrl: parsed.publicUrl, listen: parsed.listen, logLevel: parsed.logLevel, logLevelEnv: parsed.logLevelEnv,
-    logLevelSource: parsed.logLevelSource, evidence: parsed.evidence, evidencePressure: parsed.evidencePressure, dvrExportMaxSecs: parsed.dvrExportMaxSecs,
-  };
-  const t = await startPlane({ config, settingsLockWaitMs: lockWaitMs });
-  return { t, dir, file, text, close: async () => { await t.close(); await rm(dir, { recursive: true, force: true }); } };
-}
 
 describe('control-plane settings', () => {
   let p: Awaited<ReturnType<typeof planeWithFile>>;
@@ -142,22 +125,24 @@ describe('control-plane settings', () => {
     expect(await readFile(p.file, 'utf8')).toBe(before);
   });
 
+  // A folder of this test's own: the pre-check makes only the folder it names (issue 25), never /var/lib/argus.
+  const ED = () => ({ ...E, dir: join(p.dir, 'saved-evidence') });
   it('evidence storage (local): watermarks saved; pending_restart for another dir', async () => {
-    const r = await patch({ evidence_storage: { ...E, low_watermark_percent: 60, max_bytes: 128 * 1024 * 1024 } });
+    const r = await patch({ evidence_storage: { ...ED(), low_watermark_percent: 60, max_bytes: 128 * 1024 * 1024 } });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.evidence_storage).toMatchObject({ saved: { backend: 'local', dir: E.dir }, pending_restart: true });
+    expect(r.body.evidence_storage).toMatchObject({ saved: { backend: 'local', dir: ED().dir }, pending_restart: true });
     const text = await readFile(p.file, 'utf8');
     expect(text).toContain('low_watermark_percent = 60        # 1 <= low < high < critical <= 99: a system.evidence_storage_pressure');
     expect(text).toMatch(/max_bytes = 134217728/);
   });
 
   it('oldest_purge_day with the acknowledgement is saved; once saved, the same again needs none', async () => {
-    const r = await patch({ evidence_storage: { ...E, volume_retention: 'oldest_purge_day' }, acknowledge_destructive_volume_retention: true });
+    const r = await patch({ evidence_storage: { ...ED(), volume_retention: 'oldest_purge_day' }, acknowledge_destructive_volume_retention: true });
     expect(r.status, r.text).toBe(200);
     expect(await readFile(p.file, 'utf8')).toMatch(/^volume_retention = "oldest_purge_day"/m);
-    expect((await patch({ evidence_storage: { ...E, volume_retention: 'oldest_purge_day', low_watermark_percent: 50 } })).status).toBe(200);
-    expect((await patch({ evidence_storage: { ...E, volume_retention: 'disabled' } })).status).toBe(200);
-    expect((await patch({ evidence_storage: { ...E, volume_retention: 'oldest_purge_day' } })).body).toEqual({ error: 'destructive_volume_retention_acknowledgement_required' });
+    expect((await patch({ evidence_storage: { ...ED(), volume_retention: 'oldest_purge_day', low_watermark_percent: 50 } })).status).toBe(200);
+    expect((await patch({ evidence_storage: { ...ED(), volume_retention: 'disabled' } })).status).toBe(200);
+    expect((await patch({ evidence_storage: { ...ED(), volume_retention: 'oldest_purge_day' } })).body).toEqual({ error: 'destructive_volume_retention_acknowledgement_required' });
   });
 
   it('superadmins only; 409 settings_busy when another edit holds the lock past the wait', async () => {
