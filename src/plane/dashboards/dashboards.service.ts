@@ -109,9 +109,11 @@ export class DashboardsService {
       if (before.revision !== body.revision) throw errors.conflict('stale_revision');
       const set = await this.fields(before.org_id, body, before);
       const after = { ...before, ...set };
-      for (const w of await dashboardsStore.widgets(trx, before.id)) {
-        if (!w.report_id) continue;
-        const report = await this.reportOf(trx, w.report_id);
+      // Each shown report is read FOR SHARE, in id order (no deadlock between two such updates):
+      // a report narrowed meanwhile is either seen here or sees this dashboard's new visibility.
+      const shown = [...new Set((await dashboardsStore.widgets(trx, before.id)).flatMap((w) => (w.report_id ? [w.report_id] : [])))].sort();
+      for (const reportId of shown) {
+        const report = await this.reportOf(trx, reportId);
         if (report && exposesMore(after, report)) throw errors.conflict('analytics_dashboard_visibility');
       }
       const row = await dashboardsStore.updateDashboard(trx, before.id, set, new Date(this.clock.now()));
@@ -177,8 +179,15 @@ export class DashboardsService {
     return { widget, dashboard: await this.readable(p, widget.dashboard_id, trx, true) };
   }
 
+  /**
+   * A report as a dashboard or widget write relies on it: FOR SHARE, so that a concurrent change
+   * of its visibility (ReportsService.update, FOR UPDATE) waits for this write and then sees its
+   * widget, or this write waits for the change and sees the new visibility (issue 25, item 8:
+   * unlocked, both passed their checks and an org dashboard showed an admins report). Locks are
+   * taken dashboard first, then report, everywhere.
+   */
   private async reportOf(db: Db, id: string): Promise<(Audience & { id: string }) | undefined> {
-    return dashboardsStore.report(db, id);
+    return dashboardsStore.report(db, id, 'share');
   }
 
   private async widgetFields(trx: Db, p: Principal, d: DashboardRow, b: WidgetInput, before?: WidgetRow): Promise<Partial<WidgetRow>> {

@@ -24,9 +24,15 @@ export const dashboardsStore = {
   async insertReport(db: Db, r: ReportFields): Promise<ReportRow> {
     return (await db.insertInto('analytics_reports').values({ ...r, definition: JSON.stringify(r.definition) }).returningAll().executeTakeFirstOrThrow()) as ReportRow;
   },
-  async report(db: Db, id: string, lock = false): Promise<ReportRow | undefined> {
+  /**
+   * `lock`: true takes the row FOR UPDATE (a change of the report), 'share' FOR SHARE (a dashboard
+   * or widget write that relies on the report's visibility: it waits for a change in flight, and
+   * the change waits for it, so the two checks of the exposure rule see each other).
+   */
+  async report(db: Db, id: string, lock: boolean | 'share' = false): Promise<ReportRow | undefined> {
     let q = db.selectFrom('analytics_reports').selectAll().where('id', '=', id);
-    if (lock) q = q.forUpdate();
+    if (lock === 'share') q = q.forShare();
+    else if (lock) q = q.forUpdate();
     return (await q.executeTakeFirst()) as ReportRow | undefined;
   },
   /** Reports of one organisation (null: every one), in id order after `after`. */
