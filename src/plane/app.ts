@@ -18,6 +18,7 @@ import { registerRoutes } from './routes.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { createEvents, eventDetectors, type Events } from './events/index.js';
+import type { AnalyticsLimits } from './events/analytics/analytics.gate.js';
 import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
 import type { TemplateCache } from './templates/template.cache.js';
 import type { TemplatesService } from './templates/templates.service.js';
@@ -122,6 +123,8 @@ export async function buildApp(deps: {
   consoleRoot?: string;
   /** how long a settings edit waits for the settings lock (document 1: 10 s; tests shorten it) */
   settingsLockWaitMs?: number;
+  /** analytics' slots and deadline (default: from the pool's size; tests shorten them) */
+  analyticsLimits?: Partial<AnalyticsLimits>;
 }): Promise<Plane> {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
@@ -157,7 +160,7 @@ export async function buildApp(deps: {
   const { templates, templateCache } = templatesDomain;
   const events = createEvents({
     db, clock, config, log: log.child({ part: 'events' }), audit, orgs, moduleTokens, templates, templateCache, streams,
-    evidenceStorage: deps.evidenceStorage,
+    evidenceStorage: deps.evidenceStorage, database, analyticsLimits: deps.analyticsLimits,
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });

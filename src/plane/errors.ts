@@ -25,6 +25,9 @@ export const errors = {
   eventSearchTooBroad: (candidateLimit: number) => new ApiError(422, 'event_search_too_broad', { candidate_limit: candidateLimit }),
   eventSearchBusy: () => new ApiError(429, 'event_search_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   eventSearchDeadline: () => new ApiError(503, 'event_search_deadline', { retry_after: 1 }, { 'retry-after': '1' }),
+  // analytics' own slots and deadline (issue 25; the spec names none: the search's shape, docs/analytics.md)
+  analyticsBusy: (scope: 'global' | 'org') => new ApiError(429, 'analytics_busy', { scope, retry_after: 1 }, { 'retry-after': '1' }),
+  analyticsDeadline: () => new ApiError(503, 'analytics_deadline', { retry_after: 1 }, { 'retry-after': '1' }),
   payloadTooLarge: () => new ApiError(413, 'payload_too_large'),
   // a path parameter past the router's length limit (docs/hardening.md)
   uriTooLong: () => new ApiError(414, 'uri_too_long'),
@@ -54,6 +57,8 @@ export const errors = {
   internal: () => new ApiError(500, 'internal_error'),
   responseEncodeFailed: () => new ApiError(500, 'response_encode_failed'),
   dbUnavailable: () => new ApiError(503, 'db_unavailable'),
+  // every pooled connection stayed busy past the wait bound: the database answers (docs/hardening.md)
+  dbBusy: () => new ApiError(503, 'db_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   // the environment (RUST_LOG / ARGUS_LOG) owns the log level (document 1, settings)
   rustLogOverride: () => new ApiError(409, 'rust_log_override'),
   badRequest: (code: BadRequestCode, extra: Record<string, unknown> = {}) => new ApiError(400, code, extra),
@@ -138,7 +143,7 @@ export type BadRequestCode = (typeof badRequestCodes)[number];
  * factory's argument (a number of seconds, a limit) does not change its code.
  */
 const codeChoices: Partial<Record<keyof typeof errors, readonly unknown[]>> = {
-  conflict: conflictCodes, quotaReached: quotaCodes, badRequest: badRequestCodes, methodNotAllowed: [[]], liveStreamCapacity: ['global'],
+  conflict: conflictCodes, quotaReached: quotaCodes, badRequest: badRequestCodes, methodNotAllowed: [[]], liveStreamCapacity: ['global'], analyticsBusy: ['global'],
   settingsInvalid: ['<configuration validation text>'], planeConfigUnreadable: ['<detail>'], storageCheckFailed: ['<pre-check detail>'],
 };
 

@@ -4,6 +4,7 @@ import { IdParams, sec } from '../http/list.js';
 import type { ReportsService } from './reports.service.js';
 import type { DashboardsService } from './dashboards.service.js';
 import { AnalyticsResult } from '../events/analytics/analytics.schemas.js';
+import { clientGone } from '../events/analytics/analytics.routes.js';
 import {
   DashboardBody, DashboardFull, DashboardList, DashboardOut, DashboardPatch, Deleted, OrgQuery, ReportBody, ReportListQuery, ReportOut, ReportPage,
   ReportPatch, RunQuery, WidgetBody, WidgetOut, WidgetPatch,
@@ -30,8 +31,9 @@ export function dashboardsRoutes(app: PlaneApp, deps: { reports: ReportsService;
   app.delete('/api/v1/analytics-reports/:id', { schema: { tags, security: sec, params: IdParams, response: { 200: Deleted }, summary: 'Delete a saved report', description: 'Errors: 409 still_referenced (a widget shows it); 403; 404.' } },
     async (req) => reports.delete(principalOf(req), req.params.id));
   app.get('/api/v1/analytics-reports/:id/run', { schema: { tags, security: sec, params: IdParams, querystring: RunQuery, response: { 200: AnalyticsResult },
-    summary: 'Run a saved report over its period in a time zone (default the definition\'s)', description: 'Errors: 400 analytics_bad_timezone and the analytics query codes; 404.' } },
-  async (req) => reports.run(principalOf(req), req.params.id, req.query));
+    summary: 'Run a saved report over its period in a time zone (default the definition\'s)',
+    description: 'Errors: 400 analytics_bad_timezone and the analytics query codes; 404; 429 analytics_busy {scope, retry_after}; 503 analytics_deadline {retry_after}.' } },
+  async (req, reply) => reports.run(principalOf(req), req.params.id, req.query, clientGone(reply)));
 
   app.get('/api/v1/analytics-dashboards', { schema: { tags, security: sec, querystring: OrgQuery, response: { 200: DashboardList }, summary: 'Dashboards you may read', description: 'Errors: 403 cross_org.' } },
     async (req) => dashboards.list(principalOf(req), req.query));

@@ -107,17 +107,17 @@ export class ReportsService {
   }
 
   /** Runs a report over its period in `timezone` (default: the definition's, else UTC). */
-  async run(p: Principal, id: string, q: { timezone?: string }): Promise<AnalyticsResult> {
+  async run(p: Principal, id: string, q: { timezone?: string }, signal?: AbortSignal): Promise<AnalyticsResult> {
     const r = await this.readable(p, id);
-    return this.runDefinition(p, r.org_id, r.definition, q.timezone);
+    return this.runDefinition(p, r.org_id, r.definition, q.timezone, signal);
   }
 
   /** A definition (a report's or an inline widget's) over its period now. */
-  async runDefinition(p: Principal, orgId: string, definition: Record<string, unknown>, timezone?: string): Promise<AnalyticsResult> {
+  async runDefinition(p: Principal, orgId: string, definition: Record<string, unknown>, timezone?: string, signal?: AbortSignal): Promise<AnalyticsResult> {
     const { period, ...query } = definition;
     const tz = timezone ?? (typeof query.timezone === 'string' ? query.timezone : 'UTC');
     if (!isTimeZone(tz)) throw errors.badRequest('analytics_bad_timezone');
     const { from, to } = periodRange(period as Period, tz, this.clock.now());
-    return this.analytics.query(p, { ...query, timezone: tz, org_id: orgId, from: from.toISOString(), to: to.toISOString() } as AnalyticsQueryBody);
+    return this.analytics.query(p, { ...query, timezone: tz, org_id: orgId, from: from.toISOString(), to: to.toISOString() } as AnalyticsQueryBody, signal);
   }
 }

@@ -24,6 +24,12 @@ export interface Database {
   withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;
   poolStats(): PoolStats;
   /**
+   * Cancels the statement the given server process of this plane runs (pg_cancel_backend, from a
+   * connection of its own: the pool may be the very thing that is full). The embedded database runs
+   * its statements on this thread, where nothing can interrupt one: there it does nothing.
+   */
+  cancel(pid: number): Promise<void>;
+  /**
    * A trivial query within the connect time-out on a connection of its own. When the server stays
    * silent, every connection of the process is severed before it rejects: queries waiting on a
    * silenced socket then fail as lost connections (503) instead of hanging, and none is reused.
@@ -33,18 +39,18 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; max?: number; connectTimeoutSecs?: number }
+  | { kind: 'postgres'; url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }
   | { kind: 'pglite'; dir: string | null };
 
 const INT8 = 20;
-/** How long a query may wait for a connection of a busy pool before its request answers 503. */
+/** How long a query may wait for a connection of a busy pool before its request answers 503 db_busy. */
 const POOL_WAIT_MS = 10_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres' ? openPostgres(target) : openPglite(target.dir);
 }
 
-function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: number }): Database {
+function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }): Database {
   const max = target.max ?? 10;
   // node-postgres rather than postgres.js: postgres.js 3.4.x can throw from a setImmediate
   // after a socket dies (an uncatchable TypeError that ends the process) and can leave a
@@ -75,7 +81,7 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   // connection instead of waiting out a connect time-out on a server that does not answer.
   const silence = { since: null as Error | null };
   const orphans: number[] = [];
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool, silence) }) });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool, silence, target.poolWaitMs ?? POOL_WAIT_MS) }) });
   const listener = new PgListener(clientConfig);
   const heartbeat = new Heartbeat(clientConfig, connectionTimeoutMillis);
   return {
@@ -101,6 +107,18 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
     poolStats: () => ({
       max, size: pool.totalCount, idle: pool.idleCount, in_use: Math.max(0, pool.totalCount - pool.idleCount),
     }),
+    async cancel(pid) {
+      const client = new pg.Client(clientConfig);
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        // Only a statement still running in a session of this plane (the id may have been reused).
+        await client.query(`select pg_cancel_backend(pid) from pg_stat_activity
+          where pid = $1 and application_name = $2 and state = 'active' and pid <> pg_backend_pid()`, [pid, clientConfig.application_name]);
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
     async heartbeat() {
       try {
         await heartbeat.check();
@@ -138,7 +156,7 @@ const prepared = new WeakMap<pg.PoolClient, { names: Set<string>; generation: Ma
  * of its connection, so the server plans it once per connection instead of on every call.
  * On the partitioned audit table planning cost more than running the page query itself.
  */
-function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
+function preparingPool(pool: pg.Pool, silence: { since: Error | null }, poolWaitMs: number) {
   const prepare = (client: pg.PoolClient) => {
     if (prepared.has(client)) return;
     const state = { names: new Set<string>(), generation: new Map<string, number>() };
@@ -169,7 +187,7 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }) {
     async connect() {
       // A wait for a busy pool is not a lost server (the heartbeat watches the server on a
       // connection of its own): it waits on, within a bound, while the server answers.
-      const deadline = performance.now() + POOL_WAIT_MS;
+      const deadline = performance.now() + poolWaitMs;
       for (;;) {
         // Refused as the driver's own failure: the health counts it as a lost database.
         if (silence.since) throw driverError(silence.since);
@@ -324,6 +342,7 @@ async function openPglite(dir: string | null): Promise<Database> {
       }));
     },
     poolStats: () => driver.stats(),
+    cancel: async () => {},
     // In this process: there is no connection to go silent.
     heartbeat: async () => {},
     close: () => db.destroy(),

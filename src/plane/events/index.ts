@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
-import type { Db } from '../db/database.js';
+import type { Database, Db } from '../db/database.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
@@ -46,6 +46,7 @@ import { PurgeRecordsPruner } from './retention/prune.js';
 import { purgeRoutes } from './retention/purge.routes.js';
 import { AnalyticsService } from './analytics/analytics.service.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
+import { analyticsLimits, type AnalyticsLimits } from './analytics/analytics.gate.js';
 
 export type { SystemClose, SystemOpen, SystemEvents, TimedClose } from './system/system-events.js';
 
@@ -64,6 +65,10 @@ export interface EventsDeps {
   streams: LiveStreams;
   /** the evidence storage backend; absent: the local directory the configuration names */
   evidenceStorage?: EvidenceStorage;
+  /** the pool's size (analytics' share of it) and the cancel of a running statement */
+  database: Pick<Database, 'poolStats' | 'cancel'>;
+  /** tests: smaller analytics limits than the pool's (a short deadline, fewer slots) */
+  analyticsLimits?: Partial<AnalyticsLimits>;
 }
 
 /**
@@ -115,7 +120,10 @@ export function createEvents(deps: EventsDeps) {
   }, log);
   const pruner = new PurgeRecordsPruner(eventLog, clock, evidence, { retentionMs: config.purgeRecordRetentionDays * 86_400_000 });
 
-  const analytics = new AnalyticsService(db, clock, deps.templates, eventLog);
+  // Analytics keep a share of the pool for everything else (issue 25, docs/analytics.md).
+  const analytics = new AnalyticsService(db, clock, deps.templates, eventLog, {
+    limits: analyticsLimits(deps.database.poolStats().max, deps.analyticsLimits), cancel: (pid) => deps.database.cancel(pid),
+  });
 
   const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
 

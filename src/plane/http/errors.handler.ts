@@ -30,8 +30,9 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   }
   // The reply's own encoding failed (document 2 names it for the card): nothing of it was sent.
   if ((err as { serialization?: unknown }).serialization !== undefined) return errors.responseEncodeFailed();
-  // Every pooled connection stayed busy past the wait bound: 503, but the database is not down.
-  if (isPoolWaitTimeout(err)) return errors.dbUnavailable();
+  // Every pooled connection stayed busy past the wait bound: the database answers, so not
+  // db_unavailable (issue 25): 503 db_busy with retry_after, and the database is not marked down.
+  if (isPoolWaitTimeout(err)) return errors.dbBusy();
   if (isConnectionError(err)) {
     health.markDown(err);
     return errors.dbUnavailable();

@@ -1,6 +1,8 @@
 import type { Clock } from '../../../common/clock.js';
 import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
+import { pgCode } from '../../db/pg-errors.js';
+import { QUERY_CANCELED, StatementAbandoned } from '../../db/statement.js';
 import { ApiError, errors } from '../../errors.js';
 import type { Principal } from '../../http/principal.js';
 import { cameraScope } from '../../rights/camera-rights.js';
@@ -13,6 +15,7 @@ import { AnalyticsQueryBody, type AnalyticsResult } from './analytics.schemas.js
 import { fingerprint, normalise, type FieldRef, type NormalQuery } from './analytics.query.js';
 import { analyticsStore } from './analytics.store.js';
 import { bucketLabel } from './analytics.labels.js';
+import { AnalyticsSlots, type AnalyticsLimits } from './analytics.gate.js';
 
 /** Document 2: the catalog lists at most this many templates. */
 const CATALOG_MAX = 512;
@@ -22,12 +25,23 @@ const KEY_MAX = 128;
 /** What a batch needs of the event log: the stream position taken before its queries. */
 export interface StreamHead { headCursor(): Promise<string> }
 
+/** How analytics statements run: their slots and deadlines, and the database's cancel (Database.cancel). */
+export interface AnalyticsRunner { limits: AnalyticsLimits; cancel(pid: number): Promise<void> }
+
 /**
  * Analytics over the events (document 2 "Analytics", document 4 §11): every figure computed in
- * one SQL statement over the events table, under the camera-rights rule of the caller.
+ * one SQL statement over the events table, under the camera-rights rule of the caller. A query or
+ * a batch runs under one of the process's analytics slots (429 analytics_busy), each statement
+ * under a deadline PostgreSQL enforces (503 analytics_deadline) and cancelled when `signal` fires
+ * (the HTTP client went away): issue 25, finding 1, docs/analytics.md.
  */
 export class AnalyticsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly templates: TemplatesService, private readonly head: StreamHead) {}
+  private readonly slots: AnalyticsSlots;
+
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly templates: TemplatesService, private readonly head: StreamHead,
+    private readonly runner: AnalyticsRunner) {
+    this.slots = new AnalyticsSlots(runner.limits);
+  }
 
   async catalog(p: Principal, q: { org?: string }) {
     const orgId = writeScope(p, q.org);
@@ -50,14 +64,31 @@ export class AnalyticsService {
     await this.fieldsOf(q);
   }
 
-  /** One query (the route, a saved report's run, a widget). */
-  async query(p: Principal, body: AnalyticsQueryBody): Promise<AnalyticsResult> {
+  /** One query (the route, a saved report's run, a widget): checked first, then run under a slot. */
+  async query(p: Principal, body: AnalyticsQueryBody, signal?: AbortSignal): Promise<AnalyticsResult> {
     const q = normalise(body, p.orgId);
     writeScope(p, q.orgId);
     const fields = await this.fieldsOf(q);
+    const release = this.slots.take(p.orgId);
+    try {
+      return await this.run(p, q, fields, this.runner.limits.deadlineMs, signal);
+    } finally {
+      release();
+    }
+  }
+
+  /** Slots in use, overall or of one organisation (tests). */
+  slotsInUse(orgId?: string): number { return this.slots.inUse(orgId); }
+
+  private async run(p: Principal, q: NormalQuery, fields: Map<string, TypedField>, deadlineMs: number, signal?: AbortSignal): Promise<AnalyticsResult> {
     const asOf = new Date(this.clock.now());
     const scope = cameraScope(p, q.orgId);
-    const { cells, groups } = await analyticsStore.cells(this.db, q, scope, asOf);
+    const { cells, groups } = await analyticsStore.cells(this.db, q, scope, asOf, { deadlineMs, signal, cancel: this.runner.cancel })
+      .catch((err: unknown) => {
+        // A client gone away is answered like a time-out: nobody reads it, and a batch stops there.
+        if (pgCode(err) === QUERY_CANCELED || err instanceof StatementAbandoned) throw errors.analyticsDeadline();
+        throw err;
+      });
     const labels = await this.labels(q, cells.map((c) => c.k), fields);
     return {
       query_fingerprint: fingerprint(q), as_of: iso(asOf.getTime()), from: iso(q.from.getTime()), to: iso(q.to.getTime()), timezone: q.timezone,
@@ -76,23 +107,36 @@ export class AnalyticsService {
    * Up to 32 queries; each one's failure is reported in its result. The stream cursor is taken
    * before the first query, so the event stream from it misses nothing the results did not see.
    */
-  async batch(p: Principal, body: { queries: Array<{ key: string; query: unknown }> }) {
+  async batch(p: Principal, body: { queries: Array<{ key: string; query: unknown }> }, signal?: AbortSignal) {
     const n = body.queries.length;
     if (n < 1 || n > BATCH_MAX || body.queries.some((x) => x.key.length < 1 || x.key.length > KEY_MAX)) throw errors.badRequest('analytics_bad_batch');
-    const stream_cursor = await this.head.headCursor();
-    const asOf = iso(this.clock.now());
-    const results = [];
-    for (const { key, query } of body.queries) {
-      try {
-        if (!Value.Check(AnalyticsQueryBody, query)) throw errors.badRequest('bad_request');
-        results.push({ key, result: await this.query(p, query) });
-      } catch (err) {
-        // The organisation rule and a lost database fail the whole batch (document 2).
-        if (!(err instanceof ApiError) || err.status === 403 || err.status >= 500) throw err;
-        results.push({ key, error: err.code });
+    // One slot for the whole batch: its queries run one after another.
+    const release = this.slots.take(p.orgId);
+    try {
+      const stream_cursor = await this.head.headCursor();
+      const started = this.clock.now();
+      const asOf = iso(started);
+      const results = [];
+      for (const { key, query } of body.queries) {
+        try {
+          if (!Value.Check(AnalyticsQueryBody, query)) throw errors.badRequest('bad_request');
+          const q = normalise(query, p.orgId);
+          writeScope(p, q.orgId);
+          const fields = await this.fieldsOf(q);
+          // The batch's statements share one budget: each gets what is left of it, at most one deadline.
+          const left = Math.min(this.runner.limits.deadlineMs, started + this.runner.limits.batchBudgetMs - this.clock.now());
+          if (left <= 0) throw errors.analyticsDeadline();
+          results.push({ key, result: await this.run(p, q, fields, left, signal) });
+        } catch (err) {
+          // The organisation rule, a lost database and a deadline fail the whole batch (document 2).
+          if (!(err instanceof ApiError) || err.status === 403 || err.status >= 500) throw err;
+          results.push({ key, error: err.code });
+        }
       }
+      return { results, as_of: asOf, stream_cursor };
+    } finally {
+      release();
     }
-    return { results, as_of: asOf, stream_cursor };
   }
 
   /** Each field the query names, checked against the organisation's enabled templates. */

@@ -1,5 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Schema } from '../../db/schema.js';
+import { underLimits, type StatementLimits } from '../../db/statement.js';
 import { cameraVisible, type CameraScope } from '../../rights/camera-rights.js';
 import { isUuid } from '../../http/list.js';
 import { includesDebug, type FieldRef, type NormalQuery } from './analytics.query.js';
@@ -170,34 +172,9 @@ export const analyticsStore = {
    * the range (ranked the same way) and its value per bucket in one scan; the cells of the top
    * groups come back with the number of groups there were.
    */
-  async cells(db: Db, q: NormalQuery, scope: CameraScope, asOf: Date): Promise<{ cells: Cell[]; groups: number }> {
-    const k = groupKey(q);
-    const v = value(q, asOf);
-    const rows = source(q, scope, asOf);
-    const n = q.measure === 'avg_confidence' ? sql`sum(e.conf_n)` : sql`sum(e.n)`;
-    const order = sql`v desc nulls last, k collate "C" asc nulls last`;
-    if (q.bucket === 'none') {
-      const r = await sql<{ k: string | null; v: unknown; n: unknown }>`select k, v, n from (
-          select ${k} as k, ${v} as v, ${n} as n from (${rows}) e group by 1) g
-        where n > 0 order by ${order} limit ${q.topLimit + 1}`.execute(db);
-      const cells = r.rows.filter((row) => num(row.v) !== null).map((row) => ({ b: null, k: row.k, v: num(row.v)!, n: Number(row.n) }));
-      return { cells: cells.slice(0, q.topLimit), groups: cells.length };
-    }
-    const unit = q.bucket === 'hour' ? 'hour' : 'day';
-    // The rows with their group and bucket first (the subquery keeps the name e, so the measure reads e's columns).
-    const r = await sql<{ b: Date; k: string | null; v: unknown; n: unknown; groups: unknown }>`with agg as (
-        select e.k, e.b, grouping(e.b) as total, ${v} as v, ${n} as n
-        from (select e.*, ${k} as k, date_trunc(${unit}, e.occurred_at, ${q.timezone}) as b from (${rows}) e) e
-        group by grouping sets ((e.k, e.b), (e.k))),
-      ranked as (select k, row_number() over (order by ${order}) as r from agg where total = 1 and v is not null and n > 0)
-      select a.b, a.k, a.v, a.n, (select count(*) from ranked) as groups
-      from agg a join ranked t on t.k is not distinct from a.k
-      where a.total = 0 and t.r <= ${q.topLimit} and a.v is not null and a.n > 0
-      order by a.b, t.r`.execute(db);
-    return {
-      cells: r.rows.map((row) => ({ b: new Date(row.b), k: row.k, v: num(row.v)!, n: Number(row.n) })),
-      groups: r.rows.length ? Number(r.rows[0]!.groups) : 0,
-    };
+  async cells(db: Db, q: NormalQuery, scope: CameraScope, asOf: Date, limits: StatementLimits): Promise<{ cells: Cell[]; groups: number }> {
+    // In a transaction of its own: the statement's deadline is local to it (db/statement.ts).
+    return db.transaction().execute((trx) => underLimits(trx, limits, () => cellsIn(trx, q, scope, asOf)));
   },
 
   /** Names of cameras or nodes by id, for the points' labels. */
@@ -208,3 +185,34 @@ export const analyticsStore = {
     return new Map(r.rows.map((x) => [x.id, x.name]));
   },
 };
+
+/** `analyticsStore.cells`'s statement, in the transaction that carries its limits. */
+async function cellsIn(db: Transaction<Schema>, q: NormalQuery, scope: CameraScope, asOf: Date): Promise<{ cells: Cell[]; groups: number }> {
+  const k = groupKey(q);
+  const v = value(q, asOf);
+  const rows = source(q, scope, asOf);
+  const n = q.measure === 'avg_confidence' ? sql`sum(e.conf_n)` : sql`sum(e.n)`;
+  const order = sql`v desc nulls last, k collate "C" asc nulls last`;
+  if (q.bucket === 'none') {
+    const r = await sql<{ k: string | null; v: unknown; n: unknown }>`select k, v, n from (
+        select ${k} as k, ${v} as v, ${n} as n from (${rows}) e group by 1) g
+      where n > 0 order by ${order} limit ${q.topLimit + 1}`.execute(db);
+    const cells = r.rows.filter((row) => num(row.v) !== null).map((row) => ({ b: null, k: row.k, v: num(row.v)!, n: Number(row.n) }));
+    return { cells: cells.slice(0, q.topLimit), groups: cells.length };
+  }
+  const unit = q.bucket === 'hour' ? 'hour' : 'day';
+  // The rows with their group and bucket first (the subquery keeps the name e, so the measure reads e's columns).
+  const r = await sql<{ b: Date; k: string | null; v: unknown; n: unknown; groups: unknown }>`with agg as (
+      select e.k, e.b, grouping(e.b) as total, ${v} as v, ${n} as n
+      from (select e.*, ${k} as k, date_trunc(${unit}, e.occurred_at, ${q.timezone}) as b from (${rows}) e) e
+      group by grouping sets ((e.k, e.b), (e.k))),
+    ranked as (select k, row_number() over (order by ${order}) as r from agg where total = 1 and v is not null and n > 0)
+    select a.b, a.k, a.v, a.n, (select count(*) from ranked) as groups
+    from agg a join ranked t on t.k is not distinct from a.k
+    where a.total = 0 and t.r <= ${q.topLimit} and a.v is not null and a.n > 0
+    order by a.b, t.r`.execute(db);
+  return {
+    cells: r.rows.map((row) => ({ b: new Date(row.b), k: row.k, v: num(row.v)!, n: Number(row.n) })),
+    groups: r.rows.length ? Number(r.rows[0]!.groups) : 0,
+  };
+}
