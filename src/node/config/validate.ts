@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { isIP } from 'node:net';
+import { sourceAmbiguity } from '../../common/source-url.js';
 import { parseStatements, type Statement } from './grammar.js';
 import { NODE_SCHEMA } from './schema.js';
 import {
@@ -224,8 +225,14 @@ function interpretStream(st: Statement, storages: StorageSettings[], at: At): St
     if (c.name === 'on_demand') s.on_demand = true;
     if (c.name === 'input') {
       const url = c.args[0].value;
+      // A network source ffmpeg would read otherwise than a URL parser (issue 25, item 3); the
+      // reason only, never the URL (it may hold the camera's password).
+      const ambiguity = /^(?:rtsp|rtmp|https?):/.test(url) ? sourceAmbiguity(url) : null;
       if (!STREAM_INPUT_SCHEMES.some((p) => url.startsWith(p))) {
         at(c, `stream ${name}: input must be an rtsp://, rtmp://, http(s)://, file:// or testsrc:// URL`);
+        ok = false;
+      } else if (ambiguity !== null) {
+        at(c, `stream ${name}: input ${ambiguity}, which URL parsers read differently`);
         ok = false;
       } else s.input = url;
     }

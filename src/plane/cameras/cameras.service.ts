@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { maskUrlPassword } from '../../common/redact.js';
+import { ffmpegHost, sourceAmbiguity } from '../../common/source-url.js';
 import { errors } from '../errors.js';
 import type { Principal } from '../http/principal.js';
 import { isUuid, pageOf, requireUuid, DEFAULT_LIMIT, type ListArgs } from '../http/list.js';
@@ -28,8 +29,13 @@ export function checkSourceUrl(text: string, allowPrivateTargets = false): strin
   let u: URL;
   try { u = new URL(text); } catch { throw errors.badRequest('bad_source_url'); }
   if (!SCHEMES.has(u.protocol) || (NETWORK.has(u.protocol) && !u.hostname)) throw errors.badRequest('bad_source_url');
+  if (!NETWORK.has(u.protocol)) return text;
+  // ffmpeg must connect to the host checked here: a text its parser reads otherwise is refused
+  // (issue 25, item 3: `http://10.0.0.1\@169.254.169.254/`), and ffmpeg's host is checked too.
+  if (sourceAmbiguity(text) !== null) throw errors.badRequest('bad_source_url');
   // The node would fetch it: not its link-local or cloud-metadata neighbours.
-  if (!allowPrivateTargets && NETWORK.has(u.protocol) && isForbiddenTarget(u.hostname)) throw errors.badRequest('bad_source_url');
+  const ffmpeg = ffmpegHost(text);
+  if (!allowPrivateTargets && (isForbiddenTarget(u.hostname) || (ffmpeg !== null && isForbiddenTarget(ffmpeg)))) throw errors.badRequest('bad_source_url');
   return text;
 }
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { parseLivePlaylist, type LiveSegment } from '../hls/live-playlist.js';
 import { ffmpegArgs } from './ingest.args.js';
-import { planInput, type InputPlan } from './input.js';
+import { planInput, withHttpProxy, type InputPlan } from './input.js';
+import { gatedEnv, SourceGate } from './source-gate.js';
 import { Health, type HealthVerdict } from './health.js';
 
 export type IngestState = 'starting' | 'live' | 'degraded' | 'failing';
@@ -89,9 +90,12 @@ export class Ingest {
   /** The child is killed to switch from copy to encoding: restart at once, not after back-off. */
   private pendingSwitch = false;
   private readyWaiters: Array<() => void> = [];
+  /** An http(s) source is reached only through its gate: no redirect or playlist entry takes ffmpeg to another host. */
+  private readonly gate: SourceGate | null;
 
   constructor(private readonly o: IngestOptions) {
     this.plan = planInput(o.input);
+    this.gate = this.plan.kind === 'http' ? new SourceGate(o.input, o.log, o.stream) : null;
     this.health = new Health(o.segmentSecs);
   }
 
@@ -163,6 +167,7 @@ export class Ingest {
     await this.poll().catch(() => undefined);
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.gate?.close();
     this.wake();
   }
 
@@ -179,8 +184,11 @@ export class Ingest {
     this.liveSince = null;
     await rm(this.o.liveDir, { recursive: true, force: true });
     await mkdir(this.o.liveDir, { recursive: true, mode: 0o700 });
+    const proxy = this.gate ? await this.gate.open().catch(() => null) : null;
     if (this.stopping || run !== this.run) return;
-    const args = ffmpegArgs(this.plan, {
+    // Never without the gate: a failure to open it is a failed run, retried with back-off.
+    if (this.gate && !proxy) { this.fail('cannot open the source gate'); this.scheduleRestart(); return; }
+    const args = ffmpegArgs(proxy ? { ...this.plan, args: withHttpProxy(this.plan.args, proxy) } : this.plan, {
       encode: this.plan.encode || this.forceEncode,
       segmentSecs: this.o.segmentSecs,
       bitrateKbps: this.plan.kind === 'testsrc' ? Number(new URL(this.o.input).searchParams.get('bitrate') ?? 150) || 150 : undefined,
@@ -189,7 +197,7 @@ export class Ingest {
     });
     this.runStartedAt = this.o.now();
     if (this.state !== 'failing') this.setState('starting', null);
-    const child = spawnMedia(this.o.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnMedia(this.o.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(proxy ? { env: gatedEnv(process.env) } : {}) });
     this.child = child;
     this.o.log.debug({ stream: this.o.stream, pid: child.pid, run }, 'ingest started');
     let progress = '';

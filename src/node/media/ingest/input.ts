@@ -21,6 +21,15 @@ export interface InputPlan {
   encode: boolean;
 }
 
+/** What an http(s) source may open: plain and TLS HTTP, their transport, AES-128 segments, the CONNECT tunnel of the source gate. */
+export const HTTP_PROTOCOLS = 'http,https,tcp,tls,crypto,httpproxy';
+
+/** `args` (an input side) with ffmpeg sent through the HTTP proxy `proxy` (the source gate, source-gate.ts). */
+export function withHttpProxy(args: string[], proxy: string): string[] {
+  const i = args.lastIndexOf('-i');
+  return [...args.slice(0, i), '-http_proxy', proxy, ...args.slice(i)];
+}
+
 const SIZE = /^([1-9][0-9]{1,3})x([1-9][0-9]{1,3})$/;
 
 /**
@@ -71,6 +80,11 @@ export function planInput(input: string): InputPlan {
     case 'rtmp':
       return { kind, encode: false, args: ['-i', input] };
     case 'http':
-      return { kind, encode: false, args: ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '4', '-i', input] };
+      // Only network protocols: an HLS playlist may name `file:` segments, which ffmpeg's hls
+      // demuxer opens (with a media extension) unless the whitelist says no (issue 25, item 3).
+      return {
+        kind, encode: false,
+        args: ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '4', '-protocol_whitelist', HTTP_PROTOCOLS, '-i', input],
+      };
   }
 }
