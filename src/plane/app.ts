@@ -175,7 +175,7 @@ export async function buildApp(deps: {
   });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
-  const consoleDomain = createConsole({ root: deps.consoleRoot });
+  const consoleDomain = createConsole({ root: deps.consoleRoot, nodes, clock });
   const nodeOpsDomain = createNodeOps({ db, audit, nodes });
   const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });

@@ -1,36 +1,51 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { systemClock, type Clock } from '../../common/clock.js';
+import { errors } from '../errors.js';
 import type { PlaneApp } from '../http/typed.js';
 import { noJobs, type DomainParts } from '../http/module.js';
+import { ConsolePolicy, type NodeOrigins } from './console.policy.js';
 
 /**
  * The web console (document 4 §12): the single-page application that `npm run build` writes to
  * dist/console, served at `/`. Its pages are client routes: each answers index.html, which loads
  * the bundle from /assets/ (file names carry a content hash: cached for a year). The console
  * speaks only the public API, so it needs no rights of its own. The policy lets the players
- * fetch HLS from the nodes (another origin) and feed hls.js's blob: media and worker.
+ * fetch HLS from the registered nodes (other origins) and feed hls.js's blob: media and worker.
  */
 export const CONSOLE_PAGES = ['/', '/login', '/live', '/feed', '/events/:id', '/cameras/:id', '/dashboards', '/dashboards/:id', '/reports', '/admin/tokens', '/admin/settings', '/admin/audit', '/admin/monitor', '/admin/people', '/admin/usage', '/admin/templates', '/admin/nodes/:id', '/admin/orgs'] as const;
 
-const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' blob: data:",
-  "media-src 'self' blob: http: https:", "connect-src 'self' http: https:", "worker-src 'self' blob:",
-  "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'",
-].join('; ');
+/**
+ * An asset's name as Vite writes it (`<name>-<hash>.<ext>`, one folder): anything else, `..`
+ * in any encoding, a folder or an empty name included, is a 404 before the file system is asked
+ * (issue 25, item 10: `/assets/` and `/assets/%2e%2e/...` reached the static server, whose
+ * refusal answered 500 and logged an error, and a missing asset answered 405).
+ */
+const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false);
 
-export function createConsole(deps: { root?: string } = {}): DomainParts {
+export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?: Clock } = {}): DomainParts {
   const root = deps.root ?? fileURLToPath(new URL('../../../console/', import.meta.url));
+  const assets = join(root, 'assets');
+  const policy = new ConsolePolicy(deps.nodes, deps.clock ?? systemClock);
   return {
     routes: {
       public: (app: PlaneApp) => {
-        if (!existsSync(join(root, 'assets'))) return; // the console is not built (npm run build builds it)
+        if (!existsSync(assets)) return; // the console is not built (npm run build builds it)
         app.register(async (scope) => {
-          scope.addHook('onSend', async (_req, reply) => { reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff'); });
-          await scope.register(fastifyStatic, {
-            root: join(root, 'assets'), prefix: '/assets/', index: false, wildcard: true, decorateReply: true, cacheControl: false,
-            setHeaders: (res) => res.setHeader('cache-control', 'public, max-age=31536000, immutable'),
+          scope.addHook('onSend', async (_req, reply) => {
+            // no-referrer: a console page's address (an event, a camera) is not told to a node or any link's site.
+            reply.header('content-security-policy', await policy.current()).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+          });
+          // Only reply.sendFile: the assets route below decides what is a file to serve.
+          await scope.register(fastifyStatic, { root, serve: false, index: false, decorateReply: true, cacheControl: false });
+          scope.get('/assets/*', { schema: { hide: true } }, async (req, reply) => {
+            const name = (req.params as { '*': string })['*'];
+            if (!ASSET_NAME.test(name) || !(await isFile(join(assets, name)))) throw errors.notFound();
+            return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(name, assets);
           });
           for (const url of CONSOLE_PAGES) {
             scope.get(url, { schema: { hide: true } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', root));

@@ -101,6 +101,18 @@ export class NodesService {
     return nodesStore.markReachableMany(trx, rows);
   }
 
+  /**
+   * The origins (scheme, host, port) of every registered node, enabled or not: where the console's
+   * players fetch HLS and media (the console's content policy names them, issue 25 item 13).
+   */
+  async origins(): Promise<string[]> {
+    const out = new Set<string>();
+    for (const url of await nodesStore.urls(this.db)) {
+      try { out.add(new URL(url).origin); } catch { /* stored URLs were checked when saved */ }
+    }
+    return [...out].sort();
+  }
+
   /** All nodes, enabled or not (the sweep report's nodes_total). */
   count(): Promise<number> {
     return nodesStore.count(this.db);

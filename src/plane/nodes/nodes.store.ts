@@ -91,6 +91,11 @@ export const nodesStore = {
     return r.rows;
   },
 
+  /** The distinct URLs of every node, enabled or not. */
+  async urls(db: Db): Promise<string[]> {
+    return (await db.selectFrom('nodes').select('url').distinct().orderBy('url').execute()).map((r) => r.url);
+  },
+
   async count(db: Db): Promise<number> {
     const r = await sql<{ n: string }>`select count(*) as n from nodes`.execute(db);
     return Number(r.rows[0]?.n ?? 0);
