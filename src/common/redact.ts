@@ -25,7 +25,7 @@ export const URL_USERINFO = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/@"'\\]+):[^\s@
 const SECRET_PARAM = new RegExp(String.raw`([?&;][A-Za-z0-9_.-]*?${SECRET_NAME}=)(?:[^&;#\s"'\\:]|:(?!\s|$))*`, 'gi');
 
 /** Every URL credential of a free text (ffmpeg's messages) replaced by `mask`: `user:<mask>@`, `?password=<mask>`. */
-export function maskCredentialsIn(text: string, mask: string): string {
+function maskCredentialsIn(text: string, mask: string): string {
   return text.replace(URL_USERINFO, `$1:${mask}@`).replace(SECRET_PARAM, `$1${mask}`);
 }
 

@@ -22,7 +22,7 @@ export interface InputPlan {
 }
 
 /** What an http(s) source may open: plain and TLS HTTP, their transport, AES-128 segments, the CONNECT tunnel of the source gate. */
-export const HTTP_PROTOCOLS = 'http,https,tcp,tls,crypto,httpproxy';
+const HTTP_PROTOCOLS = 'http,https,tcp,tls,crypto,httpproxy';
 
 /** `args` (an input side) with ffmpeg sent through the HTTP proxy `proxy` (the source gate, source-gate.ts). */
 export function withHttpProxy(args: string[], proxy: string): string[] {
