@@ -6,6 +6,7 @@ import type { TlsOptions } from '../tls/tls.types.js';
 import type { S3Options } from '../evidence/s3.storage.js';
 import { isIP } from 'node:net';
 import { refusedEvidenceDir } from './evidence-dir.js';
+import { isRefusedEndpoint } from './endpoint-guard.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -197,7 +198,8 @@ export function parsePlaneConfig(opts: {
 
   const evBackend = doc.evidence_storage?.backend ?? 'local';
   if (evBackend !== 'local' && evBackend !== 's3') problems.push('[evidence_storage] backend must be "local" or "s3"');
-  const s3 = evBackend === 's3' ? parseS3(doc.evidence_storage ?? {}, problems, 'evidence_storage') : null;
+  const privateOk = allowPrivateTargets === true;
+  const s3 = evBackend === 's3' ? parseS3(doc.evidence_storage ?? {}, problems, 'evidence_storage', privateOk) : null;
   const evDir = doc.evidence_storage?.dir ?? join(dataDir, 'evidence');
   if (typeof evDir !== 'string' || !evDir) problems.push('[evidence_storage] dir must be a non-empty string');
   // A folder the plane would list and empty must be its own (issue 25); its content is checked at start.
@@ -216,7 +218,7 @@ export function parsePlaneConfig(opts: {
   if (evBackend === 's3' && maxBytes === null) problems.push('[evidence_storage] max_bytes is required with backend s3');
   const volumeRetention = ev.volume_retention ?? 'disabled';
   if (volumeRetention !== 'disabled' && volumeRetention !== 'oldest_purge_day') problems.push('[evidence_storage] volume_retention must be "disabled" or "oldest_purge_day"');
-  const retired = doc.evidence_storage_retired ? parseRetired(doc.evidence_storage_retired, dataDir, problems) : null;
+  const retired = doc.evidence_storage_retired ? parseRetired(doc.evidence_storage_retired, dataDir, problems, privateOk) : null;
 
   const sw = doc.sweeper ?? {};
   const interval = sw.interval_secs ?? 5, timeout = sw.timeout_secs ?? 2, concurrency = sw.concurrency ?? 16;
@@ -264,15 +266,15 @@ export function parsePlaneConfig(opts: {
 }
 
 /** [evidence_storage_retired]: the location keys of a storage being retired (written by the settings PATCH). */
-function parseRetired(e: Record<string, unknown>, dataDir: string, problems: string[]): EvidenceLocation | null {
-  if (e.backend === 's3') return { backend: 's3', dir: '', s3: parseS3(e, problems, 'evidence_storage_retired') };
+function parseRetired(e: Record<string, unknown>, dataDir: string, problems: string[], privateOk: boolean): EvidenceLocation | null {
+  if (e.backend === 's3') return { backend: 's3', dir: '', s3: parseS3(e, problems, 'evidence_storage_retired', privateOk) };
   if (e.backend === 'local' && typeof e.dir === 'string' && e.dir) return { backend: 'local', dir: resolve(dataDir, e.dir), s3: null };
   problems.push('[evidence_storage_retired] needs backend "s3", or backend "local" with a dir');
   return null;
 }
 
 /** The keys of an s3 backend in `section` (document 1): endpoint host[:port] without scheme, the key pair together. */
-function parseS3(e: Record<string, unknown>, problems: string[], section: string): S3Options {
+function parseS3(e: Record<string, unknown>, problems: string[], section: string, privateOk: boolean): S3Options {
   const str = (k: string, required: boolean): string | null => {
     if (e[k] === undefined) { if (required) problems.push(`[${section}] ${k} is required with backend s3`); return null; }
     if (typeof e[k] === 'string' && e[k]) return e[k] as string;
@@ -281,6 +283,7 @@ function parseS3(e: Record<string, unknown>, problems: string[], section: string
   };
   const endpoint = str('endpoint', true) ?? '';
   if (endpoint && !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(endpoint)) problems.push(`[${section}] endpoint must be host[:port] without a scheme`);
+  else if (endpoint && !privateOk && isRefusedEndpoint(endpoint)) problems.push(`[${section}] endpoint is a link-local or metadata address ([network] allow_private_targets = true allows it)`);
   const addressing = e.addressing ?? 'path';
   if (addressing !== 'path' && addressing !== 'virtual_host') problems.push(`[${section}] addressing must be path or virtual_host`);
   const https = e.https ?? true;
@@ -288,7 +291,7 @@ function parseS3(e: Record<string, unknown>, problems: string[], section: string
   const accessKey = str('access_key', false), secretKey = str('secret_key', false);
   if ((accessKey === null) !== (secretKey === null)) problems.push(`[${section}] access_key and secret_key are given together`);
   return { endpoint, bucket: str('bucket', true) ?? '', region: str('region', false) ?? 'us-east-1', https: https === true,
-    addressing: addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey, secretKey };
+    addressing: addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey, secretKey, allowPrivateTargets: privateOk };
 }
 
 const TLS_MODES: Array<TlsOptions['mode']> = ['off', 'external', 'pem', 'self_signed', 'acme'];

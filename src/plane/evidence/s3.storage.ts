@@ -1,10 +1,13 @@
 import { once } from 'node:events';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { EvidenceStorage } from './evidence.storage.js';
 import { receive } from './upload-gate.js';
 import { isEvidenceKey } from './evidence-folder.js';
+import { guardedLookup, isRefusedEndpoint } from '../config/endpoint-guard.js';
 
 /** `[evidence_storage]` with backend s3 (document 1): where and how; the keys are never shown. */
 export interface S3Options {
@@ -15,7 +18,11 @@ export interface S3Options {
   addressing: 'path' | 'virtual_host';
   accessKey: string | null;
   secretKey: string | null;
+  /** [network] allow_private_targets: the endpoint may be link-local or a metadata service (absent: refused) */
+  allowPrivateTargets?: boolean;
 }
+
+const refusedTarget = () => Object.assign(new Error('the endpoint is a link-local or metadata address'), { code: 'EREFUSEDTARGET' });
 
 const missing = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -31,22 +38,34 @@ const missing = (err: unknown) => {
 export class S3EvidenceStorage implements EvidenceStorage {
   readonly backend = 's3' as const;
   private readonly client: S3Client;
+  /** An endpoint refused as written: every call fails without a connection. */
+  private readonly refused: boolean;
 
   constructor(private readonly o: S3Options) {
+    const guarded = !o.allowPrivateTargets;
+    this.refused = guarded && isRefusedEndpoint(o.endpoint);
+    // A name is checked again on every connection (issue 25): what it resolves to may change after the settings were saved.
+    const agent = { keepAlive: true, maxSockets: 50, ...(guarded ? { lookup: guardedLookup } : {}) };
     this.client = new S3Client({
       endpoint: `${o.https ? 'https' : 'http'}://${o.endpoint}`, region: o.region, forcePathStyle: o.addressing === 'path',
       ...(o.accessKey && o.secretKey ? { credentials: { accessKeyId: o.accessKey, secretAccessKey: o.secretKey } } : {}),
-      maxAttempts: 2,
+      maxAttempts: 2, requestHandler: { httpAgent: new HttpAgent(agent), httpsAgent: new HttpsAgent(agent) },
     });
   }
 
+  /** The client, unless the endpoint is refused as written. */
+  private get s3(): S3Client {
+    if (this.refused) throw refusedTarget();
+    return this.client;
+  }
+
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }));
+    await this.s3.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }));
   }
 
   async putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }> {
     const pass = new PassThrough();
-    const upload = new Upload({ client: this.client, params: { Bucket: this.o.bucket, Key: key, Body: pass, ContentType: contentType }, queueSize: 2, partSize: 5 * 1024 * 1024 });
+    const upload = new Upload({ client: this.s3, params: { Bucket: this.o.bucket, Key: key, Body: pass, ContentType: contentType }, queueSize: 2, partSize: 5 * 1024 * 1024 });
     const done = upload.done();
     // An early failure of the upload ends the reading too.
     done.catch(() => { if (!body.destroyed) body.destroy(); });
@@ -65,7 +84,7 @@ export class S3EvidenceStorage implements EvidenceStorage {
 
   async open(key: string): Promise<{ size: number; body: Readable } | null> {
     try {
-      const r = await this.client.send(new GetObjectCommand({ Bucket: this.o.bucket, Key: key }));
+      const r = await this.s3.send(new GetObjectCommand({ Bucket: this.o.bucket, Key: key }));
       return { size: Number(r.ContentLength ?? 0), body: r.Body as Readable };
     } catch (err) {
       if (missing(err)) return null;
@@ -75,7 +94,7 @@ export class S3EvidenceStorage implements EvidenceStorage {
 
   async exists(key: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.o.bucket, Key: key }));
+      await this.s3.send(new HeadObjectCommand({ Bucket: this.o.bucket, Key: key }));
       return true;
     } catch (err) {
       if (missing(err)) return false;
@@ -84,7 +103,7 @@ export class S3EvidenceStorage implements EvidenceStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
   }
 
   /**
@@ -95,7 +114,7 @@ export class S3EvidenceStorage implements EvidenceStorage {
   async *list(): AsyncIterable<{ key: string; size: number }> {
     let token: string | undefined;
     do {
-      const r = await this.client.send(new ListObjectsV2Command({ Bucket: this.o.bucket, ContinuationToken: token }));
+      const r = await this.s3.send(new ListObjectsV2Command({ Bucket: this.o.bucket, ContinuationToken: token }));
       for (const o of r.Contents ?? []) if (o.Key && isEvidenceKey(o.Key)) yield { key: o.Key, size: Number(o.Size ?? 0) };
       token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);

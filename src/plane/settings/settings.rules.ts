@@ -85,8 +85,11 @@ export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, 
     if (e.access_key !== undefined && (typeof e.access_key !== 'string' || typeof e.secret_key !== 'string' || !e.access_key || !e.secret_key)) invalid('access_key and secret_key must be non-empty strings');
     if (e.https !== undefined && typeof e.https !== 'boolean') invalid('evidence_storage.https must be true or false');
     if (e.region !== undefined && (typeof e.region !== 'string' || !e.region)) invalid('evidence_storage.region must be a non-empty string');
+    // Omitted keys keep the stored ones only with the endpoint they were saved for; another endpoint gets none (issue 25).
+    const keys = e.access_key !== undefined ? [ev('access_key', e.access_key), ev('secret_key', e.secret_key)]
+      : sameS3Endpoint(saved, e.endpoint as string) ? [] : [ev('access_key', null), ev('secret_key', null)];
     return [ev('backend', 's3'), ev('dir', null), ev('endpoint', e.endpoint), ev('bucket', e.bucket), ev('region', e.region ?? 'us-east-1'), ev('https', e.https ?? true),
-      ev('addressing', e.addressing), ...(e.access_key !== undefined ? [ev('access_key', e.access_key), ev('secret_key', e.secret_key)] : []), ...marks];
+      ev('addressing', e.addressing), ...keys, ...marks];
   }
   if (typeof e.dir !== 'string' || !isAbsolute(e.dir)) invalid('evidence_storage.dir must be an absolute path');
   // By its path alone, saved or not (its content is looked at when the folder changes: storage-check.ts).
@@ -94,6 +97,12 @@ export function evidenceEdits(e: Record<string, unknown>, saved: Record<string, 
   if (refused) throw errors.badRequest('evidence_dir_refused', { reason: `evidence_storage.dir: ${refused}` });
   // The keys of the other backend go (a bucket's keys do not linger in a folder's section).
   return [ev('backend', 'local'), ev('dir', e.dir), ...S3_KEYS.map((k) => ev(k, null)), ...marks];
+}
+
+/** Whether the saved section is an s3 storage at `endpoint` (host and port, any case): its stored keys were given for it. */
+export function sameS3Endpoint(saved: Record<string, unknown>, endpoint: string): boolean {
+  const was = at(saved, 'evidence_storage', 'endpoint');
+  return at(saved, 'evidence_storage', 'backend') === 's3' && typeof was === 'string' && was.toLowerCase() === endpoint.toLowerCase();
 }
 
 export function dvrEdit(v: unknown): Edit {

@@ -120,8 +120,9 @@ export class SettingsService {
    */
   async testStorage(body: { evidence_storage: Record<string, unknown> }): Promise<{ ok: boolean; rotation_blocked: boolean }> {
     // A check, not a change: the acknowledgement of a retention policy is the PATCH's business.
-    const edits = evidenceEdits(body.evidence_storage, {}, true, this.config.dataDir);
     const saved = (await this.read().catch(() => null))?.doc ?? {};
+    // Against the saved section: omitted keys are the stored ones only for the endpoint they were saved with.
+    const edits = evidenceEdits(body.evidence_storage, saved, true, this.config.dataDir);
     await precheckStorage(edits, saved, this.config);
     const next = this.locationOf(Object.fromEntries(edits.map(([path, value]) => [path[1], value])))!;
     if (where(next) === where(this.locationOf({ backend: 'local', ...(at(saved, 'evidence_storage') as object | undefined) })!)) return { ok: true, rotation_blocked: false };
@@ -137,7 +138,8 @@ export class SettingsService {
     if (e.backend === 's3') {
       const str = (k: string) => (typeof e[k] === 'string' && e[k] ? e[k] as string : null);
       return { backend: 's3', dir: '', s3: { endpoint: str('endpoint') ?? '', bucket: str('bucket') ?? '', region: str('region') ?? 'us-east-1', https: e.https !== false,
-        addressing: e.addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey: str('access_key'), secretKey: str('secret_key') } };
+        addressing: e.addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey: str('access_key'), secretKey: str('secret_key'),
+        allowPrivateTargets: this.config.allowPrivateTargets } };
     }
     const dir = typeof e.dir === 'string' && e.dir ? (isAbsolute(e.dir) ? e.dir : resolve(this.config.dataDir, e.dir)) : this.config.evidence.dir;
     return { backend: 'local', dir, s3: null };

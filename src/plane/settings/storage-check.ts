@@ -6,8 +6,9 @@ import type { PlaneConfig } from '../config/config.js';
 import { errors } from '../errors.js';
 import { S3EvidenceStorage } from '../evidence/s3.storage.js';
 import { EvidenceFolderRefused, inspectEvidenceFolder } from '../evidence/evidence-folder.js';
-import { isForbiddenTarget } from '../nodes/target-policy.js';
+import { endpointHost, isRefusedAddress, isRefusedEndpoint } from '../config/endpoint-guard.js';
 import { at, type Edit } from './plane-toml.js';
+import { sameS3Endpoint } from './settings.rules.js';
 
 const failure = (what: string, err: unknown) => {
   const e = err as NodeJS.ErrnoException & { name?: string };
@@ -27,7 +28,7 @@ async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
  */
 export async function precheckStorage(edits: Edit[], saved: Record<string, unknown>, config: PlaneConfig): Promise<void> {
   const v = (k: string) => edits.find(([path]) => path[1] === k)?.[1];
-  if (v('backend') === 's3') return precheckS3(v, saved, config);
+  if (v('backend') === 's3') return precheckS3(v, edits, saved, config);
   const dir = v('dir') as string;
   let state;
   try { state = await inspectEvidenceFolder(dir, config.dataDir); } catch (err) {
@@ -44,25 +45,35 @@ export async function precheckStorage(edits: Edit[], saved: Record<string, unkno
   if (!back.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
 }
 
-async function precheckS3(v: (k: string) => unknown, saved: Record<string, unknown>, config: PlaneConfig): Promise<void> {
-  const host = String(v('endpoint')).replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+async function precheckS3(v: (k: string) => unknown, edits: Edit[], saved: Record<string, unknown>, config: PlaneConfig): Promise<void> {
+  const endpoint = String(v('endpoint'));
+  const refused = () => errors.storageCheckFailed('the endpoint resolves to a link-local or metadata address');
   if (!config.allowPrivateTargets) {
-    const addrs = await step('resolve the endpoint', () => lookup(host, { all: true }));
-    if (isForbiddenTarget(host) || addrs.some((a) => isForbiddenTarget(a.address))) throw errors.storageCheckFailed('the endpoint resolves to a link-local or metadata address');
+    // As written, in any notation (issue 25), then what its name resolves to now; the storage's sockets check again at connect time.
+    if (isRefusedEndpoint(endpoint)) throw refused();
+    const addrs = await step('resolve the endpoint', () => lookup(endpointHost(endpoint)!, { all: true }));
+    if (addrs.some((a) => isRefusedAddress(a.address))) throw refused();
   }
-  const keep = (k: string) => (v(k) as string | undefined) ?? (at(saved, 'evidence_storage', k) as string | undefined) ?? null;
-  const store = new S3EvidenceStorage({ endpoint: String(v('endpoint')), bucket: String(v('bucket')), region: String(v('region') ?? 'us-east-1'),
-    https: v('https') !== false, addressing: v('addressing') === 'virtual_host' ? 'virtual_host' : 'path', accessKey: keep('access_key'), secretKey: keep('secret_key') });
+  // The stored keys go only to the endpoint they were saved with (issue 25): another endpoint named without keys gets none.
+  const withSaved = sameS3Endpoint(saved, endpoint);
+  const key = (k: string): string | null => {
+    const edit = edits.find(([path]) => path[1] === k);
+    if (edit) return (edit[1] as string | undefined) ?? null;
+    return withSaved ? (at(saved, 'evidence_storage', k) as string | undefined) ?? null : null;
+  };
+  const store = new S3EvidenceStorage({ endpoint, bucket: String(v('bucket')), region: String(v('region') ?? 'us-east-1'),
+    https: v('https') !== false, addressing: v('addressing') === 'virtual_host' ? 'virtual_host' : 'path', accessKey: key('access_key'), secretKey: key('secret_key'),
+    allowPrivateTargets: config.allowPrivateTargets });
   const bytes = randomBytes(64);
-  const key = `.argus-probe/${randomUUID()}`;
-  await step('write a probe object', () => store.put(key, bytes, 'application/octet-stream'));
+  const probe = `.argus-probe/${randomUUID()}`;
+  await step('write a probe object', () => store.put(probe, bytes, 'application/octet-stream'));
   const got = await step('read the probe object back', async () => {
-    const o = await store.open(key);
+    const o = await store.open(probe);
     if (!o) throw Object.assign(new Error('missing'), { code: 'NoSuchKey' });
     const chunks: Buffer[] = [];
     for await (const c of o.body) chunks.push(c as Buffer);
     return Buffer.concat(chunks);
   });
-  await step('delete the probe object', () => store.delete(key));
+  await step('delete the probe object', () => store.delete(probe));
   if (!got.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
 }

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../harness.js';
+import { CANARY, ROOT } from '../harness.js';
 import { login, type Client } from '../client.js';
 import { planeWithFile } from './plane-with-file.js';
+import { fakeS3 } from '../evidence/fake-s3.js';
 
 // The pre-check of a candidate evidence storage (PATCH and POST .../evidence-storage/test),
 // hardened in issue 25.
@@ -60,5 +61,57 @@ describe('a local evidence folder must be the plane\'s own (issue 25, finding 2)
     const r = await save(old);
     expect(r.status, r.text).toBe(200);
     expect(r.body.evidence_storage.saved).toMatchObject({ backend: 'local', dir: old });
+  });
+});
+
+describe('an s3 candidate (issue 25, findings 4 and 11)', () => {
+  let p: Awaited<ReturnType<typeof planeWithFile>>;
+  let root: Client;
+  let saved: Awaited<ReturnType<typeof fakeS3>>, other: Awaited<ReturnType<typeof fakeS3>>;
+  const ACCESS = `AKIA${CANARY}`, SECRET = `secret-${CANARY}`;
+  const s3 = (endpoint: string, keys: Record<string, string> = {}) => ({ evidence_storage: { backend: 's3', endpoint, bucket: 'evidence', https: false, addressing: 'path',
+    max_bytes: 1 << 30, ...MARKS, ...keys } });
+  // A storage without keys signs with the SDK's default credentials (here: the environment's, as on a host with a role).
+  const env = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
+  beforeAll(async () => {
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'ENVKEY', AWS_SECRET_ACCESS_KEY: 'ENVSECRET' });
+    p = await planeWithFile();
+    root = await login(p.t.plane.app, ROOT);
+    [saved, other] = [await fakeS3(), await fakeS3()];
+    // The storage saved by hand: an s3 section with its keys.
+    await writeFile(p.file, (await readFile(p.file, 'utf8')).replace('[evidence_storage]\nbackend = "local"',
+      `[evidence_storage]\nbackend = "s3"\nendpoint = "${saved.endpoint}"\nbucket = "evidence"\nhttps = false\naccess_key = "${ACCESS}"\nsecret_key = "${SECRET}"\nmax_bytes = 1073741824`));
+  });
+  afterAll(async () => {
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    await saved?.close(); await other?.close(); await p?.close();
+  });
+  const check = (body: unknown) => root.post('/api/v1/settings/plane/evidence-storage/test', body);
+
+  it.each(['[0:0:0:0:0:ffff:a9fe:a9fe]', '[::ffff:0:a9fe:a9fe]', '[fd00:0ec2::254]', '[64:ff9b::a9fe:a9fe]:80'])('%s: refused before any connection', async (endpoint) => {
+    const r = await check(s3(endpoint));
+    expect([r.status, r.body]).toEqual([502, { error: 'the endpoint resolves to a link-local or metadata address' }]);
+    const patch = await root.req('PATCH', '/api/v1/settings/plane', s3(endpoint));
+    expect([patch.status, patch.body]).toEqual([502, { error: 'the endpoint resolves to a link-local or metadata address' }]);
+  });
+
+  it('the saved keys go to the saved endpoint only: another endpoint named without keys gets none', async () => {
+    expect((await check(s3(other.endpoint))).body).toEqual({ ok: true, rotation_blocked: false });
+    expect(other.requests.length).toBeGreaterThan(0);
+    expect(JSON.stringify(other.requests)).not.toContain(CANARY);
+    expect(other.requests.every((h) => String(h.authorization).includes('Credential=ENVKEY/'))).toBe(true);
+    // The saved endpoint named without keys: the stored keys sign the probe (the access key id is in the Authorization header).
+    expect((await check(s3(saved.endpoint))).body).toEqual({ ok: true, rotation_blocked: false });
+    expect(saved.requests.some((h) => String(h.authorization).includes(`Credential=${ACCESS}/`))).toBe(true);
+  });
+
+  it('a PATCH to another endpoint without keys saves none (the stored ones stay with their endpoint); nothing shows a key', async () => {
+    const r = await root.req('PATCH', '/api/v1/settings/plane', s3(other.endpoint));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.evidence_storage.saved).toMatchObject({ endpoint: other.endpoint, access_key_configured: false, secret_key_configured: false });
+    const text = await readFile(p.file, 'utf8');
+    expect(text).not.toContain(CANARY);
+    expect(JSON.stringify(other.requests)).not.toContain(CANARY);
+    expect(p.t.logs.text).not.toContain(CANARY);
   });
 });
