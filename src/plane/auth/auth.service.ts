@@ -15,6 +15,7 @@ import type { AuditService, AuditActor } from '../audit/audit.service.js';
 import { authStore, kidOf, type SigningKey } from './auth.store.js';
 import { verifyPassword, dummyHashPromise } from './password.js';
 import { SessionCache } from './session-cache.js';
+import { SecurityLog } from './security-log.js';
 import { LOGIN_THROTTLE_TABLE, loginThrottleStore, throttleClient } from './login-throttle.store.js';
 import type { Job } from '../jobs/jobs.js';
 
@@ -58,6 +59,7 @@ export class AuthService {
   private readonly byLogin: RateLimiterPostgres;
   private readonly byAddress: RateLimiterPostgres;
   private readonly reservations = new AttemptReservations();
+  private readonly security: SecurityLog;
 
   constructor(
     private readonly db: Db,
@@ -72,6 +74,7 @@ export class AuthService {
     };
     this.byLogin = new RateLimiterPostgres({ ...store, keyPrefix: 'login', points: opts.throttle.attempts });
     this.byAddress = new RateLimiterPostgres({ ...store, keyPrefix: 'addr', points: opts.throttle.attempts * 4 });
+    this.security = new SecurityLog(clock);
   }
 
   /** Follows session news (rotation, revocation) published by any plane process. */
@@ -108,8 +111,8 @@ export class AuthService {
    * user), here or by NOTIFY from another process. A process started after a revocation has
    * not heard of it; every route that reads the database sees it regardless.
    */
-  async verifySignedIn(token: string): Promise<VerifiedClaims> {
-    const claims = await this.verifyToken(token);
+  async verifySignedIn(token: string, from?: { ip: string }): Promise<VerifiedClaims> {
+    const claims = await this.verifyToken(token, from);
     if (this.revokedSessions.has(claims.sid)) throw errors.unauthorized();
     // iat has whole seconds: only tokens issued in an earlier second than the revocation are
     // surely the user's old sessions (a login in that same second keeps its token).
@@ -171,8 +174,9 @@ export class AuthService {
     const loginKey = createHash('sha256').update(login.toLowerCase()).digest('base64url');
     const release = await this.reservations.reserve([
       { name: 'login', limiter: this.byLogin, key: loginKey, limit: this.opts.throttle.attempts },
-      { name: 'addr', limiter: this.byAddress, key: from.ip, limit: this.opts.throttle.attempts * 4 },
-    ]);
+      { name: 'address', limiter: this.byAddress, key: from.ip, limit: this.opts.throttle.attempts * 4 },
+    ], (full, retryAfter) => this.security.warn(this.log, 'auth.login_throttled', { ip: from.ip, budget: full.join(','), retry_after: retryAfter },
+      'login refused: too many failed attempts', { thin: true }));
     try {
       return await this.checkedLogin(login, loginKey, password, from);
     } finally {
@@ -193,10 +197,12 @@ export class AuthService {
       ]);
       // The attempted name only when it is a user's login (it may be a password typed there).
       const attempted = user ? user.login : UNKNOWN_LOGIN;
+      const reason = !user ? 'unknown_login' : user.disabled ? 'disabled' : 'wrong_password';
+      this.security.warn(this.log, 'auth.login_failed', { ip: from.ip, login: attempted, reason }, 'login failed');
       await this.db.transaction().execute((trx) => this.audit.record(trx, {
         actor: { id: user?.id ?? null, name: attempted, role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
         action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: attempted,
-        params: { reason: !user ? 'unknown_login' : user.disabled ? 'disabled' : 'wrong_password' },
+        params: { reason },
       }));
       throw errors.invalidCredentials();
     }
@@ -237,8 +243,12 @@ export class AuthService {
     return this.key;
   }
 
-  /** Signature, key id, type and expiry only: for the routes that must not touch the database. */
-  async verifyToken(token: string): Promise<VerifiedClaims> {
+  /**
+   * Signature, key id, type and expiry only: for the routes that must not touch the database.
+   * `from`: the caller's address, for the warn line of a token refused for other reasons than
+   * its age (a forged or mangled one, or one of a retired key).
+   */
+  async verifyToken(token: string, from?: { ip: string }): Promise<VerifiedClaims> {
     const key = this.key, hmacKey = this.hmacKey;
     if (!key || !hmacKey) throw errors.unauthorized();
     const known = this.verified.get(token);
@@ -257,7 +267,9 @@ export class AuthService {
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
       claims = { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp, iat: typeof payload.iat === 'number' ? payload.iat : 0 };
-    } catch {
+    } catch (err) {
+      const reason = refusal(err);
+      if (reason) this.security.warn(this.log, 'auth.token_refused', { ip: from?.ip ?? 'unknown', reason }, 'session token refused', { thin: true });
       throw errors.unauthorized();
     }
     // The key may have changed while jose was verifying: remember only under the key it used.
@@ -335,6 +347,15 @@ export class AuthService {
       throw err instanceof ApiError || isConnectionError(err) ? err : errors.rotateFailed();
     }
   }
+}
+
+/** Why a session token was refused, for the log; null for an expired one (an ordinary end of a session). */
+function refusal(err: unknown): string | null {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ERR_JWT_EXPIRED') return null;
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'bad_signature';
+  if ((err as Error).message === 'unknown key id') return 'unknown_key';
+  return 'malformed';
 }
 
 export function actorOf(p: Principal): AuditActor {

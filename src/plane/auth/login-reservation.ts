@@ -18,20 +18,28 @@ export class AttemptReservations {
   private readonly inFlight = new Map<string, number>();
   private waiters: Array<() => void> = [];
 
-  /** Reserves one attempt on every budget, or answers 429 with the longest wait; returns the release. */
-  async reserve(budgets: Budget[]): Promise<() => void> {
+  /**
+   * Reserves one attempt on every budget, or answers 429 with the longest wait (after telling
+   * `onRefused` which budgets are spent); returns the release.
+   */
+  async reserve(budgets: Budget[], onRefused?: (spent: string[], retryAfterSecs: number) => void): Promise<() => void> {
     for (;;) {
       const recorded = await Promise.all(budgets.map((b) => b.limiter.get(b.key)));
       // From here to the take nothing awaits: the check and the take are one step.
       let waitMs = 0;
       let full = false;
+      const spent: string[] = [];
       budgets.forEach((b, i) => {
         const r = recorded[i];
         const failures = r?.consumedPoints ?? 0;
-        if (failures >= b.limit) waitMs = Math.max(waitMs, r?.msBeforeNext ?? 1000, 1000);
+        if (failures >= b.limit) { waitMs = Math.max(waitMs, r?.msBeforeNext ?? 1000, 1000); spent.push(b.name); }
         else if (failures + this.count(b) >= b.limit) full = true;
       });
-      if (waitMs > 0) throw errors.loginThrottled(Math.max(1, Math.ceil(waitMs / 1000)));
+      if (waitMs > 0) {
+        const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+        onRefused?.(spent, retryAfter);
+        throw errors.loginThrottled(retryAfter);
+      }
       if (!full) return this.take(budgets);
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }

@@ -28,7 +28,8 @@ export function requireDatabase(scope: PlaneApp, health: DbHealth): void {
  * auth domain, which builds its routes on these scopes.
  */
 export interface SessionAuthenticator<Claims = unknown> {
-  verifyToken(token: string): Promise<Claims>;
+  /** `from`: where a refused token came from, for the plane's log (issue 25, item 16). */
+  verifyToken(token: string, from?: { ip: string }): Promise<Claims>;
   authenticate(token: string, from: { ip: string; userAgent: string }, verified?: Claims): Promise<Principal>;
 }
 
@@ -39,7 +40,7 @@ export interface SessionAuthenticator<Claims = unknown> {
 export async function authenticateSession(req: FastifyRequest, auth: SessionAuthenticator, health: DbHealth): Promise<void> {
   const token = bearerToken(req) ?? queryToken(req);
   if (!token) throw errors.unauthorized();
-  const claims = await auth.verifyToken(token);
+  const claims = await auth.verifyToken(token, clientOf(req));
   if (!health.isUp) throw errors.dbUnavailable();
   req.principal = await auth.authenticate(token, clientOf(req), claims);
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
 import { authenticateSession, bearerToken } from '../http/scopes.js';
@@ -22,12 +23,18 @@ declare module 'fastify' {
 export function requireModuleToken(scope: PlaneApp, tokens: ModuleTokensService, health: DbHealth): void {
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
-    if (!secret) throw errors.unauthorized();
+    if (!secret) refuse(req, tokens, 'missing');
     if (!health.isUp) throw errors.dbUnavailable();
     const token = await tokens.authenticate(secret);
-    if (!token) throw errors.unauthorized();
+    if (!token) refuse(req, tokens, secret.startsWith(SECRET_PREFIX) ? 'unknown_or_disabled' : 'not_a_module_token');
     req.moduleToken = token;
   });
+}
+
+/** 401, written to the plane's log at warn (the route's pattern, not the URL: a query may hold anything). */
+function refuse(req: FastifyRequest, tokens: ModuleTokensService, reason: 'missing' | 'not_a_module_token' | 'unknown_or_disabled'): never {
+  tokens.noteRefused(req.log as Logger, req.ip, `${req.method} ${req.routeOptions.url ?? ''}`, reason);
+  throw errors.unauthorized();
 }
 
 /**
@@ -42,7 +49,7 @@ export function requireSessionOrModuleToken(scope: PlaneApp, auth: AuthService, 
     if (!secret?.startsWith(SECRET_PREFIX)) return authenticateSession(req, auth, health);
     if (!health.isUp) throw errors.dbUnavailable();
     const token = await tokens.authenticate(secret);
-    if (!token) throw errors.unauthorized();
+    if (!token) refuse(req, tokens, 'unknown_or_disabled');
     req.moduleToken = token;
   });
 }

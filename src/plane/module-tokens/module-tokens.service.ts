@@ -1,5 +1,6 @@
 import { iso } from '../../common/time.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { pgCode, UNIQUE_VIOLATION } from '../db/pg-errors.js';
@@ -9,6 +10,7 @@ import { pageOf, requireUuid, DEFAULT_LIMIT } from '../http/list.js';
 import { readScope, recordScope, writeScope } from '../rights/org-scope.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
+import { SecurityLog } from '../auth/security-log.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import { moduleTokensStore, type ModuleTokenCredential, type ModuleTokenRecord } from './module-tokens.store.js';
 import type { ModuleTokenCreate, ModuleTokenListArgs, ModuleTokenPatch } from './module-tokens.schemas.js';
@@ -45,7 +47,11 @@ export type TokenRow = ReturnType<typeof tokenRow>;
  * plane process.
  */
 export class ModuleTokensService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly orgs: OrgsService, private readonly audit: AuditService) {}
+  private readonly security: SecurityLog;
+
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly orgs: OrgsService, private readonly audit: AuditService) {
+    this.security = new SecurityLog(clock);
+  }
 
   async list(p: Principal, q: ModuleTokenListArgs) {
     const orgId = readScope(p, q.org);
@@ -136,6 +142,14 @@ export class ModuleTokensService {
   async authenticate(secret: string): Promise<ModuleTokenCredential | undefined> {
     if (!secret.startsWith(SECRET_PREFIX) || secret.length > 128) return undefined;
     return moduleTokensStore.bySecret(this.db, hashSecret(secret));
+  }
+
+  /**
+   * A bearer the intake or close scope refused, as a warn line of the plane's log (issue 25, item
+   * 16): the address, the route and why, at most once a minute per address; never the secret.
+   */
+  noteRefused(log: Logger, ip: string, route: string, reason: 'missing' | 'not_a_module_token' | 'unknown_or_disabled'): void {
+    this.security.warn(log, 'module_token.refused', { ip, route, reason }, 'module token refused', { thin: true });
   }
 
   /** Whether touch() would write (the token's use was last recorded over a minute ago). */

@@ -42,7 +42,7 @@ export function versionRoute(app: PlaneApp, deps: { auth: AuthService }): void {
     onRequest: async (req) => {
       const token = bearerToken(req);
       if (!token) throw errors.unauthorized();
-      await deps.auth.verifySignedIn(token);
+      await deps.auth.verifySignedIn(token, { ip: req.ip });
     },
   }, async () => body);
 }
