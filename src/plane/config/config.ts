@@ -318,6 +318,8 @@ function parseTls(t: Record<string, unknown>, dataDir: string, publicUrl: string
   if (scheme && mode === 'off' && scheme !== 'http:') problems.push('[network.tls] with mode off the public URL must be http://');
   if (scheme && mode !== 'off' && TLS_MODES.includes(mode) && scheme !== 'https:') problems.push(`[network.tls] with mode ${mode} the public URL must be https://`);
   if (mode === 'pem' && (!opts.cert || !opts.key)) problems.push('[network.tls] mode pem requires cert and key');
+  // Relative paths would depend on the directory the plane is started from (issue 25); the files themselves are read at start.
+  for (const k of ['cert', 'key'] as const) if (opts[k] && !isAbsolute(opts[k])) problems.push(`[network.tls] ${k} must be an absolute path`);
   if (mode === 'self_signed' && !hosts.length) problems.push('[network.tls] mode self_signed requires hosts');
   if (mode === 'acme') {
     if (!hosts.length || hosts.some((h) => isIP(h) !== 0)) problems.push('[network.tls] mode acme requires hosts that are domain names');

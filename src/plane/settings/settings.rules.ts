@@ -44,6 +44,7 @@ export function networkEdits(n: NonNullable<SettingsPatch['network']>): Edit[] {
   const cert = str('cert'), key = str('key'), storeDir = str('store_dir'), contact = str('acme_contact'), acmeListen = str('acme_listen');
   const hosts = tls.hosts === undefined || tls.hosts === null ? [] : Array.isArray(tls.hosts) && tls.hosts.every((h) => typeof h === 'string' && h) ? tls.hosts as string[] : invalid('tls.hosts must be a list of host names');
   if (mode === 'pem' && (!cert || !key)) invalid('tls.mode pem requires cert and key');
+  if ((cert && !isAbsolute(cert)) || (key && !isAbsolute(key))) invalid('tls.cert and tls.key must be absolute paths');
   if ((mode === 'self_signed' || mode === 'acme') && !hosts.includes(url!.hostname.replace(/^\[(.*)\]$/, '$1'))) invalid(`tls.hosts must include the public URL's host ${url!.hostname}`);
   if (mode === 'acme') {
     if (hosts.some((h) => isIP(h) !== 0)) invalid('tls.mode acme requires domain names in hosts, not IP addresses');

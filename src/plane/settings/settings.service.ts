@@ -12,6 +12,7 @@ import { dvrEdit, evidenceEdits, levelEdit, networkEdits, type SettingsPatch } f
 import { settingsStore } from './settings.store.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
 import { precheckStorage } from './storage-check.js';
+import { PemProblem, readPemPair } from '../tls/pem.js';
 import type { EvidenceLocation } from '../config/config.js';
 import { holdsObjects, storageAt, type OperationFigures } from '../evidence/storage-operations.js';
 import { volumeFigures } from '../evidence/fullness.js';
@@ -67,6 +68,11 @@ export class SettingsService {
     if (body.log_level !== undefined && body.log_level !== null && this.config.logLevelEnv) throw errors.rustLogOverride();
     // The values first, before the file and the lock (the acknowledgement rule needs the saved file: below).
     this.edits(body, {}, true);
+    // pem files are read when saved, as the start will read them (issue 25): a pair that cannot be served is a 400, not a plane that will not start.
+    const tls = body.network?.tls;
+    if (tls?.mode === 'pem') {
+      await readPemPair(String(tls.cert), String(tls.key)).catch((err: unknown) => { throw err instanceof PemProblem ? errors.settingsInvalid(err.message) : err; });
+    }
     try {
       const now = await this.db.transaction().execute(async (trx) => {
         await settingsStore.lock(trx, this.lockWaitMs);

@@ -9,6 +9,8 @@ import { writeFileAtomic } from '../../common/atomic-file.js';
 import type { Job } from '../jobs/jobs.js';
 import { describe, selfSigned, stillGood } from './certificate.js';
 import { obtain } from './acme.js';
+import { PemProblem, readPemPair } from './pem.js';
+import { ConfigError } from '../config/config.js';
 import type { CertificateDescription, KeyPair, TlsOptions } from './tls.types.js';
 
 /** The part of an HTTPS server a new certificate is handed to. */
@@ -52,9 +54,15 @@ export class TlsService {
     return [];
   }
 
+  /** At start: a pair that cannot be served is a configuration problem (ConfigError: `argus-plane serve` exits 2). */
   private async readPem(): Promise<KeyPair> {
-    const pair = { cert: await readFile(this.opts.cert!, 'utf8'), key: await readFile(this.opts.key!, 'utf8') };
-    createSecureContext(pair); // a pair that does not match throws here, not at the first handshake
+    let pair: KeyPair;
+    try {
+      pair = await readPemPair(this.opts.cert!, this.opts.key!);
+    } catch (err) {
+      if (err instanceof PemProblem) throw new ConfigError([`[network.tls] ${err.message}`]);
+      throw err;
+    }
     this.seen = sha(pair.cert + pair.key);
     return pair;
   }
