@@ -7,6 +7,7 @@ import type { S3Options } from '../evidence/s3.storage.js';
 import { isIP } from 'node:net';
 import { refusedEvidenceDir } from './evidence-dir.js';
 import { isRefusedEndpoint } from './endpoint-guard.js';
+import { lengthProblems } from './lengths.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -150,6 +151,8 @@ export function parsePlaneConfig(opts: {
   }
   const dataDir = opts.dataDir ?? (opts.configFile ? dirname(resolve(opts.configFile)) : resolve('data'));
   const env = opts.env;
+  // Lengths first: a value past its limit is reported once, here, whatever else is wrong with it.
+  problems.push(...lengthProblems(doc as Record<string, unknown>));
 
   const dvr = doc.dvr_export_max_secs ?? 3600;
   if (!Number.isInteger(dvr) || dvr < 60 || dvr > 86400) problems.push('dvr_export_max_secs must be an integer in 60..86400');

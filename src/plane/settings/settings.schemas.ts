@@ -1,13 +1,31 @@
 import { Type } from 'typebox';
+import { SETTING_MAX } from '../config/lengths.js';
 
 const loose = Type.Optional(Type.Unknown());
+/**
+ * A value of any type whose strings are at most `max` long (issue 25): the service still checks
+ * the type with the documented codes (invalid_public_url for a public URL that is no string).
+ */
+const upTo = (max: number) => Type.Optional(Type.Unknown({ maxLength: max }));
+const M = SETTING_MAX;
+
+const Tls = Type.Object({
+  mode: upTo(M.word), cert: upTo(M.path), key: upTo(M.path), store_dir: upTo(M.path), acme_contact: upTo(M.email), acme_listen: upTo(M.listen),
+  hosts: Type.Optional(Type.Unknown({ maxItems: M.hosts, items: { maxLength: M.host } })),
+}, { additionalProperties: Type.Unknown({ maxLength: M.path }) });
+
+const EvidenceStorage = Type.Object({
+  backend: upTo(M.word), dir: upTo(M.path), endpoint: upTo(M.endpoint), bucket: upTo(M.bucket), region: upTo(M.region), addressing: upTo(M.word),
+  access_key: upTo(M.key), secret_key: upTo(M.key), volume_retention: upTo(M.word),
+}, { additionalProperties: Type.Unknown({ maxLength: M.path }) });
 
 /** PATCH body (document 1): each section optional; values checked by the service with the documented errors. */
 export const SettingsPatchBody = Type.Object({
   dvr_export_max_secs: loose,
-  network: Type.Optional(Type.Union([Type.Object({ public_url: loose, listen: loose, tls: loose }, { additionalProperties: false }), Type.Null()])),
-  log_level: loose,
-  evidence_storage: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  network: Type.Optional(Type.Union([Type.Object({ public_url: upTo(M.url), listen: upTo(M.listen), tls: Type.Optional(Type.Union([Tls, Type.Unknown({ not: { type: 'object' } })])) },
+    { additionalProperties: false }), Type.Null()])),
+  log_level: upTo(M.word),
+  evidence_storage: Type.Optional(Type.Union([EvidenceStorage, Type.Null()])),
   acknowledge_destructive_volume_retention: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
@@ -21,5 +39,5 @@ export const SettingsReply = Type.Object({
 
 export const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ maxLength: 128 })) });
 
-export const StorageTestBody = Type.Object({ evidence_storage: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false });
+export const StorageTestBody = Type.Object({ evidence_storage: EvidenceStorage }, { additionalProperties: false });
 export const StorageTestReply = Type.Object({ ok: Type.Boolean(), rotation_blocked: Type.Boolean() });
