@@ -239,10 +239,13 @@ export class SettingsService {
     const c = this.config;
     const savedBackend = String(at(doc, 'evidence_storage', 'backend') ?? 'local');
     const flags = (access: unknown, secret: unknown) => ({ access_key_configured: typeof access === 'string' && access !== '', secret_key_configured: typeof secret === 'string' && secret !== '' });
+    const ev = (k: string) => at(doc, 'evidence_storage', k);
+    // The limits as saved, absent keys read as the start reads them (issue 25: only backend and dir were shown).
+    const savedLimits = { max_bytes: ev('max_bytes') ?? null, volume_retention: ev('volume_retention') ?? 'disabled',
+      low_watermark_percent: ev('low_watermark_percent') ?? 70, high_watermark_percent: ev('high_watermark_percent') ?? 85, critical_watermark_percent: ev('critical_watermark_percent') ?? 95 };
     const saved = savedBackend === 's3'
-      ? { backend: 's3', endpoint: at(doc, 'evidence_storage', 'endpoint') ?? null, bucket: at(doc, 'evidence_storage', 'bucket') ?? null,
-        ...flags(at(doc, 'evidence_storage', 'access_key'), at(doc, 'evidence_storage', 'secret_key')) }
-      : { backend: 'local', dir: String(at(doc, 'evidence_storage', 'dir') ?? c.evidence.dir) };
+      ? { backend: 's3', endpoint: ev('endpoint') ?? null, bucket: ev('bucket') ?? null, ...flags(ev('access_key'), ev('secret_key')), ...savedLimits }
+      : { backend: 'local', dir: String(ev('dir') ?? c.evidence.dir), ...savedLimits };
     const s3 = c.evidence.s3;
     const effective = {
       backend: c.evidence.backend, ...(s3 ? { endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, https: s3.https, addressing: s3.addressing, ...flags(s3.accessKey, s3.secretKey) } : { dir: c.evidence.dir }),
@@ -251,8 +254,10 @@ export class SettingsService {
     };
     return {
       effective, saved,
-      pending_restart: JSON.stringify([saved.backend, 'dir' in saved ? saved.dir : null, 'endpoint' in saved ? saved.endpoint : null, 'bucket' in saved ? saved.bucket : null])
-        !== JSON.stringify([effective.backend, 'dir' in effective ? effective.dir : null, s3?.endpoint ?? null, s3?.bucket ?? null]),
+      // The running process keeps its limits until a restart (document 1), so a saved limit that differs is pending too.
+      pending_restart: JSON.stringify([saved.backend, 'dir' in saved ? saved.dir : null, 'endpoint' in saved ? saved.endpoint : null, 'bucket' in saved ? saved.bucket : null, ...Object.values(savedLimits)])
+        !== JSON.stringify([effective.backend, 'dir' in effective ? effective.dir : null, s3?.endpoint ?? null, s3?.bucket ?? null,
+          ...Object.keys(savedLimits).map((k) => effective[k as keyof typeof savedLimits])]),
       rotation_blocked: await this.rotationBlocked(doc), backend_divergence: null, stats: await this.stats(),
     };
   }

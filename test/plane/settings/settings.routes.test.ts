@@ -169,6 +169,34 @@ describe('control-plane settings', () => {
   });
 });
 
+describe('saved evidence limits (issue 25, finding 15)', () => {
+  let p: Awaited<ReturnType<typeof planeWithFile>>;
+  let root: Client;
+  beforeAll(async () => { p = await planeWithFile(); root = await login(p.t.plane.app, ROOT); });
+  afterAll(async () => { await p?.close(); });
+
+  it('the GET shows the saved watermarks, max_bytes and volume_retention; a change to them alone is pending until a restart', async () => {
+    const same = { backend: 'local', dir: join(p.dir, 'evidence'), volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
+    const limits = { max_bytes: null, volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
+    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage).toMatchObject({ saved: { backend: 'local', dir: same.dir, ...limits }, pending_restart: false });
+    const changed = { ...same, low_watermark_percent: 50, high_watermark_percent: 60, critical_watermark_percent: 90, max_bytes: 256 * 1024 * 1024, volume_retention: 'oldest_purge_day' };
+    const r = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: changed, acknowledge_destructive_volume_retention: true });
+    expect(r.status, r.text).toBe(200);
+    const shown = (await root.get('/api/v1/settings/plane')).body.evidence_storage;
+    expect(shown).toMatchObject({
+      saved: { backend: 'local', dir: same.dir, low_watermark_percent: 50, high_watermark_percent: 60, critical_watermark_percent: 90, max_bytes: 256 * 1024 * 1024, volume_retention: 'oldest_purge_day' },
+      effective: { dir: same.dir, ...limits }, pending_restart: true,
+    });
+    // one limit at a time is enough to be pending; back to the running values, nothing is
+    for (const one of [{ low_watermark_percent: 60 }, { max_bytes: 128 * 1024 * 1024 }]) {
+      await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...same, ...one } });
+      expect((await root.get('/api/v1/settings/plane')).body.evidence_storage.pending_restart, JSON.stringify(one)).toBe(true);
+    }
+    await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: same });
+    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage).toMatchObject({ saved: limits, pending_restart: false });
+  });
+});
+
 describe('POST /api/v1/settings/plane/evidence-storage/test', () => {
   let p: Awaited<ReturnType<typeof planeWithFile>>;
   let root: Client;
