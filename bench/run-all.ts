@@ -76,6 +76,16 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    // Issue 25, finding 1: another organisation's feed while one operator's analytics run.
+    name: 'analytics-starvation', file: 'plane/analytics-starvation.js',
+    env: { EVENTS: '20000', WORKERS: '10', DURATION_S: '10', BASELINE: '100' },
+    figures(out) {
+      const j = lastJson(out);
+      return [{ bench: 'analytics-starvation', figure: 'org B feed p99 under 10 clients of org A\'s heavy analytics', value: j.loaded_p99_ms, unit: 'ms',
+        baseline: { name: 'the same feed with no load, p99', value: j.baseline_p99_ms, unit: 'ms' }, ratio: 'times' }];
+    },
+  },
+  {
     name: 'event-stream', file: 'plane/event-stream.js',
     env: { SUBSCRIBERS: '50', RATE: '200', DURATION_MS: '3000', USERS: '5', CAMERAS: '20' },
     figures(out, b) {
