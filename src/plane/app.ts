@@ -49,7 +49,7 @@ import type { ReportsService } from './dashboards/reports.service.js';
 import { createSettings } from './settings/settings.module.js';
 import { createConsole } from './console/console.module.js';
 import { TlsService, type SecureServer } from './tls/tls.service.js';
-import { claimEvidenceAtStart } from './evidence/evidence-folder.js';
+import { claimEvidenceAtStart } from './evidence/evidence-start.js';
 import type { SettingsService } from './settings/settings.service.js';
 import type { DashboardsService } from './dashboards/dashboards.service.js';
 import { makePlaneLogger } from './logs/plane-logger.js';

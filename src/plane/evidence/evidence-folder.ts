@@ -2,9 +2,7 @@ import { lstat, mkdir, opendir, readFile, realpath, stat } from 'node:fs/promise
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../common/atomic-file.js';
 import { resolveInside } from '../../common/resolve-inside.js';
-import type { Logger } from 'pino';
 import { refusedEvidenceDir } from '../config/evidence-dir.js';
-import { ConfigError, type PlaneConfig } from '../config/config.js';
 
 /**
  * The evidence folder belongs to the plane (issue 25): the local storage lists, moves and
@@ -127,19 +125,4 @@ export async function claimEvidenceFolder(dir: string, dataDir: string | null, c
   }
   if (state === 'adoptable') await writeFileAtomic(resolveInside(dir, EVIDENCE_MARKER), MARKER_TEXT, 0o600);
   return 'owned';
-}
-
-/**
- * At start: the folder in use is claimed (made when missing, adopted, marked). A folder that is
- * not the plane's is a configuration problem (ConfigError: `argus-plane serve` exits 2); any
- * other failure (a permission, a full disk) is logged and left to the first write to report.
- */
-export async function claimEvidenceAtStart(config: Pick<PlaneConfig, 'evidence' | 'dataDir'>, log: Pick<Logger, 'warn'>): Promise<void> {
-  if (config.evidence.backend !== 'local') return;
-  try {
-    await claimEvidenceFolder(config.evidence.dir, config.dataDir, true);
-  } catch (err) {
-    if (err instanceof EvidenceFolderRefused) throw new ConfigError([err.reason]);
-    log.warn({ err: (err as NodeJS.ErrnoException).code ?? (err as Error).message }, 'evidence: the folder could not be claimed at start');
-  }
 }

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEvidenceStorage } from '../../../src/plane/evidence/evidence.storage.js';
-import { EVIDENCE_MARKER, EvidenceFolderRefused, claimEvidenceAtStart, inspectEvidenceFolder, isEvidenceKey } from '../../../src/plane/evidence/evidence-folder.js';
+import { EVIDENCE_MARKER, EvidenceFolderRefused, inspectEvidenceFolder, isEvidenceKey } from '../../../src/plane/evidence/evidence-folder.js';
+import { claimEvidenceAtStart } from '../../../src/plane/evidence/evidence-start.js';
 import { evidenceMigrateCommand } from '../../../src/plane/evidence/migrate.cli.js';
 import { ConfigError, parsePlaneConfig } from '../../../src/plane/config/config.js';
 
