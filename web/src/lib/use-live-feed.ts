@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { feedPage, followEvents, reconcile } from '../api/events.js';
 import { applyFrame, mergePage, type FeedRow, type Key } from './live-feed.js';
-import { searchOfFilters, type FeedFilters } from './feed-url.js';
+import { filtersFromSearch, searchOfFilters, type FeedFilters } from './feed-url.js';
 
 export interface LiveFeed {
   rows: FeedRow[]; loading: boolean; error: string | null; exhausted: boolean; live: boolean;
@@ -17,7 +17,9 @@ export interface LiveFeed {
  * is resumed from the last frame.
  */
 export function useLiveFeed(filters: FeedFilters): LiveFeed {
+  // The view is its query string: a new filters object with the same content is the same view.
   const key = searchOfFilters(filters);
+  const view = useMemo(() => filtersFromSearch(key), [key]);
   const [rows, setRows] = useState<FeedRow[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -27,7 +29,7 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
   const paging = useRef(false);
 
   useEffect(() => {
-    const f = filters;
+    const f = view;
     const stop = new AbortController();
     let pending: Key[] = [];
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -75,18 +77,18 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
       }
     })();
     return () => { stop.abort(); if (timer) clearTimeout(timer); };
-  }, [key]);
+  }, [view]);
 
   const loadMore = useCallback(() => {
     if (paging.current || !next.current) return;
     paging.current = true;
     // Older pages are larger: scrolling far back costs fewer round trips.
-    feedPage(filters, next.current, 500).then((page) => {
+    feedPage(view, next.current, 500).then((page) => {
       setRows((r) => mergePage(r, page.rows));
       next.current = page.next_ts && page.next_id ? { ts: page.next_ts, id: page.next_id } : null;
       setExhausted(!next.current);
     }, (err: Error) => setError(err.message)).finally(() => { paging.current = false; });
-  }, [key]);
+  }, [view]);
 
   return { rows, loading, error, exhausted, live, loadMore };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, sessionToken } from '../../api/client.js';
 import { readSse } from '../../lib/sse.js';
@@ -11,12 +11,14 @@ interface NodeFrame { seq: number; node_id: string; reachable: boolean; last_see
 interface Sample { seq: number; sampled_at_ms: number; rss_mb: number; proc_cpu_cores: number; open_fds: number; db_pool_in_use: number; db_pool_max: number }
 interface LogEntry { seq: number; ts_ms: number; level: string; target: string; message: string }
 
-/** Follows an SSE route while mounted (a new path starts a new stream; the handler of the first render is kept). */
+/** Follows an SSE route while mounted (a new path starts a new stream; frames go to the latest handler). */
 function useStream(path: string | null, onFrame: (data: string) => void): void {
+  const handler = useRef(onFrame);
+  useEffect(() => { handler.current = onFrame; });
   useEffect(() => {
     if (!path) return;
     const stop = new AbortController();
-    void readSse(path, sessionToken() ?? '', { frame: onFrame }, stop.signal).catch(() => {});
+    void readSse(path, sessionToken() ?? '', { frame: (data) => handler.current(data) }, stop.signal).catch(() => {});
     return () => stop.abort();
   }, [path]);
 }
