@@ -30,7 +30,7 @@ export function desiredStreams(c: CameraDesire, storage: string | null): Array<[
  * Whether the node's stream is the one wanted. The node lists `input` with its password as ***
  * (maskUrlPassword), so the stored input is compared in that same masked form: a camera with a
  * password is not re-sent every sweep. A change of the password alone is sent by the camera
- * write itself, not found by the reconcile (docs/fleet-provisioning.md).
+ * write itself, not found by the reconcile (docs/fleet-sweep.md, "Masked passwords").
  */
 export function sameStream(want: StreamSpec, have: ObservedStream): boolean {
   const input = have.input ?? null;
