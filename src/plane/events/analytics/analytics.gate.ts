@@ -20,12 +20,13 @@ export interface AnalyticsLimits {
  * (a query's statements run one after another), so analytics hold at most `processSlots`
  * connections: three tenths of the pool (3 of the standard 10), which with the feed's 4 search
  * slots leaves 3 that neither can take, for the feed, intake, logins and the jobs. One organisation
- * may take all but one of them, so another organisation always finds one (when there are two).
+ * may take half of them (1 of 3): a heavy statement keeps a core busy, and two of one operator's
+ * kept both cores of a small machine from everyone else (bench/plane/analytics-starvation.ts).
  */
 export function analyticsLimits(poolMax: number, over: Partial<AnalyticsLimits> = {}): AnalyticsLimits {
   const processSlots = Math.max(1, Math.floor(poolMax * 0.3));
   return {
-    processSlots, orgSlots: Math.max(1, processSlots - 1),
+    processSlots, orgSlots: Math.max(1, Math.floor(processSlots / 2)),
     deadlineMs: ANALYTICS_DEADLINE_MS, batchBudgetMs: ANALYTICS_BATCH_BUDGET_MS, ...over,
   };
 }

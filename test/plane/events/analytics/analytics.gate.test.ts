@@ -9,9 +9,9 @@ const busy = (take: () => unknown): ApiError => {
 };
 
 describe('analytics slots', () => {
-  it('leave a share of the pool to other work, and one organisation less than all of them', () => {
-    expect(analyticsLimits(10)).toMatchObject({ processSlots: 3, orgSlots: 2, deadlineMs: 10_000, batchBudgetMs: 30_000 });
-    expect(analyticsLimits(20)).toMatchObject({ processSlots: 6, orgSlots: 5 });
+  it('leave a share of the pool to other work, and one organisation half of it', () => {
+    expect(analyticsLimits(10)).toMatchObject({ processSlots: 3, orgSlots: 1, deadlineMs: 10_000, batchBudgetMs: 30_000 });
+    expect(analyticsLimits(20)).toMatchObject({ processSlots: 6, orgSlots: 3 });
     // The embedded database is one connection: everything takes turns on it anyway.
     expect(analyticsLimits(1)).toMatchObject({ processSlots: 1, orgSlots: 1 });
     expect(analyticsLimits(10, { deadlineMs: 50 })).toMatchObject({ processSlots: 3, deadlineMs: 50 });
