@@ -5,43 +5,12 @@ import { isAdmin, useMe } from '../../api/me.js';
 import { readSse } from '../../lib/sse.js';
 import { PERIODS, periodRange, type Period } from '../../lib/period.js';
 import { Link, navigate, useLocation } from '../../router.js';
-import { Bars, Donut, Kpi, Line, Table, type Result } from './widgets.js';
+import { Table, type Result } from './widgets.js';
+import { VIEWS, type Dashboard, type Widget } from './dashboard-model.js';
+import { CreateDashboard } from './create-dashboard.js';
+import { MetaForm, WidgetForm } from './dashboard-edit.js';
 import { ErrorBoundary } from '../../components/error-boundary.js';
 import { clip, text } from '../../lib/text.js';
-
-interface Widget { id: string; title: string; visualization: string; report_id: string | null; inline_definition: Record<string, unknown> | null; layout: { w?: number } | null; position: number; revision: number }
-interface Dashboard { id: string; name: string; description: string; timezone: string; default_period: Period; live_enabled: boolean; visibility: string; revision: number; widgets: Widget[] }
-
-const VIEWS: Record<string, (p: { r: Result }) => React.ReactElement> = { kpi: Kpi, line: Line, bar: Bars, donut: Donut, table: Table };
-
-/** A new dashboard (administrators): name, audience (everyone, administrators, or chosen operators), period, zone, live. */
-function CreateDashboard() {
-  const qc = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api<{ rows: Array<{ id: string; login: string; role: string; disabled: boolean }> }>('GET', '/api/v1/users?limit=500') });
-  const [f, setF] = useState({ name: '', visibility: 'org', default_period: 'last_24h', timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', live_enabled: true });
-  const [audience, setAudience] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <form className="inline" onSubmit={async (e) => {
-      e.preventDefault(); setError(null);
-      try {
-        const d = await api<{ id: string }>('POST', '/api/v1/analytics-dashboards', { ...f, ...(f.visibility === 'users' ? { audience_user_ids: audience } : {}) });
-        await qc.invalidateQueries({ queryKey: ['dashboards'] });
-        navigate(`/dashboards/${d.id}`);
-      } catch (err) { setError(err instanceof ApiFailure ? err.code : 'the plane did not answer'); }
-    }}>
-      <label>New dashboard<input name="new-dashboard" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required /></label>
-      <label>Seen by<select name="visibility" value={f.visibility} onChange={(e) => setF({ ...f, visibility: e.target.value })}><option value="org">everyone</option><option value="admins">administrators</option><option value="users">chosen operators</option></select></label>
-      {f.visibility === 'users' && <label>Operators<select name="audience" multiple value={audience} onChange={(e) => setAudience([...e.target.selectedOptions].map((o) => o.value))}>
-        {users.data?.rows.filter((u) => u.role === 'user' && !u.disabled).map((u) => <option key={u.id} value={u.id}>{u.login}</option>)}</select></label>}
-      <label>Period<select name="default_period" value={f.default_period} onChange={(e) => setF({ ...f, default_period: e.target.value })}>{PERIODS.map((p) => <option key={p}>{p}</option>)}</select></label>
-      <label>Time zone<input name="timezone" value={f.timezone} onChange={(e) => setF({ ...f, timezone: e.target.value })} /></label>
-      <label className="row-label"><input type="checkbox" checked={f.live_enabled} onChange={(e) => setF({ ...f, live_enabled: e.target.checked })} />live</label>
-      <button type="submit">Create</button>
-      {error && <span className="error" role="alert">{error}</span>}
-    </form>
-  );
-}
 
 export function DashboardsList() {
   const me = useMe();
@@ -181,63 +150,5 @@ export function DashboardView(props: { id: string }) {
         })}
       </div>
     </section>
-  );
-}
-
-/**
- * A widget's title, visualization and, for an inline one, its definition as JSON; saved on its
- * revision. When another edit came first (409 stale_revision), both are shown: keep mine (saved
- * on the new revision) or take theirs; nothing typed is lost.
- */
-function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): void }) {
-  const [title, setTitle] = useState(props.w.title);
-  const [vis, setVis] = useState(props.w.visualization);
-  const [def, setDef] = useState(props.w.inline_definition ? JSON.stringify(props.w.inline_definition, null, 1) : '');
-  const [error, setError] = useState<string | null>(null);
-  const [theirs, setTheirs] = useState<Widget | null>(null);
-  const save = async (revision: number) => {
-    setError(null);
-    let inline: unknown;
-    if (props.w.inline_definition) { try { inline = JSON.parse(def); } catch { setError('Not JSON.'); return; } }
-    try {
-      await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, { revision, title, visualization: vis, ...(inline ? { inline_definition: inline } : {}) });
-      setTheirs(null);
-      props.onSaved();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.code === 'stale_revision') {
-        const d = await api<Dashboard>('GET', `/api/v1/analytics-dashboards/${props.dashboardId}`);
-        setTheirs(d.widgets.find((x) => x.id === props.w.id) ?? null);
-      } else setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
-    }
-  };
-  return (
-    <form className="widget-form" onSubmit={(e) => { e.preventDefault(); void save(props.w.revision); }}>
-      <input aria-label="widget title" value={title} onChange={(e) => setTitle(e.target.value)} />
-      <select aria-label="visualization" value={vis} onChange={(e) => setVis(e.target.value)}>{Object.keys(VIEWS).map((v) => <option key={v}>{v}</option>)}</select>
-      {props.w.inline_definition && <textarea aria-label="definition" rows={4} value={def} onChange={(e) => setDef(e.target.value)} />}
-      <button type="submit">Apply</button>
-      {error && <span className="error" role="alert">{error}</span>}
-      {theirs && (
-        <div className="secret" role="dialog" aria-label="widget conflict">
-          <p>Someone else changed this widget meanwhile. Theirs: <b data-testid="widget-theirs">{theirs.title}</b> ({theirs.visualization}) · Yours: <b data-testid="widget-mine">{title}</b> ({vis})</p>
-          <div className="actions">
-            <button type="button" onClick={() => void save(theirs.revision)}>Keep mine</button>
-            <button type="button" onClick={() => { setTheirs(null); props.onSaved(); }}>Take theirs</button>
-          </div>
-        </div>
-      )}
-    </form>
-  );
-}
-
-function MetaForm(props: { d: Dashboard; onSave(m: { name: string; description: string }): Promise<void> }) {
-  const [name, setName] = useState(props.d.name);
-  const [description, setDescription] = useState(props.d.description);
-  return (
-    <form className="inline" onSubmit={(e) => { e.preventDefault(); void props.onSave({ name, description }); }}>
-      <label>Name<input name="dash-name" value={name} onChange={(e) => setName(e.target.value)} /></label>
-      <label>Description<input name="dash-description" value={description} onChange={(e) => setDescription(e.target.value)} /></label>
-      <button type="submit">Save</button>
-    </form>
   );
 }
