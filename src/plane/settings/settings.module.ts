@@ -3,7 +3,8 @@ import type { PlaneConfig } from '../config/config.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { PlaneLogService } from '../logs/logs.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
-import { SettingsService, type StorageFigures } from './settings.service.js';
+import { SettingsService } from './settings.service.js';
+import type { StorageFigures } from './settings.reply.js';
 import { settingsRoutes } from './settings.routes.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
 
