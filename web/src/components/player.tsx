@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type Hls from 'hls.js';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { errorSentence } from '../api/error-words.js';
 
 export interface PlayRequest { intent?: 'live' | 'playback'; profile?: 'MAIN' | 'SUB'; from?: number; duration?: number }
 
@@ -45,7 +46,7 @@ export function Player(props: {
         if (props.startAt !== undefined) v.addEventListener('loadedmetadata', () => { v.currentTime = props.startAt!; }, { once: true });
         await v.play().catch(() => {});
       } catch (err) {
-        if (!stopped) setProblem(err instanceof ApiFailure ? `No video: ${err.code}.` : 'The plane did not answer.');
+        if (!stopped) setProblem(`No video. ${errorSentence(err)}`);
       }
     })();
     return () => { stopped = true; hls?.destroy(); v.removeAttribute('src'); v.load(); };

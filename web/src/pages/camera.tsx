@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, ApiFailure } from '../api/client.js';
+import { api } from '../api/client.js';
+import { errorSentence } from '../api/error-words.js';
 import type { Camera } from '../api/cameras.js';
 import { Player } from '../components/player.js';
 import { RecordingTimeline } from '../components/timeline.js';
@@ -24,7 +25,7 @@ export function CameraPage(props: { id: string }) {
     try {
       const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${c.id}/play`, { intent: 'playback', ...r });
       window.location.assign(`${play.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(play.token)}`);
-    } catch (err) { setExportError(err instanceof ApiFailure ? err.code : 'the plane did not answer'); }
+    } catch (err) { setExportError(errorSentence(err)); }
   };
   return (
     <section className="camera">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiFailure } from '../api/client.js';
+import { errorSentence } from '../api/error-words.js';
 import { BlobImage, download } from '../components/blob-image.js';
 import { Player } from '../components/player.js';
 import { filtersFromSearch, searchOfFilters } from '../lib/feed-url.js';
@@ -49,7 +50,7 @@ export function EventPage(props: { id: string }) {
   if (card.isPending) return <p className="empty">Loading…</p>;
   if (card.isError) {
     const code = card.error instanceof ApiFailure ? card.error.code : 'error';
-    return <p className="empty">{code === 'archived_data_expired' ? 'This event was purged.' : code === 'not_found' ? 'No such event, or not yours to see.' : 'The event could not be read.'}</p>;
+    return <p className="empty">{code === 'archived_data_expired' ? 'This event was purged.' : code === 'not_found' ? 'No such event, or not yours to see.' : errorSentence(card.error)}</p>;
   }
   const e = card.data.event;
   const details = Array.isArray(card.data.rendered?.details) ? card.data.rendered.details : [];
@@ -73,7 +74,7 @@ export function EventPage(props: { id: string }) {
       <div className="actions">
         <button aria-pressed={e.starred} onClick={() => star.mutate(!e.starred)}>{e.starred ? '★ Starred' : '☆ Star'}</button>
         {e.interval && !e.ended_at && isAdmin(me) && <button onClick={() => close.mutate()}>Close interval</button>}
-        {close.isError && <span className="error">{close.error instanceof ApiFailure && close.error.status === 403 ? 'Only an administrator or its module may close it.' : 'Not closed.'}</span>}
+        {close.isError && <span className="error">{close.error instanceof ApiFailure && close.error.status === 403 ? 'Only an administrator or its module may close it.' : `Not closed. ${errorSentence(close.error)}`}</span>}
         {e.camera_id && <button onClick={() => setPlaying(true)}>Play from here</button>}
       </div>
       {playing && e.camera_id && <Player cameraId={e.camera_id} controls request={{ intent: 'playback', from, duration: 120 }} />}

@@ -1,10 +1,6 @@
 import { useState } from 'react';
-import { api, ApiFailure } from '../api/client.js';
-
-const MESSAGES: Record<string, string> = {
-  invalid_credentials: 'Wrong login or password.',
-  too_many_login_attempts: 'Too many attempts: wait a few minutes.',
-};
+import { api } from '../api/client.js';
+import { errorSentence } from '../api/error-words.js';
 
 export function LoginPage(props: { onSignedIn(token: string): void }) {
   const [login, setLogin] = useState('');
@@ -20,7 +16,7 @@ export function LoginPage(props: { onSignedIn(token: string): void }) {
         const r = await api<{ token: string }>('POST', '/api/v1/auth/login', { login, password });
         props.onSignedIn(r.token);
       } catch (err) {
-        setError(err instanceof ApiFailure ? MESSAGES[err.code] ?? `Sign-in failed (${err.code}).` : 'The plane did not answer.');
+        setError(errorSentence(err));
       } finally { setBusy(false); }
     }}>
       <h1>Argus</h1>

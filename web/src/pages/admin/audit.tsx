@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, ApiFailure, sessionToken } from '../../api/client.js';
+import { api, sessionToken } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 import { readSse } from '../../lib/sse.js';
 import { navigate, useLocation } from '../../router.js';
 
@@ -12,12 +13,6 @@ const KEYS = ['action', 'object_type', 'q', 'occurred_from', 'occurred_to'] as c
 type Filters = Partial<Record<(typeof KEYS)[number], string>>;
 const filtersOf = (search: string): Filters => Object.fromEntries(KEYS.map((k) => [k, new URLSearchParams(search).get(k) ?? '']).filter(([, v]) => v)) as Filters;
 const queryOf = (f: Filters) => new URLSearchParams(Object.entries(f).filter(([, v]) => v) as string[][]).toString();
-const MESSAGES: Record<string, string> = {
-  audit_search_requires_explicit_range: 'A search needs a "from" date: it looks through at most 31 days.',
-  audit_search_range_max_31_days: 'A search looks through at most 31 days: narrow the dates.',
-  'audit_search_must_be_2_to_128_chars': 'Search for 2 to 128 characters.',
-  bad_audit_range: '"From" is after "to".',
-};
 
 /**
  * The audit log (document 1): filters and free search in the URL (search needs an explicit
@@ -58,7 +53,7 @@ export function AuditPage() {
     const full = await api<AuditRow>('GET', `/api/v1/audit/${r.id}?occurred_at=${encodeURIComponent(r.occurred_at)}`).catch(() => null);
     if (full) setRows((cur) => cur.map((x) => (x.id === r.id ? full : x)));
   };
-  const error = first.error instanceof ApiFailure ? MESSAGES[first.error.code] ?? first.error.code : first.error ? 'The audit could not be read.' : null;
+  const error = first.error ? errorSentence(first.error) : null;
   const set = (k: keyof Filters, v: string) => { const n = { ...f, [k]: v || undefined }; const s = queryOf(n as Filters); navigate(`/admin/audit${s ? `?${s}` : ''}`); };
   const csv = async () => {
     const res = await fetch(`/api/v1/audit/export.csv${q ? `?${q}` : ''}`, { headers: { authorization: `Bearer ${sessionToken() ?? ''}` } });

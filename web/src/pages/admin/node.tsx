@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 
 interface LogEntry { seq: number; ts_ms: number; level: string; target: string; message: string }
 
@@ -22,7 +23,7 @@ export function NodePage(props: { id: string }) {
   const [note, setNote] = useState<string | null>(null);
   const history = useQuery({ queryKey: ['node-history', props.id], queryFn: () => api<{ rows: Array<{ epoch: number; hash: string; ts_ms: number; actor: string; via: string }> }>('GET', `/api/v1/nodes/${props.id}/config/history`) });
   const [error, setError] = useState<string | null>(null);
-  const fail = (err: unknown) => setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
+  const fail = (err: unknown) => setError(errorSentence(err));
   return (
     <section className="admin">
       <h2>{node?.name ?? 'Node'} <span className="meta">{node?.url}</span></h2>

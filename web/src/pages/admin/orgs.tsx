@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 
 interface Org { id: string; name: string; max_cameras: number | null; max_users: number | null; attachment_quota_bytes: number | null }
 const LIMITS: Array<[keyof Org, string]> = [['max_cameras', 'Cameras'], ['max_users', 'People'], ['attachment_quota_bytes', 'Evidence bytes']];
@@ -13,7 +14,7 @@ export function OrgsPage() {
   const [error, setError] = useState<string | null>(null);
   const run = async (f: () => Promise<unknown>) => {
     setError(null);
-    try { await f(); await qc.invalidateQueries({ queryKey: ['orgs'] }); } catch (err) { setError(err instanceof ApiFailure ? err.code : 'the plane did not answer'); }
+    try { await f(); await qc.invalidateQueries({ queryKey: ['orgs'] }); } catch (err) { setError(errorSentence(err)); }
   };
   return (
     <section className="admin">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 import { allCameras } from '../../api/cameras.js';
 import { useMe } from '../../api/me.js';
 
@@ -9,7 +10,7 @@ interface Tag { id: string; name: string }
 
 function useFailure(): [string | null, (err: unknown) => void, () => void] {
   const [error, setError] = useState<string | null>(null);
-  return [error, (err) => setError(err instanceof ApiFailure ? err.code : 'the plane did not answer'), () => setError(null)];
+  return [error, (err) => setError(errorSentence(err)), () => setError(null)];
 }
 
 /** Cameras and tags an operator (role user) may see: the grants of document 1, replaced as a whole. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiFailure, apiWithEtag } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 
 interface Settings {
   dvr_export_max_secs: number;
@@ -74,12 +75,11 @@ export function SettingsPage() {
       setMessage({ ok: true, text: 'Saved.' });
       await qc.invalidateQueries({ queryKey: ['settings'] });
     } catch (err) {
-      const code = err instanceof ApiFailure ? err.code : 'the plane did not answer';
-      setMessage({ ok: false, text: code === 'settings_changed' ? 'The settings changed since this page was loaded: reload and try again.' : code === 'event_storage_rotation_blocked' ? 'The storage being retired still holds evidence: run "argus-plane evidence migrate" first.' : code });
+      setMessage({ ok: false, text: errorSentence(err) });
     }
   };
   if (settings.isPending) return <p className="empty">Loading…</p>;
-  if (settings.isError) return <p className="error">{settings.error instanceof ApiFailure && settings.error.status === 403 ? 'Only a superadministrator sees the plane settings.' : 'The settings could not be read.'}</p>;
+  if (settings.isError) return <p className="error">{settings.error instanceof ApiFailure && settings.error.status === 403 ? 'Only a superadministrator sees the plane settings.' : errorSentence(settings.error)}</p>;
   const s = settings.data;
   const cert = s.network.certificate;
   const st = s.evidence_storage.stats;
@@ -106,7 +106,7 @@ export function SettingsPage() {
           try {
             const r = await api<{ ok: boolean; rotation_blocked: boolean }>('POST', '/api/v1/settings/plane/evidence-storage/test', { evidence_storage: ev });
             return r.rotation_blocked ? 'The storage answers, but cannot be chosen until the retired one is empty.' : 'The storage answers: a probe was written, read back and deleted.';
-          } catch (err) { return `Failed: ${err instanceof ApiFailure ? err.code : 'the plane did not answer'}`; }
+          } catch (err) { return errorSentence(err); }
         }} />
     </section>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
 
 interface Template { id: string; name: string; system: boolean; enabled: boolean; version: number; doc: Record<string, unknown>; org_id: string | null }
@@ -26,7 +27,7 @@ export function TemplatesPage() {
     setText(JSON.stringify(t ? (t.system ? { title: t.doc.title, ignore_event: t.doc.ignore_event ?? false } : t.doc) : EXAMPLE, null, 2));
   };
   const parsed = (): Record<string, unknown> | null => { try { return JSON.parse(text) as Record<string, unknown>; } catch { setCheck({ ok: false, text: 'Not JSON.' }); return null; } };
-  const say = (err: unknown) => setCheck({ ok: false, text: err instanceof ApiFailure ? err.code : 'the plane did not answer' });
+  const say = (err: unknown) => setCheck({ ok: false, text: errorSentence(err) });
   const validate = async () => {
     const doc = parsed(); if (!doc) return;
     try {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 
 interface Token { id: string; name: string; rate_limit: number | null; enabled: boolean; created_at: string; last_used_at: string | null }
 
@@ -28,7 +29,7 @@ export function TokensPage() {
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const done = () => qc.invalidateQueries({ queryKey: ['module-tokens'] });
-  const fail = (err: unknown) => setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
+  const fail = (err: unknown) => setError(errorSentence(err));
   const create = useMutation({
     mutationFn: () => api<Token & { secret: string }>('POST', '/api/v1/module-tokens', { name, ...(rate ? { rate_limit: Number(rate) } : {}) }),
     onSuccess: (t) => { setSecret({ name: t.name, secret: t.secret }); setName(''); setRate(''); setError(null); void done(); }, onError: fail,

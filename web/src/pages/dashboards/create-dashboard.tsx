@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 import { PERIODS } from '../../lib/period.js';
 import { navigate } from '../../router.js';
 
@@ -18,7 +19,7 @@ export function CreateDashboard() {
         const d = await api<{ id: string }>('POST', '/api/v1/analytics-dashboards', { ...f, ...(f.visibility === 'users' ? { audience_user_ids: audience } : {}) });
         await qc.invalidateQueries({ queryKey: ['dashboards'] });
         navigate(`/dashboards/${d.id}`);
-      } catch (err) { setError(err instanceof ApiFailure ? err.code : 'the plane did not answer'); }
+      } catch (err) { setError(errorSentence(err)); }
     }}>
       <label>New dashboard<input name="new-dashboard" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required /></label>
       <label>Seen by<select name="visibility" value={f.visibility} onChange={(e) => setF({ ...f, visibility: e.target.value })}><option value="org">everyone</option><option value="admins">administrators</option><option value="users">chosen operators</option></select></label>

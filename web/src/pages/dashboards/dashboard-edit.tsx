@@ -1,6 +1,7 @@
 // The forms of a dashboard's edit mode: each saves on the revision it was opened with.
 import { useState } from 'react';
 import { api, ApiFailure } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 import { VIEWS, type Dashboard, type Widget } from './dashboard-model.js';
 
 /**
@@ -26,7 +27,7 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
       if (err instanceof ApiFailure && err.code === 'stale_revision') {
         const d = await api<Dashboard>('GET', `/api/v1/analytics-dashboards/${props.dashboardId}`);
         setTheirs(d.widgets.find((x) => x.id === props.w.id) ?? null);
-      } else setError(err instanceof ApiFailure ? err.code : 'the plane did not answer');
+      } else setError(errorSentence(err));
     }
   };
   return (
@@ -49,15 +50,24 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
   );
 }
 
-/** The dashboard's name and description; a stale revision is the caller's to show (its conflict dialog). */
+/**
+ * The dashboard's name and description; a stale revision is the caller's to show (its conflict
+ * dialog), any other refusal is said here beside what was typed, which stays.
+ */
 export function MetaForm(props: { d: Dashboard; onSave(m: { name: string; description: string }): Promise<void> }) {
   const [name, setName] = useState(props.d.name);
   const [description, setDescription] = useState(props.d.description);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    setError(null);
+    try { await props.onSave({ name, description }); } catch (err) { setError(errorSentence(err)); }
+  };
   return (
-    <form className="inline" onSubmit={(e) => { e.preventDefault(); void props.onSave({ name, description }); }}>
+    <form className="inline" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <label>Name<input name="dash-name" value={name} onChange={(e) => setName(e.target.value)} /></label>
       <label>Description<input name="dash-description" value={description} onChange={(e) => setDescription(e.target.value)} /></label>
       <button type="submit">Save</button>
+      {error && <span className="error" role="alert">{error}</span>}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiFailure, sessionToken } from '../../api/client.js';
+import { codeSentence, errorSentence, retryAfter } from '../../api/error-words.js';
 import { isAdmin, useMe } from '../../api/me.js';
 import { readSse } from '../../lib/sse.js';
 import { PERIODS, periodRange, type Period } from '../../lib/period.js';
@@ -47,7 +48,8 @@ async function runWidgets(d: Dashboard, period: Period, tz: string): Promise<Map
   const out = new Map<string, Result | string>();
   if (!queries.length) return out;
   const r = await api<{ results: Array<{ key: string; result?: Result; error?: string }> }>('POST', '/api/v1/event-analytics/query-batch', { queries });
-  for (const x of r.results) out.set(x.key, x.result ?? x.error ?? 'error');
+  // A widget's own refusal comes as a bare code (a 4xx: 403 and 5xx fail the whole batch).
+  for (const x of r.results) out.set(x.key, x.result ?? codeSentence(x.error ?? 'bad_request', 400));
   return out;
 }
 
@@ -61,7 +63,15 @@ export function DashboardView(props: { id: string }) {
   const period = (params.get('period') as Period | null) ?? d?.default_period ?? 'last_24h';
   const tz = params.get('tz') ?? d?.timezone ?? 'UTC';
   const [tick, setTick] = useState(0);
-  const results = useQuery({ queryKey: ['dashboard-run', props.id, d?.revision, d?.widgets.map((w) => `${w.id}:${w.revision}`).join(), period, tz, tick], enabled: !!d, queryFn: () => runWidgets(d!, period, tz) });
+  const results = useQuery({
+    queryKey: ['dashboard-run', props.id, d?.revision, d?.widgets.map((w) => `${w.id}:${w.revision}`).join(), period, tz, tick], enabled: !!d, queryFn: () => runWidgets(d!, period, tz),
+    // Busy (429 analytics_busy) or past its deadline (503): the plane says when to ask again, so ask then, a few times.
+    retry: (n, err) => n < 5 && retryAfter(err) !== null,
+    retryDelay: (_n, err) => (retryAfter(err) ?? 1) * 1000,
+  });
+  // While it waits to retry, or once it gave up, each widget says why in words.
+  const failed = results.failureReason ?? results.error;
+  const batchProblem = failed ? (results.isError ? errorSentence(failed) : waitingSentence(failed)) : null;
   const setParam = (k: string, v: string) => { params.set(k, v); navigate(`/dashboards/${props.id}?${params.toString()}`, { replace: true }); };
 
   // Live: any new event re-runs the widgets, at most every 5 s.
@@ -133,7 +143,7 @@ export function DashboardView(props: { id: string }) {
       )}
       <div className="widgets">
         {ordered.map((w) => {
-          const r = results.data?.get(w.id);
+          const r = results.data?.get(w.id) ?? batchProblem ?? undefined;
           const View = VIEWS[w.visualization] ?? Table;
           return (
             <div key={w.id} className="widget" data-widget={w.visualization} style={{ gridColumn: `span ${Math.min(4, Math.max(1, w.layout?.w ?? 1))}` }}>
@@ -151,4 +161,10 @@ export function DashboardView(props: { id: string }) {
       </div>
     </section>
   );
+}
+
+/** "Busy: too many analytics queries at once; retrying in 1 s." while the query waits for its retry. */
+function waitingSentence(err: unknown): string {
+  const s = retryAfter(err);
+  return s === null ? errorSentence(err) : `${errorSentence(err).replace(/\.?\s*Try again in [^.]*\.$/, '')}; retrying in ${Math.max(1, Math.ceil(s))} s.`;
 }

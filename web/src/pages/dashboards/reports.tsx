@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../../api/client.js';
+import { api } from '../../api/client.js';
+import { errorSentence } from '../../api/error-words.js';
 import { isAdmin, useMe } from '../../api/me.js';
 import { PERIODS, periodRange, type Period } from '../../lib/period.js';
 import { Bars, Line, Table, type Result } from './widgets.js';
@@ -54,7 +55,7 @@ export function ReportsPage() {
     const { from, to } = periodRange(period, 'UTC', Date.now());
     return api<Result>('POST', '/api/v1/event-analytics/query', { ...rest, from: from.toISOString(), to: to.toISOString(), timezone: 'UTC' });
   };
-  const fail = (err: unknown) => setMessage({ ok: false, text: err instanceof ApiFailure ? err.code : 'the plane did not answer' });
+  const fail = (err: unknown) => setMessage({ ok: false, text: errorSentence(err) });
   const set = (k: keyof typeof q) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setQ({ ...q, [k]: e.target.value });
   const fieldSelect = (k: 'measure_field' | 'group_field' | 'cond_field', label: string) => (
     <label>{label}<select name={k} value={q[k]} onChange={set(k)}><option value="">—</option>{catalog.data?.fields.map((f) => <option key={fieldId(f)} value={fieldId(f)}>{f.template_name}: {f.label || f.key}</option>)}</select></label>
