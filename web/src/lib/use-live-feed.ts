@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { feedPage, followEvents, reconcile } from '../api/events.js';
+import { errorSentence } from '../api/error-words.js';
 import { applyFrame, mergePage, type FeedRow, type Key } from './live-feed.js';
 import { filtersFromSearch, searchOfFilters, type FeedFilters } from './feed-url.js';
 
@@ -71,7 +72,7 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
           if (stop.signal.aborted) return;
           setLive(false);
           setLoading(false);
-          setError((err as Error).message);
+          setError(errorSentence(err));
           await new Promise((res) => setTimeout(res, Math.min(10_000, 500 * 2 ** attempt)));
         }
       }
@@ -87,7 +88,7 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
       setRows((r) => mergePage(r, page.rows));
       next.current = page.next_ts && page.next_id ? { ts: page.next_ts, id: page.next_id } : null;
       setExhausted(!next.current);
-    }, (err: Error) => setError(err.message)).finally(() => { paging.current = false; });
+    }, (err: unknown) => setError(errorSentence(err))).finally(() => { paging.current = false; });
   }, [view]);
 
   return { rows, loading, error, exhausted, live, loadMore };
