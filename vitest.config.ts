@@ -7,8 +7,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // One migrated template database per run; each test database is copied from it.
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds for a hung test, not for speed (benches measure that): on a 2-core machine shared
+    // with other runs a plane's start, a child process or an embedded database's load takes
+    // several times what it takes on a quiet one, and a set-up starts several of them.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     // Files share one PostgreSQL server, each in its own fresh database. Four workers on two cores:
     // most files wait (child processes, PostgreSQL, sockets) more than they compute; measured on the
     // quiet 2-core machine, 199 s with 2 workers, 147 s with 4 (CPU 0.86 of 2 cores with 2).

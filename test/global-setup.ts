@@ -1,5 +1,8 @@
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/plane/db/database.js';
 import { migrate } from '../src/plane/db/migrate.js';
@@ -12,6 +15,12 @@ declare module 'vitest' {
      * database, which the run drops at its end.
      */
     testDatabases: { template: string; prefix: string } | null;
+    /**
+     * Without a server: the file (under the OS temporary folder) holding the run's migrated
+     * embedded database, a PGlite data-folder tarball each test file's in-memory database starts
+     * from. Null on a server.
+     */
+    embeddedTemplate: string | null;
   }
 }
 
@@ -33,8 +42,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
     project.provide('testDatabases', null);
-    return undefined;
+    return embeddedTemplate(project);
   }
+  project.provide('embeddedTemplate', null);
   const run = randomBytes(5).toString('hex');
   const template = `argus_tpl_${run}`;
   const prefix = `argus_t_${run}_`;
@@ -67,5 +77,39 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     throw err;
   }
   project.provide('testDatabases', { template, prefix });
+  return teardown;
+}
+
+/**
+ * The embedded counterpart of the template database: one PGlite migrated once per run and dumped to
+ * a file; each test file's database opens from that dump. Creating a cluster (initdb in WebAssembly,
+ * ~14 s of CPU) and migrating it for every file made set-ups outlast their hooks on a busy machine;
+ * loading the dump costs ~2 s. Migrated through openDatabase on a folder, as a plane does at start.
+ */
+async function embeddedTemplate(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(join(tmpdir(), 'argus-pglite-tpl-'));
+  const file = `${dir}.tar.gz`;
+  const teardown = async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(file, { force: true });
+  };
+  try {
+    const database = await openDatabase({ kind: 'pglite', dir });
+    try { await migrate(database); } finally { await database.close(); }
+    // Database keeps its PGlite to itself: the closed folder is opened again to be dumped.
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pg = new PGlite(dir);
+    try {
+      // dumpDataDir does not wait for the start: without this the run ends silently, mid-set-up.
+      await pg.waitReady;
+      const dump = await pg.dumpDataDir('gzip');
+      await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+    } finally { await pg.close(); }
+    await rm(dir, { recursive: true, force: true });
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  project.provide('embeddedTemplate', file);
   return teardown;
 }

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/plane/db/database.js';
@@ -21,16 +22,29 @@ function runDatabases(): { template: string; prefix: string } | null {
   try { return inject('testDatabases') ?? null; } catch { return null; }
 }
 
+// The run's embedded template, read once per worker (workers keep modules from file to file).
+let embeddedDump: Promise<Blob | null> | null = null;
+function embeddedTemplate(): Promise<Blob | null> {
+  embeddedDump ??= (async () => {
+    let file: string | null = null;
+    try { file = inject('embeddedTemplate') ?? null; } catch { /* outside a vitest run */ }
+    return file ? new Blob([await readFile(file)]) : null;
+  })();
+  return embeddedDump;
+}
+
 /**
- * A fresh database: a new one on the TEST_DATABASE_URL server, else an in-memory PGlite. On a
- * server it is a copy of the run's migrated template, so a plane starting on it finds every
- * migration applied; `migrated: false` gives an empty one (for tests of the migrations themselves).
+ * A fresh database: a new one on the TEST_DATABASE_URL server, else an in-memory PGlite. Either is
+ * a copy of the run's migrated template (a server's template database, or the embedded dump of
+ * test/global-setup.ts), so a plane starting on it finds every migration applied; `migrated: false`
+ * gives an empty one (for tests of the migrations themselves).
  * `drop()` closes it; the run drops its databases at its end (a drop waits for a checkpoint).
  */
 export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<TestDb> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const database = await openDatabase({ kind: 'pglite', dir: null });
+    const dump = opts.migrated === false ? null : await embeddedTemplate();
+    const database = await openDatabase({ kind: 'pglite', dir: null, dump: dump ?? undefined });
     return { database, url: null, drop: () => database.close() };
   }
   const run = runDatabases();

@@ -42,14 +42,17 @@ export interface Database {
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }
-  | { kind: 'pglite'; dir: string | null };
+  // `dump`: a tarball of PGlite's data folder (PGlite's dumpDataDir) to start from instead of a new
+  // cluster. The test suite migrates one database per run and opens each file's copy of it, as it
+  // copies a template on a server: initdb in WebAssembly is most of the cost of an embedded database.
+  | { kind: 'pglite'; dir: string | null; dump?: Blob };
 
 const INT8 = 20;
 /** How long a query may wait for a connection of a busy pool before its request answers 503 db_busy. */
 const POOL_WAIT_MS = 10_000;
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target) : openPglite(target.dir);
+  return target.kind === 'postgres' ? openPostgres(target) : openPglite(target.dir, target.dump);
 }
 
 function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }): Database {
@@ -329,18 +332,19 @@ class PgListener {
  */
 const PGLITE_MEMORY = ['-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB', '-c', 'temp_buffers=2MB'];
 
-async function openPglite(dir: string | null): Promise<Database> {
+async function openPglite(dir: string | null, dump?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dir) await mkdir(dir, { recursive: true });
   const start = async () => {
-    const opened = new PGlite(dir ?? undefined, { parsers: { [INT8]: (v: string) => Number(v) }, startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY] });
+    const opened = new PGlite(dir ?? undefined, { parsers: { [INT8]: (v: string) => Number(v) }, startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY], loadDataDir: dump });
     await opened.waitReady;
     return opened;
   };
   // Creating the cluster (initdb) grows PGlite's WebAssembly memory to ~570 MB, which it never
   // gives back: a new folder is created, closed and opened again, so the plane of a fresh fleet
   // runs in a memory of ordinary size (a folder in memory, for tests, cannot be reopened).
-  const fresh = dir !== null && !existsSync(join(dir, 'PG_VERSION'));
+  // A cluster loaded from a dump ran no initdb here: nothing to shrink.
+  const fresh = dir !== null && !dump && !existsSync(join(dir, 'PG_VERSION'));
   let pg = await start();
   if (fresh) {
     await pg.close();
