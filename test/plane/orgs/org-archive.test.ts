@@ -1,58 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { freshDatabase, startPlane, type TestDb, type TestPlane } from '../harness.js';
-import { Client, login } from '../client.js';
+import { startPlane, type TestPlane } from '../harness.js';
+import { Client } from '../client.js';
 import { SseReader } from '../sse-client.js';
 import { tenants, unique, lastAudit, type Tenants } from '../inventory.helpers.js';
-import { LocalEvidenceStorage } from '../../../src/plane/evidence/evidence.storage.js';
-import { sendEvents, uploadAttachment } from '../fixtures.js';
+import { archiveOrg, at, files, finished, live, rowsOf, send, upload } from './org-archive.helpers.js';
 
 // Archive cleanup of an organisation: DELETE /api/v1/orgs/{id} of an organisation that has no
 // users, cameras or tags left but still holds event history.
 
-const live = { globalCapacity: 64, perPrincipal: 32, heartbeatMs: 60_000, ringSize: 50, lagBytes: 1 << 20 };
 const auth = (c: Client) => ({ authorization: `Bearer ${c.token}` });
-const at = (i: number) => new Date(Date.now() - 3600_000 + i * 1000).toISOString();
-
-const send = sendEvents;
-const upload = (mod: Client, size: number) => uploadAttachment(mod, size, 3);
-async function poll(root: Client, id: string, done: (job: any) => boolean, ms = 15_000): Promise<any> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const r = await root.get(`/api/v1/cleanup-jobs/${id}`);
-    expect(r.status, r.text).toBe(200);
-    if (done(r.body)) return r.body;
-    if (Date.now() > deadline) throw new Error(`cleanup job ${JSON.stringify(r.body)}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
-const finished = (root: Client, id: string) => poll(root, id, (j) => j.finished_at !== null);
-async function files(dir: string, orgId: string): Promise<string[]> {
-  try { return (await readdir(join(dir, orgId), { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name); }
-  catch { return []; }
-}
-async function rowsOf(db: TestDb, orgId: string) {
-  const count = async (q: ReturnType<typeof sql<{ n: number }>>) => Number((await q.execute(db.database.db)).rows[0]!.n);
-  return {
-    orgs: await count(sql`select count(*)::int as n from orgs where id = ${orgId}`),
-    events: await count(sql`select count(*)::int as n from events where org_id = ${orgId}`),
-    attachments: await count(sql`select count(*)::int as n from attachments where org_id = ${orgId}`),
-    module_tokens: await count(sql`select count(*)::int as n from module_tokens where org_id = ${orgId}`),
-    templates: await count(sql`select count(*)::int as n from event_templates where org_id = ${orgId}`),
-    usage: await count(sql`select count(*)::int as n from org_evidence_usage where org_id = ${orgId}`),
-  };
-}
-
-/** An organisation with a module token, and a node for cameras. */
-async function archiveOrg(root: Client, app: TestPlane['plane']['app']) {
-  const org = (await root.post('/api/v1/orgs', { name: unique('archived') })).body;
-  const tok = await root.post('/api/v1/module-tokens', { name: unique('m'), org_id: org.id, rate_limit: 1_000_000 });
-  expect(tok.status, tok.text).toBe(201);
-  return { org, mod: new Client(app, tok.body.secret) };
-}
 
 describe('DELETE /api/v1/orgs/{id} with event history: archive cleanup', () => {
   let t: TestPlane;
@@ -176,86 +136,5 @@ describe('DELETE /api/v1/orgs/{id} with event history: archive cleanup', () => {
       expect((await c.del(`/api/v1/orgs/${x.b.orgId}`)).status).toBe(403);
     }
     await finished(x.root, jobId);
-  });
-});
-
-/** Local storage whose deletes fail while `failing` is set after `allowed` more deletes. */
-class FlakyStorage extends LocalEvidenceStorage {
-  allowed = Infinity;
-  override async delete(key: string): Promise<void> {
-    if (this.allowed <= 0) throw new Error('evidence storage unavailable');
-    this.allowed--;
-    return super.delete(key);
-  }
-}
-
-describe('archive cleanup: failure and restart', () => {
-  let db: TestDb;
-  let dir: string;
-  beforeAll(async () => { db = await freshDatabase(); dir = await mkdtemp(join(tmpdir(), 'argus-archive-r-')); });
-  afterAll(async () => { await db?.drop(); await rm(dir, { recursive: true, force: true }); });
-
-  it('a failed batch leaves last_error and its progress; another process started later resumes and finishes', async () => {
-    const storage = new FlakyStorage(dir);
-    const one = await startPlane({ db, evidenceStorage: storage, config: { evidence: { backend: 'local', dir }, live } });
-    let orgId: string, jobId: string, refs: string[];
-    try {
-      const root = await login(one.plane.app);
-      const { org, mod } = await archiveOrg(root, one.plane.app);
-      orgId = org.id;
-      refs = [await upload(mod, 100), await upload(mod, 200), await upload(mod, 400)];
-      await send(mod, [
-        { detector: 'r', occurred_at: at(1), attachments: [refs[0]] },
-        { detector: 'r', occurred_at: at(2), attachments: [refs[1]] },
-        { detector: 'r', occurred_at: at(3) },
-      ]);
-      one.plane.services.events.archive.batch = 1;
-      storage.allowed = 2; // one attachment: its bytes and its preview
-      const r = await root.del(`/api/v1/orgs/${org.id}`);
-      expect(r.status, r.text).toBe(200);
-      jobId = r.body.cleanup_job_id;
-      const failed = await poll(root, jobId, (j) => j.last_error !== null);
-      expect(failed).toMatchObject({ kind: 'archive', state: 'queued', progress: {}, finished_at: null, last_error: 'evidence storage unavailable' });
-      const done = await sql<{ a: number; e: number }>`select deleted_attachments::int as a, deleted_events::int as e from cleanup_jobs where id = ${jobId}`.execute(db.database.db);
-      expect(done.rows[0]).toEqual({ a: 1, e: 0 });
-      expect(await files(dir, org.id)).toHaveLength(2);
-      // the organisation stays deleted for every read while its cleanup waits
-      expect((await root.get('/api/v1/orgs')).body.rows.map((o: any) => o.id)).not.toContain(org.id);
-    } finally {
-      await one.close();
-    }
-    const two = await startPlane({ db, config: { evidence: { backend: 'local', dir }, live } });
-    try {
-      const root = await login(two.plane.app);
-      const job = await finished(root, jobId!);
-      expect(job).toMatchObject({ state: 'finished', progress: { events: 3, attachments: 3 }, last_error: null });
-      expect(await rowsOf(db, orgId!)).toEqual({ orgs: 0, events: 0, attachments: 0, module_tokens: 0, templates: 0, usage: 0 });
-      expect(await files(dir, orgId!)).toEqual([]);
-      await expect(stat(join(dir, orgId!))).resolves.toBeDefined(); // directories stay; files are gone
-    } finally {
-      await two.close();
-    }
-  });
-
-  it('two processes running the same job at once remove everything exactly once', async () => {
-    const one = await startPlane({ db, config: { evidence: { backend: 'local', dir }, live } });
-    const two = await startPlane({ db, config: { evidence: { backend: 'local', dir }, live } });
-    try {
-      const root = await login(one.plane.app);
-      const { org, mod } = await archiveOrg(root, one.plane.app);
-      const refs = await Promise.all([1, 2, 3, 4, 5].map((i) => upload(mod, 100 * i)));
-      await send(mod, Array.from({ length: 40 }, (_, i) => ({ detector: 'pair', occurred_at: at(i), attachments: i < 5 ? [refs[i]] : [] })));
-      for (const p of [one, two]) p.plane.services.events.archive.batch = 3;
-      const r = await root.del(`/api/v1/orgs/${org.id}`);
-      await two.plane.services.events.archive.runQueued(Date.now() + 20_000);
-      const job = await finished(root, r.body.cleanup_job_id);
-      expect(job).toMatchObject({ preview: { events: 40, attachments: 5, attachment_bytes: 1500 }, progress: { events: 40, attachments: 5 }, last_error: null });
-      const tombs = await sql<{ n: number }>`select count(*)::int as n from event_tombstones where org_id = ${org.id}`.execute(db.database.db);
-      expect(tombs.rows[0]!.n).toBe(40);
-      expect(await rowsOf(db, org.id)).toEqual({ orgs: 0, events: 0, attachments: 0, module_tokens: 0, templates: 0, usage: 0 });
-    } finally {
-      await two.close();
-      await one.close();
-    }
   });
 });
