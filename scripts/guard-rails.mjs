@@ -18,6 +18,8 @@ const CHECKS = [
   // The console's component tests (test/web/*.test.tsx) are type-checked with the DOM as the console is.
   { name: 'tsc (console component tests: test/web/tsconfig.json)', cmd: bin('tsc'), args: ['-p', 'test/web/tsconfig.json', '--noEmit'] },
   { name: 'file size (scripts/check-file-size.mjs)', cmd: process.execPath, args: ['scripts/check-file-size.mjs'] },
+  // One format for the whole repository (issue 21 §2): `npm run format` writes it.
+  { name: 'prettier (.prettierrc.json; npm run format fixes)', cmd: bin('prettier'), args: ['--check', '--log-level', 'warn', '{src,web,test,bench,scripts}/**/*.{ts,tsx,mjs,cjs,js}', '*.{ts,js,mjs,cjs}'] },
   { name: 'knip (knip.json)', cmd: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
 ];
 
