@@ -9,10 +9,14 @@ import { freshDatabase, testConfig, LogCapture, ROOT, type TestDb } from '../har
 import { Client, login } from '../client.js';
 
 const onServer = !!process.env.TEST_DATABASE_URL;
-const FILES = readdirSync(migrationsDir()).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+const FILES = readdirSync(migrationsDir())
+  .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+  .sort();
 
 const cleanup: Array<() => Promise<void>> = [];
-afterAll(async () => { for (const fn of cleanup.reverse()) await fn().catch(() => {}); });
+afterAll(async () => {
+  for (const fn of cleanup.reverse()) await fn().catch(() => {});
+});
 
 /** Handles on one database as separate processes would have them (separate pools on a server). */
 async function handles(n: number): Promise<{ db: TestDb; handles: Database[] }> {
@@ -20,7 +24,10 @@ async function handles(n: number): Promise<{ db: TestDb; handles: Database[] }> 
   cleanup.push(() => db.drop());
   const out: Database[] = [db.database];
   for (let i = 1; i < n; i++) {
-    if (!onServer) { out.push(db.database); continue; }
+    if (!onServer) {
+      out.push(db.database);
+      continue;
+    }
     const d = await openDatabase({ kind: 'postgres', url: db.url! });
     cleanup.unshift(() => d.close());
     out.push(d);
@@ -36,7 +43,11 @@ describe('migrations under the advisory lock', () => {
     // One start applied everything; the others found it done.
     expect(applied.filter((a) => a.length > 0)).toEqual([FILES]);
     expect(applied.filter((a) => a.length === 0).length).toBe(3);
-    const rows = await hs[0]!.db.selectFrom('schema_migrations' as any).select(['version', 'name'] as any).orderBy('version' as any).execute();
+    const rows = await hs[0]!.db
+      .selectFrom('schema_migrations' as any)
+      .select(['version', 'name'] as any)
+      .orderBy('version' as any)
+      .execute();
     expect(rows.map((r: any) => r.name)).toEqual(FILES);
     expect((await migrate(hs[1]!)).applied).toEqual([]);
   });
@@ -46,10 +57,16 @@ describe('two plane processes on one database', () => {
   let a: Plane, b: Plane;
 
   it('start together on a fresh database: one schema, one superadmin, one signing key', async () => {
-    const { handles: [da, db] } = await handles(2);
-    const build = (d: Database) => buildApp({ config: testConfig(), database: d, clock: systemClock, logger: makeLogger('info', new LogCapture()) });
+    const {
+      handles: [da, db],
+    } = await handles(2);
+    const build = (d: Database) =>
+      buildApp({ config: testConfig(), database: d, clock: systemClock, logger: makeLogger('info', new LogCapture()) });
     [a, b] = await Promise.all([build(da!), build(db!)]);
-    cleanup.unshift(async () => { await a.close(); await b.close(); });
+    cleanup.unshift(async () => {
+      await a.close();
+      await b.close();
+    });
     await Promise.all([a.app.ready(), b.app.ready()]);
     await Promise.all([a.ready(), b.ready()]);
 
@@ -74,9 +91,11 @@ describe('two plane processes on one database', () => {
       expect(me.status).toBe(401);
       expect(me.body).toEqual({ error: 'unauthorized' });
     }
-    // Process A learns the new key through LISTEN/NOTIFY and signs new sessions with it.
-    const deadline = Date.now() + 5000;
-    while (a.services.auth.currentKid() !== r.body.kid && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+    // Process A learns the new key through LISTEN/NOTIFY and signs new sessions with it (the
+    // notification's delivery waits for a loaded machine: a generous deadline, not a speed bound).
+    const deadline = Date.now() + 60_000;
+    while (a.services.auth.currentKid() !== r.body.kid && Date.now() < deadline)
+      await new Promise((res) => setTimeout(res, 20));
     expect(a.services.auth.currentKid()).toBe(r.body.kid);
     const fresh = await login(a.app, ROOT);
     expect((await new Client(b.app, fresh.token).get('/api/v1/auth/me')).status).toBe(200);
