@@ -4,7 +4,8 @@
  * hold its SQL, and another domain reaches that data only through the domain's service.
  */
 const STORE = '[.]store[.]ts$';
-const FOREIGN_STORE = 'A store is imported only from its own domain folder (the composition roots src/plane/app.ts and src/node/app.ts, which construct the stores, lie outside every domain).';
+const FOREIGN_STORE =
+  'A store is imported only from its own domain folder (the composition roots src/plane/app.ts and src/node/app.ts, which construct the stores, lie outside every domain).';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -48,16 +49,33 @@ module.exports = {
     },
     {
       name: 'no-unused-files',
-      comment: 'Every source file is reached from a program (src/plane/main.ts, src/node/main.ts, and npm start: src/start/main.ts, src/start/demo-module.ts); one only tests reach is dead code.',
+      comment:
+        'Every source file is reached from a program (src/plane/main.ts, src/node/main.ts, and npm start: src/start/main.ts, src/start/demo-module.ts); one only tests reach is dead code.',
       severity: 'error',
       from: { path: '^src/((plane|node|start)/main|start/demo-module)[.]ts$' },
-      to: { path: '^src/', pathNot: ['[.]d[.]ts$', '^src/((plane|node|start)/main|start/demo-module)[.]ts$', '^src/.*[.](sql|json)$'], reachable: false },
+      to: {
+        path: '^src/',
+        pathNot: ['[.]d[.]ts$', '^src/((plane|node|start)/main|start/demo-module)[.]ts$', '^src/.*[.](sql|json)$'],
+        reachable: false,
+      },
     },
     {
       name: 'no-orphans',
       comment: 'A file nothing imports and that imports nothing (tests, benches and scripts included).',
       severity: 'error',
-      from: { orphan: true, pathNot: ['^src/start/demo-module[.]ts$', '[.]d[.]ts$', '(^|/)[.][^/]+[.](js|cjs|mjs|json)$', '[.]test[.]ts$', '^bench/.*[.]ts$', '^scripts/', '^test/global-setup[.]ts$', '(^|/)(eslint|vitest)[.]config[.](js|ts)$'] },
+      from: {
+        orphan: true,
+        pathNot: [
+          '^src/start/demo-module[.]ts$',
+          '[.]d[.]ts$',
+          '(^|/)[.][^/]+[.](js|cjs|mjs|json)$',
+          '[.]test[.]ts$',
+          '^bench/.*[.]ts$',
+          '^scripts/',
+          '^test/global-setup[.]ts$',
+          '(^|/)(eslint|vitest)[.]config[.](js|ts)$',
+        ],
+      },
       to: {},
     },
     {
@@ -73,7 +91,11 @@ module.exports = {
     exclude: { path: '^(dist|data|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -19,7 +19,10 @@ import { ffmpegPath, mediaToolEnv } from '../src/common/media-tools.js';
 /** The server the benches create their databases on: BENCH_DATABASE_URL, else TEST_DATABASE_URL. */
 export function benchServerUrl(): string {
   const url = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/postgres');
+  if (!url)
+    throw new Error(
+      'set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/postgres',
+    );
   return url;
 }
 
@@ -40,7 +43,10 @@ export async function benchDatabase(): Promise<{ name: string; url: string; drop
   };
 }
 
-export interface Rate { perSecond: number; p99Ms: number | null }
+export interface Rate {
+  perSecond: number;
+  p99Ms: number | null;
+}
 
 /**
  * Baseline for write paths: rows of an event's size (a uuid, a timestamp, text and a JSON
@@ -61,7 +67,10 @@ export async function copyBaseline(rows = 20_000): Promise<Rate> {
       }
     }
     const t0 = performance.now();
-    await pipeline(Readable.from(lines()), await sql`copy copied (id, at, detector, subject, payload) from stdin`.writable());
+    await pipeline(
+      Readable.from(lines()),
+      await sql`copy copied (id, at, detector, subject, payload) from stdin`.writable(),
+    );
     return { perSecond: rows / ((performance.now() - t0) / 1000), p99Ms: null };
   } finally {
     await sql.end();
@@ -91,9 +100,37 @@ export async function ffmpegBaseline(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'argus-bench-ffmpeg-'));
   const bin = ffmpegPath();
   const t0 = performance.now();
-  const child = spawn(bin, ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=10',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
-    '-f', 'hls', '-hls_time', '1', '-hls_list_size', '3', join(dir, 'index.m3u8')], { stdio: 'ignore', env: mediaToolEnv(bin) });
+  const child = spawn(
+    bin,
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x180:rate=10',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '10',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'hls',
+      '-hls_time',
+      '1',
+      '-hls_list_size',
+      '3',
+      join(dir, 'index.m3u8'),
+    ],
+    { stdio: 'ignore', env: mediaToolEnv(bin) },
+  );
   try {
     for (;;) {
       if ((await readdir(dir)).some((f) => f.endsWith('.m3u8'))) return performance.now() - t0;
@@ -118,13 +155,11 @@ export interface Figure {
   ratio?: 'share' | 'times';
 }
 
-const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '-' : v >= 100 ? Math.round(v).toLocaleString('en') : v.toFixed(1));
+const fmt = (v: number | null): string =>
+  v === null || !Number.isFinite(v) ? '-' : v >= 100 ? Math.round(v).toLocaleString('en') : v.toFixed(1);
 
 export function printTable(figures: Figure[]): string {
-  const lines = [
-    '| bench | figure | value | baseline (same run) | ratio |',
-    '|---|---|---|---|---|',
-  ];
+  const lines = ['| bench | figure | value | baseline (same run) | ratio |', '|---|---|---|---|---|'];
   for (const f of figures) {
     const base = f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value)} ${f.baseline.unit}` : '-';
     let ratio = '-';

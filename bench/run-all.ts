@@ -21,23 +21,40 @@ const BENCHES: Bench[] = [...PLANE_BENCHES, ...NODE_BENCHES];
 function runBench(bench: Bench): Promise<{ ok: boolean; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(HERE, bench.file)], {
-      env: { ...process.env, BENCH_DATABASE_URL: benchServerUrl(), ...bench.env }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_DATABASE_URL: benchServerUrl(), ...bench.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ ok: code === 0, out }); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ ok: code === 0, out });
+    });
   });
 }
 
 const only = process.env.ONLY?.split(',');
 benchServerUrl(); // fails early, with the variable to set
 console.log('baselines: COPY, bare Fastify reply, ffmpeg directly ...');
-const baselines: Baselines = { copy: await copyBaseline(), fastify: await fastifyBaseline(CONNECTIONS), ffmpegMs: await ffmpegBaseline() };
+const baselines: Baselines = {
+  copy: await copyBaseline(),
+  fastify: await fastifyBaseline(CONNECTIONS),
+  ffmpegMs: await ffmpegBaseline(),
+};
 const figures: Figure[] = [
   { bench: 'baseline', figure: 'COPY into a plain table', value: baselines.copy.perSecond, unit: 'rows/s' },
-  { bench: 'baseline', figure: `bare Fastify reply, ${CONNECTIONS} connections`, value: baselines.fastify.perSecond, unit: `req/s (p99 ${baselines.fastify.p99Ms} ms)` },
+  {
+    bench: 'baseline',
+    figure: `bare Fastify reply, ${CONNECTIONS} connections`,
+    value: baselines.fastify.perSecond,
+    unit: `req/s (p99 ${baselines.fastify.p99Ms} ms)`,
+  },
   { bench: 'baseline', figure: 'ffmpeg directly, to a first HLS playlist', value: baselines.ffmpegMs, unit: 'ms' },
 ];
 const failed: string[] = [];
@@ -47,7 +64,11 @@ for (const bench of BENCHES) {
   process.stdout.write(`${bench.name} ... `);
   const { ok, out } = await runBench(bench);
   let got: Figure[] = [];
-  try { if (ok) got = bench.figures(out, baselines); } catch { /* reported below as a failure */ }
+  try {
+    if (ok) got = bench.figures(out, baselines);
+  } catch {
+    /* reported below as a failure */
+  }
   if (!ok || got.length === 0) {
     failed.push(bench.name);
     console.log(`failed; its output:\n${out.split('\n').slice(-20).join('\n')}`);

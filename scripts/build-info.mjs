@@ -4,8 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync, readFileSync } from 'node:fs';
 
 function git(args) {
-  try { return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); }
-  catch { return ''; }
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
 }
 const sha = git(['rev-parse', 'HEAD']) || 'unknown';
 const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '';

@@ -12,7 +12,11 @@ const SKIP = new Set(['node_modules', 'dist', 'data']);
 
 function* files(dir) {
   let entries;
-  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of entries) {
     if (SKIP.has(e.name)) continue;
     const path = join(dir, e.name);

@@ -13,13 +13,45 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 
 const CHECKS = [
   { name: 'eslint (typescript-eslint recommended)', cmd: bin('eslint'), args: ['.'] },
-  { name: 'dependency-cruiser (.dependency-cruiser.cjs)', cmd: bin('depcruise'), args: ['src', 'test', 'bench', 'scripts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', '--ignore-known'] },
-  { name: 'dependency-cruiser folder cycles, run-time imports (.dependency-cruiser.folders.cjs)', cmd: bin('depcruise'), args: ['src', '--config', '.dependency-cruiser.folders.cjs', '--output-type', 'err'] },
+  {
+    name: 'dependency-cruiser (.dependency-cruiser.cjs)',
+    cmd: bin('depcruise'),
+    args: [
+      'src',
+      'test',
+      'bench',
+      'scripts',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'err',
+      '--ignore-known',
+    ],
+  },
+  {
+    name: 'dependency-cruiser folder cycles, run-time imports (.dependency-cruiser.folders.cjs)',
+    cmd: bin('depcruise'),
+    args: ['src', '--config', '.dependency-cruiser.folders.cjs', '--output-type', 'err'],
+  },
   // The console's component tests (test/web/*.test.tsx) are type-checked with the DOM as the console is.
-  { name: 'tsc (console component tests: test/web/tsconfig.json)', cmd: bin('tsc'), args: ['-p', 'test/web/tsconfig.json', '--noEmit'] },
+  {
+    name: 'tsc (console component tests: test/web/tsconfig.json)',
+    cmd: bin('tsc'),
+    args: ['-p', 'test/web/tsconfig.json', '--noEmit'],
+  },
   { name: 'file size (scripts/check-file-size.mjs)', cmd: process.execPath, args: ['scripts/check-file-size.mjs'] },
   // One format for the whole repository (issue 21 §2): `npm run format` writes it.
-  { name: 'prettier (.prettierrc.json; npm run format fixes)', cmd: bin('prettier'), args: ['--check', '--log-level', 'warn', '{src,web,test,bench,scripts}/**/*.{ts,tsx,mjs,cjs,js}', '*.{ts,js,mjs,cjs}'] },
+  {
+    name: 'prettier (.prettierrc.json; npm run format fixes)',
+    cmd: bin('prettier'),
+    args: [
+      '--check',
+      '--log-level',
+      'warn',
+      '{src,web,test,bench,scripts}/**/*.{ts,tsx,mjs,cjs,js}',
+      '*.{ts,js,mjs,cjs}',
+    ],
+  },
   { name: 'knip (knip.json)', cmd: bin('knip'), args: ['--no-progress', '--no-config-hints'] },
 ];
 
@@ -28,7 +60,11 @@ const baseline = baselineAt > 0 ? process.argv[baselineAt + 1] : null;
 const report = [];
 let failed = 0;
 for (const check of CHECKS) {
-  const r = spawnSync(check.cmd, check.args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  const r = spawnSync(check.cmd, check.args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
   const ok = r.status === 0;
   if (!ok) failed++;
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.replaceAll(ROOT, '').trim();

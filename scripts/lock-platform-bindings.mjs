@@ -8,7 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const LOCK = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
 const pk = lock.packages;
-const PLATFORM = /binding-(android|darwin|freebsd|linux|openharmony|win32)-(arm64|arm|x64|ia32|ppc64|riscv64|s390x)(?:-(gnu|musl|gnueabihf|musleabihf|eabi|msvc))?$/;
+const PLATFORM =
+  /binding-(android|darwin|freebsd|linux|openharmony|win32)-(arm64|arm|x64|ia32|ppc64|riscv64|s390x)(?:-(gnu|musl|gnueabihf|musleabihf|eabi|msvc))?$/;
 
 let added = 0;
 for (const entry of Object.values(pk)) {
@@ -18,12 +19,22 @@ for (const entry of Object.values(pk)) {
     if (!m || pk[target]) continue;
     const [, os, cpu, abi] = m;
     const libc = abi?.startsWith('musl') ? 'musl' : os === 'linux' ? 'glibc' : undefined;
-    pk[target] = { version, cpu: [cpu], dev: !!entry.dev, ...(libc ? { libc: [libc] } : {}), optional: true, os: [os], ...(entry.engines ? { engines: entry.engines } : {}) };
+    pk[target] = {
+      version,
+      cpu: [cpu],
+      dev: !!entry.dev,
+      ...(libc ? { libc: [libc] } : {}),
+      optional: true,
+      os: [os],
+      ...(entry.engines ? { engines: entry.engines } : {}),
+    };
     added++;
   }
 }
 if (added) {
-  lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+  lock.packages = Object.fromEntries(
+    Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+  );
   writeFileSync(LOCK, JSON.stringify(lock, null, 2) + '\n');
 }
 console.log(`lock: ${added} platform binding entr${added === 1 ? 'y' : 'ies'} restored`);

@@ -50,10 +50,15 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const prefix = `argus_t_${run}_`;
   const admin = postgres(base, { max: DROPS_AT_ONCE, onnotice: () => {} });
   const teardown = async () => {
-    const names = (await admin.unsafe('select datname from pg_database where starts_with(datname, $1)', [prefix])).map((r) => r.datname as string);
-    await Promise.all(Array.from({ length: DROPS_AT_ONCE }, async () => {
-      for (let name = names.pop(); name; name = names.pop()) await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-    }));
+    const names = (await admin.unsafe('select datname from pg_database where starts_with(datname, $1)', [prefix])).map(
+      (r) => r.datname as string,
+    );
+    await Promise.all(
+      Array.from({ length: DROPS_AT_ONCE }, async () => {
+        for (let name = names.pop(); name; name = names.pop())
+          await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      }),
+    );
     await admin.unsafe(`drop database if exists ${template} with (force)`).catch(() => {});
     await admin.end();
   };
@@ -62,13 +67,22 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     const u = new URL(base);
     u.pathname = `/${template}`;
     const database = await openDatabase({ kind: 'postgres', url: u.toString(), max: 1 });
-    try { await migrate(database); } finally { await database.close(); }
+    try {
+      await migrate(database);
+    } finally {
+      await database.close();
+    }
     // PostgreSQL refuses to copy a database that has a session open on it: the migration's
     // connection must be gone, not just closing (Database.close() leaves a pool Kysely never
     // used open, as here, where only withSession ran).
-    await admin.unsafe('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [template]);
+    await admin.unsafe(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [template],
+    );
     for (let i = 0; i < 100; i++) {
-      const [{ n }] = await admin.unsafe('select count(*)::int as n from pg_stat_activity where datname = $1', [template]);
+      const [{ n }] = await admin.unsafe('select count(*)::int as n from pg_stat_activity where datname = $1', [
+        template,
+      ]);
       if (n === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -95,7 +109,11 @@ async function embeddedTemplate(project: TestProject): Promise<() => Promise<voi
   };
   try {
     const database = await openDatabase({ kind: 'pglite', dir });
-    try { await migrate(database); } finally { await database.close(); }
+    try {
+      await migrate(database);
+    } finally {
+      await database.close();
+    }
     // Database keeps its PGlite to itself: the closed folder is opened again to be dumped.
     const { PGlite } = await import('@electric-sql/pglite');
     const pg = new PGlite(dir);
@@ -104,7 +122,9 @@ async function embeddedTemplate(project: TestProject): Promise<() => Promise<voi
       await pg.waitReady;
       const dump = await pg.dumpDataDir('gzip');
       await writeFile(file, Buffer.from(await dump.arrayBuffer()));
-    } finally { await pg.close(); }
+    } finally {
+      await pg.close();
+    }
     await rm(dir, { recursive: true, force: true });
   } catch (err) {
     await teardown();

@@ -7,12 +7,18 @@ import { freePort } from '../net.js';
 const MAIN = resolve(import.meta.dirname, '../../src/node/main.js');
 
 /** Starts the built node (`npm run build` first) with `body` as its configuration. */
-export async function startBenchNode(body: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess; dir: string; stop(): Promise<void> }> {
+export async function startBenchNode(
+  body: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; proc: ChildProcess; dir: string; stop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
   const port = await freePort();
   const config = join(dir, 'argus-node.conf');
   await writeFile(config, `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level info;\n${body}`);
-  const proc = spawn(process.execPath, [MAIN, 'run', config], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const proc = spawn(process.execPath, [MAIN, 'run', config], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   await new Promise<void>((res, rej) => {
     let buf = '';
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
@@ -25,7 +31,11 @@ export async function startBenchNode(body: string, env: Record<string, string> =
     url: `http://127.0.0.1:${port}`,
     proc,
     dir,
-    stop: () => new Promise((res) => { proc.once('exit', () => res()); proc.kill('SIGTERM'); }),
+    stop: () =>
+      new Promise((res) => {
+        proc.once('exit', () => res());
+        proc.kill('SIGTERM');
+      }),
   };
 }
 

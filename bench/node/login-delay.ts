@@ -10,7 +10,9 @@ const node = await startBenchNode('trusted_proxies 127.0.0.1;\nauth { admin_pass
 async function timed(password: string, from: string): Promise<[number, number]> {
   const t0 = performance.now();
   const r = await fetch(`${node.url}/api/v1/auth/login`, {
-    method: 'POST', body: JSON.stringify({ password }), headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+    method: 'POST',
+    body: JSON.stringify({ password }),
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
   });
   await r.arrayBuffer();
   return [r.status, performance.now() - t0];

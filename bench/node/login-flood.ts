@@ -13,7 +13,9 @@ import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { startBenchNode, stats } from './harness.js';
 
-const { values: flags } = parseArgs({ options: { secs: { type: 'string', default: '20' }, conns: { type: 'string', default: '64' } } });
+const { values: flags } = parseArgs({
+  options: { secs: { type: 'string', default: '20' }, conns: { type: 'string', default: '64' } },
+});
 const SECS = Number(flags.secs);
 const CONNS = Number(flags.conns);
 const PASSWORD = 'bench-flood-password';
@@ -23,20 +25,44 @@ const VICTIM = '127.0.0.3';
 
 const node = await startBenchNode(`auth {\n    admin_password ${PASSWORD};\n    api_write_token ${WRITE};\n}\n`);
 const port = Number(new URL(node.url).port);
-const agents: Record<string, Agent> = { [FLOODER]: new Agent({ keepAlive: true, maxSockets: CONNS, localAddress: FLOODER }), [VICTIM]: new Agent({ keepAlive: true, maxSockets: 8, localAddress: VICTIM }) };
+const agents: Record<string, Agent> = {
+  [FLOODER]: new Agent({ keepAlive: true, maxSockets: CONNS, localAddress: FLOODER }),
+  [VICTIM]: new Agent({ keepAlive: true, maxSockets: 8, localAddress: VICTIM }),
+};
 
-function call(from: string, method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; ms: number; text: string }> {
+function call(
+  from: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; ms: number; text: string }> {
   const started = performance.now();
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, method, path, agent: agents[from], timeout: 10_000, headers: {
-      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: agents[from],
+        timeout: 10_000,
+        headers: {
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+            : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve({ status: -1, ms: performance.now() - started, text: '' }));
     req.end(body);
@@ -55,10 +81,12 @@ async function victim(secs: number, token: string) {
   while (performance.now() < until) {
     const tick = performance.now();
     const r = await call(VICTIM, 'GET', '/api/v1/config/history', { token });
-    reads.push(r.ms); count(statuses, r.status);
+    reads.push(r.ms);
+    count(statuses, r.status);
     if (++n % 20 === 0) {
       const l = await call(VICTIM, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD } });
-      logins.push(l.ms); count(statuses, l.status);
+      logins.push(l.ms);
+      count(statuses, l.status);
     }
     const wait = 50 - (performance.now() - tick);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -67,7 +95,8 @@ async function victim(secs: number, token: string) {
 }
 
 try {
-  const session = JSON.parse((await call(VICTIM, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD } })).text).token as string;
+  const session = JSON.parse((await call(VICTIM, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD } })).text)
+    .token as string;
   const quiet = await victim(SECS, session);
 
   let flooding = true;
@@ -77,7 +106,8 @@ try {
   const flooders = Array.from({ length: CONNS }, async () => {
     while (flooding) {
       const r = await call(FLOODER, 'POST', '/api/v1/auth/login', { body: { password: 'wrong-password' } });
-      count(flood, r.status); floodMs.push(r.ms);
+      count(flood, r.status);
+      floodMs.push(r.ms);
     }
   });
   await new Promise((r) => setTimeout(r, 500));
@@ -87,10 +117,17 @@ try {
   const floodSecs = (performance.now() - floodStart) / 1000;
   const sent = [...flood.values()].reduce((a, b) => a + b, 0);
 
-  console.log(`login flood: ${CONNS} connections from ${FLOODER} for ${floodSecs.toFixed(1)} s: ${sent} attempts = ${(sent / floodSecs).toFixed(0)}/s; answers ${JSON.stringify(Object.fromEntries(flood))}; flood latency ${stats(floodMs)}`);
-  for (const [name, v] of [['quiet', quiet], ['under flood', loaded]] as const) {
+  console.log(
+    `login flood: ${CONNS} connections from ${FLOODER} for ${floodSecs.toFixed(1)} s: ${sent} attempts = ${(sent / floodSecs).toFixed(0)}/s; answers ${JSON.stringify(Object.fromEntries(flood))}; flood latency ${stats(floodMs)}`,
+  );
+  for (const [name, v] of [
+    ['quiet', quiet],
+    ['under flood', loaded],
+  ] as const) {
     console.log(`victim ${VICTIM} ${name}: statuses ${JSON.stringify(Object.fromEntries(v.statuses))}`);
-    console.log(`  reads  ${stats(v.reads)} p99=${[...v.reads].sort((a, b) => a - b)[Math.floor(v.reads.length * 0.99)]!.toFixed(1)}`);
+    console.log(
+      `  reads  ${stats(v.reads)} p99=${[...v.reads].sort((a, b) => a - b)[Math.floor(v.reads.length * 0.99)]!.toFixed(1)}`,
+    );
     if (v.logins.length) console.log(`  logins ${stats(v.logins)}`);
   }
 } finally {

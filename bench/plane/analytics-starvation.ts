@@ -26,8 +26,17 @@ const target = await benchDatabase();
 const plane = await startPlaneProcess(target.url, '[sweeper]\nenabled = false\n');
 const db = postgres(target.url, { max: 2, onnotice: () => {} });
 
-async function call(method: string, path: string, body: unknown, token: string): Promise<{ status: number; json: any; retryAfter: string | null }> {
-  const r = await fetch(`${plane.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  method: string,
+  path: string,
+  body: unknown,
+  token: string,
+): Promise<{ status: number; json: any; retryAfter: string | null }> {
+  const r = await fetch(`${plane.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: r.status, json: await r.json().catch(() => null), retryAfter: r.headers.get('retry-after') };
 }
 async function api(method: string, path: string, body: unknown, token: string): Promise<any> {
@@ -35,7 +44,8 @@ async function api(method: string, path: string, body: unknown, token: string): 
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json;
 }
-const pct = (xs: number[], q: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]! : NaN);
+const pct = (xs: number[], q: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]! : NaN;
 
 /** An organisation with an administrator and an operator who sees the first two of its four cameras. */
 async function org(root: string, name: string, node: string) {
@@ -45,7 +55,17 @@ async function org(root: string, name: string, node: string) {
   const admin = await loginToken(plane.base, login('admin'));
   const operatorId = (await api('POST', '/api/v1/users', { ...login('op'), name, role: 'user' }, admin)).id;
   const cams: string[] = [];
-  for (let i = 0; i < 4; i++) cams.push((await api('POST', '/api/v1/cameras', { name: `${name}-cam-${i}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' }, admin)).id);
+  for (let i = 0; i < 4; i++)
+    cams.push(
+      (
+        await api(
+          'POST',
+          '/api/v1/cameras',
+          { name: `${name}-cam-${i}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' },
+          admin,
+        )
+      ).id,
+    );
   await api('PUT', `/api/v1/users/${operatorId}/grants`, { camera_ids: cams.slice(0, 2), tag_ids: [] }, admin);
   return { id, admin, operator: await loginToken(plane.base, login('op')), cams };
 }
@@ -76,16 +96,35 @@ async function feed(token: string, stop: (i: number) => boolean): Promise<{ ms: 
 
 try {
   const root = await loginToken(plane.base, BOOT);
-  const node = (await api('POST', '/api/v1/nodes', { name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' }, root)).id;
+  const node = (
+    await api(
+      'POST',
+      '/api/v1/nodes',
+      { name: 'bench-node', url: 'http://127.0.0.1:9', api_token: 'bench-node-token-123456' },
+      root,
+    )
+  ).id;
   const a = await org(root, 'bench-a', node);
   const b = await org(root, 'bench-b', node);
-  const tpl = (await api('POST', '/api/v1/templates', { name: 'lpr', doc: { detector_match: 'lpr*', fields: [{ key: 'plate', source: '/plate', type: 'string' }] } }, a.admin)).id;
+  const tpl = (
+    await api(
+      'POST',
+      '/api/v1/templates',
+      { name: 'lpr', doc: { detector_match: 'lpr*', fields: [{ key: 'plate', source: '/plate', type: 'string' }] } },
+      a.admin,
+    )
+  ).id;
   await seed(a.id, node, a.cams, tpl, EVENTS);
   await seed(b.id, node, b.cams, null, 2_000);
   await db.unsafe('vacuum (analyze) events');
   const heavy = () => ({
-    from: new Date(Date.now() - 30 * DAY_MS).toISOString(), to: new Date().toISOString(), measure: 'count_events',
-    bucket: 'hour', group_by: 'field', group_field: { template_id: tpl, key: 'plate' }, top_limit: 100,
+    from: new Date(Date.now() - 30 * DAY_MS).toISOString(),
+    to: new Date().toISOString(),
+    measure: 'count_events',
+    bucket: 'hour',
+    group_by: 'field',
+    group_field: { template_id: tpl, key: 'plate' },
+    top_limit: 100,
   });
 
   await feed(b.admin, (i) => i >= 20); // warm-up
@@ -110,23 +149,44 @@ try {
       const key = r.status === 200 ? '200' : `${r.status} ${r.json?.error ?? ''}`.trim();
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
       if (r.status === 200) queryMs.push(performance.now() - t0);
-      if (r.status === 429 || r.status === 503) await new Promise((res) => setTimeout(res, Number(r.retryAfter ?? 1) * 1000));
+      if (r.status === 429 || r.status === 503)
+        await new Promise((res) => setTimeout(res, Number(r.retryAfter ?? 1) * 1000));
     }
   });
   const loaded = await feed(b.admin, () => Date.now() >= until);
   await Promise.all([...workers, sampler]);
 
-  console.log(`\n${EVENTS} events of organisation A, ${WORKERS} clients of A's operator for ${DURATION_S} s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  console.log('| organisation B feed (GET /api/v1/events?limit=50) | requests | p50 ms | p99 ms | not 200 |\n|---|---|---|---|---|');
-  console.log(`| baseline, no load | ${baseline.ms.length} | ${pct(baseline.ms, 0.5).toFixed(0)} | ${pct(baseline.ms, 0.99).toFixed(0)} | ${baseline.failed.length} |`);
-  console.log(`| under A's analytics | ${loaded.ms.length} | ${pct(loaded.ms, 0.5).toFixed(0)} | ${pct(loaded.ms, 0.99).toFixed(0)} | ${loaded.failed.length} |`);
+  console.log(
+    `\n${EVENTS} events of organisation A, ${WORKERS} clients of A's operator for ${DURATION_S} s; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    '| organisation B feed (GET /api/v1/events?limit=50) | requests | p50 ms | p99 ms | not 200 |\n|---|---|---|---|---|',
+  );
+  console.log(
+    `| baseline, no load | ${baseline.ms.length} | ${pct(baseline.ms, 0.5).toFixed(0)} | ${pct(baseline.ms, 0.99).toFixed(0)} | ${baseline.failed.length} |`,
+  );
+  console.log(
+    `| under A's analytics | ${loaded.ms.length} | ${pct(loaded.ms, 0.5).toFixed(0)} | ${pct(loaded.ms, 0.99).toFixed(0)} | ${loaded.failed.length} |`,
+  );
   if (loaded.failed.length) console.log(`B's feed answered: ${[...new Set(loaded.failed)].slice(0, 5).join('; ')}`);
-  console.log(`A's analytics answers: ${[...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')}; answered query p50 ${pct(queryMs, 0.5).toFixed(0)} ms, p99 ${pct(queryMs, 0.99).toFixed(0)} ms`);
+  console.log(
+    `A's analytics answers: ${[...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')}; answered query p50 ${pct(queryMs, 0.5).toFixed(0)} ms, p99 ${pct(queryMs, 0.99).toFixed(0)} ms`,
+  );
   console.log(`most analytics statements at once in PostgreSQL: ${most} (pool of ${POOL_MAX})`);
-  console.log(JSON.stringify({
-    baseline_p50_ms: pct(baseline.ms, 0.5), baseline_p99_ms: pct(baseline.ms, 0.99), loaded_p50_ms: pct(loaded.ms, 0.5), loaded_p99_ms: pct(loaded.ms, 0.99),
-    loaded_requests: loaded.ms.length, loaded_not_200: loaded.failed.length, analytics: Object.fromEntries(statuses), most_analytics_statements: most,
-  }));
+  console.log(
+    JSON.stringify({
+      baseline_p50_ms: pct(baseline.ms, 0.5),
+      baseline_p99_ms: pct(baseline.ms, 0.99),
+      loaded_p50_ms: pct(loaded.ms, 0.5),
+      loaded_p99_ms: pct(loaded.ms, 0.99),
+      loaded_requests: loaded.ms.length,
+      loaded_not_200: loaded.failed.length,
+      analytics: Object.fromEntries(statuses),
+      most_analytics_statements: most,
+    }),
+  );
 } finally {
   await db.end();
   await plane.stop();

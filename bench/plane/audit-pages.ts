@@ -33,20 +33,25 @@ if (have < ROWS) {
   for (let from = 0; from < ROWS; from += CHUNK) {
     const to = Math.min(ROWS, from + CHUNK);
     // Oldest first, so that seq (from audit_seq) grows with occurred_at as in real life.
-    await sql.unsafe(`
+    await sql.unsafe(
+      `
       insert into audit (id, seq, occurred_at, org_id, actor_id, actor_name, actor_role, ip, user_agent, action, object_type, object_id, object_name, params)
       select pg_temp.uuid7(ts), nextval('audit_seq'), ts, $1, $2, 'bench-root', 'superadmin', '10.1.' || (g % 250) || '.' || (g % 199),
              'bench/1.0', (array['auth.login','camera.update','user.update','node.create','tag.create'])[1 + g % 5], 'camera',
              gen_random_uuid(), 'camera-' || (g % 5000), jsonb_build_object('n', g, 'changed', jsonb_build_array('name'))
       from (select g, date_trunc('milliseconds', now() - interval '${DAYS} days' + (g * interval '${DAYS} days' / ${ROWS}) - interval '1 minute') as ts
             from generate_series(${from + 1}, ${to}) g) s
-      order by g`, [orgId, actorId]);
+      order by g`,
+      [orgId, actorId],
+    );
     process.stdout.write(`\rseeded ${to} rows`);
   }
   await sql`analyze audit`;
 }
 const [{ n, parts }] = await sql`select count(*)::int as n, count(distinct tableoid)::int as parts from audit`;
-console.log(`\naudit: ${n} rows in ${parts} partitions (seeding took ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+console.log(
+  `\naudit: ${n} rows in ${parts} partitions (seeding took ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+);
 await sql.end();
 
 // A restart, as a deployment would have it after the data is there.
@@ -55,53 +60,97 @@ plane = await startPlaneProcess(db.url);
 const token = await loginToken(plane.base, BOOT);
 const now = Date.now();
 const span = DAYS * 86_400_000;
-let deep = 0, first = 0;
+let deep = 0,
+  first = 0;
 const path = () => {
-  if (Math.random() < 0.5) { first++; return '/api/v1/audit?limit=100'; }
+  if (Math.random() < 0.5) {
+    first++;
+    return '/api/v1/audit?limit=100';
+  }
   deep++;
   const ts = new Date(now - Math.random() * span).toISOString();
   return `/api/v1/audit?limit=100&before_ts=${encodeURIComponent(ts)}&before_id=ffffffff-ffff-7fff-bfff-ffffffffffff`;
 };
 
 // Warm-up, then the measured run.
-await autocannon({ url: plane.base, connections: CONNECTIONS, duration: 3, headers: { authorization: `Bearer ${token}` }, requests: [{ setupRequest: (r: any) => ({ ...r, path: path() }) }] });
+await autocannon({
+  url: plane.base,
+  connections: CONNECTIONS,
+  duration: 3,
+  headers: { authorization: `Bearer ${token}` },
+  requests: [{ setupRequest: (r: any) => ({ ...r, path: path() }) }],
+});
 deep = first = 0;
 let rssPeak = 0;
-const backends = (await (async () => {
+const backends = await (async () => {
   const q = postgres(db.url, { max: 1, onnotice: () => {} });
-  try { return (await q`select pid from pg_stat_activity where datname = current_database() and application_name = 'argus-plane'`).map((r) => Number(r.pid)); }
-  finally { await q.end(); }
-})());
-const cpu0 = { plane: await plane.cpuMs(), pg: (await Promise.all(backends.map(processCpuMs))).reduce((a, b) => a + b, 0) };
-const sampler = setInterval(async () => { rssPeak = Math.max(rssPeak, await plane.rssMb()); }, 500);
+  try {
+    return (
+      await q`select pid from pg_stat_activity where datname = current_database() and application_name = 'argus-plane'`
+    ).map((r) => Number(r.pid));
+  } finally {
+    await q.end();
+  }
+})();
+const cpu0 = {
+  plane: await plane.cpuMs(),
+  pg: (await Promise.all(backends.map(processCpuMs))).reduce((a, b) => a + b, 0),
+};
+const sampler = setInterval(async () => {
+  rssPeak = Math.max(rssPeak, await plane.rssMb());
+}, 500);
 const result = await autocannon({
-  url: plane.base, connections: CONNECTIONS, duration: DURATION_S,
+  url: plane.base,
+  connections: CONNECTIONS,
+  duration: DURATION_S,
   headers: { authorization: `Bearer ${token}` },
   requests: [{ setupRequest: (r: any) => ({ ...r, path: path() }) }],
 });
 clearInterval(sampler);
-const cpu1 = { plane: await plane.cpuMs(), pg: (await Promise.all(backends.map(processCpuMs))).reduce((a, b) => a + b, 0) };
+const cpu1 = {
+  plane: await plane.cpuMs(),
+  pg: (await Promise.all(backends.map(processCpuMs))).reduce((a, b) => a + b, 0),
+};
 
 // One page checked for shape: 100 rows, newest first.
 const check = await fetch(`${plane.base}/api/v1/audit?limit=100`, { headers: { authorization: `Bearer ${token}` } });
 const body = (await check.json()) as { rows: unknown[]; stream_cursor: string };
 
-console.log(JSON.stringify({
-  rows: n, partitions: parts, duration_s: DURATION_S, connections: CONNECTIONS,
-  first_pages: first, deep_pages: deep,
-  requests_per_s: Math.round(result.requests.average),
-  total: result.requests.total, non_2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
-  latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-  cpu_ms_per_page: {
-    plane: +((cpu1.plane - cpu0.plane) / result.requests.total).toFixed(3),
-    postgres: +((cpu1.pg - cpu0.pg) / result.requests.total).toFixed(3),
-  },
-  load_average: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
-  plane_rss_mb: { peak: Math.round(rssPeak), after: Math.round(await plane.rssMb()) },
-  page_check: { status: check.status, rows: body.rows.length, stream_cursor: body.stream_cursor },
-  target: '>= 2000 pages/s at p99 < 50 ms',
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      rows: n,
+      partitions: parts,
+      duration_s: DURATION_S,
+      connections: CONNECTIONS,
+      first_pages: first,
+      deep_pages: deep,
+      requests_per_s: Math.round(result.requests.average),
+      total: result.requests.total,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      latency_ms: {
+        p50: result.latency.p50,
+        p90: result.latency.p90,
+        p99: result.latency.p99,
+        max: result.latency.max,
+      },
+      cpu_ms_per_page: {
+        plane: +((cpu1.plane - cpu0.plane) / result.requests.total).toFixed(3),
+        postgres: +((cpu1.pg - cpu0.pg) / result.requests.total).toFixed(3),
+      },
+      load_average: (await import('node:os')).loadavg().map((x) => +x.toFixed(2)),
+      plane_rss_mb: { peak: Math.round(rssPeak), after: Math.round(await plane.rssMb()) },
+      page_check: { status: check.status, rows: body.rows.length, stream_cursor: body.stream_cursor },
+      target: '>= 2000 pages/s at p99 < 50 ms',
+    },
+    null,
+    2,
+  ),
+);
 
 await plane.stop();
-if (!process.env.KEEP_DB) await db.drop(); else console.log(`kept ${db.url}`);
+if (!process.env.KEEP_DB) await db.drop();
+else console.log(`kept ${db.url}`);
 process.exit(0);

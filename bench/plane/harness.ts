@@ -14,14 +14,22 @@ export const BOOT = { login: 'bench-root', password: 'bench-root-password' };
 
 export { benchDatabase } from '../harness.js';
 
-export interface BenchPlane { base: string; child: ChildProcess; rssMb(): Promise<number>; cpuMs(): Promise<number>; stop(): Promise<void> }
+export interface BenchPlane {
+  base: string;
+  child: ChildProcess;
+  rssMb(): Promise<number>;
+  cpuMs(): Promise<number>;
+  stop(): Promise<void>;
+}
 
 /** CPU time (user + system) of a process so far, in ms; 0 when it is gone. */
 export async function processCpuMs(pid: number): Promise<number> {
   try {
     const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s
-  } catch { return 0; }
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -32,11 +40,14 @@ export async function backendsCpuMs(databaseUrl: string): Promise<Map<number, nu
   const name = new URL(databaseUrl).pathname.slice(1);
   const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    const pids = await admin`select pid from pg_stat_activity where datname = ${name} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
+    const pids =
+      await admin`select pid from pg_stat_activity where datname = ${name} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
     const out = new Map<number, number>();
     for (const r of pids) out.set(Number(r.pid), await processCpuMs(Number(r.pid)));
     return out;
-  } finally { await admin.end(); }
+  } finally {
+    await admin.end();
+  }
 }
 
 /** CPU (ms) the backends spent between two readings; one born in between counts from its first. */
@@ -53,12 +64,33 @@ export async function startPlaneProcess(databaseUrl: string, extraToml = ''): Pr
   const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  await writeFile(join(dir, 'plane.toml'), `[network]\npublic_url = "${base}"\nlisten = "127.0.0.1:${port}"\n[logging]\nminimum_level = "warn"\n${extraToml}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ARGUS_BOOTSTRAP_LOGIN: BOOT.login, ARGUS_BOOTSTRAP_PASSWORD: BOOT.password };
-  delete env.RUST_LOG; delete env.ARGUS_LOG;
-  const child = spawn(process.execPath, [...(process.env.PLANE_NODE_ARGS ?? '').split(' ').filter(Boolean), main, 'serve', '--config', join(dir, 'plane.toml')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await writeFile(
+    join(dir, 'plane.toml'),
+    `[network]\npublic_url = "${base}"\nlisten = "127.0.0.1:${port}"\n[logging]\nminimum_level = "warn"\n${extraToml}`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    ARGUS_BOOTSTRAP_LOGIN: BOOT.login,
+    ARGUS_BOOTSTRAP_PASSWORD: BOOT.password,
+  };
+  delete env.RUST_LOG;
+  delete env.ARGUS_LOG;
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.PLANE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      main,
+      'serve',
+      '--config',
+      join(dir, 'plane.toml'),
+    ],
+    { env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
-  child.stdout!.on('data', (b) => { out += b.toString(); });
+  child.stdout!.on('data', (b) => {
+    out += b.toString();
+  });
   const until = Date.now() + 60_000;
   while (!out.includes('database ready')) {
     if (child.exitCode !== null) throw new Error(`plane exited:\n${out}`);
@@ -66,7 +98,8 @@ export async function startPlaneProcess(databaseUrl: string, extraToml = ''): Pr
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    base, child,
+    base,
+    child,
     async rssMb() {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -84,7 +117,11 @@ export async function startPlaneProcess(databaseUrl: string, extraToml = ''): Pr
 }
 
 export async function loginToken(base: string, creds: { login: string; password: string }): Promise<string> {
-  const r = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
+  const r = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(creds),
+  });
   if (r.status !== 200) throw new Error(`login ${creds.login}: ${r.status} ${await r.text()}`);
   return ((await r.json()) as { token: string }).token;
 }

@@ -16,11 +16,21 @@ const PAGES = Number(process.env.PAGES ?? 2000);
 const nul = { write: (_s: string) => true };
 
 function lineRate(log: pino.Logger): number {
-  const req = { method: 'GET', url: '/api/v1/cameras?org=7d1c6a4e-3a55-4c0a-9b7e-1f0c6f3b5a11&limit=100', host: '127.0.0.1:8080', remoteAddress: '127.0.0.1', remotePort: 51234 };
+  const req = {
+    method: 'GET',
+    url: '/api/v1/cameras?org=7d1c6a4e-3a55-4c0a-9b7e-1f0c6f3b5a11&limit=100',
+    host: '127.0.0.1:8080',
+    remoteAddress: '127.0.0.1',
+    remotePort: 51234,
+  };
   const child = log.child({ part: 'sweeper' });
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < LINES; i++) {
-    if (i % 4 === 3) child.warn({ node_id: 'a3f1c2d4-0000-4000-8000-000000000001', err: 'connect ECONNREFUSED 10.0.0.5:8081' }, 'node poll failed');
+    if (i % 4 === 3)
+      child.warn(
+        { node_id: 'a3f1c2d4-0000-4000-8000-000000000001', err: 'connect ECONNREFUSED 10.0.0.5:8081' },
+        'node poll failed',
+      );
     else log.info({ reqId: `req-${i}`, req }, 'incoming request');
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -48,4 +58,12 @@ const rows = [
 ];
 console.log('| figure | value | unit |\n|---|---|---|');
 for (const [f, v, u] of rows) console.log(`| ${f} | ${v} | ${u} |`);
-console.log(JSON.stringify({ lines: LINES, baseline_lines_per_s: Math.round(baseline), ring_lines_per_s: Math.round(withRing), page_us: Number(pageUs.toFixed(1)), page_entries: n / PAGES }));
+console.log(
+  JSON.stringify({
+    lines: LINES,
+    baseline_lines_per_s: Math.round(baseline),
+    ring_lines_per_s: Math.round(withRing),
+    page_us: Number(pageUs.toFixed(1)),
+    page_entries: n / PAGES,
+  }),
+);

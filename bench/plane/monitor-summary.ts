@@ -24,13 +24,32 @@ const root = await loginToken(plane.base, BOOT);
 
 // One stored sweep (from this process, as the sweeping process would), loaded by the plane on NOTIFY.
 const database = await openDatabase({ kind: 'postgres', url: db.url });
-const fleet = new FleetMonitor(database.db, async () => ({ total: NODES, live: NODES, unavailable: 0, degraded: 0, failing: 0 }), pino({ level: 'warn' }));
+const fleet = new FleetMonitor(
+  database.db,
+  async () => ({ total: NODES, live: NODES, unavailable: 0, degraded: 0, failing: 0 }),
+  pino({ level: 'warn' }),
+);
 const now = Date.now();
 await fleet.publish({
-  sampled_ms: now, nodes_total: NODES,
+  sampled_ms: now,
+  nodes_total: NODES,
   polls: Array.from({ length: NODES }, () => ({
-    node_id: randomUUID(), attempted_ms: now, last_seen_ms: now, reachable: true, errors: [], license: 'ok' as const, storage_telemetry: null,
-    system_telemetry: { cpus: 8, proc_cpu_cores: 0.5, host_cpu_busy_pct: 20, mem_total_mb: 32000, mem_available_mb: 12000, rss_mb: 300, stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 } },
+    node_id: randomUUID(),
+    attempted_ms: now,
+    last_seen_ms: now,
+    reachable: true,
+    errors: [],
+    license: 'ok' as const,
+    storage_telemetry: null,
+    system_telemetry: {
+      cpus: 8,
+      proc_cpu_cores: 0.5,
+      host_cpu_busy_pct: 20,
+      mem_total_mb: 32000,
+      mem_available_mb: 12000,
+      rss_mb: 300,
+      stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 },
+    },
   })),
 });
 await database.close();
@@ -44,7 +63,9 @@ for (let i = 0; ; i++) {
 
 async function run(path: string, auth: boolean) {
   const r = await autocannon({
-    url: plane.base + path, connections: CONNECTIONS, duration: DURATION_S,
+    url: plane.base + path,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
     headers: auth ? { authorization: `Bearer ${root}` } : {},
   });
   if (r.non2xx) throw new Error(`${path}: ${r.non2xx} answers were not 2xx`);
@@ -58,8 +79,16 @@ const rss = await plane.rssMb();
 await plane.stop();
 await db.drop();
 
-const result = { connections: CONNECTIONS, duration_s: DURATION_S, nodes: NODES, summary, baseline_health: health, baseline_version: version,
-  summary_vs_health: Number((summary.rps / health.rps).toFixed(2)), plane_rss_mb: Math.round(rss) };
+const result = {
+  connections: CONNECTIONS,
+  duration_s: DURATION_S,
+  nodes: NODES,
+  summary,
+  baseline_health: health,
+  baseline_version: version,
+  summary_vs_health: Number((summary.rps / health.rps).toFixed(2)),
+  plane_rss_mb: Math.round(rss),
+};
 console.log(`| GET /api/v1/monitor/fleet/summary | ${summary.rps} req/s | p99 ${summary.p99_ms} ms |`);
 console.log(`| GET /health (baseline) | ${health.rps} req/s | p99 ${health.p99_ms} ms |`);
 console.log(`| GET /api/v1/version (baseline, session check) | ${version.rps} req/s | p99 ${version.p99_ms} ms |`);

@@ -43,7 +43,9 @@ const tokens: string[] = [];
 for (let u = 0; u < users; u++) {
   const creds = { login: `mon-bench-${u}`, password: `mon-bench-password-${u}` };
   const r = await fetch(`${plane.base}/api/v1/users`, {
-    method: 'POST', headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...creds, role: 'superadmin' }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${root}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...creds, role: 'superadmin' }),
   });
   if (r.status !== 201) throw new Error(`create user: ${r.status} ${await r.text()}`);
   tokens.push(await loginToken(plane.base, creds));
@@ -55,12 +57,36 @@ const rssIdle = await plane.rssMb();
 // (sweeps are INTERVAL_MS apart).
 async function client(targets: CounterTarget[]): Promise<{ record(): void; stop(): Promise<CounterReport> }> {
   const per = Math.ceil(targets.length / THREADS);
-  const workers = Array.from({ length: THREADS }, (_, i) => new Worker(new URL('./sse-counter.js', import.meta.url), { workerData: { targets: targets.slice(i * per, (i + 1) * per) } }));
-  await Promise.all(workers.map((w) => new Promise((r, j) => { w.once('message', r); w.once('error', j); })));
+  const workers = Array.from(
+    { length: THREADS },
+    (_, i) =>
+      new Worker(new URL('./sse-counter.js', import.meta.url), {
+        workerData: { targets: targets.slice(i * per, (i + 1) * per) },
+      }),
+  );
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((r, j) => {
+          w.once('message', r);
+          w.once('error', j);
+        }),
+    ),
+  );
   return {
-    record: () => { for (const w of workers) w.postMessage('record'); },
+    record: () => {
+      for (const w of workers) w.postMessage('record');
+    },
     async stop() {
-      const reports = await Promise.all(workers.map((w) => new Promise<CounterReport>((r) => { w.once('message', r); w.postMessage('stop'); })));
+      const reports = await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<CounterReport>((r) => {
+              w.once('message', r);
+              w.postMessage('stop');
+            }),
+        ),
+      );
       return { arrivals: reports.flatMap((x) => x.arrivals), counts: reports.flatMap((x) => x.counts) };
     },
   };
@@ -79,7 +105,8 @@ function latenciesOf(report: CounterReport, starts: number[]): number[] {
 }
 const now = () => performance.timeOrigin + performance.now();
 
-const pct = (list: number[], p: number) => list.length ? Math.round(list[Math.min(list.length - 1, Math.floor((list.length * p) / 100))]!) : NaN;
+const pct = (list: number[], p: number) =>
+  list.length ? Math.round(list[Math.min(list.length - 1, Math.floor((list.length * p) / 100))]!) : NaN;
 
 // The baseline: the same bytes per sweep, written by a bare server to as many sockets.
 const BARE = `import { createServer } from 'node:http';
@@ -89,12 +116,35 @@ createServer((req, res) => {
   if (req.url === '/sweep') { for (const s of socks) s.write(frame); res.end(); return; }
   res.writeHead(200, { 'content-type': 'text/event-stream' }); res.flushHeaders(); socks.add(res); res.on('close', () => socks.delete(res));
 }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
-const sample = JSON.stringify({ seq: 1000000, node_id: randomUUID(), attempted_at: new Date().toISOString(), last_seen_at: new Date().toISOString(), reachable: true,
-  system_telemetry: { cpus: 8, proc_cpu_cores: 0.6, host_cpu_busy_pct: 33, mem_total_mb: 32000, mem_available_mb: 12345, rss_mb: 345, stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 } },
-  storage_telemetry: [{ name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + 5, write_iops: 125, identity_healthy: true }], errors: [] });
-const bare = spawn(process.execPath, ['--input-type=module', '-e', BARE, `id: 1000000\ndata: ${sample}\n\n`, String(NODES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const sample = JSON.stringify({
+  seq: 1000000,
+  node_id: randomUUID(),
+  attempted_at: new Date().toISOString(),
+  last_seen_at: new Date().toISOString(),
+  reachable: true,
+  system_telemetry: {
+    cpus: 8,
+    proc_cpu_cores: 0.6,
+    host_cpu_busy_pct: 33,
+    mem_total_mb: 32000,
+    mem_available_mb: 12345,
+    rss_mb: 345,
+    stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 },
+  },
+  storage_telemetry: [
+    { name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + 5, write_iops: 125, identity_healthy: true },
+  ],
+  errors: [],
+});
+const bare = spawn(
+  process.execPath,
+  ['--input-type=module', '-e', BARE, `id: 1000000\ndata: ${sample}\n\n`, String(NODES)],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const barePort = await new Promise<number>((r) => bare.stdout!.once('data', (b) => r(Number(String(b).trim()))));
-const bareClient = await client(Array.from({ length: SUBSCRIBERS }, () => ({ host: '127.0.0.1', port: barePort, path: '/', token: '' })));
+const bareClient = await client(
+  Array.from({ length: SUBSCRIBERS }, () => ({ host: '127.0.0.1', port: barePort, path: '/', token: '' })),
+);
 await new Promise((r) => setTimeout(r, 300));
 bareClient.record();
 const bareStarts: number[] = [];
@@ -111,7 +161,8 @@ bare.kill();
 const targets: CounterTarget[] = [];
 for (let u = 0; u < users; u++) {
   const n = Math.min(PER_USER, SUBSCRIBERS - u * PER_USER);
-  for (let i = 0; i < n; i++) targets.push({ host: hostname, port: Number(port), path: '/api/v1/monitor/nodes', token: tokens[u]! });
+  for (let i = 0; i < n; i++)
+    targets.push({ host: hostname, port: Number(port), path: '/api/v1/monitor/nodes', token: tokens[u]! });
 }
 const planeClient = await client(targets);
 await new Promise((r) => setTimeout(r, 500));
@@ -119,7 +170,10 @@ const rssOpen = await plane.rssMb();
 
 // Baseline: a summary round trip while the streams are open and idle.
 const t0 = performance.now();
-for (let i = 0; i < 20; i++) await (await fetch(`${plane.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${root}` } })).text();
+for (let i = 0; i < 20; i++)
+  await (
+    await fetch(`${plane.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${root}` } })
+  ).text();
 const summaryRoundTripMs = (performance.now() - t0) / 20;
 
 // The publisher: this process, as the sweeping plane process would hand its report over.
@@ -129,11 +183,24 @@ const fleet = new FleetMonitor(database.db, async () => counts, pino({ level: 'w
 const nodeIds = Array.from({ length: NODES }, () => randomUUID());
 function pollOf(id: string, i: number, now: number): NodePoll {
   return {
-    node_id: id, attempted_ms: now, last_seen_ms: now, reachable: true,
-    system_telemetry: { cpus: 8, proc_cpu_cores: 0.5 + (i % 7) / 10, host_cpu_busy_pct: 20 + (i % 50), mem_total_mb: 32000, mem_available_mb: 12000 + i, rss_mb: 300 + (i % 100),
-      stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 } },
-    storage_telemetry: [{ name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + i, write_iops: 120 + (i % 30), identity_healthy: true }],
-    errors: [], license: 'ok',
+    node_id: id,
+    attempted_ms: now,
+    last_seen_ms: now,
+    reachable: true,
+    system_telemetry: {
+      cpus: 8,
+      proc_cpu_cores: 0.5 + (i % 7) / 10,
+      host_cpu_busy_pct: 20 + (i % 50),
+      mem_total_mb: 32000,
+      mem_available_mb: 12000 + i,
+      rss_mb: 300 + (i % 100),
+      stream_counts: { total: 8, live: 7, degraded: 1, failing: 0 },
+    },
+    storage_telemetry: [
+      { name: 'main', total_bytes: 4e12, avail_bytes: 1e12 + i, write_iops: 120 + (i % 30), identity_healthy: true },
+    ],
+    errors: [],
+    license: 'ok',
   };
 }
 
@@ -157,14 +224,22 @@ await db.drop();
 
 const expected = SUBSCRIBERS * NODES * SWEEPS;
 const result = {
-  subscribers: targets.length, client_threads: THREADS, nodes: NODES, sweeps: SWEEPS,
-  frames_expected: expected, frames_received: received,
+  subscribers: targets.length,
+  client_threads: THREADS,
+  nodes: NODES,
+  sweeps: SWEEPS,
+  frames_expected: expected,
+  frames_received: received,
   delivery_ms: { p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.round(latencies.at(-1) ?? NaN) },
   baseline_bare_server: { frames_received: bareReceived, p50: pct(bareLatencies, 50), p99: pct(bareLatencies, 99) },
   publish_ms_median: Math.round(publishMs.sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!),
   summary_round_trip_ms: Number(summaryRoundTripMs.toFixed(2)),
   plane_rss_mb: { idle: Math.round(rssIdle), streams_open: Math.round(rssOpen), end: Math.round(rssEnd) },
 };
-console.log(`| node telemetry, ${targets.length} subscribers x ${NODES} nodes | delivery p50 ${result.delivery_ms.p50} ms | p99 ${result.delivery_ms.p99} ms | RSS ${result.plane_rss_mb.end} MB |`);
-console.log(`| bare server, same bytes and sockets | delivery p50 ${result.baseline_bare_server.p50} ms | p99 ${result.baseline_bare_server.p99} ms | |`);
+console.log(
+  `| node telemetry, ${targets.length} subscribers x ${NODES} nodes | delivery p50 ${result.delivery_ms.p50} ms | p99 ${result.delivery_ms.p99} ms | RSS ${result.plane_rss_mb.end} MB |`,
+);
+console.log(
+  `| bare server, same bytes and sockets | delivery p50 ${result.baseline_bare_server.p50} ms | p99 ${result.baseline_bare_server.p99} ms | |`,
+);
 console.log(JSON.stringify(result));

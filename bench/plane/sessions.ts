@@ -24,7 +24,11 @@ const plane = await startPlaneProcess(db.url);
 const token = await loginToken(plane.base, BOOT);
 const auth = { authorization: `Bearer ${token}` };
 const api = async (method: string, path: string, body: unknown) => {
-  const r = await fetch(`${plane.base}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${plane.base}${path}`, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
   return r.json() as Promise<{ id: string }>;
 };
@@ -34,7 +38,11 @@ for (let i = 0; i < NODES; i++) {
   const fake = await OpsNode.start();
   const { id } = await api('POST', '/api/v1/nodes', { name: `bench-node-${i}`, url: fake.url, api_token: fake.token });
   for (let c = 0; c < CAMERAS; c++) {
-    const cam = await api('POST', '/api/v1/cameras', { name: `bench-cam-${i}-${c}`, node_id: id, main_source: 'rtsp://10.0.0.1/a' });
+    const cam = await api('POST', '/api/v1/cameras', {
+      name: `bench-cam-${i}-${c}`,
+      node_id: id,
+      main_source: 'rtsp://10.0.0.1/a',
+    });
     for (let v = 0; v < VIEWERS; v++) fake.viewer(`${cam.id}_main`, { subject_name: `viewer ${i}.${c}.${v}` });
   }
   fakes.push(fake);
@@ -47,9 +55,12 @@ async function walk(): Promise<{ pages: number; rows: number; ms: number }> {
   let pages = 0;
   let rows = 0;
   do {
-    const r = await fetch(`${plane.base}/api/v1/sessions?limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`, { headers: auth });
-    const body = await r.json() as { items: unknown[]; next_cursor: string | null; partial_nodes: string[] };
-    if (r.status !== 200 || body.partial_nodes.length) throw new Error(`page ${pages}: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+    const r = await fetch(`${plane.base}/api/v1/sessions?limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`, {
+      headers: auth,
+    });
+    const body = (await r.json()) as { items: unknown[]; next_cursor: string | null; partial_nodes: string[] };
+    if (r.status !== 200 || body.partial_nodes.length)
+      throw new Error(`page ${pages}: ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
     pages++;
     rows += body.items.length;
     cursor = body.next_cursor;
@@ -59,16 +70,41 @@ async function walk(): Promise<{ pages: number; rows: number; ms: number }> {
 
 await walk(); // warm-up
 const walks = [await walk(), await walk(), await walk()].sort((a, b) => a.ms - b.ms);
-const page = await autocannon({ url: `${plane.base}/api/v1/sessions?limit=${LIMIT}`, headers: auth, connections: CONNECTIONS, duration: DURATION_S });
-const direct = await autocannon({ url: `${fakes[0]!.url}/api/v1/sessions`, headers: { authorization: `Bearer ${fakes[0]!.token}` }, connections: CONNECTIONS, duration: DURATION_S });
+const page = await autocannon({
+  url: `${plane.base}/api/v1/sessions?limit=${LIMIT}`,
+  headers: auth,
+  connections: CONNECTIONS,
+  duration: DURATION_S,
+});
+const direct = await autocannon({
+  url: `${fakes[0]!.url}/api/v1/sessions`,
+  headers: { authorization: `Bearer ${fakes[0]!.token}` },
+  connections: CONNECTIONS,
+  duration: DURATION_S,
+});
 
-console.log(JSON.stringify({
-  nodes: NODES, cameras: NODES * CAMERAS, viewers: NODES * CAMERAS * VIEWERS, limit: LIMIT, connections: CONNECTIONS,
-  first_page: { req_per_s: Math.round(page.requests.average), p50_ms: page.latency.p50, p99_ms: page.latency.p99, errors: page.errors + page.non2xx },
-  node_direct: { req_per_s: Math.round(direct.requests.average), p99_ms: direct.latency.p99 },
-  full_walk: { pages: walks[1]!.pages, rows: walks[1]!.rows, median_ms: Math.round(walks[1]!.ms) },
-  plane_rss_mb: Math.round(await plane.rssMb()),
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      nodes: NODES,
+      cameras: NODES * CAMERAS,
+      viewers: NODES * CAMERAS * VIEWERS,
+      limit: LIMIT,
+      connections: CONNECTIONS,
+      first_page: {
+        req_per_s: Math.round(page.requests.average),
+        p50_ms: page.latency.p50,
+        p99_ms: page.latency.p99,
+        errors: page.errors + page.non2xx,
+      },
+      node_direct: { req_per_s: Math.round(direct.requests.average), p99_ms: direct.latency.p99 },
+      full_walk: { pages: walks[1]!.pages, rows: walks[1]!.rows, median_ms: Math.round(walks[1]!.ms) },
+      plane_rss_mb: Math.round(await plane.rssMb()),
+    },
+    null,
+    2,
+  ),
+);
 
 await plane.stop();
 await Promise.all(fakes.map((f) => f.close()));

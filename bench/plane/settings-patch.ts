@@ -30,21 +30,36 @@ const winners: number[] = [];
 let others = 0;
 for (let r = 0; r < ROUNDS; r++) {
   const etag = (await fetch(`${plane.base}/api/v1/settings/plane`, { headers })).headers.get('etag')!;
-  const replies = await Promise.all(Array.from({ length: EDITORS }, async (_, i) => {
-    const t0 = performance.now();
-    const res = await fetch(`${plane.base}/api/v1/settings/plane`, {
-      method: 'PATCH', headers: { ...headers, 'if-match': etag }, body: JSON.stringify({ dvr_export_max_secs: 60 + r * EDITORS + i }),
-    });
-    const body = await res.json() as { error?: string };
-    patchMs.push(performance.now() - t0);
-    return { status: res.status, error: body.error };
-  }));
+  const replies = await Promise.all(
+    Array.from({ length: EDITORS }, async (_, i) => {
+      const t0 = performance.now();
+      const res = await fetch(`${plane.base}/api/v1/settings/plane`, {
+        method: 'PATCH',
+        headers: { ...headers, 'if-match': etag },
+        body: JSON.stringify({ dvr_export_max_secs: 60 + r * EDITORS + i }),
+      });
+      const body = (await res.json()) as { error?: string };
+      patchMs.push(performance.now() - t0);
+      return { status: res.status, error: body.error };
+    }),
+  );
   winners.push(replies.filter((x) => x.status === 200).length);
   others += replies.filter((x) => x.status !== 200 && x.error !== 'settings_changed').length;
 }
 await plane.stop();
 await db.drop();
 
-console.log(`| ${EDITORS} editors x ${ROUNDS} rounds | winners per round: ${[...new Set(winners)].join(',')} | other answers: ${others} | PATCH p50 ${pct(patchMs, 0.5).toFixed(1)} ms, p99 ${pct(patchMs, 0.99).toFixed(1)} ms | GET p50 ${pct(getMs, 0.5).toFixed(1)} ms |`);
-console.log(JSON.stringify({ editors: EDITORS, rounds: ROUNDS, exactly_one_winner_every_round: winners.every((w) => w === 1), winners, other_answers: others,
-  patch_ms: { p50: +pct(patchMs, 0.5).toFixed(1), p99: +pct(patchMs, 0.99).toFixed(1) }, get_ms_p50: +pct(getMs, 0.5).toFixed(1) }));
+console.log(
+  `| ${EDITORS} editors x ${ROUNDS} rounds | winners per round: ${[...new Set(winners)].join(',')} | other answers: ${others} | PATCH p50 ${pct(patchMs, 0.5).toFixed(1)} ms, p99 ${pct(patchMs, 0.99).toFixed(1)} ms | GET p50 ${pct(getMs, 0.5).toFixed(1)} ms |`,
+);
+console.log(
+  JSON.stringify({
+    editors: EDITORS,
+    rounds: ROUNDS,
+    exactly_one_winner_every_round: winners.every((w) => w === 1),
+    winners,
+    other_answers: others,
+    patch_ms: { p50: +pct(patchMs, 0.5).toFixed(1), p99: +pct(patchMs, 0.99).toFixed(1) },
+    get_ms_p50: +pct(getMs, 0.5).toFixed(1),
+  }),
+);

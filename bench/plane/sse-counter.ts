@@ -8,8 +8,16 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-export interface CounterTarget { host: string; port: number; path: string; token: string }
-export interface CounterReport { arrivals: number[]; counts: number[] }
+export interface CounterTarget {
+  host: string;
+  port: number;
+  path: string;
+  token: string;
+}
+export interface CounterReport {
+  arrivals: number[];
+  counts: number[];
+}
 
 const { targets } = workerData as { targets: CounterTarget[] };
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
@@ -29,7 +37,10 @@ function open(t: CounterTarget): Promise<IncomingMessage> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (t.token) headers.authorization = `Bearer ${t.token}`;
     const req = request({ host: t.host, port: t.port, path: t.path, agent, headers }, (res) => {
-      if (res.statusCode !== 200) { reject(new Error(`stream ${res.statusCode}`)); return; }
+      if (res.statusCode !== 200) {
+        reject(new Error(`stream ${res.statusCode}`));
+        return;
+      }
       res.on('data', (chunk: Buffer) => {
         if (!recording) return;
         const n = count(chunk);
@@ -46,7 +57,10 @@ function open(t: CounterTarget): Promise<IncomingMessage> {
 
 const streams = await Promise.all(targets.map(open));
 parentPort!.on('message', (m: 'record' | 'stop') => {
-  if (m === 'record') { recording = true; return; }
+  if (m === 'record') {
+    recording = true;
+    return;
+  }
   for (const s of streams) s.destroy();
   parentPort!.postMessage({ arrivals, counts } satisfies CounterReport);
   parentPort!.close();

@@ -27,7 +27,11 @@ export function stageFile(path: string, data: string | Uint8Array, mode = 0o600)
  * Stages a file whose bytes `fill` hands to `write` piece by piece (a request body streamed to
  * disk); a failure of `fill` removes the temp file and is thrown as it is.
  */
-export async function stageWith(path: string, fill: (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>, mode = 0o600): Promise<StagedFile> {
+export async function stageWith(
+  path: string,
+  fill: (write: (chunk: Uint8Array) => Promise<void>) => Promise<void>,
+  mode = 0o600,
+): Promise<StagedFile> {
   const dir = dirname(path);
   const temp = join(dir, `${TEMP_MARK}${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}`);
   const fh = await open(temp, 'wx', mode);
@@ -63,7 +67,9 @@ export async function stageWith(path: string, fill: (write: (chunk: Uint8Array) 
 }
 
 /** Stages every file, then commits them in order; if any cannot be staged, none is replaced. */
-export async function replaceFilesTogether(files: Array<{ path: string; data: string | Uint8Array; mode?: number }>): Promise<void> {
+export async function replaceFilesTogether(
+  files: Array<{ path: string; data: string | Uint8Array; mode?: number }>,
+): Promise<void> {
   const staged: StagedFile[] = [];
   try {
     for (const f of files) staged.push(await stageFile(f.path, f.data, f.mode));
@@ -85,14 +91,22 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
 
 async function fsyncDir(dir: string): Promise<void> {
   const dh = await open(dir, 'r');
-  try { await dh.sync(); } finally { await dh.close(); }
+  try {
+    await dh.sync();
+  } finally {
+    await dh.close();
+  }
 }
 
 /** Removes temp files left by a crash between write and rename; called at start. */
 export async function removeOrphanTempFiles(dir: string): Promise<number> {
   let removed = 0;
   let names: string[];
-  try { names = await readdir(dir); } catch { return 0; }
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
   for (const name of names) {
     if (name.startsWith(TEMP_MARK)) {
       await unlink(join(dir, name)).catch(() => {});

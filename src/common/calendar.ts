@@ -8,7 +8,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(tz, f);
   }
   return f;
@@ -16,8 +25,19 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /** The zone's offset from UTC at an instant, in minutes (Berlin in summer: +120). */
 export function offsetMinutes(at: Date, tz: string): number {
-  const p = Object.fromEntries(formatter(tz).formatToParts(at).map((x) => [x.type, x.value]));
-  const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const p = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  );
+  const local = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
   return Math.round((local - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
 }
 
@@ -43,17 +63,27 @@ export function periodRange(period: Period, tz: string, now: number): { from: Da
   const [y, m, d] = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()];
   let from: number;
   switch (period) {
-    case 'last_24h': from = now - DAY; break;
-    case 'last_7d': from = now - 7 * DAY; break;
-    case 'last_30d': from = now - 30 * DAY; break;
-    case 'today': from = localMidnight(y, m, d, tz); break;
+    case 'last_24h':
+      from = now - DAY;
+      break;
+    case 'last_7d':
+      from = now - 7 * DAY;
+      break;
+    case 'last_30d':
+      from = now - 30 * DAY;
+      break;
+    case 'today':
+      from = localMidnight(y, m, d, tz);
+      break;
     case 'week': {
       const back = (local.getUTCDay() + 6) % 7;
       const monday = new Date(Date.UTC(y, m - 1, d) - back * DAY);
       from = localMidnight(monday.getUTCFullYear(), monday.getUTCMonth() + 1, monday.getUTCDate(), tz);
       break;
     }
-    case 'month': from = localMidnight(y, m, 1, tz); break;
+    case 'month':
+      from = localMidnight(y, m, 1, tz);
+      break;
   }
   // At the very instant a period starts it is one second long, never empty.
   return { from: new Date(from), to: new Date(Math.max(now, from + 1000)) };

@@ -24,7 +24,10 @@ export interface HostReadings {
 const orNull = (p: Promise<string>) => p.catch(() => null);
 
 export const systemReadings: HostReadings = {
-  cpuMicros: () => { const u = process.cpuUsage(); return u.user + u.system; },
+  cpuMicros: () => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  },
   rssBytes: () => process.memoryUsage.rss(),
   cpus: () => os.availableParallelism(),
   procStat: async () => (await orNull(readFile('/proc/stat', 'utf8')))?.split('\n', 1)[0] ?? null,
@@ -56,7 +59,10 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  * Memory in MB: MemAvailable counts reclaimable cache (os.freemem() would report a busy host as
  * nearly full); where /proc/meminfo is missing, the os module's figures.
  */
-export function memoryOf(meminfo: string | null, rssBytes: number): { mem_total_mb: number; mem_available_mb: number; rss_mb: number } {
+export function memoryOf(
+  meminfo: string | null,
+  rssBytes: number,
+): { mem_total_mb: number; mem_available_mb: number; rss_mb: number } {
   return {
     mem_total_mb: Math.round((memField(meminfo, 'MemTotal') ?? os.totalmem()) / MB),
     mem_available_mb: Math.round((memField(meminfo, 'MemAvailable') ?? os.freemem()) / MB),
@@ -71,7 +77,10 @@ export function memoryOf(meminfo: string | null, rssBytes: number): { mem_total_
 export class CpuMeter {
   private prev: { ms: number; cpu: number; host: { busy: number; total: number } | null };
 
-  constructor(private readonly readings: HostReadings, startedMs: number) {
+  constructor(
+    private readonly readings: HostReadings,
+    startedMs: number,
+  ) {
     this.prev = { ms: startedMs, cpu: 0, host: null };
   }
 

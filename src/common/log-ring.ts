@@ -52,9 +52,10 @@ export function compileFilter(f: LogFilter): (e: LogEntry) => boolean {
   const min = f.level && f.level !== 'all' ? RANK[f.level] : 0;
   const target = f.target;
   const q = f.q ? f.q.toLowerCase() : '';
-  return (e) => RANK[e.level] >= min
-    && (target === undefined || e.target === target)
-    && (q === '' || e.message.toLowerCase().includes(q) || e.target.toLowerCase().includes(q));
+  return (e) =>
+    RANK[e.level] >= min &&
+    (target === undefined || e.target === target) &&
+    (q === '' || e.message.toLowerCase().includes(q) || e.target.toLowerCase().includes(q));
 }
 
 export class LogRing {
@@ -67,7 +68,9 @@ export class LogRing {
   }
 
   /** The seq of the newest entry (0 while empty). */
-  get head(): number { return this.seq; }
+  get head(): number {
+    return this.seq;
+  }
 
   /**
    * Admits one entry: scrubbed, then cut to the byte limits (scrubbing first, so a cut never
@@ -84,7 +87,13 @@ export class LogRing {
     };
     this.slots[(entry.seq - 1) % this.capacity] = entry;
     // A listener (a live tail) must never make logging throw.
-    for (const fn of this.listeners) { try { fn(entry); } catch { /* its stream ends on its own */ } }
+    for (const fn of this.listeners) {
+      try {
+        fn(entry);
+      } catch {
+        /* its stream ends on its own */
+      }
+    }
     return entry;
   }
 
@@ -111,6 +120,8 @@ export class LogRing {
   /** Every entry admitted from now on; returns the unsubscribe. */
   subscribe(fn: (e: LogEntry) => void): () => void {
     this.listeners.add(fn);
-    return () => { this.listeners.delete(fn); };
+    return () => {
+      this.listeners.delete(fn);
+    };
   }
 }

@@ -10,7 +10,13 @@ export const LogEntrySchema = Type.Object({
   message: Type.String(),
 });
 
-const Level = Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('all')]);
+const Level = Type.Union([
+  Type.Literal('debug'),
+  Type.Literal('info'),
+  Type.Literal('warn'),
+  Type.Literal('error'),
+  Type.Literal('all'),
+]);
 
 /** The display filter both rings take: level, exact target, substring q (each filter string at most 128 characters). */
 export const LogFilterQuery = {
@@ -28,5 +34,9 @@ export const LogPageQuery = Type.Object({
 
 /** Which query field's schema failure answers which code (target and q past 128: log_filter_too_long). */
 export const LOG_QUERY_CODES: Record<string, string> = {
-  target: 'log_filter_too_long', q: 'log_filter_too_long', level: 'bad_level', after: 'bad_after', limit: 'bad_limit',
+  target: 'log_filter_too_long',
+  q: 'log_filter_too_long',
+  level: 'bad_level',
+  after: 'bad_after',
+  limit: 'bad_limit',
 };

@@ -32,7 +32,8 @@ const S3_ACCESS_KEY = /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g;
 
 // One scan that every rule above needs to match: most log lines (a request summary, a poll
 // result) hold none of these words and leave after it (bench/plane/log-ring.ts).
-const HINT = /token|pass|pwd|auth|secret|key|authoriz|credential|signature|cookie|bearer|basic|:\/\/|eyJ|AKIA|ASIA|[?&]t=/i;
+const HINT =
+  /token|pass|pwd|auth|secret|key|authoriz|credential|signature|cookie|bearer|basic|:\/\/|eyJ|AKIA|ASIA|[?&]t=/i;
 
 /** `text` with every credential-like value replaced by `[redacted]`. Idempotent. */
 export function scrubSecrets(text: string): string {
@@ -40,15 +41,18 @@ export function scrubSecrets(text: string): string {
   return text
     .replace(URL_USERINFO, `$1:${SCRUBBED}@`)
     .replace(AUTH_SCHEME, `$1$2${SCRUBBED}`)
-    .replace(NAMED_VALUE, (_all: string, name: string, sep: string, escaped?: string, quoted?: string, bare?: string) => {
-      if (escaped !== undefined) return `${name}${sep}\\"${SCRUBBED}\\"`;
-      if (quoted !== undefined) return `${name}${sep}"${SCRUBBED}"`;
-      // a JSON literal (`"token": null`, a count) is no secret, and replacing it would break the line
-      if (sep.includes('"') && JSON_LITERAL.test(bare!)) return _all;
-      // `Authorization: Bearer <token>`: the scheme word is no secret; the token after it was scrubbed above
-      if (SCHEME_WORD.test(bare!)) return _all;
-      return `${name}${sep}${SCRUBBED}`;
-    })
+    .replace(
+      NAMED_VALUE,
+      (_all: string, name: string, sep: string, escaped?: string, quoted?: string, bare?: string) => {
+        if (escaped !== undefined) return `${name}${sep}\\"${SCRUBBED}\\"`;
+        if (quoted !== undefined) return `${name}${sep}"${SCRUBBED}"`;
+        // a JSON literal (`"token": null`, a count) is no secret, and replacing it would break the line
+        if (sep.includes('"') && JSON_LITERAL.test(bare!)) return _all;
+        // `Authorization: Bearer <token>`: the scheme word is no secret; the token after it was scrubbed above
+        if (SCHEME_WORD.test(bare!)) return _all;
+        return `${name}${sep}${SCRUBBED}`;
+      },
+    )
     .replace(TICKET_PARAM, `$1${SCRUBBED}`)
     .replace(JWT, SCRUBBED)
     .replace(S3_ACCESS_KEY, SCRUBBED);

@@ -3,7 +3,9 @@ import { LogRing, type RingLevel } from './log-ring.js';
 import { scrubSecrets } from './log-scrub.js';
 
 /** Where pino writes: any object with `write(line)` (stdout, a test capture). */
-export interface LineWriter { write(line: string): unknown }
+export interface LineWriter {
+  write(line: string): unknown;
+}
 
 /** Fields of a pino line that are its frame, not its content. */
 const FRAME_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'part', 'module', 'program', 'v']);
@@ -57,8 +59,15 @@ export function ringSink(ring: LogRing, out: LineWriter, program: string, now: (
       const clean = scrubSecrets(line);
       out.write(clean);
       let o: Record<string, unknown> | null = null;
-      try { o = JSON.parse(clean) as Record<string, unknown>; } catch { /* not pino's JSON: kept as text */ }
-      if (!o || typeof o !== 'object') { ring.capture('info', program, clean.trimEnd(), now(), true); return; }
+      try {
+        o = JSON.parse(clean) as Record<string, unknown>;
+      } catch {
+        /* not pino's JSON: kept as text */
+      }
+      if (!o || typeof o !== 'object') {
+        ring.capture('info', program, clean.trimEnd(), now(), true);
+        return;
+      }
       const ts = typeof o.time === 'number' ? o.time : now();
       // Re-encoding the parsed fields cannot bring back what was scrubbed from their text.
       ring.capture(ringLevel(o.level), targetOf(program, o), messageOf(o), ts, true);
@@ -70,11 +79,16 @@ export function ringSink(ring: LogRing, out: LineWriter, program: string, now: (
 // caller (main.ts, a test) passes one object and the ring cannot be another logger's.
 const rings = new WeakMap<Logger, LogRing>();
 
-export function attachRing(log: Logger, ring: LogRing): void { rings.set(log, ring); }
+export function attachRing(log: Logger, ring: LogRing): void {
+  rings.set(log, ring);
+}
 
 /** The ring `log` feeds; a logger built elsewhere (no sink) gets an empty ring of its own. */
 export function ringOf(log: Logger): LogRing {
   let ring = rings.get(log);
-  if (!ring) { ring = new LogRing(); rings.set(log, ring); }
+  if (!ring) {
+    ring = new LogRing();
+    rings.set(log, ring);
+  }
   return ring;
 }

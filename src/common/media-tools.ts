@@ -15,7 +15,10 @@ export interface MediaToolLocation {
   source: 'system' | 'npm';
 }
 
-const PACKAGE: Record<MediaTool, string> = { ffmpeg: '@ffmpeg-installer/ffmpeg', ffprobe: '@ffprobe-installer/ffprobe' };
+const PACKAGE: Record<MediaTool, string> = {
+  ffmpeg: '@ffmpeg-installer/ffmpeg',
+  ffprobe: '@ffprobe-installer/ffprobe',
+};
 
 /** The first executable `name` on `pathEnv`, like a shell would find it. */
 export function findOnPath(pathEnv: string | undefined, name: string): string | null {
@@ -25,7 +28,9 @@ export function findOnPath(pathEnv: string | undefined, name: string): string | 
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
-    } catch { /* not here */ }
+    } catch {
+      /* not here */
+    }
   }
   return null;
 }
@@ -46,7 +51,9 @@ export function npmMediaTool(tool: MediaTool): string | null {
   try {
     accessSync(p, constants.X_OK);
     return p;
-  } catch { /* not executable (yet) */ }
+  } catch {
+    /* not executable (yet) */
+  }
   try {
     chmodSync(p, statSync(p).mode | 0o755);
     accessSync(p, constants.X_OK);
@@ -62,7 +69,9 @@ export function resolveMediaTool(tool: MediaTool, env: NodeJS.ProcessEnv = proce
   if (onPath) return { path: onPath, source: 'system' };
   const shipped = npmMediaTool(tool);
   if (shipped) return { path: shipped, source: 'npm' };
-  throw new Error(`${tool} not found: install it (apt-get install ffmpeg) or reinstall the node package with its optional dependencies`);
+  throw new Error(
+    `${tool} not found: install it (apt-get install ffmpeg) or reinstall the node package with its optional dependencies`,
+  );
 }
 
 /**

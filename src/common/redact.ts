@@ -47,7 +47,9 @@ export function maskUrlPassword(url: string): string {
       u.password = PASSWORD_MASK;
       out = u.toString();
     }
-  } catch { /* not a URL: masked as free text below */ }
+  } catch {
+    /* not a URL: masked as free text below */
+  }
   return maskUrlCredentials(out);
 }
 

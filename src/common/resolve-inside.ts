@@ -1,7 +1,9 @@
 import { resolve, sep, isAbsolute } from 'node:path';
 
 export class PathEscapeError extends Error {
-  constructor() { super('path escapes its root'); }
+  constructor() {
+    super('path escapes its root');
+  }
 }
 
 /**

@@ -38,7 +38,14 @@ function daysIn(year: number, month: number): number {
 export function parseTimestamp(text: string): Date | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return null;
@@ -55,6 +62,7 @@ export const isTimestamp = (text: string): boolean => parseTimestamp(text) !== n
  * the plane's validators check it with `isTimestamp` (src/plane/http/validation.ts).
  */
 export const Timestamp = Type.String({
-  format: 'date-time', maxLength: 64,
+  format: 'date-time',
+  maxLength: 64,
   description: 'RFC 3339; an existing calendar date between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
 });

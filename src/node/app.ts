@@ -112,16 +112,31 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   const sessions = new ViewerSessions(Date.now, idleMs);
   const dvr = new DvrService(log, Date.now);
   const pipeline = new MediaPipeline({
-    log, now: Date.now, registry, recordings, dvr, liveRoot: join(dataDir, 'live'),
-    ffmpeg: ffmpeg.path, segmentSecs: segmentSecs(env), viewers: (s) => sessions.count(s), parkAfterMs: idleMs,
+    log,
+    now: Date.now,
+    registry,
+    recordings,
+    dvr,
+    liveRoot: join(dataDir, 'live'),
+    ffmpeg: ffmpeg.path,
+    segmentSecs: segmentSecs(env),
+    viewers: (s) => sessions.count(s),
+    parkAfterMs: idleMs,
   });
   const viewers = new ViewerAccess(clock, grants, sessionKeys);
   const previews = new Previews(ffmpeg.path);
-  const license = new LicenseService(dirname(opts.configPath), clock, build.build_date, opts.licenseKeys ?? trustedKeys(build.profile));
+  const license = new LicenseService(
+    dirname(opts.configPath),
+    clock,
+    build.build_date,
+    opts.licenseKeys ?? trustedKeys(build.profile),
+  );
 
   let mediaSync: Promise<void> = Promise.resolve();
   const config = new ConfigService({
-    path: opts.configPath, dataDir, clock,
+    path: opts.configPath,
+    dataDir,
+    clock,
     // Hot application: every applied configuration reaches each subsystem here, and only here.
     onApply: (next, prev) => {
       gate.configure(next.auth);
@@ -129,17 +144,42 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
       sessionKeys.configure(next.session_keys?.secret);
       registry.sync(next.streams);
       // Serialised: a quick second epoch must not overtake the first on its way to the pipeline.
-      mediaSync = mediaSync.then(() => pipeline.sync(next.streams, next.storages)).catch((err: unknown) => log.error({ err }, 'media pipeline sync failed'));
+      mediaSync = mediaSync
+        .then(() => pipeline.sync(next.streams, next.storages))
+        .catch((err: unknown) => log.error({ err }, 'media pipeline sync failed'));
       log.level = next.log_level;
-      if (prev && JSON.stringify(prev.listen) !== JSON.stringify(next.listen)) log.warn('http listeners changed: they take effect at the next restart');
+      if (prev && JSON.stringify(prev.listen) !== JSON.stringify(next.listen))
+        log.warn('http listeners changed: they take effect at the next restart');
       if (prev && prev.data_dir !== next.data_dir) log.warn('data_dir changed: it takes effect at the next restart');
       if (prev) for (const s of next.storages) void markStorage(s);
     },
   });
   const access = new Authorizer({ gate, license, config, viewers, metrics });
-  const media = new MediaService({ log, pipeline, dvr, sessions, viewers, previews, streams: registry, ffmpeg: ffmpeg.path, tmpDir });
+  const media = new MediaService({
+    log,
+    pipeline,
+    dvr,
+    sessions,
+    viewers,
+    previews,
+    streams: registry,
+    ffmpeg: ffmpeg.path,
+    tmpDir,
+  });
   const streams = new StreamsService({ config, registry, pipeline, sessions, dvr });
-  const report = new MetricsReport({ build, metrics, registry, config, license, gate, sessionKeys, recordings, sessions, dvr, pipeline });
+  const report = new MetricsReport({
+    build,
+    metrics,
+    registry,
+    config,
+    license,
+    gate,
+    sessionKeys,
+    recordings,
+    sessions,
+    dvr,
+    pipeline,
+  });
 
   // Marked before the pipeline creates stream folders in them: only an empty storage is marked.
   await Promise.all(opts.config.storages.map(markStorage));
@@ -164,8 +204,15 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
-    if (text.trim() === '') { done(null, undefined); return; }
-    try { done(null, JSON.parse(text)); } catch { done(errors.invalidRequest('body is not JSON'), undefined); }
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(errors.invalidRequest('body is not JSON'), undefined);
+    }
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
@@ -173,7 +220,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     if (err instanceof ApiError) e = err;
     else if (err.validation) e = errors.invalidRequest(err.message);
     else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') e = errors.payloadTooLarge(req.routeOptions.bodyLimit ?? 0);
-    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) e = new ApiError(err.statusCode, 'invalid_request', { message: err.message });
+    else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+      e = new ApiError(err.statusCode, 'invalid_request', { message: err.message });
     else {
       req.log.error({ err, url: logUrl(req.url) }, 'request failed');
       e = err.code === 'ENOSPC' || err.code === 'EDQUOT' ? new ApiError(507, 'storage_full') : errors.internal();
@@ -186,7 +234,10 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   });
   app.addHook('onResponse', async (req, reply) => {
     metrics.response(reply.statusCode);
-    req.log.debug({ method: req.method, url: logUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.debug(
+      { method: req.method, url: logUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
 
   registerAccess(app, { addresses, access });
@@ -226,7 +277,15 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
       const unclosed = await recordings.closeAll();
       if (unclosed > 0) log.warn({ unclosed }, 'recordings did not close within the stop grace');
       await pipeline.close();
-      await Promise.all(extra.map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
+      await Promise.all(
+        extra.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      );
       await app.close();
       return unclosed;
     },

@@ -11,7 +11,10 @@ import type { Gate } from './gate/gate.service.js';
 export const DEFAULT_CONFIG_FILE = '/etc/argus-node/argus-node.conf';
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
@@ -27,7 +30,8 @@ export async function loadConfig(file: string): Promise<{ text: string; config: 
   try {
     return { text, config: parseConfig(text, dirname(file)).config };
   } catch (err) {
-    if (err instanceof ConfigParseError || err instanceof ConfigValueError) throw new CliError(`${file}: ${err.message}`);
+    if (err instanceof ConfigParseError || err instanceof ConfigValueError)
+      throw new CliError(`${file}: ${err.message}`);
     throw err;
   }
 }
@@ -37,13 +41,19 @@ export async function validateCommand(file: string): Promise<string> {
   return `${file}: OK (${config.streams.length} streams)`;
 }
 
-export async function licenseStatusCommand(configFile: string, build: BuildInfo, keys: string[], now: number): Promise<{ text: string; code: number }> {
+export async function licenseStatusCommand(
+  configFile: string,
+  build: BuildInfo,
+  keys: string[],
+  now: number,
+): Promise<{ text: string; code: number }> {
   const path = join(dirname(configFile), LICENSE_FILE);
   let content: string | null = null;
   try {
     content = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new CliError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new CliError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code}`);
   }
   const s = evaluateLicense(content, { now, buildDate: build.build_date, keys });
   const lines = [`License file: ${path}${content === null ? ' (absent)' : ''}`];
@@ -63,21 +73,30 @@ export async function licenseStatusCommand(configFile: string, build: BuildInfo,
 /** Start-up output: exactly one line about the gate. */
 export function gateLine(gate: Gate): { level: 'warn' | 'info'; msg: string } {
   if (!gate.enabled) {
-    return { level: 'warn', msg: 'management gate OPEN: no admin_password, api_read_token or api_write_token is set; the panel and /api/v1 are unauthenticated' };
+    return {
+      level: 'warn',
+      msg: 'management gate OPEN: no admin_password, api_read_token or api_write_token is set; the panel and /api/v1 are unauthenticated',
+    };
   }
   if (!gate.hasPassword) {
-    return { level: 'info', msg: 'management gate: static API tokens only (no admin_password); the panel login does not exist and POST /api/v1/auth/login answers 404' };
+    return {
+      level: 'info',
+      msg: 'management gate: static API tokens only (no admin_password); the panel login does not exist and POST /api/v1/auth/login answers 404',
+    };
   }
   const parts = ['administrator password'];
   if (gate.hasStaticTokens) parts.push('static API tokens');
-  const persist = gate.persistentSessions ? 'sessions survive restarts (session_secret set)' : 'sessions end at restart (no session_secret)';
+  const persist = gate.persistentSessions
+    ? 'sessions survive restarts (session_secret set)'
+    : 'sessions end at restart (no session_secret)';
   return { level: 'info', msg: `management gate: closed by ${parts.join(' and ')}; ${persist}` };
 }
 
 /** Start-up output: exactly one line about `/metrics`. */
 export function metricsLine(gate: Gate): string {
   const head = '/metrics is closed (since build 2026.08)';
-  if (gate.hasStaticTokens) return `${head}: it accepts Authorization: Bearer with the read token, the write token or an administrator session token`;
+  if (gate.hasStaticTokens)
+    return `${head}: it accepts Authorization: Bearer with the read token, the write token or an administrator session token`;
   if (gate.hasPassword) return `${head}: no static tokens are set, so it accepts only an administrator session bearer`;
   return `${head}: no credential is configured, so every request answers 401`;
 }

@@ -17,17 +17,27 @@ export const errors = {
   adminAuthDisabled: () => new ApiError(409, 'admin_auth_disabled'),
   mediaAuthDisabled: () => new ApiError(409, 'media_auth_disabled'),
   clusterManagedKeys: () =>
-    new ApiError(409, 'cluster_managed_keys', { message: 'this node is in a cluster: change session_keys { secret } on every node instead' }),
+    new ApiError(409, 'cluster_managed_keys', {
+      message: 'this node is in a cluster: change session_keys { secret } on every node instead',
+    }),
   invalidConfig: (problems: string[]) => new ApiError(400, 'invalid_config', { problems }),
   epochNotFound: (epoch: number) => new ApiError(404, 'epoch_not_found', { epoch }),
   streamNotFound: (name: string) => new ApiError(404, 'stream_not_found', { stream: name }),
   mediaForbidden: (reason: MediaReason, message: string) => new ApiError(403, 'forbidden', { reason, message }),
   streamNotReady: (name: string, state?: string, reason?: string | null) =>
-    new ApiError(503, 'stream_not_ready', {
-      stream: name, message: 'the media pipeline is not serving this stream yet',
-      ...(state ? { state } : {}), ...(reason ? { reason } : {}),
-    }, { 'retry-after': '2' }),
-  noRecording: (name: string) => new ApiError(404, 'no_recording', { stream: name, message: 'nothing is recorded in this range' }),
+    new ApiError(
+      503,
+      'stream_not_ready',
+      {
+        stream: name,
+        message: 'the media pipeline is not serving this stream yet',
+        ...(state ? { state } : {}),
+        ...(reason ? { reason } : {}),
+      },
+      { 'retry-after': '2' },
+    ),
+  noRecording: (name: string) =>
+    new ApiError(404, 'no_recording', { stream: name, message: 'nothing is recorded in this range' }),
   rangeInvalid: (message: string) => new ApiError(400, 'invalid_range', { message }),
   exportFailed: () => new ApiError(500, 'export_failed'),
   internal: () => new ApiError(500, 'internal'),
@@ -36,8 +46,7 @@ export const errors = {
 };
 
 export type ForbiddenReason =
-  | 'read_token_cannot_read_config'
-  | 'read_token_cannot_write'
-  | 'api_token_is_not_a_media_credential';
+  'read_token_cannot_read_config' | 'read_token_cannot_write' | 'api_token_is_not_a_media_credential';
 
-export type MediaReason = 'license_does_not_cover_build' | 'license_expired' | 'license_invalid' | 'viewer_token_invalid';
+export type MediaReason =
+  'license_does_not_cover_build' | 'license_expired' | 'license_invalid' | 'viewer_token_invalid';

@@ -1,14 +1,33 @@
 #!/usr/bin/env node
 import { BUILD } from '../common/build-info.js';
 import { buildNodeApp } from './app.js';
-import { CliError, DEFAULT_CONFIG_FILE, USAGE, gateLine, licenseStatusCommand, loadConfig, metricsLine, validateCommand } from './cli.js';
+import {
+  CliError,
+  DEFAULT_CONFIG_FILE,
+  USAGE,
+  gateLine,
+  licenseStatusCommand,
+  loadConfig,
+  metricsLine,
+  validateCommand,
+} from './cli.js';
 import { trustedKeys } from './license/trusted-keys.js';
 
 async function run(file: string): Promise<void> {
   const { text, config } = await loadConfig(file);
   const node = await buildNodeApp({ configPath: file, configText: text, config });
   const { log, gate, license, config: cfg } = node.services;
-  log.info({ version: BUILD.version, git: BUILD.git, build_date: BUILD.build_date, pid: process.pid, config: file, epoch: cfg.epoch.epoch }, `argus-node ${BUILD.version} starting`);
+  log.info(
+    {
+      version: BUILD.version,
+      git: BUILD.git,
+      build_date: BUILD.build_date,
+      pid: process.pid,
+      config: file,
+      epoch: cfg.epoch.epoch,
+    },
+    `argus-node ${BUILD.version} starting`,
+  );
   log.info({ streams: config.streams.length }, `${config.streams.length} streams configured`);
   const g = gateLine(gate);
   log[g.level](g.msg);
@@ -23,8 +42,14 @@ async function run(file: string): Promise<void> {
     stopping = true;
     log.info({ signal }, 'stopping: closing open recordings (up to 5 s)');
     node.stop().then(
-      () => { log.info('stopped'); process.exit(0); },
-      (err: unknown) => { log.error({ err }, 'stop failed'); process.exit(1); },
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stop failed');
+        process.exit(1);
+      },
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -32,10 +57,21 @@ async function run(file: string): Promise<void> {
   // Reload rereads the configuration and the licence; it never replaces the running program.
   process.on('SIGHUP', () => {
     node.services.config.reload().then(
-      (r) => log.info({ epoch: r.entry.epoch, changed: r.changed }, r.changed ? 'configuration reloaded' : 'configuration unchanged'),
-      (err: unknown) => log.error({ problems: (err as { extra?: { problems?: string[] } }).extra?.problems ?? [String(err)] }, 'reload refused: configuration invalid; the previous one stays applied'),
+      (r) =>
+        log.info(
+          { epoch: r.entry.epoch, changed: r.changed },
+          r.changed ? 'configuration reloaded' : 'configuration unchanged',
+        ),
+      (err: unknown) =>
+        log.error(
+          { problems: (err as { extra?: { problems?: string[] } }).extra?.problems ?? [String(err)] },
+          'reload refused: configuration invalid; the previous one stays applied',
+        ),
     );
-    license.load().then(() => log.info({ license: license.status().state }, license.line()), () => undefined);
+    license.load().then(
+      () => log.info({ license: license.status().state }, license.line()),
+      () => undefined,
+    );
   });
 }
 
@@ -63,9 +99,13 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { if (code >= 0) process.exitCode = code; },
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
   (err: unknown) => {
-    process.stderr.write(`${err instanceof CliError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(
+      `${err instanceof CliError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = err instanceof CliError ? err.exitCode : 1;
   },
 );

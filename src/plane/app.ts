@@ -116,7 +116,11 @@ export function makeLogger(level: string, destination?: pino.DestinationStream):
  * Absent (some tests): a key for this process only, so node secrets stored now do not open after it.
  */
 export async function buildApp(deps: {
-  config: PlaneConfig; database: Database; clock: Clock; secretKey?: Uint8Array; logger?: Logger;
+  config: PlaneConfig;
+  database: Database;
+  clock: Clock;
+  secretKey?: Uint8Array;
+  logger?: Logger;
   /** the evidence storage backend; absent: the one the configuration names */
   evidenceStorage?: EvidenceStorage;
   /** the built console (dist/console); absent: the one beside this build */
@@ -148,29 +152,90 @@ export async function buildApp(deps: {
   const { users } = usersDomain;
   const tagsDomain = createTags({ db, orgs, audit });
   const { tags } = tagsDomain;
-  const nodesDomain = createNodes({ db, clock, audit, box: new SecretBox(deps.secretKey ?? randomBytes(32)), allowPrivateTargets: config.allowPrivateTargets });
+  const nodesDomain = createNodes({
+    db,
+    clock,
+    audit,
+    box: new SecretBox(deps.secretKey ?? randomBytes(32)),
+    allowPrivateTargets: config.allowPrivateTargets,
+  });
   const { nodes } = nodesDomain;
-  const camerasDomain = createCameras({ db, clock, audit, orgs, nodes, tags, log: log.child({ part: 'cameras' }), nodeTimeoutMs: config.sweeper.timeoutMs });
+  const camerasDomain = createCameras({
+    db,
+    clock,
+    audit,
+    orgs,
+    nodes,
+    tags,
+    log: log.child({ part: 'cameras' }),
+    nodeTimeoutMs: config.sweeper.timeoutMs,
+  });
   const { cameras, viewing } = camerasDomain;
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
   const moduleTokensDomain = createModuleTokens({ db, clock, orgs, audit });
   const { moduleTokens } = moduleTokensDomain;
-  const templatesDomain = createTemplates({ db, clock, orgs, audit, recentDetectors: eventDetectors(db), analyticsUse: analyticsTemplateUse(db) });
+  const templatesDomain = createTemplates({
+    db,
+    clock,
+    orgs,
+    audit,
+    recentDetectors: eventDetectors(db),
+    analyticsUse: analyticsTemplateUse(db),
+  });
   const { templates, templateCache } = templatesDomain;
   const events = createEvents({
-    db, clock, config, log: log.child({ part: 'events' }), audit, orgs, moduleTokens, templates, templateCache, streams,
-    evidenceStorage: deps.evidenceStorage, database, analyticsLimits: deps.analyticsLimits,
+    db,
+    clock,
+    config,
+    log: log.child({ part: 'events' }),
+    audit,
+    orgs,
+    moduleTokens,
+    templates,
+    templateCache,
+    streams,
+    evidenceStorage: deps.evidenceStorage,
+    database,
+    analyticsLimits: deps.analyticsLimits,
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
-  const orgRemovalDomain = createOrgRemoval({ db, clock, audit, occupants: [users, cameras, tags], archiver: events.archive });
+  const orgRemovalDomain = createOrgRemoval({
+    db,
+    clock,
+    audit,
+    occupants: [users, cameras, tags],
+    archiver: events.archive,
+  });
   // Before the sweeper: it hands each sweep's report to `fleet` (its sink).
-  const monitorDomain = createMonitor({ db, clock, streams, cameras, poolStats: () => database.poolStats(), log: log.child({ part: 'monitor' }) });
+  const monitorDomain = createMonitor({
+    db,
+    clock,
+    streams,
+    cameras,
+    poolStats: () => database.poolStats(),
+    log: log.child({ part: 'monitor' }),
+  });
   const { fleet, sampler, monitor } = monitorDomain;
   const usageDomain = createUsage({ db, orgs, auth, evidence: events.evidence });
-  const dashboardsDomain = createDashboards({ db, clock, audit, usage: usageDomain.usage, users, analytics: events.analytics });
+  const dashboardsDomain = createDashboards({
+    db,
+    clock,
+    audit,
+    usage: usageDomain.usage,
+    users,
+    analytics: events.analytics,
+  });
   const sweeperDomain = createSweeper({
-    db, clock, config, nodes, cameras, users, system: events.system, log: log.child({ part: 'sweeper' }), sink: fleet,
+    db,
+    clock,
+    config,
+    nodes,
+    cameras,
+    users,
+    system: events.system,
+    log: log.child({ part: 'sweeper' }),
+    sink: fleet,
     evidenceUsedPercent: () => events.evidence.fullness.usedPercent(),
   });
   const { sweeper, pressure } = sweeperDomain;
@@ -185,17 +250,45 @@ export async function buildApp(deps: {
   // Before the settings: a named job whose last run failed counts in the evidence storage's failed_jobs.
   const jobs = new JobRunner(log.child({ part: 'jobs' }), clock);
   const settingsDomain = createSettings({
-    db, config, audit, logs: logsDomain.logs, lockWaitMs: deps.settingsLockWaitMs, certificate: () => tls.certificate(),
+    db,
+    config,
+    audit,
+    logs: logsDomain.logs,
+    lockWaitMs: deps.settingsLockWaitMs,
+    certificate: () => tls.certificate(),
     figures: {
-      totals: () => events.evidence.totals(), eventsTotal: () => usageDomain.usage.eventsTotal(), operations: () => events.storageOperations(),
-      failedJobs: async () => (await events.purge.failedJobs()) + jobs.list().filter((j) => j.last_error !== null).length + (events.previewFailed() ? 1 : 0),
+      totals: () => events.evidence.totals(),
+      eventsTotal: () => usageDomain.usage.eventsTotal(),
+      operations: () => events.storageOperations(),
+      failedJobs: async () =>
+        (await events.purge.failedJobs()) +
+        jobs.list().filter((j) => j.last_error !== null).length +
+        (events.previewFailed() ? 1 : 0),
       pressureDropped: () => events.evidence.fullness.pressureDropped(),
     },
   });
   const domains = [
-    serviceDomain, auditDomain, authDomain, orgsDomain, usersDomain, tagsDomain, nodesDomain, camerasDomain, rightsDomain,
-    moduleTokensDomain, templatesDomain, orgRemovalDomain, sweeperDomain, monitorDomain, usageDomain,
-    nodeOpsDomain, viewerSessionsDomain, logsDomain, dashboardsDomain, settingsDomain, consoleDomain,
+    serviceDomain,
+    auditDomain,
+    authDomain,
+    orgsDomain,
+    usersDomain,
+    tagsDomain,
+    nodesDomain,
+    camerasDomain,
+    rightsDomain,
+    moduleTokensDomain,
+    templatesDomain,
+    orgRemovalDomain,
+    sweeperDomain,
+    monitorDomain,
+    usageDomain,
+    nodeOpsDomain,
+    viewerSessionsDomain,
+    logsDomain,
+    dashboardsDomain,
+    settingsDomain,
+    consoleDomain,
   ];
 
   auth.subscribe(bus);
@@ -215,31 +308,60 @@ export async function buildApp(deps: {
 
   // The named background jobs of every domain; started once, when the start-up work is done.
   const jobList: Job[] = [...domains.flatMap((d) => d.jobs()), ...events.jobs(), ...tls.jobs()];
-  const readyPromise = health.start(async () => {
-    await migrate(database);
-    await audit.ensurePartitions();
-    await events.ensurePartitions();
-    if (config.bootstrap) await users.bootstrap(config.bootstrap);
-    await auth.loadKey();
-    await ring.catchUp();
-    await events.ring.settle();
-    await fleet.load();
-  }).then(() => {
-    for (const job of jobList) jobs.start(job);
-  });
+  const readyPromise = health
+    .start(async () => {
+      await migrate(database);
+      await audit.ensurePartitions();
+      await events.ensurePartitions();
+      if (config.bootstrap) await users.bootstrap(config.bootstrap);
+      await auth.loadKey();
+      await ring.catchUp();
+      await events.ring.settle();
+      await fleet.load();
+    })
+    .then(() => {
+      for (const job of jobList) jobs.start(job);
+    });
 
   return {
     app,
     services: {
-      health, bus, streams, ring, audit, auth, orgs, orgRemoval: orgRemovalDomain.removal, users, tags, nodes, cameras, viewing, grants,
-      moduleTokens, templateCache, templates, events, jobs, sweeper, pressure, logs: logsDomain.logs, fleet, sampler, monitor,
-      usage: usageDomain.usage, reports: dashboardsDomain.reports, dashboards: dashboardsDomain.dashboards, settings: settingsDomain.settings,
+      health,
+      bus,
+      streams,
+      ring,
+      audit,
+      auth,
+      orgs,
+      orgRemoval: orgRemovalDomain.removal,
+      users,
+      tags,
+      nodes,
+      cameras,
+      viewing,
+      grants,
+      moduleTokens,
+      templateCache,
+      templates,
+      events,
+      jobs,
+      sweeper,
+      pressure,
+      logs: logsDomain.logs,
+      fleet,
+      sampler,
+      monitor,
+      usage: usageDomain.usage,
+      reports: dashboardsDomain.reports,
+      dashboards: dashboardsDomain.dashboards,
+      settings: settingsDomain.settings,
     },
     ready: () => readyPromise,
     async close() {
       jobs.stop();
       // Another plane process takes the sweep over at once instead of after the lease runs out.
-      if (health.isUp) await sweeper.release().catch((err: Error) => log.warn({ err: err.message }, 'sweeper lease not released'));
+      if (health.isUp)
+        await sweeper.release().catch((err: Error) => log.warn({ err: err.message }, 'sweeper lease not released'));
       health.stop();
       events.stop();
       streams.endAll();

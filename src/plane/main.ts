@@ -7,12 +7,19 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic, removeOrphanTempFiles } from '../common/atomic-file.js';
 import { systemClock } from '../common/clock.js';
 import { scrubSecrets } from '../common/log-scrub.js';
-import { ConfigError, DEFAULT_PLANE_TOML, configPathFrom, parsePlaneConfig, type PlaneConfig } from './config/config.js';
+import {
+  ConfigError,
+  DEFAULT_PLANE_TOML,
+  configPathFrom,
+  parsePlaneConfig,
+  type PlaneConfig,
+} from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { buildApp, makeLogger } from './app.js';
 import { loadOrCreateSecretKey } from './crypto/secret-box.js';
 
-const USAGE = 'usage: argus-plane serve [--config FILE]\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use';
+const USAGE =
+  'usage: argus-plane serve [--config FILE]\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use';
 
 /** Without ARGUS_BOOTSTRAP_*: a superadmin password generated once and kept (0600) in the data dir. */
 async function localBootstrap(dataDir: string): Promise<{ login: string; password: string }> {
@@ -35,10 +42,13 @@ async function serve(configArg: string | undefined): Promise<void> {
     config = parsePlaneConfig({ text: await readFile(configFile, 'utf8'), configFile, env: process.env });
   } catch (err) {
     // A problem may quote a value (a public_url with credentials): scrubbed like every log line.
-    if (err instanceof ConfigError) { process.stderr.write(`argus-plane: ${scrubSecrets(err.message)}\n`); process.exit(2); }
+    if (err instanceof ConfigError) {
+      process.stderr.write(`argus-plane: ${scrubSecrets(err.message)}\n`);
+      process.exit(2);
+    }
     throw err;
   }
-  const printed = config.bootstrap ?? await localBootstrap(config.dataDir);
+  const printed = config.bootstrap ?? (await localBootstrap(config.dataDir));
   config = { ...config, bootstrap: printed };
 
   const log = makeLogger(config.logLevel);
@@ -46,9 +56,11 @@ async function serve(configArg: string | undefined): Promise<void> {
   process.on('unhandledRejection', (err) => log.error({ err: String(err) }, 'unhandled rejection'));
   process.on('uncaughtException', (err) => log.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
 
-  const database = await openDatabase(config.database.kind === 'postgres'
-    ? { kind: 'postgres', url: config.database.url }
-    : { kind: 'pglite', dir: config.database.dir });
+  const database = await openDatabase(
+    config.database.kind === 'postgres'
+      ? { kind: 'postgres', url: config.database.url }
+      : { kind: 'pglite', dir: config.database.dir },
+  );
   const secretKey = await loadOrCreateSecretKey(config.dataDir);
   let plane: Awaited<ReturnType<typeof buildApp>>;
   try {
@@ -61,10 +73,13 @@ async function serve(configArg: string | undefined): Promise<void> {
     process.exit(2);
   }
   await plane.app.listen({ host: config.listen.host, port: config.listen.port });
-  const where = config.database.kind === 'postgres' ? 'PostgreSQL server' : `embedded database in ${config.database.dir}`;
+  const where =
+    config.database.kind === 'postgres' ? 'PostgreSQL server' : `embedded database in ${config.database.dir}`;
   process.stdout.write(`argus-plane: listening on ${config.publicUrl} (${where})\n`);
   if (!process.env.ARGUS_BOOTSTRAP_PASSWORD) {
-    process.stdout.write(`argus-plane: bootstrap login "${printed.login}", password "${printed.password}" (kept in ${join(config.dataDir, 'bootstrap-login.json')})\n`);
+    process.stdout.write(
+      `argus-plane: bootstrap login "${printed.login}", password "${printed.password}" (kept in ${join(config.dataDir, 'bootstrap-login.json')})\n`,
+    );
   }
   void plane.ready().then(() => process.stdout.write('argus-plane: database ready\n'));
 
@@ -80,12 +95,21 @@ async function serve(configArg: string | undefined): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { config: { type: 'string' }, help: { type: 'boolean' } } });
-if (values.help) { process.stdout.write(USAGE + '\n'); process.exit(0); }
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { config: { type: 'string' }, help: { type: 'boolean' } },
+});
+if (values.help) {
+  process.stdout.write(USAGE + '\n');
+  process.exit(0);
+}
 const command = positionals[0] ?? 'serve';
 if (command === 'evidence' && positionals[1] === 'migrate') {
   const { evidenceMigrateCommand } = await import('./evidence/migrate.cli.js');
   process.exit(await evidenceMigrateCommand(configPathFrom(values.config)));
 }
-if (command !== 'serve') { process.stderr.write(USAGE + '\n'); process.exit(2); }
+if (command !== 'serve') {
+  process.stderr.write(USAGE + '\n');
+  process.exit(2);
+}
 await serve(values.config);

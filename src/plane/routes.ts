@@ -24,7 +24,9 @@ export interface RouteDeps {
  * scope; the event domains register theirs through `events.routes`, per scope.
  */
 export function registerRoutes(app: PlaneApp, deps: RouteDeps): void {
-  const inScope = (scope: Scope, s: PlaneApp) => { for (const d of deps.domains) d.routes[scope]?.(s); };
+  const inScope = (scope: Scope, s: PlaneApp) => {
+    for (const d of deps.domains) d.routes[scope]?.(s);
+  };
 
   inScope('public', app);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

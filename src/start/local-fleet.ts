@@ -27,9 +27,13 @@ export interface Layout {
 
 export function layoutOf(dataDir: string, planePort: number): Layout {
   return {
-    dataDir, planePort, nodePort: planePort + 1,
-    planeToml: join(dataDir, 'plane.toml'), nodeConf: join(dataDir, 'node', 'argus-node.conf'),
-    fleetFile: join(dataDir, 'local-fleet.json'), bootstrapFile: join(dataDir, 'bootstrap-login.json'),
+    dataDir,
+    planePort,
+    nodePort: planePort + 1,
+    planeToml: join(dataDir, 'plane.toml'),
+    nodeConf: join(dataDir, 'node', 'argus-node.conf'),
+    fleetFile: join(dataDir, 'local-fleet.json'),
+    bootstrapFile: join(dataDir, 'bootstrap-login.json'),
   };
 }
 
@@ -40,13 +44,22 @@ export async function prepare(l: Layout): Promise<LocalFleet> {
   await mkdir(join(l.dataDir, 'node', 'recordings'), { recursive: true });
   if (!existsSync(l.planeToml)) {
     const base = `http://127.0.0.1:${l.planePort}`;
-    await writeFileAtomic(l.planeToml, DEFAULT_PLANE_TOML.replace('public_url = "http://127.0.0.1:8080"', `public_url = "${base}"`)
-      .replace('listen = "127.0.0.1:8080"', `listen = "127.0.0.1:${l.planePort}"`), 0o600);
+    await writeFileAtomic(
+      l.planeToml,
+      DEFAULT_PLANE_TOML.replace('public_url = "http://127.0.0.1:8080"', `public_url = "${base}"`).replace(
+        'listen = "127.0.0.1:8080"',
+        `listen = "127.0.0.1:${l.planePort}"`,
+      ),
+      0o600,
+    );
   }
   let fleet: LocalFleet;
   if (existsSync(l.fleetFile)) fleet = JSON.parse(await readFile(l.fleetFile, 'utf8')) as LocalFleet;
   else {
-    fleet = { node: { writeToken: `local-${secret()}`, viewerSecret: secret(32), adminPassword: secret(16) }, moduleToken: null };
+    fleet = {
+      node: { writeToken: `local-${secret()}`, viewerSecret: secret(32), adminPassword: secret(16) },
+      moduleToken: null,
+    };
     await saveFleet(l, fleet);
   }
   await writeFileAtomic(l.nodeConf, nodeConfig(l, fleet), 0o600);

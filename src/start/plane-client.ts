@@ -1,10 +1,22 @@
 /** The few public API calls `npm start` makes to set up its local fleet (document 1 and 4 routes). */
 export class PlaneClient {
-  constructor(readonly base: string, private token: string | null = null) {}
+  constructor(
+    readonly base: string,
+    private token: string | null = null,
+  ) {}
 
-  async call<T = unknown>(method: string, path: string, body?: unknown, bearer = this.token): Promise<{ status: number; body: T }> {
+  async call<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    bearer = this.token,
+  ): Promise<{ status: number; body: T }> {
     const r = await fetch(`${this.base}${path}`, {
-      method, headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      method,
+      headers: {
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
@@ -26,7 +38,10 @@ export class PlaneClient {
     const out: T[] = [];
     let after: string | null = null;
     do {
-      const page: { rows: T[]; next: string | null } = await this.must('GET', `${path}${path.includes('?') ? '&' : '?'}limit=500${after ? `&after=${after}` : ''}`);
+      const page: { rows: T[]; next: string | null } = await this.must(
+        'GET',
+        `${path}${path.includes('?') ? '&' : '?'}limit=500${after ? `&after=${after}` : ''}`,
+      );
       out.push(...page.rows);
       after = page.next;
     } while (after);

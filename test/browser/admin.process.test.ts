@@ -18,13 +18,15 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-const sendWith = (secret: string) => fetch(`${fleet.base}/api/v1/events`, {
-  method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ events: [{ detector: 'admin.check', occurred_at: new Date().toISOString() }] }),
-});
+const sendWith = (secret: string) =>
+  fetch(`${fleet.base}/api/v1/events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events: [{ detector: 'admin.check', occurred_at: new Date().toISOString() }] }),
+  });
 
 describe('module tokens', () => {
-  it('a new token\'s secret is shown once; rotation shows a new one and the old stops working; disable', async () => {
+  it("a new token's secret is shown once; rotation shows a new one and the old stops working; disable", async () => {
     const { page, errors } = await watchedPage(context);
     await fleet.open(page, '/admin/tokens');
     await page.fill('input[name=token-name]', 'browser-lpr');
@@ -54,18 +56,27 @@ describe('module tokens', () => {
 });
 
 describe('fleet monitor', () => {
-  it('the summary with its alert conditions, the node\'s telemetry, the plane\'s process charts and the log tail', async () => {
+  it("the summary with its alert conditions, the node's telemetry, the plane's process charts and the log tail", async () => {
     const { page, errors } = await watchedPage(context);
     await fleet.open(page, '/admin/monitor');
-    await expect.poll(() => page.textContent('[data-testid=summary]'), { timeout: 15_000 }).toContain('1/1 nodes answering');
+    await expect
+      .poll(() => page.textContent('[data-testid=summary]'), { timeout: 15_000 })
+      .toContain('1/1 nodes answering');
     await expect.poll(() => page.textContent('[role=status]')).toMatch(/^No alert condition in the last sweep/);
-    await expect.poll(() => page.locator('tr[data-node="local node"] td').nth(1).textContent(), { timeout: 15_000 }).toBe('answering');
+    await expect
+      .poll(() => page.locator('tr[data-node="local node"] td').nth(1).textContent(), { timeout: 15_000 })
+      .toBe('answering');
     expect(await page.locator('.charts canvas').count()).toBeGreaterThanOrEqual(4);
     await page.selectOption('select[aria-label="log level"]', 'info');
     await page.waitForSelector('[data-testid=log] .log-info');
     await page.fill('input[name=log-q]', 'database');
     await page.click('button:text("Filter")');
-    await expect.poll(async () => { const lines = await page.locator('[data-testid=log] > div').allTextContents(); return lines.length > 0 && lines.every((l) => l.includes('database')); }).toBe(true);
+    await expect
+      .poll(async () => {
+        const lines = await page.locator('[data-testid=log] > div').allTextContents();
+        return lines.length > 0 && lines.every((l) => l.includes('database'));
+      })
+      .toBe(true);
     await shot(page, 'admin-monitor');
     // The node's own page through the plane: licence, viewers, its log, its configuration on demand.
     await page.click('tr[data-node="local node"] a');
@@ -76,7 +87,10 @@ describe('fleet monitor', () => {
     await page.waitForSelector('[data-testid=history] tr');
     const first = await page.locator('[data-testid=history] tr').count();
     await page.selectOption('select[name=node-level]', 'debug');
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/logging') && r.request().method() === 'PATCH'), page.click('form.inline button:text("Set")')]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/logging') && r.request().method() === 'PATCH'),
+      page.click('form.inline button:text("Set")'),
+    ]);
     // The page reads the history again after the change: the new version shows.
     await expect.poll(() => page.locator('[data-testid=history] tr').count(), { timeout: 10_000 }).toBe(first + 1);
     const versions = first + 1;
@@ -100,13 +114,22 @@ describe('event templates', () => {
     await page.fill('textarea[name=template-doc]', JSON.stringify({ title: { en: 'No mask' } }));
     await page.click('button:text("Validate")');
     await expect.poll(() => page.textContent('[role=alert]')).toBe('detector_match_required');
-    await page.fill('textarea[name=template-doc]', JSON.stringify({ detector_match: 'demo.*', title: { en: 'Demo event' }, list_fields: [{ key: 'zone', label: 'Zone', source: '/zone' }] }));
+    await page.fill(
+      'textarea[name=template-doc]',
+      JSON.stringify({
+        detector_match: 'demo.*',
+        title: { en: 'Demo event' },
+        list_fields: [{ key: 'zone', label: 'Zone', source: '/zone' }],
+      }),
+    );
     await page.click('button:text("Validate")');
     await expect.poll(() => page.textContent('[role=alert]')).toMatch(/^Valid: matches demo\.\*, \d+ bytes\.$/);
     await page.fill('input[name=template-name]', 'Demo events');
     await page.click('button:text("Create")');
     await expect.poll(() => page.textContent('[role=alert]')).toBe('Saved (version 1).');
-    await expect.poll(() => page.textContent('[data-testid=matches]'), { timeout: 10_000 }).toMatch(/^Last 7 days: .*demo\./);
+    await expect
+      .poll(() => page.textContent('[data-testid=matches]'), { timeout: 10_000 })
+      .toMatch(/^Last 7 days: .*demo\./);
     await page.locator('li[data-template="Node unreachable"] button').click();
     expect(await page.textContent('.editor')).toContain('its override may set title and ignore_event only');
     await shot(page, 'admin-templates');
@@ -128,9 +151,13 @@ describe('people and usage', () => {
     await page.click('button:text("Save grants")');
     await page.waitForSelector('[data-testid=grants] .note');
     const token = await fleet.session();
-    const users = await (await fetch(`${fleet.base}/api/v1/users?limit=500`, { headers: { authorization: `Bearer ${token}` } })).json() as { rows: Array<{ id: string; login: string }> };
+    const users = (await (
+      await fetch(`${fleet.base}/api/v1/users?limit=500`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { rows: Array<{ id: string; login: string }> };
     const id = users.rows.find((u) => u.login === 'op-north')!.id;
-    const grants = await (await fetch(`${fleet.base}/api/v1/users/${id}/grants`, { headers: { authorization: `Bearer ${token}` } })).json() as { camera_ids: string[] };
+    const grants = (await (
+      await fetch(`${fleet.base}/api/v1/users/${id}/grants`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { camera_ids: string[] };
     expect(grants.camera_ids).toHaveLength(1);
     await page.locator('tr[data-user="op-north"] button:text("Disable")').click();
     await expect.poll(() => page.locator('tr[data-user="op-north"] td').nth(3).textContent()).toBe('disabled');
@@ -148,7 +175,16 @@ describe('people and usage', () => {
     await page.fill('input[aria-label="Campus East max_cameras"]', '40');
     await page.locator('input[aria-label="Campus East max_cameras"]').blur();
     const token2 = await fleet.session();
-    await expect.poll(async () => ((await (await fetch(`${fleet.base}/api/v1/orgs?limit=500`, { headers: { authorization: `Bearer ${token2}` } })).json()) as { rows: Array<{ name: string; max_cameras: number | null }> }).rows.find((o) => o.name === 'Campus East')?.max_cameras).toBe(40);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (
+              await fetch(`${fleet.base}/api/v1/orgs?limit=500`, { headers: { authorization: `Bearer ${token2}` } })
+            ).json()) as { rows: Array<{ name: string; max_cameras: number | null }> }
+          ).rows.find((o) => o.name === 'Campus East')?.max_cameras,
+      )
+      .toBe(40);
     await fleet.open(page, '/admin/usage');
     await expect.poll(() => page.textContent('tr[data-usage=cameras_count]')).toMatch(/^Cameras1 of /);
     await shot(page, 'admin-usage');
@@ -166,23 +202,31 @@ describe('plane settings', () => {
     // A watermark above the next: the plane's validation text, shown as it is.
     await page.fill('input[name=low_watermark_percent]', '90');
     await page.click('button:text("Save storage")');
-    await expect.poll(() => page.textContent('[role=alert]')).toBe('watermarks must satisfy 1 <= low < high < critical <= 99');
+    await expect
+      .poll(() => page.textContent('[role=alert]'))
+      .toBe('watermarks must satisfy 1 <= low < high < critical <= 99');
     await shot(page, 'admin-settings-error');
     await page.fill('input[name=low_watermark_percent]', '60');
     await page.click('button:text("Test storage")');
-    await expect.poll(() => page.textContent('[data-testid=storage-test]')).toMatch(/^The storage answers: a probe was written, read back and deleted\.$/);
+    await expect
+      .poll(() => page.textContent('[data-testid=storage-test]'))
+      .toMatch(/^The storage answers: a probe was written, read back and deleted\.$/);
     await page.click('button:text("Save storage")');
     await expect.poll(() => page.textContent('[role=alert]')).toBe('Saved.');
     const token = await fleet.session();
     // Watermarks apply at the next start: the change shows in the audit, not yet in the effective values.
-    const audit = await (await fetch(`${fleet.base}/api/v1/audit?action=settings.update&limit=5`, { headers: { authorization: `Bearer ${token}` } })).json() as { rows: Array<{ params: { sections: string[] } }> };
+    const audit = (await (
+      await fetch(`${fleet.base}/api/v1/audit?action=settings.update&limit=5`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { rows: Array<{ params: { sections: string[] } }> };
     expect(audit.rows.map((r) => r.params.sections)).toContainEqual(['evidence_storage']);
     await shot(page, 'admin-settings');
     expect(unexpected(errors, [{ status: 400, path: '/api/v1/settings/plane' }])).toEqual([]);
     await page.close();
   }, 60_000);
 
-  it('at a phone\'s width the admin pages lay out', async () => {
+  it("at a phone's width the admin pages lay out", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const { page, errors } = await watchedPage(phone);
     await fleet.open(page, '/admin/settings');

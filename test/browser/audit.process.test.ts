@@ -5,8 +5,14 @@ import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet }
 // The audit screen of the console (issue 15, in part) in Debian's Chromium against `npm start`'s fleet.
 
 let fleet: Fleet, browser: Browser;
-beforeAll(async () => { fleet = await startFleet(); browser = await launchChromium(); }, 180_000);
-afterAll(async () => { await browser?.close(); await fleet?.stop(); });
+beforeAll(async () => {
+  fleet = await startFleet();
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await fleet?.stop();
+});
 
 describe('audit', () => {
   it('lists records live, opens one with its params, filters by action in the URL, explains the 31-day rule, exports CSV', async () => {
@@ -26,12 +32,23 @@ describe('audit', () => {
     await page.selectOption('select[name=action]', 'auth.login');
     await page.click('button:text("Apply")');
     await page.waitForURL(/\/admin\/audit\?action=auth\.login$/);
-    await expect.poll(async () => [...new Set(await page.locator('tr[data-audit] td:nth-child(3)').allTextContents())]).toEqual(['auth.login']);
+    await expect
+      .poll(async () => [...new Set(await page.locator('tr[data-audit] td:nth-child(3)').allTextContents())])
+      .toEqual(['auth.login']);
 
     // A search without a window: the rule, said in words.
     await page.goto(`${fleet.base}/admin/audit?q=camera`);
-    await expect.poll(() => page.textContent('[role=alert]')).toBe('A search needs a "from" date: it looks through at most 31 days.');
-    const [download] = await Promise.all([page.waitForEvent('download'), (async () => { await page.goto(`${fleet.base}/admin/audit`); await page.waitForSelector('tr[data-audit]'); await page.click('button:text("CSV")'); })()]);
+    await expect
+      .poll(() => page.textContent('[role=alert]'))
+      .toBe('A search needs a "from" date: it looks through at most 31 days.');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      (async () => {
+        await page.goto(`${fleet.base}/admin/audit`);
+        await page.waitForSelector('tr[data-audit]');
+        await page.click('button:text("CSV")');
+      })(),
+    ]);
     expect(download.suggestedFilename()).toBe('audit.csv');
     expect(unexpected(errors, [{ status: 400, path: '/api/v1/audit?' }])).toEqual([]);
     await context.close();

@@ -23,7 +23,10 @@ export async function chromiumPath(env: NodeJS.ProcessEnv = process.env): Promis
 export async function launchChromium(): Promise<Browser> {
   const executablePath = await chromiumPath();
   await mkdir(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath, args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--mute-audio'] });
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--mute-audio'],
+  });
 }
 
 /**
@@ -33,7 +36,9 @@ export async function launchChromium(): Promise<Browser> {
 export async function watchedPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);
+  });
   page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
   return { page, errors };
 }
@@ -46,11 +51,15 @@ export function unexpected(errors: string[], expected: Array<{ status: number; p
   return errors.filter((e) => !expected.some((x) => e.includes(`status of ${x.status}`) && e.includes(x.path)));
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 
 /** What `npm start` runs (plane, node, demo camera and module) in a data folder of its own, for the browser tests. */
 export interface Fleet {
-  base: string; creds: { login: string; password: string }; moduleSecret: string; running: Launcher;
+  base: string;
+  creds: { login: string; password: string };
+  moduleSecret: string;
+  running: Launcher;
   /** `path` opened signed in: the login form filled in when it shows (the session lives in localStorage, shared by a context's pages). */
   open(page: Page, path: string): Promise<void>;
   /** A bearer session of the superadmin for API calls of the test itself. */
@@ -66,10 +75,17 @@ export async function startFleet(): Promise<Fleet> {
   const base = `http://127.0.0.1:${port}`;
   const running = launch(dataDir, port);
   await until('ready line', () => running.out.find((l) => l.startsWith('argus: ready.')), running);
-  const creds = JSON.parse(await readFile(join(dataDir, 'bootstrap-login.json'), 'utf8')) as { login: string; password: string };
-  const moduleSecret = JSON.parse(await readFile(join(dataDir, 'local-fleet.json'), 'utf8')).moduleToken.secret as string;
+  const creds = JSON.parse(await readFile(join(dataDir, 'bootstrap-login.json'), 'utf8')) as {
+    login: string;
+    password: string;
+  };
+  const moduleSecret = JSON.parse(await readFile(join(dataDir, 'local-fleet.json'), 'utf8')).moduleToken
+    .secret as string;
   return {
-    base, creds, moduleSecret, running,
+    base,
+    creds,
+    moduleSecret,
+    running,
     async open(page, path) {
       await page.goto(`${base}${path}`);
       await page.waitForSelector('header.top, input[name=login]');
@@ -81,20 +97,28 @@ export async function startFleet(): Promise<Fleet> {
       }
     },
     async session() {
-      const r = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds) });
+      const r = await fetch(`${base}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(creds),
+      });
       return ((await r.json()) as { token: string }).token;
     },
     async sendEvent(detector, extra = {}) {
       const r = await fetch(`${base}/api/v1/events`, {
-        method: 'POST', headers: { authorization: `Bearer ${moduleSecret}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${moduleSecret}`, 'content-type': 'application/json' },
         body: JSON.stringify({ events: [{ detector, occurred_at: new Date().toISOString(), severity: 2, ...extra }] }),
       });
-      const body = await r.json() as { results: Array<{ id?: string; error?: string }> };
+      const body = (await r.json()) as { results: Array<{ id?: string; error?: string }> };
       if (!body.results[0]?.id) throw new Error(`event refused: ${JSON.stringify(body)}`);
       return body.results[0].id;
     },
     async stop() {
-      if (running.proc.exitCode === null) { running.proc.kill('SIGINT'); await running.exited; }
+      if (running.proc.exitCode === null) {
+        running.proc.kill('SIGINT');
+        await running.exited;
+      }
       await rm(dataDir, { recursive: true, force: true });
     },
   };

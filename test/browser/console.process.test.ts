@@ -22,11 +22,15 @@ const sendEvent = (detector: string, extra?: Record<string, unknown>) => fleet.s
 
 /** Resolves when the page's first matching video has played past `seconds`. */
 const playsPast = (page: Page, selector: string, seconds: number, timeout = 30_000) =>
-  page.waitForFunction(([s, t]) => {
-    // Evaluated in the page (functions, not strings: the console's policy forbids eval).
-    const v = (globalThis as any).document.querySelector(s);
-    return !!v && v.currentTime > t && !v.paused;
-  }, [selector, seconds] as const, { timeout, polling: 100 });
+  page.waitForFunction(
+    ([s, t]) => {
+      // Evaluated in the page (functions, not strings: the console's policy forbids eval).
+      const v = (globalThis as any).document.querySelector(s);
+      return !!v && v.currentTime > t && !v.paused;
+    },
+    [selector, seconds] as const,
+    { timeout, polling: 100 },
+  );
 
 beforeAll(async () => {
   fleet = await startFleet();
@@ -75,8 +79,15 @@ describe('the console in Chromium', () => {
   it('a deep link restores the filters; the card opens with its preview; navigate moves through the result', async () => {
     const { page, errors } = await watchedPage(context);
     // Two older rows, so that the newest (a demo event with its snapshot) has an older neighbour.
-    for (const m of [60, 61]) await sendEvent('demo.backfill', { occurred_at: new Date(Date.now() - m * 60_000).toISOString() });
-    await until('a demo event with a snapshot', async () => (await feedRows('/api/v1/events?detector=demo.*&limit=1'))[0]?.attachments.length ? true : undefined, fleet.running, 30_000);
+    for (const m of [60, 61])
+      await sendEvent('demo.backfill', { occurred_at: new Date(Date.now() - m * 60_000).toISOString() });
+    await until(
+      'a demo event with a snapshot',
+      async () =>
+        (await feedRows('/api/v1/events?detector=demo.*&limit=1'))[0]?.attachments.length ? true : undefined,
+      fleet.running,
+      30_000,
+    );
     await open(page, '/feed?detector=demo.*&severity=info');
     await expect.poll(() => page.inputValue('input[name=detector]')).toBe('demo.*');
     expect(await page.inputValue('select[name=severity]')).toBe('info');
@@ -90,7 +101,9 @@ describe('the console in Chromium', () => {
     // Older: the next row of the same filtered result, the filters kept.
     const first = page.url();
     await page.click('button:text("Older")');
-    await page.waitForURL((u) => u.toString() !== first && /\/events\/[0-9a-f-]{36}\?detector=demo\.\*&severity=info$/.test(u.toString()));
+    await page.waitForURL(
+      (u) => u.toString() !== first && /\/events\/[0-9a-f-]{36}\?detector=demo\.\*&severity=info$/.test(u.toString()),
+    );
     await expect.poll(() => page.locator('h2').textContent()).toMatch(/^demo/);
     expect(errors).toEqual([]);
     await page.close();
@@ -144,7 +157,7 @@ describe('the console in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('at a phone\'s width the main pages lay out without errors', async () => {
+  it("at a phone's width the main pages lay out without errors", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const { page, errors } = await watchedPage(phone);
     await signIn(page, '/feed');
@@ -154,17 +167,27 @@ describe('the console in Chromium', () => {
     await page.goto(`${base}/live`);
     await page.waitForSelector('.tile video');
     await shot(page, 'live-mobile');
-    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1)).toBe(true);
+    expect(
+      await page.evaluate(
+        () => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth + 1,
+      ),
+    ).toBe(true);
     expect(errors).toEqual([]);
     await phone.close();
   }, 60_000);
 });
 
 async function feedRows(path: string): Promise<Array<{ attachments: unknown[] }>> {
-  return ((await (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${await fleet.session()}` } })).json()) as { rows: Array<{ attachments: unknown[] }> }).rows;
+  return (
+    (await (
+      await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${await fleet.session()}` } })
+    ).json()) as { rows: Array<{ attachments: unknown[] }> }
+  ).rows;
 }
 
 async function demoCamera(): Promise<string> {
-  const cams = await (await fetch(`${base}/api/v1/cameras`, { headers: { authorization: `Bearer ${await fleet.session()}` } })).json() as { rows: Array<{ id: string }> };
+  const cams = (await (
+    await fetch(`${base}/api/v1/cameras`, { headers: { authorization: `Bearer ${await fleet.session()}` } })
+  ).json()) as { rows: Array<{ id: string }> };
   return cams.rows[0]!.id;
 }

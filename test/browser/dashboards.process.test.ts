@@ -9,8 +9,12 @@ import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet }
 let fleet: Fleet, browser: Browser, context: BrowserContext, token: string, board: { id: string; revision: number };
 
 async function call(method: string, path: string, body?: unknown) {
-  const r = await fetch(`${fleet.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const json = await r.json() as any;
+  const r = await fetch(`${fleet.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await r.json()) as any;
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
   return json;
 }
@@ -23,7 +27,13 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   token = await fleet.session();
   for (const d of ['dash.door', 'dash.door', 'dash.door', 'dash.gate']) await send(d);
-  board = await call('POST', '/api/v1/analytics-dashboards', { name: 'Entrances', timezone: 'UTC', default_period: 'last_24h', live_enabled: true, visibility: 'org' });
+  board = await call('POST', '/api/v1/analytics-dashboards', {
+    name: 'Entrances',
+    timezone: 'UTC',
+    default_period: 'last_24h',
+    live_enabled: true,
+    visibility: 'org',
+  });
   const def = (o: Record<string, unknown>) => ({ measure: 'count_events', period: 'last_24h', ...o });
   const widgets = [
     { title: 'Events', visualization: 'kpi', inline_definition: def({}) },
@@ -32,7 +42,8 @@ beforeAll(async () => {
     { title: 'By category', visualization: 'donut', inline_definition: def({ group_by: 'category' }) },
     { title: 'Table', visualization: 'table', inline_definition: def({ group_by: 'detector' }) },
   ];
-  for (const [i, w] of widgets.entries()) await call('POST', `/api/v1/analytics-dashboards/${board.id}/widgets`, { ...w, position: i });
+  for (const [i, w] of widgets.entries())
+    await call('POST', `/api/v1/analytics-dashboards/${board.id}/widgets`, { ...w, position: i });
 }, 180_000);
 
 afterAll(async () => {
@@ -67,7 +78,11 @@ describe('dashboards', () => {
     await page.waitForSelector('[data-widget=kpi] .kpi');
     const before = Number((await page.textContent('[data-widget=kpi] .kpi'))!.replace(/\D/g, ''));
     await send('dash.gate');
-    await expect.poll(async () => Number((await page.textContent('[data-widget=kpi] .kpi'))!.replace(/\D/g, '')), { timeout: 12_000 }).toBeGreaterThan(before);
+    await expect
+      .poll(async () => Number((await page.textContent('[data-widget=kpi] .kpi'))!.replace(/\D/g, '')), {
+        timeout: 12_000,
+      })
+      .toBeGreaterThan(before);
     expect(errors).toEqual([]);
     await page.close();
   }, 30_000);
@@ -79,7 +94,10 @@ describe('dashboards', () => {
     await page.fill('input[name=dash-name]', 'Entrances (mine)');
     // Another administrator saves first.
     const current = await call('GET', `/api/v1/analytics-dashboards/${board.id}`);
-    await call('PATCH', `/api/v1/analytics-dashboards/${board.id}`, { revision: current.revision, name: 'Entrances (theirs)' });
+    await call('PATCH', `/api/v1/analytics-dashboards/${board.id}`, {
+      revision: current.revision,
+      name: 'Entrances (theirs)',
+    });
     await page.click('form.inline button:text("Save")');
     await page.waitForSelector('[role=dialog][aria-label=conflict]');
     expect(await page.textContent('[data-testid=theirs]')).toBe('Entrances (theirs)');
@@ -118,7 +136,7 @@ describe('dashboards', () => {
     await page.close();
   }, 60_000);
 
-  it('an administrator creates a dashboard for chosen people and edits a widget\'s definition in place', async () => {
+  it("an administrator creates a dashboard for chosen people and edits a widget's definition in place", async () => {
     const { page, errors } = await watchedPage(context);
     await fleet.open(page, '/dashboards');
     await page.fill('input[name=new-dashboard]', 'Night shift');
@@ -131,13 +149,22 @@ describe('dashboards', () => {
     await page.click('button:text("Edit")');
     const kpi = page.locator('[data-widget=kpi]');
     const before = Number((await kpi.locator('.kpi').textContent())!.replace(/\D/g, ''));
-    await kpi.locator('textarea[aria-label=definition]').fill(JSON.stringify({ measure: 'count_events', period: 'last_24h', filters: { detectors: ['dash.gate'] } }));
+    await kpi
+      .locator('textarea[aria-label=definition]')
+      .fill(JSON.stringify({ measure: 'count_events', period: 'last_24h', filters: { detectors: ['dash.gate'] } }));
     await kpi.locator('button:text("Apply")').click();
-    await expect.poll(async () => Number((await page.locator('[data-widget=kpi] .kpi').textContent())!.replace(/\D/g, ''))).toBeLessThan(before);
+    await expect
+      .poll(async () => Number((await page.locator('[data-widget=kpi] .kpi').textContent())!.replace(/\D/g, '')))
+      .toBeLessThan(before);
     // Another administrator renames the widget while this one types: both shown, mine kept.
     await page.locator('[data-widget=kpi] input[aria-label="widget title"]').fill('Gate events (mine)');
-    const current = (await call('GET', `/api/v1/analytics-dashboards/${board.id}`)).widgets.find((w: { visualization: string }) => w.visualization === 'kpi');
-    await call('PATCH', `/api/v1/analytics-widgets/${current.id}`, { revision: current.revision, title: 'Gate events (theirs)' });
+    const current = (await call('GET', `/api/v1/analytics-dashboards/${board.id}`)).widgets.find(
+      (w: { visualization: string }) => w.visualization === 'kpi',
+    );
+    await call('PATCH', `/api/v1/analytics-widgets/${current.id}`, {
+      revision: current.revision,
+      title: 'Gate events (theirs)',
+    });
     await page.locator('[data-widget=kpi] button:text("Apply")').click();
     await page.waitForSelector('[role=dialog][aria-label="widget conflict"]');
     expect(await page.textContent('[data-testid=widget-theirs]')).toBe('Gate events (theirs)');

@@ -20,7 +20,11 @@ const people = [
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetch(`${fleet.base}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();
@@ -36,17 +40,37 @@ beforeAll(async () => {
   people[0]!.password = fleet.creds.password;
   const nodes = await call<{ rows: Array<{ id: string }> }>('GET', '/api/v1/nodes');
   // Nothing listens on port 9 of the loopback: the node's ingest fails and the sweeper sees it.
-  const cam = await call<{ id: string }>('POST', '/api/v1/cameras', { name: 'Unreachable <b>gate</b> camera', node_id: nodes.rows[0]!.id, main_source: 'rtsp://127.0.0.1:9/none' });
-  await call('POST', '/api/v1/templates', { name: 'Gate (i18n)', doc: { detector_match: 'browser.gate*', title: TITLE } });
+  const cam = await call<{ id: string }>('POST', '/api/v1/cameras', {
+    name: 'Unreachable <b>gate</b> camera',
+    node_id: nodes.rows[0]!.id,
+    main_source: 'rtsp://127.0.0.1:9/none',
+  });
+  await call('POST', '/api/v1/templates', {
+    name: 'Gate (i18n)',
+    doc: { detector_match: 'browser.gate*', title: TITLE },
+  });
   stampedId = await fleet.sendEvent('browser.gate.open', { camera_id: cam.id, severity: 1 });
   for (const p of people.slice(1)) {
-    const u = await call<{ id: string }>('POST', '/api/v1/users', { login: p.login, password: p.password, role: p.role, name: `${p.role} of issue 21` });
+    const u = await call<{ id: string }>('POST', '/api/v1/users', {
+      login: p.login,
+      password: p.password,
+      role: p.role,
+      name: `${p.role} of issue 21`,
+    });
     if (p.role === 'user') await call('PUT', `/api/v1/users/${u.id}/grants`, { camera_ids: [cam.id], tag_ids: [] });
   }
-  offlineId = await until('system.camera_offline of the unreachable camera', async () => {
-    const page = await call<{ rows: Array<{ id: string; camera_id: string | null }> }>('GET', '/api/v1/events?detector=system.camera_offline&limit=50');
-    return page.rows.find((r) => r.camera_id === cam.id)?.id;
-  }, fleet.running, 90_000);
+  offlineId = await until(
+    'system.camera_offline of the unreachable camera',
+    async () => {
+      const page = await call<{ rows: Array<{ id: string; camera_id: string | null }> }>(
+        'GET',
+        '/api/v1/events?detector=system.camera_offline&limit=50',
+      );
+      return page.rows.find((r) => r.camera_id === cam.id)?.id;
+    },
+    fleet.running,
+    90_000,
+  );
 }, 240_000);
 
 afterAll(async () => {

@@ -11,7 +11,9 @@ describe('query-string credentials', () => {
   it.each(NAMES)('maskUrlPassword masks ?%s= and keeps the rest of the URL as written', (name) => {
     const url = `rtsp://10.0.0.5:554/live?user=admin&${name}=${CANARY}&channel=1`;
     expect(maskUrlPassword(url)).toBe(`rtsp://10.0.0.5:554/live?user=admin&${name}=${PASSWORD_MASK}&channel=1`);
-    expect(maskUrlPassword(`http://cam/snap.cgi?${name}=${CANARY}`)).toBe(`http://cam/snap.cgi?${name}=${PASSWORD_MASK}`);
+    expect(maskUrlPassword(`http://cam/snap.cgi?${name}=${CANARY}`)).toBe(
+      `http://cam/snap.cgi?${name}=${PASSWORD_MASK}`,
+    );
   });
 
   it('masks both forms together, and is idempotent', () => {
@@ -21,14 +23,20 @@ describe('query-string credentials', () => {
   });
 
   it('leaves parameters that only look like secret names', () => {
-    for (const url of ['rtsp://h/x?passes=2&token_count=3', 'http://h/a?author=me&pass_through=1', 'rtsp://h/x?channel=1&subtype=0']) {
+    for (const url of [
+      'rtsp://h/x?passes=2&token_count=3',
+      'http://h/a?author=me&pass_through=1',
+      'rtsp://h/x?channel=1&subtype=0',
+    ]) {
       expect(maskUrlPassword(url)).toBe(url);
     }
   });
 
   it('ffmpeg messages (free text) are masked the same way', () => {
     const line = `[http @ 0x55] HTTP error 401 Unauthorized for http://10.0.0.5/video.cgi?user=a&pass=${CANARY}: Server returned 401`;
-    expect(maskUrlCredentials(line)).toBe('[http @ 0x55] HTTP error 401 Unauthorized for http://10.0.0.5/video.cgi?user=a&pass=***: Server returned 401');
+    expect(maskUrlCredentials(line)).toBe(
+      '[http @ 0x55] HTTP error 401 Unauthorized for http://10.0.0.5/video.cgi?user=a&pass=***: Server returned 401',
+    );
   });
 
   it.each(NAMES)('the log scrub removes %s= (log rings and stdout of plane and node)', (name) => {

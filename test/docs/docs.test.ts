@@ -7,7 +7,12 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = (rel: string) => readFileSync(join(ROOT, rel), 'utf8');
-const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 function* sources(dir: string): Generator<string> {
   for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
@@ -31,7 +36,11 @@ function pathsIn(text: string): string[] {
 
 describe('the docs name what exists', () => {
   it('every path named in README.md and docs/ exists', () => {
-    const missing = docs.flatMap((d) => pathsIn(read(d)).filter((p) => !existsSync(join(ROOT, p))).map((p) => `${d}: ${p}`));
+    const missing = docs.flatMap((d) =>
+      pathsIn(read(d))
+        .filter((p) => !existsSync(join(ROOT, p)))
+        .map((p) => `${d}: ${p}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -39,7 +48,8 @@ describe('the docs name what exists', () => {
     const missing: string[] = [];
     for (const dir of ['src', 'web/src', 'scripts', 'bench']) {
       for (const f of sources(dir)) {
-        for (const m of read(f).matchAll(/(?<![\w/.-])(docs\/[\w.-]+\.md)/g)) if (!existsSync(join(ROOT, m[1]!))) missing.push(`${f}: ${m[1]}`);
+        for (const m of read(f).matchAll(/(?<![\w/.-])(docs\/[\w.-]+\.md)/g))
+          if (!existsSync(join(ROOT, m[1]!))) missing.push(`${f}: ${m[1]}`);
       }
     }
     expect(missing).toEqual([]);
@@ -47,7 +57,9 @@ describe('the docs name what exists', () => {
 
   it('every folder of src/plane/ is on the map', () => {
     const map = read('docs/architecture.md');
-    const folders = readdirSync(join(ROOT, 'src/plane'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(join(ROOT, 'src/plane'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((f) => !map.includes(`\`${f}/\``))).toEqual([]);
   });
 });

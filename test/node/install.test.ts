@@ -10,7 +10,12 @@ const INSTALL = join(REPO, 'scripts/install.sh');
 const UNINSTALL = join(REPO, 'scripts/uninstall.sh');
 
 async function exists(p: string): Promise<boolean> {
-  try { await access(p); return true; } catch { return false; }
+  try {
+    await access(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 async function mode(p: string): Promise<string> {
   return ((await stat(p)).mode & 0o777).toString(8);
@@ -25,7 +30,9 @@ async function install(): Promise<string> {
 
 /** Copying the program takes seconds: removal tests get hard-linked clones of one installation. */
 let template: string;
-beforeAll(async () => { template = await install(); }, 120_000);
+beforeAll(async () => {
+  template = await install();
+}, 120_000);
 async function installed(): Promise<string> {
   const root = await tempDir('argus-root-');
   await run('cp', ['-al', `${template}/.`, root]);
@@ -85,12 +92,20 @@ describe('scripts/uninstall.sh: the removal table', () => {
     await writeFile(join(root, 'etc/argus-node/license.json'), '{}');
     // Unlink first: the clone shares inodes with the template, and writing through would change it.
     await rm(join(root, 'etc/argus-node/argus-node.conf'));
-    await writeFile(join(root, 'etc/argus-node/argus-node.conf'),
-      'data_dir /var/lib/argus-node;\nstorage main /var/lib/argus-node/archive;\nstorage other "/srv/archive" max_bytes 1000;\n');
+    await writeFile(
+      join(root, 'etc/argus-node/argus-node.conf'),
+      'data_dir /var/lib/argus-node;\nstorage main /var/lib/argus-node/archive;\nstorage other "/srv/archive" max_bytes 1000;\n',
+    );
     return { root, outside, inside };
   }
 
-  const removedAlways = ['etc/systemd/system/argus-node.service', 'usr/bin/argus-node', 'usr/bin/argus-node.prev', 'usr/lib/argus-node', 'etc/sysctl.d/60-argus-node.conf'];
+  const removedAlways = [
+    'etc/systemd/system/argus-node.service',
+    'usr/bin/argus-node',
+    'usr/bin/argus-node.prev',
+    'usr/lib/argus-node',
+    'etc/sysctl.d/60-argus-node.conf',
+  ];
 
   it('without --purge: service, unit, executables and kernel settings go; configuration, licence, data and storages stay', async () => {
     const { root, outside, inside } = await prepared();
@@ -100,7 +115,9 @@ describe('scripts/uninstall.sh: the removal table', () => {
     expect(await exists(join(root, 'etc/argus-node/license.json'))).toBe(true);
     expect(await exists(join(inside, 'segment.ts'))).toBe(true);
     expect(await exists(join(outside, 'segment.ts'))).toBe(true);
-    expect(r.stdout).toContain('kept: storage other at /srv/archive is outside the data directory; remove it by hand if wanted');
+    expect(r.stdout).toContain(
+      'kept: storage other at /srv/archive is outside the data directory; remove it by hand if wanted',
+    );
     expect(r.stdout).toContain('note: kernel settings applied from the settings file stay in effect until reboot');
   });
 
@@ -111,7 +128,11 @@ describe('scripts/uninstall.sh: the removal table', () => {
     expect(await exists(join(root, 'etc/argus-node'))).toBe(false);
     expect(await exists(join(root, 'var/lib/argus-node'))).toBe(false);
     expect(await exists(join(outside, 'segment.ts'))).toBe(true);
-    expect(r.stdout).toContain('storage main (/var/lib/argus-node/archive) is inside the data directory: removed with it');
-    expect(r.stdout).toContain('kept: storage other at /srv/archive is outside the data directory; remove it by hand if wanted');
+    expect(r.stdout).toContain(
+      'storage main (/var/lib/argus-node/archive) is inside the data directory: removed with it',
+    );
+    expect(r.stdout).toContain(
+      'kept: storage other at /srv/archive is outside the data directory; remove it by hand if wanted',
+    );
   });
 });

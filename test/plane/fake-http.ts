@@ -13,21 +13,30 @@ export abstract class FakeHttpServer {
   private readonly hung = new Set<ServerResponse>();
 
   protected constructor() {
-    this.server = createServer((req, res) => { void this.receive(req, res); });
-    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
+    this.server = createServer((req, res) => {
+      void this.receive(req, res);
+    });
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
   }
 
   protected listen(): Promise<void> {
     return new Promise((resolve) => this.server.listen(0, '127.0.0.1', resolve));
   }
 
-  get url(): string { return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`; }
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
 
   /** Answers `req`, whose body was read as `text` ('' when none). */
   protected abstract answer(req: IncomingMessage, res: ServerResponse, text: string): void;
 
   /** Never answers (the plane's time-out decides); the reply is destroyed at close. */
-  protected hang(res: ServerResponse): void { this.hung.add(res); }
+  protected hang(res: ServerResponse): void {
+    this.hung.add(res);
+  }
 
   protected json(res: ServerResponse, status: number, body: unknown): void {
     res.writeHead(status, { 'content-type': 'application/json' });

@@ -15,11 +15,19 @@ export const ROOT = { login: 'root', password: `root-${CANARY}-pass` };
 /** The fixed key that encrypts stored node secrets in tests (32 bytes). */
 export const TEST_SECRET_KEY = new Uint8Array(32).fill(7);
 
-export interface TestDb { database: Database; url: string | null; drop(): Promise<void> }
+export interface TestDb {
+  database: Database;
+  url: string | null;
+  drop(): Promise<void>;
+}
 
 /** This run's template and name prefix (test/global-setup.ts), or null when the run has none. */
 function runDatabases(): { template: string; prefix: string } | null {
-  try { return inject('testDatabases') ?? null; } catch { return null; }
+  try {
+    return inject('testDatabases') ?? null;
+  } catch {
+    return null;
+  }
 }
 
 // The run's embedded template, read once per worker (workers keep modules from file to file).
@@ -27,7 +35,11 @@ let embeddedDump: Promise<Blob | null> | null = null;
 function embeddedTemplate(): Promise<Blob | null> {
   embeddedDump ??= (async () => {
     let file: string | null = null;
-    try { file = inject('embeddedTemplate') ?? null; } catch { /* outside a vitest run */ }
+    try {
+      file = inject('embeddedTemplate') ?? null;
+    } catch {
+      /* outside a vitest run */
+    }
     return file ? new Blob([await readFile(file)]) : null;
   })();
   return embeddedDump;
@@ -50,13 +62,14 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
   const run = runDatabases();
   const name = `${run?.prefix ?? 'argus_t_'}${randomBytes(6).toString('hex')}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await createDatabase(admin, name, opts.migrated === false ? null : run?.template ?? null);
+  await createDatabase(admin, name, opts.migrated === false ? null : (run?.template ?? null));
   const u = new URL(base);
   u.pathname = `/${name}`;
   const url = u.toString();
   const database = await openDatabase({ kind: 'postgres', url });
   return {
-    database, url,
+    database,
+    url,
     async drop() {
       await database.close().catch(() => {});
       if (!run) await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
@@ -66,7 +79,10 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
 }
 
 async function createDatabase(admin: postgres.Sql, name: string, template: string | null): Promise<void> {
-  if (!template) { await admin.unsafe(`create database ${name}`); return; }
+  if (!template) {
+    await admin.unsafe(`create database ${name}`);
+    return;
+  }
   // Two copies of one template starting at the same instant can collide (55006, "source
   // database is being accessed by other users"): a short retry rides over that.
   for (let attempt = 0; ; attempt++) {
@@ -89,7 +105,10 @@ export function testConfig(over: Partial<PlaneConfig> = {}): PlaneConfig {
 /** Captures everything the plane logs, so tests can look for leaked secrets. */
 export class LogCapture extends Writable {
   text = '';
-  override _write(chunk: Buffer, _enc: string, cb: () => void): void { this.text += chunk.toString(); cb(); }
+  override _write(chunk: Buffer, _enc: string, cb: () => void): void {
+    this.text += chunk.toString();
+    cb();
+  }
 }
 
 export interface TestPlane {
@@ -100,16 +119,40 @@ export interface TestPlane {
   close(): Promise<void>;
 }
 
-export async function startPlane(opts: { config?: Partial<PlaneConfig>; clock?: Clock; db?: TestDb; evidenceStorage?: EvidenceStorage; settingsLockWaitMs?: number; consoleRoot?: string } = {}): Promise<TestPlane> {
-  const db = opts.db ?? await freshDatabase();
+export async function startPlane(
+  opts: {
+    config?: Partial<PlaneConfig>;
+    clock?: Clock;
+    db?: TestDb;
+    evidenceStorage?: EvidenceStorage;
+    settingsLockWaitMs?: number;
+    consoleRoot?: string;
+  } = {},
+): Promise<TestPlane> {
+  const db = opts.db ?? (await freshDatabase());
   const logs = new LogCapture();
   const clock = opts.clock ?? systemClock;
-  const plane = await buildApp({ config: testConfig(opts.config), database: db.database, clock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs), evidenceStorage: opts.evidenceStorage, settingsLockWaitMs: opts.settingsLockWaitMs, consoleRoot: opts.consoleRoot });
+  const plane = await buildApp({
+    config: testConfig(opts.config),
+    database: db.database,
+    clock,
+    secretKey: TEST_SECRET_KEY,
+    logger: makeLogger('info', logs),
+    evidenceStorage: opts.evidenceStorage,
+    settingsLockWaitMs: opts.settingsLockWaitMs,
+    consoleRoot: opts.consoleRoot,
+  });
   await plane.app.ready();
   await plane.ready();
   return {
-    plane, db, clock, logs,
-    async close() { await plane.close(); if (!opts.db) await db.drop(); },
+    plane,
+    db,
+    clock,
+    logs,
+    async close() {
+      await plane.close();
+      if (!opts.db) await db.drop();
+    },
   };
 }
 

@@ -1,7 +1,16 @@
 import { createParser } from 'eventsource-parser';
 
-export interface SseItem { kind: 'event'; id: string | undefined; data: any; replay: boolean; raw: string }
-export interface SseComment { kind: 'comment'; text: string }
+export interface SseItem {
+  kind: 'event';
+  id: string | undefined;
+  data: any;
+  replay: boolean;
+  raw: string;
+}
+export interface SseComment {
+  kind: 'comment';
+  text: string;
+}
 
 /**
  * Reads an SSE response over a real socket: every frame and comment in order, the raw text
@@ -23,7 +32,11 @@ export class SseReader {
     const res = await fetch(url, { headers, signal: r.abort.signal });
     r.status = res.status;
     r.headers = res.headers;
-    if (res.status !== 200) { r.body = await res.json().catch(() => null); r.ended = true; return r; }
+    if (res.status !== 200) {
+      r.body = await res.json().catch(() => null);
+      r.ended = true;
+      return r;
+    }
     const parser = createParser({
       onEvent: (e) => {
         r.items.push({ kind: 'event', id: e.id, data: JSON.parse(e.data), replay: r.pendingReplay, raw: e.data });
@@ -45,17 +58,25 @@ export class SseReader {
           r.raw += text;
           parser.feed(text);
         }
-      } catch { /* aborted */ }
+      } catch {
+        /* aborted */
+      }
       r.ended = true;
       r.wake();
     })();
     return r;
   }
 
-  get events(): SseItem[] { return this.items.filter((i): i is SseItem => i.kind === 'event'); }
-  get comments(): string[] { return this.items.filter((i): i is SseComment => i.kind === 'comment').map((c) => c.text); }
+  get events(): SseItem[] {
+    return this.items.filter((i): i is SseItem => i.kind === 'event');
+  }
+  get comments(): string[] {
+    return this.items.filter((i): i is SseComment => i.kind === 'comment').map((c) => c.text);
+  }
 
-  private wake(): void { for (const w of this.waiters.splice(0)) w(); }
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
 
   /** Waits until `pred` holds (checked after every item) or fails after `ms`. */
   async until(pred: (r: SseReader) => boolean, ms = 5000): Promise<void> {
@@ -65,10 +86,15 @@ export class SseReader {
       if (left <= 0) throw new Error(`SSE wait timed out; got ${JSON.stringify(this.items).slice(0, 500)}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 100));
-        this.waiters.push(() => { clearTimeout(t); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
       });
     }
   }
 
-  close(): void { this.abort.abort(); }
+  close(): void {
+    this.abort.abort();
+  }
 }

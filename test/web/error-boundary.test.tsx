@@ -19,8 +19,12 @@ describe('a failing piece of the console', () => {
     const { container, getByText } = render(
       <div>
         <nav>Events</nav>
-        <ErrorBoundary what="widget" id="0192-widget"><Fragile label="chart" /></ErrorBoundary>
-        <ErrorBoundary what="widget" id="other"><p>kpi</p></ErrorBoundary>
+        <ErrorBoundary what="widget" id="0192-widget">
+          <Fragile label="chart" />
+        </ErrorBoundary>
+        <ErrorBoundary what="widget" id="other">
+          <p>kpi</p>
+        </ErrorBoundary>
       </div>,
     );
     const failed = container.querySelector('.item-failed')!;
@@ -29,21 +33,33 @@ describe('a failing piece of the console', () => {
     expect(getByText('Events')).toBeTruthy();
     expect(getByText('kpi')).toBeTruthy();
     broken = false;
-    act(() => { fireEvent.click(getByText('Try again')); });
+    act(() => {
+      fireEvent.click(getByText('Try again'));
+    });
     expect(getByText('chart')).toBeTruthy();
     expect(container.querySelector('.item-failed')).toBeNull();
-    warn.mockRestore(); error.mockRestore();
+    warn.mockRestore();
+    error.mockRestore();
   });
 
   it('a new item in the same place is rendered afresh', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     broken = true;
-    const { container, rerender, getByText } = render(<ErrorBoundary what="page" resetKey="/a"><Fragile label="page b" /></ErrorBoundary>);
+    const { container, rerender, getByText } = render(
+      <ErrorBoundary what="page" resetKey="/a">
+        <Fragile label="page b" />
+      </ErrorBoundary>,
+    );
     expect(container.querySelector('.item-failed')).not.toBeNull();
     broken = false;
-    rerender(<ErrorBoundary what="page" resetKey="/b"><Fragile label="page b" /></ErrorBoundary>);
+    rerender(
+      <ErrorBoundary what="page" resetKey="/b">
+        <Fragile label="page b" />
+      </ErrorBoundary>,
+    );
     expect(getByText('page b')).toBeTruthy();
-    warn.mockRestore(); error.mockRestore();
+    warn.mockRestore();
+    error.mockRestore();
   });
 });

@@ -1,16 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { filtersFromSearch, frameMatches, searchOfFilters, showsDebug, type FrameFields } from '../../web/src/lib/feed-url.js';
+import {
+  filtersFromSearch,
+  frameMatches,
+  searchOfFilters,
+  showsDebug,
+  type FrameFields,
+} from '../../web/src/lib/feed-url.js';
 
 const frame = (o: Partial<FrameFields> = {}): FrameFields => ({
-  camera_id: 'c1', detector: 'lpr.plate', category: 'camera', severity: 2, starred: false, ended_at: null, interval: false,
-  occurred_at: '2026-11-25T10:00:00.000Z', org_id: 'o1', ...o,
+  camera_id: 'c1',
+  detector: 'lpr.plate',
+  category: 'camera',
+  severity: 2,
+  starred: false,
+  ended_at: null,
+  interval: false,
+  occurred_at: '2026-11-25T10:00:00.000Z',
+  org_id: 'o1',
+  ...o,
 });
 
 describe('the feed URL (deep links)', () => {
   it('round-trips every filter in a fixed order and drops empty ones', () => {
-    const f = { q: 'plate:AB12 "red car"', camera: 'c1', severity: 'warning', starred: true, open: true, detector: 'lpr.*', category: 'camera', from: '2026-11-01T00:00:00Z' };
+    const f = {
+      q: 'plate:AB12 "red car"',
+      camera: 'c1',
+      severity: 'warning',
+      starred: true,
+      open: true,
+      detector: 'lpr.*',
+      category: 'camera',
+      from: '2026-11-01T00:00:00Z',
+    };
     const s = searchOfFilters(f);
-    expect(s).toBe('from=2026-11-01T00%3A00%3A00Z&camera=c1&detector=lpr.*&severity=warning&category=camera&q=plate%3AAB12+%22red+car%22&starred=true&open=true');
+    expect(s).toBe(
+      'from=2026-11-01T00%3A00%3A00Z&camera=c1&detector=lpr.*&severity=warning&category=camera&q=plate%3AAB12+%22red+car%22&starred=true&open=true',
+    );
     expect(filtersFromSearch(`?${s}`)).toEqual(f);
     expect(searchOfFilters({ camera: '', q: undefined, starred: false })).toBe('');
     expect(filtersFromSearch('?starred=false&after_ts=x&limit=5&camera=')).toEqual({});

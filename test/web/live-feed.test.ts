@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { applyFrame, mergePage, upsert, type FeedRow, type StreamFrame } from '../../web/src/lib/live-feed.js';
 
 const row = (id: string, at: string, o: Partial<FeedRow> = {}): FeedRow => ({
-  id, occurred_at: at, camera_id: 'c1', detector: 'door', category: 'camera', severity: 2, org_id: 'o1', starred: false, ended_at: null, ...o,
+  id,
+  occurred_at: at,
+  camera_id: 'c1',
+  detector: 'door',
+  category: 'camera',
+  severity: 2,
+  org_id: 'o1',
+  starred: false,
+  ended_at: null,
+  ...o,
 });
 const ids = (rows: FeedRow[]) => rows.map((r) => r.id);
 
@@ -14,7 +23,13 @@ describe('rows in feed order', () => {
     rows = upsert(rows, row('b', '2026-11-25T10:00:00Z', { starred: true }));
     expect(ids(rows)).toEqual(['c', 'd', 'b', 'a']);
     expect(rows.find((r) => r.id === 'b')!.starred).toBe(true);
-    expect(ids(mergePage(rows, [row('a', '2026-11-25T09:00:00Z'), row('e', '2026-11-25T08:00:00Z')]))).toEqual(['c', 'd', 'b', 'a', 'e']);
+    expect(ids(mergePage(rows, [row('a', '2026-11-25T09:00:00Z'), row('e', '2026-11-25T08:00:00Z')]))).toEqual([
+      'c',
+      'd',
+      'b',
+      'a',
+      'e',
+    ]);
   });
 });
 
@@ -35,18 +50,45 @@ describe('the stream hand-off (document 2, live stream)', () => {
   });
 
   it('updated changes a row shown, drops it when it no longer matches, asks for one not shown', () => {
-    const closed = applyFrame(shown, f({ id: 'b', occurred_at: '2026-11-25T10:00:00Z', updated: true, ended_at: '2026-11-25T10:05:00Z' }), {});
+    const closed = applyFrame(
+      shown,
+      f({ id: 'b', occurred_at: '2026-11-25T10:00:00Z', updated: true, ended_at: '2026-11-25T10:05:00Z' }),
+      {},
+    );
     expect(closed.rows.find((r) => r.id === 'b')!.ended_at).toBe('2026-11-25T10:05:00Z');
     expect(closed.rows.find((r) => r.id === 'b')).not.toHaveProperty('updated');
-    expect(ids(applyFrame(shown, f({ id: 'b', occurred_at: '2026-11-25T10:00:00Z', updated: true, ended_at: '2026-11-25T10:05:00Z', interval: true }), { open: true }).rows)).toEqual(['a']);
-    expect(applyFrame([], f({ id: 'z', updated: true, starred: true }), { starred: true }).reconcile).toEqual({ id: 'z', occurred_at: '2026-11-25T12:00:00Z' });
+    expect(
+      ids(
+        applyFrame(
+          shown,
+          f({
+            id: 'b',
+            occurred_at: '2026-11-25T10:00:00Z',
+            updated: true,
+            ended_at: '2026-11-25T10:05:00Z',
+            interval: true,
+          }),
+          { open: true },
+        ).rows,
+      ),
+    ).toEqual(['a']);
+    expect(applyFrame([], f({ id: 'z', updated: true, starred: true }), { starred: true }).reconcile).toEqual({
+      id: 'z',
+      occurred_at: '2026-11-25T12:00:00Z',
+    });
   });
 
   it('reconcile_required is never shown as it came: its key is asked for', () => {
-    expect(applyFrame(shown, f({ reconcile_required: true }), {})).toEqual({ rows: shown, reconcile: { id: 'n', occurred_at: '2026-11-25T12:00:00Z' } });
+    expect(applyFrame(shown, f({ reconcile_required: true }), {})).toEqual({
+      rows: shown,
+      reconcile: { id: 'n', occurred_at: '2026-11-25T12:00:00Z' },
+    });
   });
 
   it('a search or tag filter the client cannot judge: the key is asked for', () => {
-    expect(applyFrame(shown, f({}), { q: 'AB12' })).toEqual({ rows: shown, reconcile: { id: 'n', occurred_at: '2026-11-25T12:00:00Z' } });
+    expect(applyFrame(shown, f({}), { q: 'AB12' })).toEqual({
+      rows: shown,
+      reconcile: { id: 'n', occurred_at: '2026-11-25T12:00:00Z' },
+    });
   });
 });

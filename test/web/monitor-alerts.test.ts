@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { alertsOf, type Summary } from '../../web/src/lib/monitor-alerts.js';
 
-const calm: Summary = { seq: 1, sampled_at: '2026-11-25T20:00:00Z', nodes_total: 3, nodes_reachable: 3, stream_samples_stale: 0, streams_total: 10, streams_live: 10, streams_degraded: 0, streams_failing: 0,
-  cameras_total: 5, cameras_live: 5, cameras_unavailable: 0, cameras_degraded: 0, cameras_failing: 0, nodes_unlicensed: 0, nodes_grace: 0 };
+const calm: Summary = {
+  seq: 1,
+  sampled_at: '2026-11-25T20:00:00Z',
+  nodes_total: 3,
+  nodes_reachable: 3,
+  stream_samples_stale: 0,
+  streams_total: 10,
+  streams_live: 10,
+  streams_degraded: 0,
+  streams_failing: 0,
+  cameras_total: 5,
+  cameras_live: 5,
+  cameras_unavailable: 0,
+  cameras_degraded: 0,
+  cameras_failing: 0,
+  nodes_unlicensed: 0,
+  nodes_grace: 0,
+};
 
 describe('alert conditions of the monitoring guidance (document 1)', () => {
   it('a calm fleet raises none', () => expect(alertsOf(calm)).toEqual([]));

@@ -6,9 +6,12 @@ import { TokensPage } from '../../web/src/pages/admin/tokens.js';
 
 const realFetch = globalThis.fetch;
 afterEach(() => cleanup());
-afterAll(() => { globalThis.fetch = realFetch; });
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('a form the plane refuses (issue 22: words, not codes; nothing typed is lost)', () => {
   it('module tokens: a 400 reserved_name is said in words and the typed name and rate stay', async () => {
@@ -20,7 +23,11 @@ describe('a form the plane refuses (issue 22: words, not codes; nothing typed is
       return json(200, { rows: [] });
     }) as typeof fetch;
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-    const { container, findByRole } = render(<QueryClientProvider client={qc}><TokensPage /></QueryClientProvider>);
+    const { container, findByRole } = render(
+      <QueryClientProvider client={qc}>
+        <TokensPage />
+      </QueryClientProvider>,
+    );
     const name = container.querySelector<HTMLInputElement>('input[name="token-name"]')!;
     const rate = container.querySelector<HTMLInputElement>('input[name="rate-limit"]')!;
     fireEvent.change(name, { target: { value: 'system' } });
@@ -42,11 +49,17 @@ describe('a form the plane refuses (issue 22: words, not codes; nothing typed is
       return json(200, { rows: [] });
     }) as typeof fetch;
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-    const { container, findByRole } = render(<QueryClientProvider client={qc}><TokensPage /></QueryClientProvider>);
+    const { container, findByRole } = render(
+      <QueryClientProvider client={qc}>
+        <TokensPage />
+      </QueryClientProvider>,
+    );
     const name = container.querySelector<HTMLInputElement>('input[name="token-name"]')!;
     fireEvent.change(name, { target: { value: 'lpr-gate-2' } });
     fireEvent.submit(name.closest('form')!);
-    expect((await findByRole('alert')).textContent).toBe('The plane did not answer. Check the connection and try again.');
+    expect((await findByRole('alert')).textContent).toBe(
+      'The plane did not answer. Check the connection and try again.',
+    );
     expect(name.value).toBe('lpr-gate-2');
   });
 });

@@ -3,7 +3,7 @@ import { clip, eventTitle, localised, text, when } from '../../web/src/lib/text.
 
 describe('localised titles (document 2: a string or an object of localisations)', () => {
   const title = { de: 'Kamera offline', en: 'Camera offline', fr: 'Caméra hors ligne' };
-  it('the browser\'s language first, then its base language, then en, then the first entry', () => {
+  it("the browser's language first, then its base language, then en, then the first entry", () => {
     expect(localised(title, ['fr-CH', 'de'])).toBe('Caméra hors ligne');
     expect(localised(title, ['de-AT'])).toBe('Kamera offline');
     expect(localised(title, ['ja'])).toBe('Camera offline');
@@ -15,7 +15,7 @@ describe('localised titles (document 2: a string or an object of localisations)'
     for (const v of [null, undefined, 3, [], ['en'], {}, { en: 7 }]) expect(localised(v, ['en'])).toBe('');
     expect(localised({ en: 7, de: 'Sieben' }, ['en'])).toBe('Sieben');
   });
-  it('an event\'s title falls back to its detector, then a word', () => {
+  it("an event's title falls back to its detector, then a word", () => {
     expect(eventTitle({ detector_title: { en: 'Offline' }, detector: 'system.camera_offline' })).toBe('Offline');
     expect(eventTitle({ detector_title: {}, detector: 'system.camera_offline' })).toBe('system.camera_offline');
     expect(eventTitle({})).toBe('event');
@@ -30,7 +30,8 @@ describe('any value as text', () => {
     expect(text({ en: 'Gate' })).toBe('Gate');
     expect(text({ n: 1 })).toBe('{"n":1}');
     expect(text([1, 'a'])).toBe('[1,"a"]');
-    const loop: Record<string, unknown> = {}; loop.self = loop;
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
     expect(text(loop)).toBe('[object Object]');
   });
   it('long text is cut with an ellipsis; bad times are a dash', () => {

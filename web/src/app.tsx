@@ -12,8 +12,12 @@ import { ErrorBoundary } from './components/error-boundary.js';
 // The administrators' screens are chunks of their own: the core console does not carry them.
 const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ default: m.TokensPage })));
 const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
-const DashboardsList = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardsList })));
-const DashboardView = lazy(() => import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardView })));
+const DashboardsList = lazy(() =>
+  import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardsList })),
+);
+const DashboardView = lazy(() =>
+  import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardView })),
+);
 const ReportsPage = lazy(() => import('./pages/dashboards/reports.js').then((m) => ({ default: m.ReportsPage })));
 const PeoplePage = lazy(() => import('./pages/admin/people.js').then((m) => ({ default: m.PeoplePage })));
 const UsagePage = lazy(() => import('./pages/admin/usage.js').then((m) => ({ default: m.UsagePage })));
@@ -43,25 +47,45 @@ export function App() {
   const { path, search } = useLocation();
   const [token, setToken] = useState(sessionToken());
   const qc = useQueryClient();
-  useEffect(() => whenSessionExpires(() => {
-    setToken(null);
-    qc.clear();
-    // Back to the login, the place kept for after it.
-    navigate(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
-  }), [qc]);
-  const me = useQuery({ queryKey: ['me', token], enabled: !!token, queryFn: () => api<{ user: User }>('GET', '/api/v1/auth/me') });
+  useEffect(
+    () =>
+      whenSessionExpires(() => {
+        setToken(null);
+        qc.clear();
+        // Back to the login, the place kept for after it.
+        navigate(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, {
+          replace: true,
+        });
+      }),
+    [qc],
+  );
+  const me = useQuery({
+    queryKey: ['me', token],
+    enabled: !!token,
+    queryFn: () => api<{ user: User }>('GET', '/api/v1/auth/me'),
+  });
 
   if (!token || path === '/login') {
     // After the sign-in: the place kept by an ended session, else the deep link that was opened, else the live grid.
     const here = path === '/login' || path === '/' ? null : path + search;
-    return <LoginPage onSignedIn={(t) => {
-      keepSession(t); setToken(t);
-      const next = new URLSearchParams(search).get('next') ?? here;
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/live', { replace: true });
-    }} />;
+    return (
+      <LoginPage
+        onSignedIn={(t) => {
+          keepSession(t);
+          setToken(t);
+          const next = new URLSearchParams(search).get('next') ?? here;
+          navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/live', { replace: true });
+        }}
+      />
+    );
   }
   if (me.isPending) return <div className="boot">Loading…</div>;
-  if (me.isError) return <div className="boot">The plane did not answer. <button onClick={() => me.refetch()}>Retry</button></div>;
+  if (me.isError)
+    return (
+      <div className="boot">
+        The plane did not answer. <button onClick={() => me.refetch()}>Retry</button>
+      </div>
+    );
   const user = me.data.user;
 
   let page: React.ReactNode;
@@ -88,11 +112,36 @@ export function App() {
     <div className="shell">
       <header className="top">
         <span className="brand">Argus</span>
-        <nav>{NAV.filter((n) => n.roles.includes(user.role)).map((n) => <Link key={n.to} to={n.to} className={path.startsWith(n.to) ? 'on' : ''}>{n.label}</Link>)}</nav>
-        <span className="who" title={user.role}>{user.name || user.login}</span>
-        <button className="link" onClick={async () => { await api('POST', '/api/v1/auth/logout').catch(() => {}); keepSession(null); setToken(null); qc.clear(); navigate('/login', { replace: true }); }}>Sign out</button>
+        <nav>
+          {NAV.filter((n) => n.roles.includes(user.role)).map((n) => (
+            <Link key={n.to} to={n.to} className={path.startsWith(n.to) ? 'on' : ''}>
+              {n.label}
+            </Link>
+          ))}
+        </nav>
+        <span className="who" title={user.role}>
+          {user.name || user.login}
+        </span>
+        <button
+          className="link"
+          onClick={async () => {
+            await api('POST', '/api/v1/auth/logout').catch(() => {});
+            keepSession(null);
+            setToken(null);
+            qc.clear();
+            navigate('/login', { replace: true });
+          }}
+        >
+          Sign out
+        </button>
       </header>
-      <main><MeContext.Provider value={user}><ErrorBoundary what="page" id={path} resetKey={path + search}><Suspense fallback={<p className="empty">Loading…</p>}>{page}</Suspense></ErrorBoundary></MeContext.Provider></main>
+      <main>
+        <MeContext.Provider value={user}>
+          <ErrorBoundary what="page" id={path} resetKey={path + search}>
+            <Suspense fallback={<p className="empty">Loading…</p>}>{page}</Suspense>
+          </ErrorBoundary>
+        </MeContext.Provider>
+      </main>
     </div>
   );
 }

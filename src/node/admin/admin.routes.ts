@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { NodeFastify } from '../typed.js';
 import { ADMIN_CSS, ADMIN_HTML, ADMIN_JS } from './assets.js';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'";
 
 function send(reply: FastifyReply, type: string, body: string): string {
   reply.header('content-type', type);

@@ -36,15 +36,25 @@ export function registerAccess(app: NodeFastify, deps: AccessHookDeps): void {
     recordAccess(req, result);
     const media = (req.routeOptions.config as Partial<MediaRouteConfig> | undefined)?.media;
     const params = req.params as { stream?: string } | undefined;
-    const outcome = media !== undefined
-      ? await deps.access.authorize({
-        surface: 'media', action: media, stream: params?.stream ?? '', address,
-        token: queryString(req, 'token'), ticket: queryString(req, 't'),
-      })
-      : await deps.access.authorize({
-        surface: 'management', method: req.method, route: req.routeOptions.url, url: req.url, address,
-        authorization: req.headers.authorization, queryToken: nonEmpty(queryString(req, 'token')),
-      });
+    const outcome =
+      media !== undefined
+        ? await deps.access.authorize({
+            surface: 'media',
+            action: media,
+            stream: params?.stream ?? '',
+            address,
+            token: queryString(req, 'token'),
+            ticket: queryString(req, 't'),
+          })
+        : await deps.access.authorize({
+            surface: 'management',
+            method: req.method,
+            route: req.routeOptions.url,
+            url: req.url,
+            address,
+            authorization: req.headers.authorization,
+            queryToken: nonEmpty(queryString(req, 'token')),
+          });
     if (outcome instanceof ApiError) throw outcome;
     result.access = outcome;
   });

@@ -17,27 +17,27 @@ import type { MediaKind, ViewerAccess } from '../media/viewer/viewer.service.js'
  */
 export type AccessRequest =
   | {
-    surface: 'management';
-    method: string;
-    /** The matched route pattern, when a route matched: percent-encoding cannot dodge the rule. */
-    route: string | undefined;
-    /** The request URL as sent (path and query). */
-    url: string;
-    address: string;
-    authorization: string | undefined;
-    /** `?token=`: counts only on GET of the events feed (EventSource cannot set headers). */
-    queryToken: string | undefined;
-  }
+      surface: 'management';
+      method: string;
+      /** The matched route pattern, when a route matched: percent-encoding cannot dodge the rule. */
+      route: string | undefined;
+      /** The request URL as sent (path and query). */
+      url: string;
+      address: string;
+      authorization: string | undefined;
+      /** `?token=`: counts only on GET of the events feed (EventSource cannot set headers). */
+      queryToken: string | undefined;
+    }
   | {
-    surface: 'media';
-    action: MediaKind;
-    stream: string;
-    address: string;
-    /** `?token=`: a viewer token or a media grant. */
-    token: string | undefined;
-    /** `?t=`: a session ticket. */
-    ticket: string | undefined;
-  };
+      surface: 'media';
+      action: MediaKind;
+      stream: string;
+      address: string;
+      /** `?token=`: a viewer token or a media grant. */
+      token: string | undefined;
+      /** `?t=`: a session ticket. */
+      ticket: string | undefined;
+    };
 
 export type { Access };
 
@@ -58,7 +58,11 @@ export function isStreamPath(stream: string): boolean {
 function pathOf(url: string): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  try { return decodeURIComponent(path); } catch { return path; }
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
@@ -80,9 +84,10 @@ export class Authorizer {
     if (!isGated(target) && !isGated(raw)) return { kind: 'public' };
     const { gate, metrics } = this.deps;
     const bearer = bearerOf(req.authorization) ?? undefined;
-    const principal = bearer === undefined && target === EVENTS_PATH && req.method === 'GET'
-      ? await gate.identify(req.queryToken, req.address, false)
-      : await gate.identify(bearer, req.address);
+    const principal =
+      bearer === undefined && target === EVENTS_PATH && req.method === 'GET'
+        ? await gate.identify(req.queryToken, req.address, false)
+        : await gate.identify(bearer, req.address);
     const refusal = gateRule(principal, req.method, target);
     metrics.gateDecision(refusal ? String(refusal.status) : 'allowed');
     if (refusal) return refusal;
@@ -101,7 +106,11 @@ export class Authorizer {
     const ticket = req.token === undefined ? req.ticket : undefined;
     try {
       const claims = await viewers.admit(config.config.auth_backend, {
-        stream: req.stream, kind: req.action, address: req.address, token: req.token, ticket,
+        stream: req.stream,
+        kind: req.action,
+        address: req.address,
+        token: req.token,
+        ticket,
       });
       return { kind: 'viewer', claims, ticket };
     } catch (err) {

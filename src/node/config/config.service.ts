@@ -11,7 +11,9 @@ import { ConfigValueError, parseConfig } from './validate.js';
 import { ConfigText, directive } from './writer.js';
 
 /** Which `auth { }` credentials are set: all that stays of the block once the gate has its fingerprints. */
-export type AuthPresence = { [K in Exclude<keyof AuthSettings, 'admin_ip_bind'>]: boolean } & { admin_ip_bind: boolean };
+export type AuthPresence = { [K in Exclude<keyof AuthSettings, 'admin_ip_bind'>]: boolean } & {
+  admin_ip_bind: boolean;
+};
 
 export type RuntimeConfig = Omit<NodeConfig, 'auth'> & { auth: AuthPresence };
 
@@ -109,7 +111,8 @@ export class ConfigService {
   setGlobals(actor: string, change: GlobalsChange): Promise<ApplyResult> {
     return this.edit(actor, (t) => {
       if (change.log_level !== undefined) t.setDirective('log_level', [change.log_level]);
-      if (change.cluster_id !== undefined) t.setDirective('cluster_id', change.cluster_id === null ? null : [change.cluster_id]);
+      if (change.cluster_id !== undefined)
+        t.setDirective('cluster_id', change.cluster_id === null ? null : [change.cluster_id]);
       if (change.trusted_proxies !== undefined) t.setDirective('trusted_proxies', change.trusted_proxies);
       if (change.auth !== undefined) {
         const a = change.auth;
@@ -181,7 +184,12 @@ export class ConfigService {
   private async applyNow(text: string, actor: string, via: string, writeFile: boolean): Promise<ApplyResult> {
     const next = parseForApi(text, this.configDir);
     if (configHash(text) === this.epoch.hash) return { entry: this.epoch, changed: false };
-    const entry = await this.history.appendWith(text, actor, via, writeFile ? { path: this.path, mode: await this.fileMode() } : undefined);
+    const entry = await this.history.appendWith(
+      text,
+      actor,
+      via,
+      writeFile ? { path: this.path, mode: await this.fileMode() } : undefined,
+    );
     this.install(next);
     return { entry, changed: true };
   }
@@ -193,7 +201,11 @@ export class ConfigService {
   }
 
   private async fileMode(): Promise<number> {
-    try { return (await stat(this.path)).mode & 0o777; } catch { return 0o600; }
+    try {
+      return (await stat(this.path)).mode & 0o777;
+    } catch {
+      return 0o600;
+    }
   }
 
   private serialise<T>(job: () => Promise<T>): Promise<T> {

@@ -25,7 +25,10 @@ export interface Statement {
 }
 
 export class ConfigParseError extends Error {
-  constructor(readonly line: number, readonly detail: string) {
+  constructor(
+    readonly line: number,
+    readonly detail: string,
+  ) {
     super(`line ${line}: ${detail}`);
     this.name = 'ConfigParseError';
   }
@@ -43,8 +46,15 @@ export function* tokenize(text: string): Generator<Token> {
   let line = 1;
   while (i < text.length) {
     const c = text[i];
-    if (c === '\n') { line++; i++; continue; }
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
+    if (c === '\n') {
+      line++;
+      i++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+      continue;
+    }
     if (c === '#') {
       while (i < text.length && text[i] !== '\n') i++;
       continue;
@@ -61,8 +71,15 @@ export function* tokenize(text: string): Generator<Token> {
       for (;;) {
         if (i >= text.length || text[i] === '\n') throw new ConfigParseError(line, 'unterminated quoted string');
         const q = text[i];
-        if (q === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) { value += text[i + 1]; i += 2; continue; }
-        if (q === '"') { i++; break; }
+        if (q === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) {
+          value += text[i + 1];
+          i += 2;
+          continue;
+        }
+        if (q === '"') {
+          i++;
+          break;
+        }
         value += q;
         i++;
       }
@@ -103,11 +120,14 @@ export function parseStatements(text: string, schema: Record<string, Shape>): St
   const peek = (): Token | undefined => {
     if (ahead === undefined && !done) {
       const r = tokens.next();
-      if (r.done) done = true; else ahead = r.value;
+      if (r.done) done = true;
+      else ahead = r.value;
     }
     return ahead;
   };
-  const take = (): void => { ahead = undefined; };
+  const take = (): void => {
+    ahead = undefined;
+  };
 
   function parseList(parent: Statement | null, allowed: Record<string, Shape>): Statement[] {
     const list: Statement[] = [];
@@ -139,14 +159,20 @@ export function parseStatements(text: string, schema: Record<string, Shape>): St
     const st: Statement = { name: head.value, args: [], line: head.line, start: head.start, end: head.end };
     for (;;) {
       const t = peek();
-      if (!t || t.kind === '}') throw new ConfigParseError(head.line, `directive "${head.value}" is not terminated by ";"`);
-      if (t.kind === 'word') { st.args.push({ value: t.value, line: t.line }); take(); continue; }
+      if (!t || t.kind === '}')
+        throw new ConfigParseError(head.line, `directive "${head.value}" is not terminated by ";"`);
+      if (t.kind === 'word') {
+        st.args.push({ value: t.value, line: t.line });
+        take();
+        continue;
+      }
       take();
       if (st.args.length < shape.min || st.args.length > shape.max) {
         throw new ConfigParseError(head.line, `"${head.value}" takes ${arity(shape)}`);
       }
       if (t.kind === ';') {
-        if (shape.block) throw new ConfigParseError(head.line, `"${head.value}" must be a block: ${head.value} { ... }`);
+        if (shape.block)
+          throw new ConfigParseError(head.line, `"${head.value}" must be a block: ${head.value} { ... }`);
         st.end = t.end;
         return st;
       }

@@ -4,8 +4,15 @@ import { sourceAmbiguity } from '../../common/source-url.js';
 import { parseStatements, type Statement } from './grammar.js';
 import { NODE_SCHEMA } from './schema.js';
 import {
-  DEFAULT_DATA_DIR, DEFAULT_LISTEN, LOG_LEVELS,
-  type AuthSettings, type Listen, type LogLevel, type NodeConfig, type StorageSettings, type StreamSettings,
+  DEFAULT_DATA_DIR,
+  DEFAULT_LISTEN,
+  LOG_LEVELS,
+  type AuthSettings,
+  type Listen,
+  type LogLevel,
+  type NodeConfig,
+  type StorageSettings,
+  type StreamSettings,
 } from './config.types.js';
 
 /** All value errors of one file; `--validate` prints them joined by "; ". */
@@ -64,19 +71,29 @@ export function isCidr(value: string): boolean {
 }
 
 function interpret(statements: Statement[], configDir: string, problems: string[]): NodeConfig {
-  const at = (st: Statement, msg: string): void => { problems.push(`line ${st.line}: ${msg}`); };
+  const at = (st: Statement, msg: string): void => {
+    problems.push(`line ${st.line}: ${msg}`);
+  };
   const seen = new Map<string, Statement>();
   const once = (st: Statement, scope = ''): boolean => {
     const key = scope + st.name;
     const prev = seen.get(key);
-    if (prev) { at(st, `duplicate "${st.name}"${scope ? ` in ${scope.slice(0, -1)}` : ''} (first on line ${prev.line})`); return false; }
+    if (prev) {
+      at(st, `duplicate "${st.name}"${scope ? ` in ${scope.slice(0, -1)}` : ''} (first on line ${prev.line})`);
+      return false;
+    }
     seen.set(key, st);
     return true;
   };
 
   const config: NodeConfig = {
-    listen: [], auth: { admin_ip_bind: false }, trusted_proxies: [], storages: [],
-    data_dir: DEFAULT_DATA_DIR, log_level: 'info', streams: [],
+    listen: [],
+    auth: { admin_ip_bind: false },
+    trusted_proxies: [],
+    storages: [],
+    data_dir: DEFAULT_DATA_DIR,
+    log_level: 'info',
+    streams: [],
   };
   const streamBlocks: Statement[] = [];
 
@@ -86,7 +103,8 @@ function interpret(statements: Statement[], configDir: string, problems: string[
       case 'http': {
         const listen = parseListen(arg0);
         if (!listen) at(st, `http expects a port or ip:port, got "${arg0}"`);
-        else if (config.listen.some((l) => l.host === listen.host && l.port === listen.port)) at(st, `duplicate http listener ${arg0}`);
+        else if (config.listen.some((l) => l.host === listen.host && l.port === listen.port))
+          at(st, `duplicate http listener ${arg0}`);
         else config.listen.push(listen);
         break;
       }
@@ -96,7 +114,10 @@ function interpret(statements: Statement[], configDir: string, problems: string[
       case 'auth_backend': {
         if (!once(st)) break;
         const kids = st.children ?? [];
-        if (kids.length !== 1) { at(st, 'auth_backend takes exactly one of "hs256 <secret>;" or "jwks <url>;"'); break; }
+        if (kids.length !== 1) {
+          at(st, 'auth_backend takes exactly one of "hs256 <secret>;" or "jwks <url>;"');
+          break;
+        }
         const k = kids[0];
         const v = k.args[0].value;
         if (k.name === 'hs256') {
@@ -113,7 +134,8 @@ function interpret(statements: Statement[], configDir: string, problems: string[
         if (!once(st)) break;
         const secret = (st.children ?? []).find((c) => c.name === 'secret');
         if (!secret) at(st, 'session_keys needs "secret <value>;"');
-        else if (secret.args[0].value.length < MIN_TOKEN) at(secret, `session_keys secret must be at least ${MIN_TOKEN} characters`);
+        else if (secret.args[0].value.length < MIN_TOKEN)
+          at(secret, `session_keys secret must be at least ${MIN_TOKEN} characters`);
         else config.session_keys = { secret: secret.args[0].value };
         break;
       }
@@ -143,7 +165,8 @@ function interpret(statements: Statement[], configDir: string, problems: string[
         break;
       case 'log_level':
         if (!once(st)) break;
-        if (!(LOG_LEVELS as readonly string[]).includes(arg0)) at(st, `log_level must be one of ${LOG_LEVELS.join(', ')}`);
+        if (!(LOG_LEVELS as readonly string[]).includes(arg0))
+          at(st, `log_level must be one of ${LOG_LEVELS.join(', ')}`);
         else config.log_level = arg0 as LogLevel;
         break;
       case 'stream':
@@ -185,7 +208,8 @@ function interpretAuth(block: Statement, at: At, once: (st: Statement, scope?: s
         // Never echo the value: these messages reach logs and the --validate output.
         if (!value) at(st, `${st.name} must not be empty (omit it to leave the tier unconfigured)`);
         else if (value.length < MIN_TOKEN) at(st, `${st.name} must be at least ${MIN_TOKEN} characters`);
-        else if (!/^[\x21-\x7e]+$/.test(value)) at(st, `${st.name} must consist of visible ASCII characters (it travels in an Authorization header)`);
+        else if (!/^[\x21-\x7e]+$/.test(value))
+          at(st, `${st.name} must consist of visible ASCII characters (it travels in an Authorization header)`);
         else auth[st.name] = value;
         break;
     }
@@ -201,14 +225,27 @@ function interpretAuth(block: Statement, at: At, once: (st: Statement, scope?: s
 function interpretStorage(st: Statement, configDir: string, at: At): StorageSettings | null {
   const [name, path, key, size] = st.args.map((a) => a.value);
   let ok = true;
-  if (!STORAGE_NAME.test(name)) { at(st, 'storage name must be 1 to 64 of A-Z a-z 0-9 _ -'); ok = false; }
-  if (path === '') { at(st, 'storage path must not be empty'); ok = false; }
+  if (!STORAGE_NAME.test(name)) {
+    at(st, 'storage name must be 1 to 64 of A-Z a-z 0-9 _ -');
+    ok = false;
+  }
+  if (path === '') {
+    at(st, 'storage path must not be empty');
+    ok = false;
+  }
   const s: StorageSettings = { name, path: isAbsolute(path) ? path : resolve(configDir, path) };
-  if (st.args.length === 3) { at(st, 'storage takes "<name> <path> [max_bytes <n>]"'); ok = false; }
+  if (st.args.length === 3) {
+    at(st, 'storage takes "<name> <path> [max_bytes <n>]"');
+    ok = false;
+  }
   if (st.args.length === 4) {
-    if (key !== 'max_bytes') { at(st, `storage: unknown option "${key}" (expected max_bytes)`); ok = false; }
-    else if (!/^[1-9][0-9]{0,17}$/.test(size)) { at(st, 'storage max_bytes must be a positive integer'); ok = false; }
-    else s.max_bytes = Number(size);
+    if (key !== 'max_bytes') {
+      at(st, `storage: unknown option "${key}" (expected max_bytes)`);
+      ok = false;
+    } else if (!/^[1-9][0-9]{0,17}$/.test(size)) {
+      at(st, 'storage max_bytes must be a positive integer');
+      ok = false;
+    } else s.max_bytes = Number(size);
   }
   return ok ? s : null;
 }
@@ -216,11 +253,18 @@ function interpretStorage(st: Statement, configDir: string, at: At): StorageSett
 function interpretStream(st: Statement, storages: StorageSettings[], at: At): StreamSettings | null {
   const name = st.args[0].value;
   let ok = true;
-  if (!STREAM_NAME.test(name)) { at(st, 'stream name must start with a letter or digit and use only A-Z a-z 0-9 _ . - (up to 128)'); ok = false; }
+  if (!STREAM_NAME.test(name)) {
+    at(st, 'stream name must start with a letter or digit and use only A-Z a-z 0-9 _ . - (up to 128)');
+    ok = false;
+  }
   const s: StreamSettings = { name, on_demand: false };
   const local = new Set<string>();
   for (const c of st.children ?? []) {
-    if (local.has(c.name)) { at(c, `duplicate "${c.name}" in stream ${name}`); ok = false; continue; }
+    if (local.has(c.name)) {
+      at(c, `duplicate "${c.name}" in stream ${name}`);
+      ok = false;
+      continue;
+    }
     local.add(c.name);
     if (c.name === 'on_demand') s.on_demand = true;
     if (c.name === 'input') {
@@ -238,11 +282,20 @@ function interpretStream(st: Statement, storages: StorageSettings[], at: At): St
     }
     if (c.name === 'dvr') {
       const [storage, retention] = c.args.map((a) => a.value);
-      if (!storages.some((o) => o.name === storage)) { at(c, `stream ${name}: dvr names unknown storage "${storage}"`); ok = false; }
-      if (!RETENTION.test(retention)) { at(c, `stream ${name}: dvr retention must look like 90s, 30m, 12h or 7d`); ok = false; }
+      if (!storages.some((o) => o.name === storage)) {
+        at(c, `stream ${name}: dvr names unknown storage "${storage}"`);
+        ok = false;
+      }
+      if (!RETENTION.test(retention)) {
+        at(c, `stream ${name}: dvr retention must look like 90s, 30m, 12h or 7d`);
+        ok = false;
+      }
       s.dvr = { storage, retention };
     }
   }
-  if (s.input === undefined && ok) { at(st, `stream ${name} needs "input <url>;"`); ok = false; }
+  if (s.input === undefined && ok) {
+    at(st, `stream ${name} needs "input <url>;"`);
+    ok = false;
+  }
   return ok ? s : null;
 }

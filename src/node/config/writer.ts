@@ -52,7 +52,10 @@ export class ConfigText {
   /** Replaces one statement in place; continuation lines take the statement's indentation. */
   replace(st: Statement, rendered: string): void {
     const indent = indentOf(this.text, st.start);
-    const body = rendered.split('\n').map((l, i) => (i === 0 || l === '' ? l : indent + l)).join('\n');
+    const body = rendered
+      .split('\n')
+      .map((l, i) => (i === 0 || l === '' ? l : indent + l))
+      .join('\n');
     this.text = this.text.slice(0, st.start) + body + this.text.slice(st.end);
   }
 
@@ -85,9 +88,13 @@ export class ConfigText {
   /** Sets a top-level directive that occurs once: replaces it, appends it, or removes it (null). */
   setDirective(name: string, args: string[] | null): void {
     const st = this.find((s) => s.name === name && !s.children);
-    if (args === null) { if (st) this.remove(st); return; }
+    if (args === null) {
+      if (st) this.remove(st);
+      return;
+    }
     const rendered = directive(name, args);
-    if (st) this.replace(st, rendered); else this.append(name, rendered);
+    if (st) this.replace(st, rendered);
+    else this.append(name, rendered);
   }
 
   /**
@@ -97,14 +104,21 @@ export class ConfigText {
   setInBlock(blockName: string, name: string, args: string[]): void {
     const rendered = directive(name, args);
     const st = this.find((s) => s.name === blockName && s.children !== undefined && s.args.length === 0);
-    if (!st) { this.append(blockName, block(blockName, [], [rendered])); return; }
+    if (!st) {
+      this.append(blockName, block(blockName, [], [rendered]));
+      return;
+    }
     const child = st.children!.find((c) => c.name === name);
-    if (child) { this.replace(child, rendered); return; }
+    if (child) {
+      this.replace(child, rendered);
+      return;
+    }
     const close = st.closeAt!;
     const ls = lineStart(this.text, close);
     // `}` alone on its line: the new line goes above it, indented one step inside the block.
     if (/^[ \t]*$/.test(this.text.slice(ls, close))) {
-      this.text = this.text.slice(0, ls) + indentOf(this.text, st.start) + INDENT + rendered + '\n' + this.text.slice(ls);
+      this.text =
+        this.text.slice(0, ls) + indentOf(this.text, st.start) + INDENT + rendered + '\n' + this.text.slice(ls);
     } else {
       this.text = this.text.slice(0, close) + rendered + ' ' + this.text.slice(close);
     }
@@ -113,8 +127,12 @@ export class ConfigText {
   /** Replaces (or adds, or removes with null) a whole top-level block chosen by name and first argument. */
   setBlock(name: string, args: string[], children: string[] | null): void {
     const st = this.find((s) => s.name === name && (args.length === 0 || s.args[0]?.value === args[0]));
-    if (children === null) { if (st) this.remove(st); return; }
+    if (children === null) {
+      if (st) this.remove(st);
+      return;
+    }
     const rendered = block(name, args, children);
-    if (st) this.replace(st, rendered); else this.append(name, rendered);
+    if (st) this.replace(st, rendered);
+    else this.append(name, rendered);
   }
 }

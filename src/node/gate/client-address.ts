@@ -25,7 +25,9 @@ export class ClientAddressResolver {
     let addr = normalise(socketAddress ?? '');
     if (!this.any || !forwardedFor) return addr;
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
-      .split(',').map((h) => normalise(h.trim())).filter((h) => isIP(h) !== 0);
+      .split(',')
+      .map((h) => normalise(h.trim()))
+      .filter((h) => isIP(h) !== 0);
     while (this.isTrusted(addr) && hops.length > 0) addr = hops.pop() as string;
     return addr;
   }

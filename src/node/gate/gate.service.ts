@@ -4,7 +4,12 @@ import type { AuthSettings } from '../config/config.types.js';
 import type { Clock } from '../../common/clock.js';
 import { epochSeconds } from '../../common/clock.js';
 import {
-  deriveKey, passwordFingerprint, passwordMatches, sameFingerprint, tokenFingerprint, type PasswordFingerprint,
+  deriveKey,
+  passwordFingerprint,
+  passwordMatches,
+  sameFingerprint,
+  tokenFingerprint,
+  type PasswordFingerprint,
 } from './fingerprint.js';
 import type { Principal } from './levels.js';
 
@@ -34,7 +39,10 @@ export class Gate {
   private readonly processSecret = randomBytes(32);
   private state: GateState;
 
-  constructor(private readonly clock: Clock, auth: AuthSettings) {
+  constructor(
+    private readonly clock: Clock,
+    auth: AuthSettings,
+  ) {
     this.state = this.compile(auth);
   }
 
@@ -47,9 +55,12 @@ export class Gate {
     const sessionKey = deriveKey(auth.session_secret ?? this.processSecret, 'admin-session');
     return {
       password: auth.admin_password !== undefined ? passwordFingerprint(auth.admin_password) : undefined,
-      passwordVersion: auth.admin_password !== undefined
-        ? Buffer.from(deriveKey(Buffer.from(sessionKey), `password:${auth.admin_password}`)).toString('base64url').slice(0, 16)
-        : undefined,
+      passwordVersion:
+        auth.admin_password !== undefined
+          ? Buffer.from(deriveKey(Buffer.from(sessionKey), `password:${auth.admin_password}`))
+              .toString('base64url')
+              .slice(0, 16)
+          : undefined,
       read: auth.api_read_token !== undefined ? tokenFingerprint(auth.api_read_token) : undefined,
       write: auth.api_write_token !== undefined ? tokenFingerprint(auth.api_write_token) : undefined,
       sessionKey,
@@ -97,7 +108,10 @@ export class Gate {
     if (!st.password || token.split('.').length !== 3) return null;
     try {
       const { payload } = await jwtVerify(token, st.sessionKey, {
-        algorithms: ['HS256'], typ: SESSION_TYP, currentDate: new Date(this.clock.now()), requiredClaims: ['exp'],
+        algorithms: ['HS256'],
+        typ: SESSION_TYP,
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['exp'],
       });
       if (payload.pv !== st.passwordVersion) return null;
       if (payload.ip !== undefined && payload.ip !== address) return null;

@@ -6,10 +6,7 @@ import { errors } from '../errors.js';
  * unauthenticated (a warning is printed at start) but `/metrics` still is not.
  */
 export type Principal =
-  | { kind: 'open' }
-  | { kind: 'read_token' }
-  | { kind: 'write_token' }
-  | { kind: 'session'; expiresAt: number };
+  { kind: 'open' } | { kind: 'read_token' } | { kind: 'write_token' } | { kind: 'session'; expiresAt: number };
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const MEDIA_GRANTS_PATH = '/api/v1/auth/media-grants';
@@ -47,9 +44,13 @@ export function gateRule(principal: Principal | null, method: string, path: stri
 /** Actor recorded in the configuration history for a change made by `principal`. */
 export function actorOf(principal: Principal | null): string {
   switch (principal?.kind) {
-    case 'session': return 'admin';
-    case 'write_token': return 'api_write_token';
-    case 'open': return 'unauthenticated';
-    default: return 'unknown';
+    case 'session':
+      return 'admin';
+    case 'write_token':
+      return 'api_write_token';
+    case 'open':
+      return 'unauthenticated';
+    default:
+      return 'unknown';
   }
 }

@@ -10,12 +10,12 @@ export type Access =
   | { kind: 'public' }
   | { kind: 'management'; principal: Principal }
   | {
-    kind: 'viewer';
-    /** The ticket's claims; null when media is not protected (no `auth_backend`). */
-    claims: TicketClaims | null;
-    /** The ticket the request presented and that was accepted; a new one is issued otherwise. */
-    ticket: string | undefined;
-  };
+      kind: 'viewer';
+      /** The ticket's claims; null when media is not protected (no `auth_backend`). */
+      claims: TicketClaims | null;
+      /** The ticket the request presented and that was accepted; a new one is issued otherwise. */
+      ticket: string | undefined;
+    };
 
 /**
  * Per-request access results. Kept in a WeakMap rather than a `declare module 'fastify'`

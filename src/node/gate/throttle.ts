@@ -16,7 +16,10 @@ export const DEFAULT_THROTTLE: ThrottleOptions = { maxFailures: 5, windowMs: 60_
 export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
 
-  constructor(private readonly clock: Clock, private readonly opts: ThrottleOptions = DEFAULT_THROTTLE) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly opts: ThrottleOptions = DEFAULT_THROTTLE,
+  ) {}
 
   /** Seconds until the window for `address` closes, or 0 when it is not open. */
   retryAfter(address: string): number {

@@ -10,7 +10,19 @@ export const GRANT_TOKEN_VERSION = 1;
 export const INTENTS = ['live', 'publish', 'dvr', 'vod', 'preview', 'export', 'timeshift'] as const;
 export type Intent = (typeof INTENTS)[number];
 /** The protocol names a viewer credential can carry; `api` exists there but is never a media grant's. */
-export const PROTOCOLS = ['hls', 'llhls', 'dash', 'mse', 'webrtc', 'whep', 'whip', 'rtsp', 'rtmp', 'srt', 'api'] as const;
+export const PROTOCOLS = [
+  'hls',
+  'llhls',
+  'dash',
+  'mse',
+  'webrtc',
+  'whep',
+  'whip',
+  'rtsp',
+  'rtmp',
+  'srt',
+  'api',
+] as const;
 const HLS_ONLY: Intent[] = ['dvr', 'vod', 'preview', 'export', 'timeshift'];
 export const STREAM_PATH = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
 
@@ -36,7 +48,8 @@ export interface GrantClaims extends GrantRequest {
 /** The intent/protocol table of document 3; returns why a request is invalid, or null. */
 export function grantProblem(req: GrantRequest): string | null {
   const { stream, intent, protocols } = req;
-  if (stream.length > 256 || !STREAM_PATH.test(stream)) return 'stream must be a stream path (letters, digits, _ . - and / between segments)';
+  if (stream.length > 256 || !STREAM_PATH.test(stream))
+    return 'stream must be a stream path (letters, digits, _ . - and / between segments)';
   if (intent === 'vod' && !stream.startsWith('vod/')) return 'for intent vod the stream must start with vod/';
   if (protocols.length < 1 || protocols.length > 8) return 'protocols must hold 1 to 8 values';
   if (new Set(protocols).size !== protocols.length) return 'protocols must be unique';
@@ -44,8 +57,10 @@ export function grantProblem(req: GrantRequest): string | null {
   if (unknown !== undefined) return `unknown protocol "${unknown}"`;
   if (protocols.includes('api')) return 'protocols cannot include api';
   if (intent === 'live' && protocols.includes('whip')) return 'intent live cannot include whip';
-  if (intent === 'publish' && (protocols.length !== 1 || protocols[0] !== 'whip')) return 'intent publish must have exactly ["whip"]';
-  if (HLS_ONLY.includes(intent) && (protocols.length !== 1 || protocols[0] !== 'hls')) return `intent ${intent} allows only hls`;
+  if (intent === 'publish' && (protocols.length !== 1 || protocols[0] !== 'whip'))
+    return 'intent publish must have exactly ["whip"]';
+  if (HLS_ONLY.includes(intent) && (protocols.length !== 1 || protocols[0] !== 'hls'))
+    return `intent ${intent} allows only hls`;
   return null;
 }
 
@@ -62,7 +77,13 @@ export class MediaGrants {
   async issue(req: GrantRequest, address: string, sessionExpiresAt: number): Promise<MediaGrant> {
     const now = epochSeconds(this.clock);
     const exp = now + GRANT_TTL_SECS;
-    const token = await new SignJWT({ ver: GRANT_TOKEN_VERSION, stream: req.stream, intent: req.intent, protocols: [...req.protocols].sort(), ip: address })
+    const token = await new SignJWT({
+      ver: GRANT_TOKEN_VERSION,
+      stream: req.stream,
+      intent: req.intent,
+      protocols: [...req.protocols].sort(),
+      ip: address,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: GRANT_TOKEN_TYPE })
       .setIssuedAt(now)
       .setExpirationTime(exp)
@@ -75,11 +96,15 @@ export class MediaGrants {
   async verify(token: string, use: { stream: string; protocol: string; address: string }): Promise<GrantClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'], typ: GRANT_TOKEN_TYPE, currentDate: new Date(this.clock.now()), requiredClaims: ['exp'],
+        algorithms: ['HS256'],
+        typ: GRANT_TOKEN_TYPE,
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['exp'],
       });
       const claims = payload as unknown as GrantClaims & { ver: number };
       if (claims.ver !== GRANT_TOKEN_VERSION) return null;
-      if (claims.stream !== use.stream || claims.ip !== use.address || !claims.protocols.includes(use.protocol)) return null;
+      if (claims.stream !== use.stream || claims.ip !== use.address || !claims.protocols.includes(use.protocol))
+        return null;
       return claims;
     } catch {
       return null;

@@ -45,7 +45,8 @@ export class SessionKeyRing {
   configure(clusterSecret: string | undefined): void {
     if (clusterSecret === this.clusterSecret) return;
     this.clusterSecret = clusterSecret;
-    this.keys = clusterSecret !== undefined ? [{ kid: 'cluster', key: deriveKey(clusterSecret, 'session-ticket') }] : [fresh()];
+    this.keys =
+      clusterSecret !== undefined ? [{ kid: 'cluster', key: deriveKey(clusterSecret, 'session-ticket') }] : [fresh()];
   }
 
   rotate(): { kid: string; keys_in_window: number } {
@@ -74,7 +75,10 @@ export class SessionKeyRing {
       const key = this.keys.find((k) => k.kid === kid);
       if (!key) return null;
       const { payload } = await jwtVerify(token, key.key, {
-        algorithms: ['HS256'], typ: TICKET_TYPE, currentDate: new Date(this.clock.now()), requiredClaims: ['exp'],
+        algorithms: ['HS256'],
+        typ: TICKET_TYPE,
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['exp'],
       });
       return payload as unknown as TicketClaims;
     } catch {

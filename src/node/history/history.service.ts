@@ -27,7 +27,10 @@ export class ConfigHistory {
   private readonly blobs: string;
   private readonly index: string;
 
-  constructor(private readonly dir: string, private readonly clock: Clock) {
+  constructor(
+    private readonly dir: string,
+    private readonly clock: Clock,
+  ) {
     this.blobs = join(dir, 'blobs');
     this.index = join(dir, 'index.json');
   }
@@ -68,7 +71,12 @@ export class ConfigHistory {
    * refuses the save before anything changes (a refused save must not take effect at the next
    * start). Renamed blob first (content-addressed, harmless alone), then the file, then the index.
    */
-  async appendWith(bytes: string, actor: string, via: string, file?: { path: string; mode: number }): Promise<HistoryEntry> {
+  async appendWith(
+    bytes: string,
+    actor: string,
+    via: string,
+    file?: { path: string; mode: number },
+  ): Promise<HistoryEntry> {
     const hash = configHash(bytes);
     const entry: HistoryEntry = { epoch: (this.latest()?.epoch ?? 0) + 1, hash, ts_ms: this.clock.now(), actor, via };
     const next = [...this.entries, entry];

@@ -29,9 +29,15 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The bytes the signature covers: the four fields, in this order, as compact JSON. */
 export function signedPayload(lic: Omit<LicenseFile, 'signature'>): Buffer {
-  return Buffer.from(JSON.stringify({
-    licensee: lic.licensee, expires: lic.expires, updates_until: lic.updates_until, nodes: lic.nodes,
-  }), 'utf8');
+  return Buffer.from(
+    JSON.stringify({
+      licensee: lic.licensee,
+      expires: lic.expires,
+      updates_until: lic.updates_until,
+      nodes: lic.nodes,
+    }),
+    'utf8',
+  );
 }
 
 function validDate(s: unknown): s is string {
@@ -44,20 +50,33 @@ function addDays(date: string, days: number): string {
 
 function parseLicense(text: string): LicenseFile | null {
   let v: unknown;
-  try { v = JSON.parse(text); } catch { return null; }
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
   if (typeof v !== 'object' || v === null) return null;
   const o = v as Record<string, unknown>;
   if (typeof o.licensee !== 'string' || !validDate(o.expires) || typeof o.signature !== 'string') return null;
   if (o.updates_until !== 'unlimited' && !validDate(o.updates_until)) return null;
   if (typeof o.nodes !== 'number' || !Number.isInteger(o.nodes) || o.nodes < 1) return null;
-  return { licensee: o.licensee, expires: o.expires, updates_until: o.updates_until as string, nodes: o.nodes, signature: o.signature };
+  return {
+    licensee: o.licensee,
+    expires: o.expires,
+    updates_until: o.updates_until as string,
+    nodes: o.nodes,
+    signature: o.signature,
+  };
 }
 
 function signedByTrustedKey(lic: LicenseFile, keys: string[]): boolean {
   const sig = Buffer.from(lic.signature, 'base64');
   return keys.some((raw) => {
     try {
-      const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw, 'base64').toString('base64url') }, format: 'jwk' });
+      const key = createPublicKey({
+        key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw, 'base64').toString('base64url') },
+        format: 'jwk',
+      });
       return verify(null, signedPayload(lic), key, sig);
     } catch {
       return false;
@@ -69,29 +88,57 @@ function signedByTrustedKey(lic: LicenseFile, keys: string[]): boolean {
  * Pure evaluation of a licence file against the build and the clock. Dates are whole UTC days:
  * `expires` is the last valid day, then GRACE_DAYS of grace follow.
  */
-export function evaluateLicense(text: string | null, opts: { now: number; buildDate: string; keys: string[] }): LicenseStatus {
+export function evaluateLicense(
+  text: string | null,
+  opts: { now: number; buildDate: string; keys: string[] },
+): LicenseStatus {
   if (text === null) return { state: null };
   const lic = parseLicense(text);
   if (!lic || !signedByTrustedKey(lic, opts.keys)) {
-    return { state: 'unlicensed', refusal: { reason: 'license_invalid', message: 'the licence file is malformed or not signed by a key this build trusts' } };
+    return {
+      state: 'unlicensed',
+      refusal: {
+        reason: 'license_invalid',
+        message: 'the licence file is malformed or not signed by a key this build trusts',
+      },
+    };
   }
   const base = { licensee: lic.licensee, expires: lic.expires, updates_until: lic.updates_until, nodes: lic.nodes };
   if (lic.updates_until !== 'unlimited' && opts.buildDate > lic.updates_until) {
-    return { ...base, state: 'unlicensed', refusal: { reason: 'license_does_not_cover_build', message: `the licence does not cover builds after ${lic.updates_until}` } };
+    return {
+      ...base,
+      state: 'unlicensed',
+      refusal: {
+        reason: 'license_does_not_cover_build',
+        message: `the licence does not cover builds after ${lic.updates_until}`,
+      },
+    };
   }
   const today = new Date(opts.now).toISOString().slice(0, 10);
   if (today <= lic.expires) return { ...base, state: 'ok' };
   const graceUntil = addDays(lic.expires, GRACE_DAYS);
   if (today <= graceUntil) return { ...base, state: 'grace', grace_until: graceUntil };
-  return { ...base, state: 'unlicensed', grace_until: graceUntil, refusal: { reason: 'license_expired', message: `the licence expired on ${lic.expires} and its grace period ended on ${graceUntil}` } };
+  return {
+    ...base,
+    state: 'unlicensed',
+    grace_until: graceUntil,
+    refusal: {
+      reason: 'license_expired',
+      message: `the licence expired on ${lic.expires} and its grace period ended on ${graceUntil}`,
+    },
+  };
 }
 
 /** The licence line of the start-up output and of `--license-status`. */
 export function describeLicense(s: LicenseStatus): string {
   switch (s.state) {
-    case null: return 'license: none (no license file; serving without a licence signal)';
-    case 'ok': return 'license OK (enforced)';
-    case 'grace': return `license GRACE: expired ${s.expires}, media stops after ${s.grace_until}`;
-    case 'unlicensed': return `license UNLICENSED: ${s.refusal?.message ?? 'not valid'}; media requests answer 403`;
+    case null:
+      return 'license: none (no license file; serving without a licence signal)';
+    case 'ok':
+      return 'license OK (enforced)';
+    case 'grace':
+      return `license GRACE: expired ${s.expires}, media stops after ${s.grace_until}`;
+    case 'unlicensed':
+      return `license UNLICENSED: ${s.refusal?.message ?? 'not valid'}; media requests answer 403`;
   }
 }

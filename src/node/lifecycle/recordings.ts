@@ -29,11 +29,17 @@ export class Recordings {
     const pending = new Set(this.open);
     if (pending.size === 0) return 0;
     const ac = new AbortController();
-    const closing = Promise.all([...pending].map(async (rec) => {
-      try { await rec.close(); } catch { /* a failed close still counts as no longer open */ }
-      pending.delete(rec);
-      this.open.delete(rec);
-    }));
+    const closing = Promise.all(
+      [...pending].map(async (rec) => {
+        try {
+          await rec.close();
+        } catch {
+          /* a failed close still counts as no longer open */
+        }
+        pending.delete(rec);
+        this.open.delete(rec);
+      }),
+    );
     await Promise.race([closing, sleep(graceMs, undefined, { signal: ac.signal }).catch(() => undefined)]);
     ac.abort();
     return pending.size;

@@ -11,7 +11,10 @@ export const NODE_PROGRAM = 'argus_node';
  */
 export function makeNodeLogger(level: string, destination?: LineWriter): Logger {
   const ring = new LogRing();
-  const log = pino({ level, base: { program: 'argus-node' } }, ringSink(ring, destination ?? pino.destination(1), NODE_PROGRAM));
+  const log = pino(
+    { level, base: { program: 'argus-node' } },
+    ringSink(ring, destination ?? pino.destination(1), NODE_PROGRAM),
+  );
   attachRing(log, ring);
   return log;
 }

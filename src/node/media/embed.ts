@@ -1,7 +1,8 @@
 /** hls.js, vendored from the npm package and served by the node itself: the player needs no CDN. */
 export const PLAYER_SCRIPT_PATH = '/_player/hls.min.js';
 
-export const EMBED_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; media-src 'self' blob:; worker-src 'self' blob:; connect-src 'self'";
+export const EMBED_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; media-src 'self' blob:; worker-src 'self' blob:; connect-src 'self'";
 
 /**
  * The public test player. It holds no data: the video behind it is protected by viewer

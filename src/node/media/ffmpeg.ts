@@ -1,5 +1,11 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { findOnPath, mediaToolEnv, npmMediaTool, resolveMediaTool, type MediaToolLocation } from '../../common/media-tools.js';
+import {
+  findOnPath,
+  mediaToolEnv,
+  npmMediaTool,
+  resolveMediaTool,
+  type MediaToolLocation,
+} from '../../common/media-tools.js';
 
 export { findOnPath } from '../../common/media-tools.js';
 

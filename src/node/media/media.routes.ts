@@ -65,7 +65,10 @@ export function mediaRoutes(app: NodeFastify, deps: MediaRoutesDeps): void {
   // The test player is public: it holds no data, the video behind it is what is protected.
   app.get<{ Params: StreamParams }>('/:stream/embed.html', async (req, reply) => {
     if (!isStreamPath(req.params.stream)) throw errors.notFound();
-    reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', EMBED_CSP).header('referrer-policy', 'no-referrer');
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', EMBED_CSP)
+      .header('referrer-policy', 'no-referrer');
     return embedPage(req.params.stream);
   });
 
@@ -79,21 +82,43 @@ export function mediaRoutes(app: NodeFastify, deps: MediaRoutesDeps): void {
     return playlist(reply, await media.livePlaylist(req.params.stream, 'live', viewer(req)));
   });
 
-  app.get<{ Params: SegmentParams }, MediaRouteConfig>('/:stream/:segment(^r[0-9]+-[0-9]+\\.ts$)', as('live'), async (req, reply) => {
-    crossOrigin(reply);
-    return sendFile(reply, media.liveSegment(req.params.stream, req.params.segment, viewer(req)), 'video/mp2t', 'private, max-age=60');
-  });
+  app.get<{ Params: SegmentParams }, MediaRouteConfig>(
+    '/:stream/:segment(^r[0-9]+-[0-9]+\\.ts$)',
+    as('live'),
+    async (req, reply) => {
+      crossOrigin(reply);
+      return sendFile(
+        reply,
+        media.liveSegment(req.params.stream, req.params.segment, viewer(req)),
+        'video/mp2t',
+        'private, max-age=60',
+      );
+    },
+  );
 
-  app.get<{ Params: RangeParams }, MediaRouteConfig>(`/:stream/index-${FROM}-${SECS}.m3u8`, as('playback'), async (req, reply) => {
-    crossOrigin(reply);
-    const { stream, from, secs } = req.params;
-    return playlist(reply, await media.playbackPlaylist(stream, Number(from), Number(secs), viewer(req)));
-  });
+  app.get<{ Params: RangeParams }, MediaRouteConfig>(
+    `/:stream/index-${FROM}-${SECS}.m3u8`,
+    as('playback'),
+    async (req, reply) => {
+      crossOrigin(reply);
+      const { stream, from, secs } = req.params;
+      return playlist(reply, await media.playbackPlaylist(stream, Number(from), Number(secs), viewer(req)));
+    },
+  );
 
-  app.get<{ Params: RecordedParams }, MediaRouteConfig>('/:stream/dvr-:start(^[0-9]{10,16}$).ts', as('playback'), async (req, reply) => {
-    crossOrigin(reply);
-    return sendFile(reply, media.recordedSegment(req.params.stream, Number(req.params.start), viewer(req)), 'video/mp2t', 'private, max-age=86400');
-  });
+  app.get<{ Params: RecordedParams }, MediaRouteConfig>(
+    '/:stream/dvr-:start(^[0-9]{10,16}$).ts',
+    as('playback'),
+    async (req, reply) => {
+      crossOrigin(reply);
+      return sendFile(
+        reply,
+        media.recordedSegment(req.params.stream, Number(req.params.start), viewer(req)),
+        'video/mp2t',
+        'private, max-age=86400',
+      );
+    },
+  );
 
   app.get<{ Params: StreamParams }, MediaRouteConfig>('/:stream/preview.jpg', as('preview'), async (req, reply) => {
     crossOrigin(reply);
@@ -102,14 +127,23 @@ export function mediaRoutes(app: NodeFastify, deps: MediaRoutesDeps): void {
     return jpeg;
   });
 
-  app.get<{ Params: RangeParams }, MediaRouteConfig>(`/:stream/export-${FROM}-${SECS}.mp4`, as('export'), async (req, reply) => {
-    crossOrigin(reply);
-    const { stream } = req.params;
-    const from = Number(req.params.from);
-    const secs = Number(req.params.secs);
-    const out = await media.export(stream, from, secs);
-    reply.raw.once('close', () => { void out.cleanup(); });
-    reply.header('content-disposition', `attachment; filename="${stream.replace(/[^A-Za-z0-9_.-]/g, '_')}-${from}-${secs}.mp4"`);
-    return sendFile(reply, out.file, 'video/mp4', 'private, no-store');
-  });
+  app.get<{ Params: RangeParams }, MediaRouteConfig>(
+    `/:stream/export-${FROM}-${SECS}.mp4`,
+    as('export'),
+    async (req, reply) => {
+      crossOrigin(reply);
+      const { stream } = req.params;
+      const from = Number(req.params.from);
+      const secs = Number(req.params.secs);
+      const out = await media.export(stream, from, secs);
+      reply.raw.once('close', () => {
+        void out.cleanup();
+      });
+      reply.header(
+        'content-disposition',
+        `attachment; filename="${stream.replace(/[^A-Za-z0-9_.-]/g, '_')}-${from}-${secs}.mp4"`,
+      );
+      return sendFile(reply, out.file, 'video/mp4', 'private, no-store');
+    },
+  );
 }

@@ -73,7 +73,8 @@ export class MediaService {
 
   /** `index-<from>-<secs>.m3u8`: the recorded segments of the range as a VOD playlist. */
   async playbackPlaylist(stream: string, from: number, secs: number, viewer: Viewer): Promise<string> {
-    if (secs < 1 || secs > PLAYBACK_MAX_SECS) throw errors.rangeInvalid(`duration must be 1 to ${PLAYBACK_MAX_SECS} seconds`);
+    if (secs < 1 || secs > PLAYBACK_MAX_SECS)
+      throw errors.rangeInvalid(`duration must be 1 to ${PLAYBACK_MAX_SECS} seconds`);
     const segs = this.deps.dvr.store(stream)?.range(from * 1000, (from + secs) * 1000) ?? [];
     if (segs.length === 0) throw errors.noRecording(stream);
     return playbackPlaylist(segs, await this.ticketFor(viewer));
@@ -96,18 +97,27 @@ export class MediaService {
     const lastRec = store?.list()[store.count - 1];
     const source = live && live.length > 0 ? live[live.length - 1].path : lastRec && store ? store.path(lastRec) : null;
     if (!source) throw errors.streamNotReady(stream, this.state(stream));
-    return previews.jpeg(stream, source).catch(() => { throw errors.streamNotReady(stream, this.state(stream)); });
+    return previews.jpeg(stream, source).catch(() => {
+      throw errors.streamNotReady(stream, this.state(stream));
+    });
   }
 
   /** The range as one MP4 file under `{data_dir}/tmp`; the caller runs `cleanup` once it is sent. */
   async export(stream: string, from: number, secs: number): Promise<{ file: string; cleanup(): Promise<void> }> {
-    if (secs < 1 || secs > EXPORT_MAX_SECS) throw errors.rangeInvalid(`duration must be 1 to ${EXPORT_MAX_SECS} seconds`);
+    if (secs < 1 || secs > EXPORT_MAX_SECS)
+      throw errors.rangeInvalid(`duration must be 1 to ${EXPORT_MAX_SECS} seconds`);
     const { dvr, ffmpeg, tmpDir, log } = this.deps;
     const store = dvr.store(stream);
     const segs = store?.range(from * 1000, (from + secs) * 1000) ?? [];
     if (!store || segs.length === 0) throw errors.noRecording(stream);
     try {
-      return await exportMp4(ffmpeg, tmpDir, segs.map((s) => ({ ...s, path: store.path(s) })), from * 1000, (from + secs) * 1000);
+      return await exportMp4(
+        ffmpeg,
+        tmpDir,
+        segs.map((s) => ({ ...s, path: store.path(s) })),
+        from * 1000,
+        (from + secs) * 1000,
+      );
     } catch (err) {
       log.error({ err, stream }, 'export failed');
       throw errors.exportFailed();

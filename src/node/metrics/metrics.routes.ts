@@ -13,5 +13,7 @@ export function metricsRoutes(app: NodeFastify, deps: MetricsRoutesDeps): void {
     return report.exposition();
   });
 
-  app.get('/api/v1/metrics', { schema: { response: { 200: Type.Record(Type.String(), Type.Unknown()) } } }, async () => report.dump());
+  app.get('/api/v1/metrics', { schema: { response: { 200: Type.Record(Type.String(), Type.Unknown()) } } }, async () =>
+    report.dump(),
+  );
 }

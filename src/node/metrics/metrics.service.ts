@@ -6,10 +6,18 @@ export class NodeMetrics {
   readonly grants = new Map<string, number>();
   readonly http = new Map<string, number>();
 
-  gateDecision(result: string): void { bump(this.gate, result); }
-  login(result: 'ok' | 'wrong_password' | 'throttled' | 'disabled'): void { bump(this.logins, result); }
-  grant(intent: string): void { bump(this.grants, intent); }
-  response(status: number): void { bump(this.http, `${Math.floor(status / 100)}xx`); }
+  gateDecision(result: string): void {
+    bump(this.gate, result);
+  }
+  login(result: 'ok' | 'wrong_password' | 'throttled' | 'disabled'): void {
+    bump(this.logins, result);
+  }
+  grant(intent: string): void {
+    bump(this.grants, intent);
+  }
+  response(status: number): void {
+    bump(this.http, `${Math.floor(status / 100)}xx`);
+  }
 }
 
 function bump(map: Map<string, number>, key: string): void {
@@ -20,7 +28,12 @@ function bump(map: Map<string, number>, key: string): void {
 export class Exposition {
   private readonly lines: string[] = [];
 
-  family(name: string, type: 'counter' | 'gauge', help: string, samples: Array<[Record<string, string>, number]>): this {
+  family(
+    name: string,
+    type: 'counter' | 'gauge',
+    help: string,
+    samples: Array<[Record<string, string>, number]>,
+  ): this {
     this.lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
     for (const [labels, value] of samples) {
       const keys = Object.keys(labels);

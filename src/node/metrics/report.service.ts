@@ -38,25 +38,62 @@ export class MetricsReport {
     for (const s of registry.list()) states.set(s.state, (states.get(s.state) ?? 0) + 1);
     const lic = license.status();
     return new Exposition()
-      .family('argus_node_build_info', 'gauge', 'Build of the running node.', [[{ version: b.version, git: b.git, build_date: b.build_date }, 1]])
-      .family('argus_node_uptime_seconds', 'gauge', 'Seconds since the node started.', [[{}, Math.round((Date.now() - metrics.startedAt) / 1000)]])
+      .family('argus_node_build_info', 'gauge', 'Build of the running node.', [
+        [{ version: b.version, git: b.git, build_date: b.build_date }, 1],
+      ])
+      .family('argus_node_uptime_seconds', 'gauge', 'Seconds since the node started.', [
+        [{}, Math.round((Date.now() - metrics.startedAt) / 1000)],
+      ])
       .family('argus_node_streams', 'gauge', 'Configured streams.', [[{}, counts.total]])
       .family('argus_node_streams_by_state', 'gauge', 'Configured streams by state.', samplesOf(states, 'state'))
       .family('argus_node_config_epoch', 'gauge', 'Epoch of the applied configuration.', [[{}, config.epoch.epoch]])
-      .family('argus_node_license_state', 'gauge', 'Licence state (1 for the current one).',
-        (['ok', 'grace', 'unlicensed', 'none'] as const).map((s) => [{ state: s }, (lic.state ?? 'none') === s ? 1 : 0]))
-      .family('argus_node_gate_decisions_total', 'counter', 'Management gate decisions by result.', samplesOf(metrics.gate, 'result'))
-      .family('argus_node_admin_logins_total', 'counter', 'Administrator login attempts by result.', samplesOf(metrics.logins, 'result'))
-      .family('argus_node_media_grants_total', 'counter', 'Media grants issued by intent.', samplesOf(metrics.grants, 'intent'))
-      .family('argus_node_http_responses_total', 'counter', 'HTTP responses by status class.', samplesOf(metrics.http, 'class'))
+      .family(
+        'argus_node_license_state',
+        'gauge',
+        'Licence state (1 for the current one).',
+        (['ok', 'grace', 'unlicensed', 'none'] as const).map((s) => [
+          { state: s },
+          (lic.state ?? 'none') === s ? 1 : 0,
+        ]),
+      )
+      .family(
+        'argus_node_gate_decisions_total',
+        'counter',
+        'Management gate decisions by result.',
+        samplesOf(metrics.gate, 'result'),
+      )
+      .family(
+        'argus_node_admin_logins_total',
+        'counter',
+        'Administrator login attempts by result.',
+        samplesOf(metrics.logins, 'result'),
+      )
+      .family(
+        'argus_node_media_grants_total',
+        'counter',
+        'Media grants issued by intent.',
+        samplesOf(metrics.grants, 'intent'),
+      )
+      .family(
+        'argus_node_http_responses_total',
+        'counter',
+        'HTTP responses by status class.',
+        samplesOf(metrics.http, 'class'),
+      )
       .family('argus_node_open_recordings', 'gauge', 'Recordings with an open file.', [[{}, recordings.count]])
       .family('argus_node_viewer_sessions', 'gauge', 'Live viewer sessions.', [[{}, sessions.list().length]])
-      .family('argus_node_recorded_bytes', 'gauge', 'Bytes of recording kept, by stream.',
+      .family(
+        'argus_node_recorded_bytes',
+        'gauge',
+        'Bytes of recording kept, by stream.',
         config.config.streams.flatMap((s) => {
           const store = dvr.store(s.name);
           return store ? [[{ stream: s.name }, store.bytes] as [Record<string, string>, number]] : [];
-        }))
-      .family('process_resident_memory_bytes', 'gauge', 'Resident memory of the node process.', [[{}, process.memoryUsage.rss()]])
+        }),
+      )
+      .family('process_resident_memory_bytes', 'gauge', 'Resident memory of the node process.', [
+        [{}, process.memoryUsage.rss()],
+      ])
       .text();
   }
 
@@ -66,7 +103,13 @@ export class MetricsReport {
       build,
       uptime_ms: Date.now() - metrics.startedAt,
       config: { epoch: config.epoch.epoch, hash: config.epoch.hash, history_entries: config.history.list().length },
-      gate: { enabled: gate.enabled, password: gate.hasPassword, static_tokens: gate.hasStaticTokens, persistent_sessions: gate.persistentSessions, decisions: Object.fromEntries(metrics.gate) },
+      gate: {
+        enabled: gate.enabled,
+        password: gate.hasPassword,
+        static_tokens: gate.hasStaticTokens,
+        persistent_sessions: gate.persistentSessions,
+        decisions: Object.fromEntries(metrics.gate),
+      },
       logins: Object.fromEntries(metrics.logins),
       media_grants: Object.fromEntries(metrics.grants),
       http: Object.fromEntries(metrics.http),

@@ -34,9 +34,13 @@ export interface StreamsRoutesDeps {
 /** Streams as configuration: each change is a new configuration epoch (`via: api`). */
 export function streamsRoutes(app: NodeFastify, deps: StreamsRoutesDeps): void {
   const { streams } = deps;
-  app.get('/api/v1/streams', { schema: { response: { 200: Type.Object({ rows: Type.Array(StreamRow) }) } } }, async () => ({
-    rows: streams.list(),
-  }));
+  app.get(
+    '/api/v1/streams',
+    { schema: { response: { 200: Type.Object({ rows: Type.Array(StreamRow) }) } } },
+    async () => ({
+      rows: streams.list(),
+    }),
+  );
 
   app.put('/api/v1/streams/:name', { schema: { params: StreamParams, body: StreamBody } }, async (req, reply) => {
     const r = await streams.put(actorOf(principalOf(req)), req.params.name, req.body);

@@ -117,7 +117,11 @@ export class StreamsService {
   }
 
   /** Adds or replaces a stream; `stream` is its row once applied. */
-  async put(actor: string, name: string, settings: StreamChange): Promise<{ result: ApplyResult; created: boolean; stream: StreamRow | null }> {
+  async put(
+    actor: string,
+    name: string,
+    settings: StreamChange,
+  ): Promise<{ result: ApplyResult; created: boolean; stream: StreamRow | null }> {
     const { created, ...result } = await this.deps.config.setStream(actor, name, settings);
     const s = this.deps.config.config.streams.find((x) => x.name === name);
     return { result, created, stream: s ? this.row(s) : null };
@@ -133,12 +137,20 @@ export class StreamsService {
     const st = pipeline.status(s.name);
     return {
       // Camera credentials live in input URLs; the read token may list streams but not learn passwords.
-      name: s.name, input: s.input === undefined ? null : maskUrlPassword(s.input), dvr: s.dvr ?? null, on_demand: s.on_demand,
-      state: reg?.state ?? 'offline', since_ms: reg?.since_ms ?? null,
+      name: s.name,
+      input: s.input === undefined ? null : maskUrlPassword(s.input),
+      dvr: s.dvr ?? null,
+      on_demand: s.on_demand,
+      state: reg?.state ?? 'offline',
+      since_ms: reg?.since_ms ?? null,
       reason: st?.reason ?? null,
-      bitrate_kbps: st?.bitrate_kbps ?? null, fps: st?.fps ?? null, resolution: st?.resolution ?? null,
-      codec: st?.codec ?? null, video: st?.video ?? null,
-      last_error: st?.last_error ?? null, last_error_ms: st?.last_error_ms ?? null,
+      bitrate_kbps: st?.bitrate_kbps ?? null,
+      fps: st?.fps ?? null,
+      resolution: st?.resolution ?? null,
+      codec: st?.codec ?? null,
+      video: st?.video ?? null,
+      last_error: st?.last_error ?? null,
+      last_error_ms: st?.last_error_ms ?? null,
       viewers: sessions.count(s.name),
       recorded_bytes: dvr.store(s.name)?.bytes ?? null,
     };

@@ -15,11 +15,25 @@ const SystemReply = Type.Object({
   mem_total_mb: Type.Integer(),
   mem_available_mb: Type.Integer(),
   rss_mb: Type.Integer(),
-  stream_counts: Type.Object({ total: Type.Integer(), live: Type.Integer(), degraded: Type.Integer(), failing: Type.Integer() }),
-  storages: Type.Array(Type.Object({
-    name: Type.String(), total_bytes: Type.Integer(), avail_bytes: Type.Integer(), write_iops: Type.Number(), identity_healthy: Type.Boolean(),
-  })),
-  license: Type.Union([Type.Object({ state: Type.Union([Type.Literal('ok'), Type.Literal('grace'), Type.Literal('unlicensed')]) }), Type.Null()]),
+  stream_counts: Type.Object({
+    total: Type.Integer(),
+    live: Type.Integer(),
+    degraded: Type.Integer(),
+    failing: Type.Integer(),
+  }),
+  storages: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      total_bytes: Type.Integer(),
+      avail_bytes: Type.Integer(),
+      write_iops: Type.Number(),
+      identity_healthy: Type.Boolean(),
+    }),
+  ),
+  license: Type.Union([
+    Type.Object({ state: Type.Union([Type.Literal('ok'), Type.Literal('grace'), Type.Literal('unlicensed')]) }),
+    Type.Null(),
+  ]),
 });
 
 /** `GET /api/v1/system`: what the plane's sweeper reads every sweep (document 4 section 6). */
@@ -42,10 +56,12 @@ export function systemRoutes(app: NodeFastify, deps: SystemRoutesDeps): void {
       ...(await cpu.sample()),
       ...(await memory()),
       stream_counts: registry.counts(),
-      storages: await Promise.all(config.config.storages.map(async (s) => ({
-        ...(await storageReport(s)),
-        write_iops: dvr.writeRate(s.name),
-      }))),
+      storages: await Promise.all(
+        config.config.storages.map(async (s) => ({
+          ...(await storageReport(s)),
+          write_iops: dvr.writeRate(s.name),
+        })),
+      ),
       license: lic.state === null ? null : { state: lic.state },
     };
   });

@@ -41,7 +41,13 @@ export function cpuCount(): number {
  * before recordings land on the wrong device.
  */
 export async function storageReport(s: StorageSettings): Promise<StorageReport> {
-  const report: StorageReport = { name: s.name, total_bytes: 0, avail_bytes: 0, write_iops: 0, identity_healthy: false };
+  const report: StorageReport = {
+    name: s.name,
+    total_bytes: 0,
+    avail_bytes: 0,
+    write_iops: 0,
+    identity_healthy: false,
+  };
   try {
     const fs = await statfs(s.path);
     report.total_bytes = fs.blocks * fs.bsize;
@@ -68,6 +74,13 @@ async function markerMatches(s: StorageSettings): Promise<boolean> {
 export async function markStorage(s: StorageSettings): Promise<void> {
   try {
     const names = await readdir(s.path);
-    if (names.length === 0) await writeFile(join(s.path, MARKER), JSON.stringify({ name: s.name, marked_at: new Date().toISOString() }) + '\n', { flag: 'wx' });
-  } catch { /* absent or unreadable: reported as unhealthy by storageReport */ }
+    if (names.length === 0)
+      await writeFile(
+        join(s.path, MARKER),
+        JSON.stringify({ name: s.name, marked_at: new Date().toISOString() }) + '\n',
+        { flag: 'wx' },
+      );
+  } catch {
+    /* absent or unreadable: reported as unhealthy by storageReport */
+  }
 }

@@ -6,22 +6,45 @@
 const crud = (group: string) => [`${group}.create`, `${group}.update`, `${group}.delete`];
 
 export const AUDIT_ACTIONS: readonly string[] = Object.freeze([
-  'auth.login', 'auth.login_failed', 'auth.logout', 'auth.keys_rotated',
-  ...crud('node'), 'node.config_read',
+  'auth.login',
+  'auth.login_failed',
+  'auth.logout',
+  'auth.keys_rotated',
+  ...crud('node'),
+  'node.config_read',
   'storage.update',
-  ...crud('agent'), ...crud('agent_device'), ...crud('agent_rule'),
+  ...crud('agent'),
+  ...crud('agent_device'),
+  ...crud('agent_rule'),
   'grant.update',
-  'view.live', 'view.playback',
+  'view.live',
+  'view.playback',
   'export.dvr',
-  'data.blob_download', 'data.csv_export', 'data.retention_purge',
-  ...crud('org'), ...crud('user'), ...crud('tag'), ...crud('camera'),
-  ...crud('mosaic'), ...crud('report'), ...crud('dashboard'), ...crud('widget'), ...crud('template'),
-  'token.create', 'token.update', 'token.rotate', 'token.delete',
-  'share.create', 'share.delete',
-  'ptz.move', 'onvif.discover',
+  'data.blob_download',
+  'data.csv_export',
+  'data.retention_purge',
+  ...crud('org'),
+  ...crud('user'),
+  ...crud('tag'),
+  ...crud('camera'),
+  ...crud('mosaic'),
+  ...crud('report'),
+  ...crud('dashboard'),
+  ...crud('widget'),
+  ...crud('template'),
+  'token.create',
+  'token.update',
+  'token.rotate',
+  'token.delete',
+  'share.create',
+  'share.delete',
+  'ptz.move',
+  'onvif.discover',
   'settings.update',
   'event.delete',
 ]);
 
 const ACTION_SET = new Set(AUDIT_ACTIONS);
-export function isAuditAction(a: string): boolean { return ACTION_SET.has(a); }
+export function isAuditAction(a: string): boolean {
+  return ACTION_SET.has(a);
+}

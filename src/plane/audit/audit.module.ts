@@ -8,13 +8,24 @@ import { AuditService } from './audit.service.js';
 import { auditRoutes } from './audit.routes.js';
 
 /** The audit trail: the ring of recent frames (live feed) and the service every writer records through. */
-export function createAudit(deps: { db: Db; clock: Clock; ringSize: number; streams: LiveStreams; log: Logger }): DomainParts & { ring: AuditRing; audit: AuditService } {
+export function createAudit(deps: {
+  db: Db;
+  clock: Clock;
+  ringSize: number;
+  streams: LiveStreams;
+  log: Logger;
+}): DomainParts & { ring: AuditRing; audit: AuditService } {
   const ring = new AuditRing(deps.db, deps.ringSize, deps.log);
   const audit = new AuditService(deps.db, deps.clock, ring, deps.streams);
   return {
-    ring, audit,
+    ring,
+    audit,
     // Its own plugin: the role gate of auditRoutes (an onRequest hook) stays with the audit routes.
-    routes: { session: (app) => { app.register(async (s) => auditRoutes(s, { audit })); } },
+    routes: {
+      session: (app) => {
+        app.register(async (s) => auditRoutes(s, { audit }));
+      },
+    },
     jobs: () => [audit.partitionsJob()],
   };
 }

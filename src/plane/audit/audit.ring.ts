@@ -26,10 +26,21 @@ export interface AuditFrame {
 
 export function frameOf(row: AuditRow, updated: boolean): AuditFrame {
   return {
-    seq: Number(row.seq), id: row.id, occurred_at: iso(row.occurred_at), ended_at: row.ended_at ? iso(row.ended_at) : null,
-    org_id: row.org_id, actor_id: row.actor_id, actor_name: row.actor_name, actor_role: row.actor_role, ip: row.ip,
-    action: row.action, object_type: row.object_type, object_id: row.object_id, object_name: row.object_name,
-    node_id: row.node_id, updated,
+    seq: Number(row.seq),
+    id: row.id,
+    occurred_at: iso(row.occurred_at),
+    ended_at: row.ended_at ? iso(row.ended_at) : null,
+    org_id: row.org_id,
+    actor_id: row.actor_id,
+    actor_name: row.actor_name,
+    actor_role: row.actor_role,
+    ip: row.ip,
+    action: row.action,
+    object_type: row.object_type,
+    object_id: row.object_id,
+    object_name: row.object_name,
+    node_id: row.node_id,
+    updated,
   };
 }
 
@@ -43,26 +54,37 @@ export class AuditRing {
   private catchingUp: Promise<void> | null = null;
   private held: AuditFrame[] | null = null;
 
-  constructor(private readonly db: Db, private readonly size: number, private readonly log: Logger) {
+  constructor(
+    private readonly db: Db,
+    private readonly size: number,
+    private readonly log: Logger,
+  ) {
     this.ring = new ReplayRing(size);
   }
 
   /** Highest seq this process knows; `g:<n>` above it points to the future. */
-  get head(): number { return this.ring.last; }
+  get head(): number {
+    return this.ring.last;
+  }
   /** A catch-up has been asked for (by the start-up, a resume or a reconnect since). */
   private requested = false;
 
   start(bus: LiveBus): void {
-    bus.subscribe(channels.audit, (payload) => {
-      const frame = JSON.parse(payload) as AuditFrame;
-      // During a catch-up, live frames wait so that none overtakes the rows being read.
-      if (this.held) this.held.push(frame); else this.accept([frame]);
-    }, () => {
-      // The first catch-up is the start-up's, after the migrations: a LISTEN connected before
-      // it has nothing to catch up with (and on a new database not even the table). Once that
-      // has been asked for, every reconnect catches up, also after a failed first one.
-      if (this.requested) void this.catchUp();
-    });
+    bus.subscribe(
+      channels.audit,
+      (payload) => {
+        const frame = JSON.parse(payload) as AuditFrame;
+        // During a catch-up, live frames wait so that none overtakes the rows being read.
+        if (this.held) this.held.push(frame);
+        else this.accept([frame]);
+      },
+      () => {
+        // The first catch-up is the start-up's, after the migrations: a LISTEN connected before
+        // it has nothing to catch up with (and on a new database not even the table). Once that
+        // has been asked for, every reconnect catches up, also after a failed first one.
+        if (this.requested) void this.catchUp();
+      },
+    );
   }
 
   /** Reads what the database has past our head (start, reconnect, or a gap). */

@@ -4,7 +4,14 @@ import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
 import type { AuditService } from './audit.service.js';
 import {
-  AuditActionsReply, AuditExportQuery, AuditGetParams, AuditGetQuery, AuditListQuery, AuditListReply, AuditRow, AuditStreamQuery,
+  AuditActionsReply,
+  AuditExportQuery,
+  AuditGetParams,
+  AuditGetQuery,
+  AuditListQuery,
+  AuditListReply,
+  AuditRow,
+  AuditStreamQuery,
 } from './audit.schemas.js';
 
 const limitCode = (field: string) => (field === 'limit' ? 'bad_limit' : undefined);
@@ -15,34 +22,80 @@ export function auditRoutes(app: PlaneApp, deps: { audit: AuditService }): void 
     if (principalOf(req).role === 'user') throw errors.auditNotVisible();
   });
 
-  app.get('/api/v1/audit', {
-    schema: { tags: ['audit'], summary: 'Audit records, newest first', security: sec, querystring: AuditListQuery, response: { 200: AuditListReply } },
-    config: { validationCode: limitCode },
-  }, async (req, reply) => {
-    // The page arrives already serialised (the service writes the JSON text); Fastify sends a
-    // string as it is, so the typed reply body (the schema's object) does not describe it.
-    const json: unknown = await deps.audit.listJson(principalOf(req), req.query);
-    return reply.type('application/json; charset=utf-8').send(json as never);
-  });
+  app.get(
+    '/api/v1/audit',
+    {
+      schema: {
+        tags: ['audit'],
+        summary: 'Audit records, newest first',
+        security: sec,
+        querystring: AuditListQuery,
+        response: { 200: AuditListReply },
+      },
+      config: { validationCode: limitCode },
+    },
+    async (req, reply) => {
+      // The page arrives already serialised (the service writes the JSON text); Fastify sends a
+      // string as it is, so the typed reply body (the schema's object) does not describe it.
+      const json: unknown = await deps.audit.listJson(principalOf(req), req.query);
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
+  );
 
-  app.get('/api/v1/audit/actions', {
-    schema: { tags: ['audit'], summary: 'The closed action vocabulary', security: sec, response: { 200: AuditActionsReply } },
-  }, async () => deps.audit.actions());
+  app.get(
+    '/api/v1/audit/actions',
+    {
+      schema: {
+        tags: ['audit'],
+        summary: 'The closed action vocabulary',
+        security: sec,
+        response: { 200: AuditActionsReply },
+      },
+    },
+    async () => deps.audit.actions(),
+  );
 
-  app.get('/api/v1/audit/export.csv', {
-    schema: { tags: ['audit'], summary: 'CSV export of 500 records', security: sec, querystring: AuditExportQuery },
-  }, async (req, reply) => {
-    const csv = await deps.audit.exportCsv(principalOf(req), { ...req.query, limit: undefined });
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename=audit.csv').send(csv);
-  });
+  app.get(
+    '/api/v1/audit/export.csv',
+    {
+      schema: { tags: ['audit'], summary: 'CSV export of 500 records', security: sec, querystring: AuditExportQuery },
+    },
+    async (req, reply) => {
+      const csv = await deps.audit.exportCsv(principalOf(req), { ...req.query, limit: undefined });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename=audit.csv')
+        .send(csv);
+    },
+  );
 
-  app.get('/api/v1/audit/stream', {
-    schema: { tags: ['audit'], summary: 'Live audit records (SSE, cursor g:<number>)', security: sec, querystring: AuditStreamQuery },
-  }, async (req, reply) => {
-    await deps.audit.stream(req, reply, principalOf(req), req.query);
-  });
+  app.get(
+    '/api/v1/audit/stream',
+    {
+      schema: {
+        tags: ['audit'],
+        summary: 'Live audit records (SSE, cursor g:<number>)',
+        security: sec,
+        querystring: AuditStreamQuery,
+      },
+    },
+    async (req, reply) => {
+      await deps.audit.stream(req, reply, principalOf(req), req.query);
+    },
+  );
 
-  app.get('/api/v1/audit/:id', {
-    schema: { tags: ['audit'], summary: 'One record with params', security: sec, params: AuditGetParams, querystring: AuditGetQuery, response: { 200: AuditRow } },
-  }, async (req) => deps.audit.get(principalOf(req), req.params.id, req.query.occurred_at, req.query.org));
+  app.get(
+    '/api/v1/audit/:id',
+    {
+      schema: {
+        tags: ['audit'],
+        summary: 'One record with params',
+        security: sec,
+        params: AuditGetParams,
+        querystring: AuditGetQuery,
+        response: { 200: AuditRow },
+      },
+    },
+    async (req) => deps.audit.get(principalOf(req), req.params.id, req.query.occurred_at, req.query.org),
+  );
 }

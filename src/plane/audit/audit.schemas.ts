@@ -21,10 +21,21 @@ export const AuditListQuery = Type.Object({
 });
 
 export const AuditRow = Type.Object({
-  id: Uuid, occurred_at: Ts, ended_at: Nullable(Ts), org_id: Nullable(Uuid), actor_id: Nullable(Uuid),
-  actor_name: Type.String(), actor_role: Type.String(), ip: Type.String(), user_agent: Type.String(),
-  action: Type.String(), object_type: Type.String(), object_id: Nullable(Uuid), object_name: Type.String(),
-  params: Type.Object({}, { additionalProperties: true }), node_id: Nullable(Uuid),
+  id: Uuid,
+  occurred_at: Ts,
+  ended_at: Nullable(Ts),
+  org_id: Nullable(Uuid),
+  actor_id: Nullable(Uuid),
+  actor_name: Type.String(),
+  actor_role: Type.String(),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  action: Type.String(),
+  object_type: Type.String(),
+  object_id: Nullable(Uuid),
+  object_name: Type.String(),
+  params: Type.Object({}, { additionalProperties: true }),
+  node_id: Nullable(Uuid),
 });
 
 export const AuditListReply = Type.Object({ rows: Type.Array(AuditRow), stream_cursor: Type.String() });

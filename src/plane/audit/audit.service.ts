@@ -129,7 +129,9 @@ export class AuditService {
     return true;
   }
 
-  actions(): { rows: string[] } { return { rows: [...AUDIT_ACTIONS] }; }
+  actions(): { rows: string[] } {
+    return { rows: [...AUDIT_ACTIONS] };
+  }
 
   private filter(p: Principal, q: AuditQuery, limit: number): AuditFilter {
     const orgId = readScope(p, q.org);
@@ -151,9 +153,13 @@ export class AuditService {
     return {
       orgId,
       before: q.before_ts !== undefined ? { ts: new Date(q.before_ts), id: q.before_id! } : null,
-      occurredFrom: from, occurredTo: to,
-      actorId: q.actor_id ?? null, action: q.action ?? null, objectType: q.object_type ?? null,
-      objectId: q.object_id ?? null, nodeId: q.node_id ?? null,
+      occurredFrom: from,
+      occurredTo: to,
+      actorId: q.actor_id ?? null,
+      action: q.action ?? null,
+      objectType: q.object_type ?? null,
+      objectId: q.object_id ?? null,
+      nodeId: q.node_id ?? null,
       words,
       // Only punctuation or spaces: no word to look for, so nothing can match (an empty page).
       matchesNothing: q.q !== undefined && !words.length,
@@ -190,16 +196,26 @@ export class AuditService {
   async exportCsv(p: Principal, q: AuditQuery): Promise<string> {
     const f = this.filter(p, q, 500);
     const rows = await auditStore.list(this.db, f);
-    await this.db.transaction().execute((trx) => this.record(trx, {
-      actor: { id: p.userId, name: p.name, role: p.role, orgId: p.orgId, ip: p.ip, userAgent: p.userAgent },
-      action: 'data.csv_export', objectType: 'audit', objectId: null, objectName: 'audit.csv',
-      params: { rows: rows.length, filter: { ...q, limit: undefined } },
-    }));
+    await this.db.transaction().execute((trx) =>
+      this.record(trx, {
+        actor: { id: p.userId, name: p.name, role: p.role, orgId: p.orgId, ip: p.ip, userAgent: p.userAgent },
+        action: 'data.csv_export',
+        objectType: 'audit',
+        objectId: null,
+        objectName: 'audit.csv',
+        params: { rows: rows.length, filter: { ...q, limit: undefined } },
+      }),
+    );
     return toCsv(rows);
   }
 
   /** The audit SSE stream: replay from the ring after `g:<n>`, then live, filtered to the caller's scope. */
-  async stream(req: FastifyRequest, reply: FastifyReply, p: Principal, q: { org?: string; last_event_id?: string }): Promise<void> {
+  async stream(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    p: Principal,
+    q: { org?: string; last_event_id?: string },
+  ): Promise<void> {
     const orgId = readScope(p, q.org);
     const resume = LiveStreams.resumePoint(req, q.last_event_id);
     const stream = this.streams.start(req, reply, p);
@@ -211,7 +227,10 @@ export class AuditService {
       const n = m ? Number(m[1]) : NaN;
       if (Number.isFinite(n) && n > this.ring.head) await this.ring.catchUp();
       const after = Number.isFinite(n) && n <= this.ring.head ? this.ring.after(n) : null;
-      if (!after) { stream.end('resync-required'); return; }
+      if (!after) {
+        stream.end('resync-required');
+        return;
+      }
       replay = after;
     }
     for (const f of replay) {
@@ -221,7 +240,10 @@ export class AuditService {
     }
     const unsubscribe = this.ring.subscribe((f) => {
       if (!visible(f)) return;
-      if (stream.lagging) { stream.end('resync-required'); return; }
+      if (stream.lagging) {
+        stream.end('resync-required');
+        return;
+      }
       stream.send(`g:${f.seq}`, f);
     });
     stream.onClose(unsubscribe);
@@ -230,14 +252,38 @@ export class AuditService {
 
 export function jsonRow(r: AuditRow) {
   return {
-    id: r.id, occurred_at: iso(r.occurred_at), ended_at: iso(r.ended_at), org_id: r.org_id, actor_id: r.actor_id,
-    actor_name: r.actor_name, actor_role: r.actor_role, ip: r.ip, user_agent: r.user_agent, action: r.action,
-    object_type: r.object_type, object_id: r.object_id, object_name: r.object_name, params: r.params, node_id: r.node_id,
+    id: r.id,
+    occurred_at: iso(r.occurred_at),
+    ended_at: iso(r.ended_at),
+    org_id: r.org_id,
+    actor_id: r.actor_id,
+    actor_name: r.actor_name,
+    actor_role: r.actor_role,
+    ip: r.ip,
+    user_agent: r.user_agent,
+    action: r.action,
+    object_type: r.object_type,
+    object_id: r.object_id,
+    object_name: r.object_name,
+    params: r.params,
+    node_id: r.node_id,
   };
 }
 
-export const CSV_COLUMNS = ['occurred_at', 'org_id', 'actor_id', 'actor_name', 'actor_role', 'ip', 'action',
-  'object_type', 'object_id', 'object_name', 'node_id', 'params'] as const;
+export const CSV_COLUMNS = [
+  'occurred_at',
+  'org_id',
+  'actor_id',
+  'actor_name',
+  'actor_role',
+  'ip',
+  'action',
+  'object_type',
+  'object_id',
+  'object_name',
+  'node_id',
+  'params',
+] as const;
 
 /** A cell that a spreadsheet would run as a formula gets an apostrophe in front. */
 export function neutraliseFormula(cell: string): string {

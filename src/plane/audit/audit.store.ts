@@ -11,7 +11,9 @@ export type AuditInsert = Omit<Selectable<AuditTable>, 'seq' | 'extensions' | 's
   params: Record<string, unknown>;
 };
 
-export interface AuditRow extends AuditInsert { seq: number }
+export interface AuditRow extends AuditInsert {
+  seq: number;
+}
 
 export interface AuditFilter {
   orgId: string | null;
@@ -31,8 +33,22 @@ export interface AuditFilter {
 }
 
 const ROW_COLUMNS = [
-  'id', 'seq', 'occurred_at', 'ended_at', 'org_id', 'actor_id', 'actor_name', 'actor_role', 'ip', 'user_agent',
-  'action', 'object_type', 'object_id', 'object_name', 'params', 'node_id',
+  'id',
+  'seq',
+  'occurred_at',
+  'ended_at',
+  'org_id',
+  'actor_id',
+  'actor_name',
+  'actor_role',
+  'ip',
+  'user_agent',
+  'action',
+  'object_type',
+  'object_id',
+  'object_name',
+  'params',
+  'node_id',
 ] as const;
 
 /**
@@ -49,7 +65,10 @@ const ROW_COLUMNS = [
 function pageClause(f: AuditFilter): { text: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
-  const arg = (v: unknown) => { params.push(v); return `$${params.length}`; };
+  const arg = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
   if (f.orgId) where.push(`org_id = ${arg(f.orgId)}`);
   if (f.before) where.push(`(occurred_at, id) < (${arg(f.before.ts)}::timestamptz, ${arg(f.before.id)}::uuid)`);
   if (f.occurredFrom) where.push(`occurred_at >= ${arg(f.occurredFrom)}`);
@@ -75,30 +94,47 @@ function pageClause(f: AuditFilter): { text: string; params: unknown[] } {
 export const auditStore = {
   async insert(db: Db, row: AuditInsert): Promise<number> {
     await sql`select pg_advisory_xact_lock(${AUDIT_SEQ_LOCK})`.execute(db);
-    const r = await db.insertInto('audit')
+    const r = await db
+      .insertInto('audit')
       .values({ ...row, params: JSON.stringify(row.params), seq: sql<number>`nextval('audit_seq')` })
-      .returning('seq').executeTakeFirstOrThrow();
+      .returning('seq')
+      .executeTakeFirstOrThrow();
     return Number(r.seq);
   },
 
   /** Closes a begun record (sets ended_at); a new seq carries the `updated` frame. */
-  async close(db: Db, id: string, occurredAt: Date, endedAt: Date, maxExtensions: number): Promise<AuditRow | undefined> {
+  async close(
+    db: Db,
+    id: string,
+    occurredAt: Date,
+    endedAt: Date,
+    maxExtensions: number,
+  ): Promise<AuditRow | undefined> {
     await sql`select pg_advisory_xact_lock(${AUDIT_SEQ_LOCK})`.execute(db);
-    const r = await db.updateTable('audit')
+    const r = await db
+      .updateTable('audit')
       .set({ ended_at: endedAt, seq: sql<number>`nextval('audit_seq')`, extensions: sql<number>`extensions + 1` })
-      .where('id', '=', id).where('occurred_at', '=', occurredAt).where('extensions', '<', maxExtensions)
-      .returning(ROW_COLUMNS).executeTakeFirst();
+      .where('id', '=', id)
+      .where('occurred_at', '=', occurredAt)
+      .where('extensions', '<', maxExtensions)
+      .returning(ROW_COLUMNS)
+      .executeTakeFirst();
     return r as AuditRow | undefined;
   },
 
   async headSeq(db: Db): Promise<number> {
-    const r = await db.selectFrom('audit').select(sql<number>`coalesce(max(seq), 0)`.as('head')).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('audit')
+      .select(sql<number>`coalesce(max(seq), 0)`.as('head'))
+      .executeTakeFirstOrThrow();
     return Number(r.head);
   },
 
   async list(db: Db, f: AuditFilter): Promise<AuditRow[]> {
     const page = pageClause(f);
-    const r = await db.executeQuery<AuditRow>(CompiledQuery.raw(`select ${ROW_COLUMNS.join(', ')} from audit ${page.text}`, page.params));
+    const r = await db.executeQuery<AuditRow>(
+      CompiledQuery.raw(`select ${ROW_COLUMNS.join(', ')} from audit ${page.text}`, page.params),
+    );
     return r.rows;
   },
 
@@ -111,10 +147,14 @@ export const auditStore = {
     const page = pageClause(f);
     // One statement, one snapshot: a record missing from the page was committed later, and as
     // seq order is commit order its seq is above this head. The stream delivers it exactly once.
-    const r = await db.executeQuery<{ head: string; rows: string }>(CompiledQuery.raw(
-      `select (select coalesce(max(seq), 0) from audit) as head,
+    const r = await db.executeQuery<{ head: string; rows: string }>(
+      CompiledQuery.raw(
+        `select (select coalesce(max(seq), 0) from audit) as head,
               (select '[' || coalesce(string_agg(r.doc, ',' order by r.occurred_at desc, r.id desc), '') || ']'
-                 from (select occurred_at, id, doc from audit ${page.text}) r) as rows`, page.params));
+                 from (select occurred_at, id, doc from audit ${page.text}) r) as rows`,
+        page.params,
+      ),
+    );
     const row = r.rows[0]!;
     return { head: Number(row.head), rows: row.rows };
   },
@@ -127,7 +167,13 @@ export const auditStore = {
 
   /** Records after `seq` in stream order: fills the ring at start and after a LISTEN reconnect. */
   async since(db: Db, seq: number, limit: number): Promise<AuditRow[]> {
-    return (await db.selectFrom('audit').select(ROW_COLUMNS).where('seq', '>', seq).orderBy('seq').limit(limit).execute()) as AuditRow[];
+    return (await db
+      .selectFrom('audit')
+      .select(ROW_COLUMNS)
+      .where('seq', '>', seq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute()) as AuditRow[];
   },
 
   async latest(db: Db, limit: number): Promise<AuditRow[]> {

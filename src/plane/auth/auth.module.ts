@@ -12,13 +12,19 @@ import { keyRotationRoute, loginRoute, sessionRoutes } from './auth.routes.js';
 
 /** Sessions: login (throttled), the signing key, verification of every session request. */
 export function createAuth(deps: {
-  db: Db; clock: Clock; audit: AuditService; log: Logger; config: Pick<PlaneConfig, 'sessionTtlSecs' | 'loginThrottle'>;
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  log: Logger;
+  config: Pick<PlaneConfig, 'sessionTtlSecs' | 'loginThrottle'>;
 }): DomainParts & { auth: AuthService } {
   // One security log for logins, the throttle and token refusals: one bound on the addresses it remembers.
   const security = new SecurityLog(deps.clock);
   const tokens = new SessionTokens(deps.db, deps.clock, deps.log, security, deps.config.sessionTtlSecs);
   const throttle = new LoginThrottle(deps.db, deps.clock, deps.log, security, deps.config.loginThrottle);
-  const auth = new AuthService(deps.db, deps.clock, deps.audit, deps.log, tokens, throttle, security, { sessionTtlSecs: deps.config.sessionTtlSecs });
+  const auth = new AuthService(deps.db, deps.clock, deps.audit, deps.log, tokens, throttle, security, {
+    sessionTtlSecs: deps.config.sessionTtlSecs,
+  });
   return {
     auth,
     routes: {

@@ -18,9 +18,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import type { Job } from '../jobs/jobs.js';
 
 export type AuthNews =
-  | { kind: 'keys_rotated' }
-  | { kind: 'session_revoked'; sid: string }
-  | { kind: 'user_revoked'; user_id: string };
+  { kind: 'keys_rotated' } | { kind: 'session_revoked'; sid: string } | { kind: 'user_revoked'; user_id: string };
 
 export interface LoginResult {
   token: string;
@@ -51,33 +49,52 @@ export class AuthService {
 
   /** Follows session news (rotation, revocation) published by any plane process. */
   subscribe(bus: LiveBus): void {
-    bus.subscribe(channels.auth, (payload) => {
-      const news = JSON.parse(payload) as AuthNews;
-      this.forget(news);
-      const after = news.kind === 'keys_rotated' ? this.tokens.reloadKey() : Promise.resolve();
-      void after.then(() => { for (const fn of this.newsListeners) fn(news); });
-    }, () => {
-      // Notifications may have been lost with the connection: confirm every session afresh.
-      this.sessions.clear();
-      void this.tokens.reloadKey().catch(() => {});
-    });
+    bus.subscribe(
+      channels.auth,
+      (payload) => {
+        const news = JSON.parse(payload) as AuthNews;
+        this.forget(news);
+        const after = news.kind === 'keys_rotated' ? this.tokens.reloadKey() : Promise.resolve();
+        void after.then(() => {
+          for (const fn of this.newsListeners) fn(news);
+        });
+      },
+      () => {
+        // Notifications may have been lost with the connection: confirm every session afresh.
+        this.sessions.clear();
+        void this.tokens.reloadKey().catch(() => {});
+      },
+    );
   }
 
   private forget(news: AuthNews): void {
     if (news.kind === 'keys_rotated') this.sessions.clear();
-    else if (news.kind === 'user_revoked') { this.sessions.dropUser(news.user_id); this.tokens.userRevoked(news.user_id); }
-    else { this.sessions.dropSession(news.sid); this.tokens.sessionRevoked(news.sid); }
+    else if (news.kind === 'user_revoked') {
+      this.sessions.dropUser(news.user_id);
+      this.tokens.userRevoked(news.user_id);
+    } else {
+      this.sessions.dropSession(news.sid);
+      this.tokens.sessionRevoked(news.sid);
+    }
   }
 
   /** A signed-in check without the database (GET /api/v1/version): see SessionTokens. */
-  verifySignedIn(token: string, from?: { ip: string }): Promise<VerifiedClaims> { return this.tokens.verifySignedIn(token, from); }
+  verifySignedIn(token: string, from?: { ip: string }): Promise<VerifiedClaims> {
+    return this.tokens.verifySignedIn(token, from);
+  }
 
-  onNews(fn: (n: AuthNews) => void): void { this.newsListeners.push(fn); }
+  onNews(fn: (n: AuthNews) => void): void {
+    this.newsListeners.push(fn);
+  }
 
   /** Loads (or creates, once across processes) the signing key. */
-  loadKey(): Promise<void> { return this.tokens.reloadKey(); }
+  loadKey(): Promise<void> {
+    return this.tokens.reloadKey();
+  }
 
-  currentKid(): string | null { return this.tokens.currentKid(); }
+  currentKid(): string | null {
+    return this.tokens.currentKid();
+  }
 
   /**
    * Takes expired sessions off the prepared sessions_count (usage): expiry is no write, so a
@@ -85,9 +102,14 @@ export class AuthService {
    */
   sessionExpiryJob(): Job {
     return {
-      name: 'auth.session_expiry', everyMs: 60_000, budgetMs: 5_000,
+      name: 'auth.session_expiry',
+      everyMs: 60_000,
+      budgetMs: 5_000,
       run: async (deadline) => {
-        while (this.clock.now() < deadline && await authStore.sweepExpired(this.db, new Date(this.clock.now()), 1000) === 1000);
+        while (
+          this.clock.now() < deadline &&
+          (await authStore.sweepExpired(this.db, new Date(this.clock.now()), 1000)) === 1000
+        );
       },
     };
   }
@@ -110,7 +132,12 @@ export class AuthService {
   }
 
   /** A login under its reservation: the failure is counted before the reservation ends. */
-  private async checkedLogin(login: string, loginKey: string, password: string, from: { ip: string; userAgent: string }): Promise<LoginResult> {
+  private async checkedLogin(
+    login: string,
+    loginKey: string,
+    password: string,
+    from: { ip: string; userAgent: string },
+  ): Promise<LoginResult> {
     const user = await authStore.findUserByLogin(this.db, login);
     // An unknown login is checked against a dummy hash so both failures cost the same time.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHashPromise));
@@ -121,45 +148,91 @@ export class AuthService {
       const attempted = user ? user.login : UNKNOWN_LOGIN;
       const reason = !user ? 'unknown_login' : user.disabled ? 'disabled' : 'wrong_password';
       this.security.warn(this.log, 'auth.login_failed', { ip: from.ip, login: attempted, reason }, 'login failed');
-      await this.db.transaction().execute((trx) => this.audit.record(trx, {
-        actor: { id: user?.id ?? null, name: attempted, role: user?.role ?? '', orgId: user?.org_id ?? null, ip: from.ip, userAgent: from.userAgent },
-        action: 'auth.login_failed', objectType: 'user', objectId: user?.id ?? null, objectName: attempted,
-        params: { reason },
-      }));
+      await this.db.transaction().execute((trx) =>
+        this.audit.record(trx, {
+          actor: {
+            id: user?.id ?? null,
+            name: attempted,
+            role: user?.role ?? '',
+            orgId: user?.org_id ?? null,
+            ip: from.ip,
+            userAgent: from.userAgent,
+          },
+          action: 'auth.login_failed',
+          objectType: 'user',
+          objectId: user?.id ?? null,
+          objectName: attempted,
+          params: { reason },
+        }),
+      );
       throw errors.invalidCredentials();
     }
     await this.throttle.succeeded(loginKey);
     const sid = randomUUID();
     const expiresAt = new Date(now.getTime() + this.opts.sessionTtlSecs * 1000);
-    const { token, kid } = await this.tokens.sign({ sub: user.id, sid, org: user.org_id, role: user.role }, now, expiresAt);
+    const { token, kid } = await this.tokens.sign(
+      { sub: user.id, sid, org: user.org_id, role: user.role },
+      now,
+      expiresAt,
+    );
     await this.db.transaction().execute(async (trx) => {
       await authStore.lockUserSessions(trx, user.id);
       await authStore.insertSession(trx, {
-        id: sid, user_id: user.id, org_id: user.org_id, kid, created_at: now, expires_at: expiresAt,
-        ip: from.ip, user_agent: from.userAgent.slice(0, 512),
+        id: sid,
+        user_id: user.id,
+        org_id: user.org_id,
+        kid,
+        created_at: now,
+        expires_at: expiresAt,
+        ip: from.ip,
+        user_agent: from.userAgent.slice(0, 512),
       });
       const max = await authStore.maxSessionsPerUser(trx, user.org_id);
       // Evicted sessions end their open streams too, on every process.
       const evicted = max !== null ? await authStore.revokeOldestBeyond(trx, user.id, max, now) : [];
       for (const old of evicted) await this.announce(trx, { kind: 'session_revoked', sid: old });
       await this.audit.record(trx, {
-        actor: { id: user.id, name: user.name, role: user.role, orgId: user.org_id, ip: from.ip, userAgent: from.userAgent },
-        action: 'auth.login', objectType: 'session', objectId: sid, objectName: user.login, params: {},
+        actor: {
+          id: user.id,
+          name: user.name,
+          role: user.role,
+          orgId: user.org_id,
+          ip: from.ip,
+          userAgent: from.userAgent,
+        },
+        action: 'auth.login',
+        objectType: 'session',
+        objectId: sid,
+        objectName: user.login,
+        params: {},
       });
     });
     return {
       token,
       expires_at: iso(expiresAt),
-      user: { id: user.id, org_id: user.org_id, login: user.login, name: user.name, role: user.role, disabled: user.disabled },
+      user: {
+        id: user.id,
+        org_id: user.org_id,
+        login: user.login,
+        name: user.name,
+        role: user.role,
+        disabled: user.disabled,
+      },
     };
   }
 
   /** Signature, key id, type and expiry only: for the routes that must not touch the database. */
-  verifyToken(token: string, from?: { ip: string }): Promise<VerifiedClaims> { return this.tokens.verifyToken(token, from); }
+  verifyToken(token: string, from?: { ip: string }): Promise<VerifiedClaims> {
+    return this.tokens.verifyToken(token, from);
+  }
 
   /** Full check: the token verifies and its session is live in the database. */
-  async authenticate(token: string, from: { ip: string; userAgent: string }, verified?: VerifiedClaims): Promise<Principal> {
-    const claims = verified ?? await this.verifyToken(token);
+  async authenticate(
+    token: string,
+    from: { ip: string; userAgent: string },
+    verified?: VerifiedClaims,
+  ): Promise<Principal> {
+    const claims = verified ?? (await this.verifyToken(token));
     const now = this.clock.now();
     let row = this.sessions.get(claims.sid, claims.kid, now);
     if (!row) {
@@ -168,8 +241,15 @@ export class AuthService {
     }
     if (!row || row.user_id !== claims.sub) throw errors.unauthorized();
     return {
-      userId: row.user_id, orgId: row.org_id, role: row.role, login: row.login, name: row.name,
-      sessionId: row.session_id, expiresAt: Math.min(row.expires_at.getTime(), claims.exp * 1000), ip: from.ip, userAgent: from.userAgent,
+      userId: row.user_id,
+      orgId: row.org_id,
+      role: row.role,
+      login: row.login,
+      name: row.name,
+      sessionId: row.session_id,
+      expiresAt: Math.min(row.expires_at.getTime(), claims.exp * 1000),
+      ip: from.ip,
+      userAgent: from.userAgent,
     };
   }
 
@@ -177,7 +257,14 @@ export class AuthService {
     const now = new Date(this.clock.now());
     await this.db.transaction().execute(async (trx) => {
       await authStore.revokeSession(trx, p.sessionId, now);
-      await this.audit.record(trx, { actor: actorOf(p), action: 'auth.logout', objectType: 'session', objectId: p.sessionId, objectName: p.login, params: {} });
+      await this.audit.record(trx, {
+        actor: actorOf(p),
+        action: 'auth.logout',
+        objectType: 'session',
+        objectId: p.sessionId,
+        objectName: p.login,
+        params: {},
+      });
       await this.announce(trx, { kind: 'session_revoked', sid: p.sessionId });
     });
   }
@@ -205,13 +292,19 @@ export class AuthService {
       const kid = await this.db.transaction().execute(async (trx) => {
         const current = await authStore.loadKey(trx);
         if (!current) throw new Error('no signing key');
-        const next: SigningKey = scope === 'material'
-          ? { materialId: randomBytes(6).toString('hex'), epoch: 1, secret: randomBytes(32) }
-          : { ...current, epoch: current.epoch + 1 };
+        const next: SigningKey =
+          scope === 'material'
+            ? { materialId: randomBytes(6).toString('hex'), epoch: 1, secret: randomBytes(32) }
+            : { ...current, epoch: current.epoch + 1 };
         await authStore.replaceKey(trx, next, now);
         await authStore.revokeAllSessions(trx, now);
         await this.audit.record(trx, {
-          actor: actorOf(p), action: 'auth.keys_rotated', objectType: 'signing_key', objectId: null, objectName: kidOf(next), params: { scope },
+          actor: actorOf(p),
+          action: 'auth.keys_rotated',
+          objectType: 'signing_key',
+          objectId: null,
+          objectName: kidOf(next),
+          params: { scope },
         });
         await this.announce(trx, { kind: 'keys_rotated' });
         return kidOf(next);

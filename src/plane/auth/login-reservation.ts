@@ -1,7 +1,12 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { errors } from '../errors.js';
 
-export interface Budget { name: string; limiter: RateLimiterAbstract; key: string; limit: number }
+export interface Budget {
+  name: string;
+  limiter: RateLimiterAbstract;
+  key: string;
+  limit: number;
+}
 
 /**
  * Attempts in flight, counted against the failure budgets before the password is checked
@@ -32,8 +37,10 @@ export class AttemptReservations {
       budgets.forEach((b, i) => {
         const r = recorded[i];
         const failures = r?.consumedPoints ?? 0;
-        if (failures >= b.limit) { waitMs = Math.max(waitMs, r?.msBeforeNext ?? 1000, 1000); spent.push(b.name); }
-        else if (failures + this.count(b) >= b.limit) full = true;
+        if (failures >= b.limit) {
+          waitMs = Math.max(waitMs, r?.msBeforeNext ?? 1000, 1000);
+          spent.push(b.name);
+        } else if (failures + this.count(b) >= b.limit) full = true;
       });
       if (waitMs > 0) {
         const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
@@ -53,7 +60,8 @@ export class AttemptReservations {
       held = false;
       for (const b of budgets) {
         const n = this.count(b) - 1;
-        if (n > 0) this.inFlight.set(this.id(b), n); else this.inFlight.delete(this.id(b));
+        if (n > 0) this.inFlight.set(this.id(b), n);
+        else this.inFlight.delete(this.id(b));
       }
       // Every waiter looks again (its budgets may be other ones; a look is one read).
       const woken = this.waiters;
@@ -62,6 +70,10 @@ export class AttemptReservations {
     };
   }
 
-  private id(b: Budget): string { return `${b.name}:${b.key}`; }
-  private count(b: Budget): number { return this.inFlight.get(this.id(b)) ?? 0; }
+  private id(b: Budget): string {
+    return `${b.name}:${b.key}`;
+  }
+  private count(b: Budget): number {
+    return this.inFlight.get(this.id(b)) ?? 0;
+  }
 }

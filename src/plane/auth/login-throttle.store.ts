@@ -10,9 +10,17 @@ export const LOGIN_THROTTLE_TABLE = 'login_throttle';
  */
 export function throttleClient(db: Db) {
   return {
-    async query(q: { text: string; values?: unknown[] }): Promise<{ rows: Array<{ points: number; expire: number | null }>; rowCount: number }> {
-      const r = await db.executeQuery<{ points: number | string; expire: number | string | bigint | null }>(CompiledQuery.raw(q.text, q.values ?? []));
-      const rows = r.rows.map((x) => ({ points: Number(x.points), expire: x.expire === null ? null : Number(x.expire) }));
+    async query(q: {
+      text: string;
+      values?: unknown[];
+    }): Promise<{ rows: Array<{ points: number; expire: number | null }>; rowCount: number }> {
+      const r = await db.executeQuery<{ points: number | string; expire: number | string | bigint | null }>(
+        CompiledQuery.raw(q.text, q.values ?? []),
+      );
+      const rows = r.rows.map((x) => ({
+        points: Number(x.points),
+        expire: x.expire === null ? null : Number(x.expire),
+      }));
       return { rows, rowCount: r.numAffectedRows !== undefined ? Number(r.numAffectedRows) : rows.length };
     },
   };
@@ -21,9 +29,12 @@ export function throttleClient(db: Db) {
 export const loginThrottleStore = {
   /** Counters whose window ended before `before` (epoch ms); returns how many went. */
   async pruneExpired(db: Db, before: number, limit: number): Promise<number> {
-    const r = await db.executeQuery(CompiledQuery.raw(
-      `delete from ${LOGIN_THROTTLE_TABLE} where key in (select key from ${LOGIN_THROTTLE_TABLE} where expire < $1 limit ${Math.trunc(limit)})`,
-      [before]));
+    const r = await db.executeQuery(
+      CompiledQuery.raw(
+        `delete from ${LOGIN_THROTTLE_TABLE} where key in (select key from ${LOGIN_THROTTLE_TABLE} where expire < $1 limit ${Math.trunc(limit)})`,
+        [before],
+      ),
+    );
     return Number(r.numAffectedRows ?? 0);
   },
 };

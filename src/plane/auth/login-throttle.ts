@@ -26,8 +26,12 @@ export class LoginThrottle {
     private readonly opts: { attempts: number; windowSecs: number },
   ) {
     const store = {
-      storeClient: throttleClient(db), storeType: 'client', tableName: LOGIN_THROTTLE_TABLE, tableCreated: true,
-      clearExpiredByTimeout: false, duration: opts.windowSecs,
+      storeClient: throttleClient(db),
+      storeType: 'client',
+      tableName: LOGIN_THROTTLE_TABLE,
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      duration: opts.windowSecs,
     };
     this.byLogin = new RateLimiterPostgres({ ...store, keyPrefix: 'login', points: opts.attempts });
     this.byAddress = new RateLimiterPostgres({ ...store, keyPrefix: 'addr', points: opts.attempts * 4 });
@@ -35,11 +39,20 @@ export class LoginThrottle {
 
   /** Holds an attempt against both budgets (429 when one is spent); the result gives it back. */
   reserve(loginKey: string, ip: string): Promise<() => void> {
-    return this.reservations.reserve([
-      { name: 'login', limiter: this.byLogin, key: loginKey, limit: this.opts.attempts },
-      { name: 'address', limiter: this.byAddress, key: ip, limit: this.opts.attempts * 4 },
-    ], (full, retryAfter) => this.security.warn(this.log, 'auth.login_throttled', { ip, budget: full.join(','), retry_after: retryAfter },
-      'login refused: too many failed attempts', { thin: true }));
+    return this.reservations.reserve(
+      [
+        { name: 'login', limiter: this.byLogin, key: loginKey, limit: this.opts.attempts },
+        { name: 'address', limiter: this.byAddress, key: ip, limit: this.opts.attempts * 4 },
+      ],
+      (full, retryAfter) =>
+        this.security.warn(
+          this.log,
+          'auth.login_throttled',
+          { ip, budget: full.join(','), retry_after: retryAfter },
+          'login refused: too many failed attempts',
+          { thin: true },
+        ),
+    );
   }
 
   /** Counts a failed attempt in both budgets (before its reservation ends). */
@@ -58,9 +71,14 @@ export class LoginThrottle {
   /** Removes failed-login counters whose window has ended, in batches. */
   pruneJob(): Job {
     return {
-      name: 'auth.login_throttle_prune', everyMs: 600_000, budgetMs: 10_000,
+      name: 'auth.login_throttle_prune',
+      everyMs: 600_000,
+      budgetMs: 10_000,
       run: async (deadline) => {
-        while (this.clock.now() < deadline && await loginThrottleStore.pruneExpired(this.db, this.clock.now(), 1000) === 1000);
+        while (
+          this.clock.now() < deadline &&
+          (await loginThrottleStore.pruneExpired(this.db, this.clock.now(), 1000)) === 1000
+        );
       },
     };
   }

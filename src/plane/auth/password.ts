@@ -2,11 +2,17 @@ import { scrypt as scryptCb, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // scrypt from node:crypto: no native addon to build, and the parameters travel in the hash
 // so they can be raised later without invalidating stored passwords.
-const N = 16384, R = 8, P = 1, KEYLEN = 32;
+const N = 16384,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 
 function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password, salt, KEYLEN, { N: n, r, p, maxmem: 256 * n * r }, (err, key) => (err ? reject(err) : resolve(key))));
+    scryptCb(password, salt, KEYLEN, { N: n, r, p, maxmem: 256 * n * r }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

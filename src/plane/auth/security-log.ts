@@ -23,14 +23,29 @@ const KEYS_MAX = 10_000;
 export class SecurityLog {
   private readonly last = new Map<string, { at: number; left: number }>();
 
-  constructor(private readonly clock: Clock, private readonly everyMs = 60_000) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly everyMs = 60_000,
+  ) {}
 
-  warn(log: Logger, event: SecurityEvent, fields: SecurityFields, message: string, opts: { thin?: boolean } = {}): void {
-    if (!opts.thin) { log.warn({ event, ...fields }, message); return; }
+  warn(
+    log: Logger,
+    event: SecurityEvent,
+    fields: SecurityFields,
+    message: string,
+    opts: { thin?: boolean } = {},
+  ): void {
+    if (!opts.thin) {
+      log.warn({ event, ...fields }, message);
+      return;
+    }
     const key = `${event} ${fields.ip}`;
     const now = this.clock.now();
     const seen = this.last.get(key);
-    if (seen && now - seen.at < this.everyMs) { seen.left++; return; }
+    if (seen && now - seen.at < this.everyMs) {
+      seen.left++;
+      return;
+    }
     if (!seen && this.last.size >= KEYS_MAX) this.prune(now);
     this.last.set(key, { at: now, left: 0 });
     log.warn({ event, ...fields, ...(seen?.left ? { repeated: seen.left } : {}) }, message);
@@ -39,6 +54,9 @@ export class SecurityLog {
   // Entries past their window say nothing any more; if every entry is recent, the oldest go.
   private prune(now: number): void {
     for (const [k, v] of this.last) if (now - v.at >= this.everyMs) this.last.delete(k);
-    for (const k of this.last.keys()) { if (this.last.size < KEYS_MAX) break; this.last.delete(k); }
+    for (const k of this.last.keys()) {
+      if (this.last.size < KEYS_MAX) break;
+      this.last.delete(k);
+    }
   }
 }

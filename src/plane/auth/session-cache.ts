@@ -10,7 +10,10 @@ import type { SessionUserRow } from './auth.store.js';
 export class SessionCache {
   private readonly entries = new Map<string, { row: SessionUserRow; kid: string; at: number }>();
 
-  constructor(private readonly ttlMs = 2000, private readonly maxEntries = 50_000) {}
+  constructor(
+    private readonly ttlMs = 2000,
+    private readonly maxEntries = 50_000,
+  ) {}
 
   get(sid: string, kid: string, now: number): SessionUserRow | undefined {
     const e = this.entries.get(sid);
@@ -27,11 +30,15 @@ export class SessionCache {
     this.entries.set(row.session_id, { row, kid, at: now });
   }
 
-  dropSession(sid: string): void { this.entries.delete(sid); }
+  dropSession(sid: string): void {
+    this.entries.delete(sid);
+  }
 
   dropUser(userId: string): void {
     for (const [sid, e] of this.entries) if (e.row.user_id === userId) this.entries.delete(sid);
   }
 
-  clear(): void { this.entries.clear(); }
+  clear(): void {
+    this.entries.clear();
+  }
 }

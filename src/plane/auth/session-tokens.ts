@@ -13,7 +13,13 @@ const TOKEN_TYPE = 'argus-session+jwt';
 const VERIFIED_TOKENS_MAX = 10_000;
 const REVOKED_MAX = 50_000;
 
-export interface VerifiedClaims { sub: string; sid: string; kid: string; exp: number; iat: number }
+export interface VerifiedClaims {
+  sub: string;
+  sid: string;
+  kid: string;
+  exp: number;
+  iat: number;
+}
 
 /**
  * The session tokens themselves: the signing key this process holds, signing and verifying with
@@ -41,9 +47,13 @@ export class SessionTokens {
     private readonly sessionTtlSecs: number,
   ) {}
 
-  sessionRevoked(sid: string): void { this.remember(this.revokedSessions, sid); }
+  sessionRevoked(sid: string): void {
+    this.remember(this.revokedSessions, sid);
+  }
 
-  userRevoked(userId: string): void { this.remember(this.revokedUsers, userId); }
+  userRevoked(userId: string): void {
+    this.remember(this.revokedUsers, userId);
+  }
 
   /** Kept for one session life: no token issued before the revocation outlives that. */
   private remember(set: Map<string, number>, id: string): void {
@@ -73,19 +83,32 @@ export class SessionTokens {
   async reloadKey(): Promise<void> {
     let key = await authStore.loadKey(this.db);
     if (!key) {
-      await authStore.insertKeyIfAbsent(this.db, { materialId: randomBytes(6).toString('hex'), epoch: 1, secret: randomBytes(32) });
+      await authStore.insertKeyIfAbsent(this.db, {
+        materialId: randomBytes(6).toString('hex'),
+        epoch: 1,
+        secret: randomBytes(32),
+      });
       key = await authStore.loadKey(this.db);
     }
-    const hmacKey = await webcrypto.subtle.importKey('raw', key!.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const hmacKey = await webcrypto.subtle.importKey('raw', key!.secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     this.key = key!;
     this.hmacKey = hmacKey;
     this.verified.clear();
   }
 
-  currentKid(): string | null { return this.key ? kidOf(this.key) : null; }
+  currentKid(): string | null {
+    return this.key ? kidOf(this.key) : null;
+  }
 
   /** A new session's token under the current key, and that key's id (recorded with the session). */
-  async sign(claims: { sub: string; sid: string; org: string; role: string }, issuedAt: Date, expiresAt: Date): Promise<{ token: string; kid: string }> {
+  async sign(
+    claims: { sub: string; sid: string; org: string; role: string },
+    issuedAt: Date,
+    expiresAt: Date,
+  ): Promise<{ token: string; kid: string }> {
     const key = this.requireKey();
     const token = await new SignJWT({ sid: claims.sid, org: claims.org, role: claims.role })
       .setProtectedHeader({ alg: 'HS256', kid: kidOf(key), typ: TOKEN_TYPE })
@@ -107,7 +130,8 @@ export class SessionTokens {
    * its age (a forged or mangled one, or one of a retired key).
    */
   async verifyToken(token: string, from?: { ip: string }): Promise<VerifiedClaims> {
-    const key = this.key, hmacKey = this.hmacKey;
+    const key = this.key,
+      hmacKey = this.hmacKey;
     if (!key || !hmacKey) throw errors.unauthorized();
     const known = this.verified.get(token);
     // jose's rule: a token is expired once exp <= now in whole seconds.
@@ -121,13 +145,29 @@ export class SessionTokens {
       const header = decodeProtectedHeader(token);
       if (header.kid !== kidOf(key)) throw new Error('unknown key id');
       const { payload } = await jwtVerify(token, hmacKey, {
-        algorithms: ['HS256'], typ: TOKEN_TYPE, currentDate: new Date(this.clock.now()),
+        algorithms: ['HS256'],
+        typ: TOKEN_TYPE,
+        currentDate: new Date(this.clock.now()),
       });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
-      claims = { sub: payload.sub, sid: payload.sid, kid: header.kid, exp: payload.exp, iat: typeof payload.iat === 'number' ? payload.iat : 0 };
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number')
+        throw new Error('claims');
+      claims = {
+        sub: payload.sub,
+        sid: payload.sid,
+        kid: header.kid,
+        exp: payload.exp,
+        iat: typeof payload.iat === 'number' ? payload.iat : 0,
+      };
     } catch (err) {
       const reason = refusal(err);
-      if (reason) this.security.warn(this.log, 'auth.token_refused', { ip: from?.ip ?? 'unknown', reason }, 'session token refused', { thin: true });
+      if (reason)
+        this.security.warn(
+          this.log,
+          'auth.token_refused',
+          { ip: from?.ip ?? 'unknown', reason },
+          'session token refused',
+          { thin: true },
+        );
       throw errors.unauthorized();
     }
     // The key may have changed while jose was verifying: remember only under the key it used.

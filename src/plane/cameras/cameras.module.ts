@@ -13,16 +13,26 @@ import { camerasAdminRoutes, camerasReadRoutes } from './cameras.routes.js';
 
 /** Cameras as records (reads within camera rights, writes for administrators) and viewer tokens for their node. */
 export function createCameras(deps: {
-  db: Db; clock: Clock; audit: AuditService; orgs: OrgsService; nodes: NodesService; tags: TagsService;
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  orgs: OrgsService;
+  nodes: NodesService;
+  tags: TagsService;
   /** where a camera write that did not reach its node is told; the time-out of those writes */
-  log: Pick<Logger, 'warn'>; nodeTimeoutMs: number;
+  log: Pick<Logger, 'warn'>;
+  nodeTimeoutMs: number;
 }): DomainParts & { cameras: CamerasService; viewing: ViewingService } {
   const provisioner = new Provisioner(deps.nodes, deps.nodeTimeoutMs, deps.log);
   const cameras = new CamerasService(deps.db, deps.clock, deps.audit, deps.orgs, deps.nodes, deps.tags, provisioner);
   const viewing = new ViewingService(deps.db, deps.clock, deps.audit, cameras, deps.nodes);
   return {
-    cameras, viewing,
-    routes: { session: (app) => camerasReadRoutes(app, { cameras, viewing }), admin: (app) => camerasAdminRoutes(app, { cameras }) },
+    cameras,
+    viewing,
+    routes: {
+      session: (app) => camerasReadRoutes(app, { cameras, viewing }),
+      admin: (app) => camerasAdminRoutes(app, { cameras }),
+    },
     jobs: noJobs,
   };
 }

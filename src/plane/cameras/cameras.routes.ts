@@ -3,7 +3,15 @@ import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { CamerasService } from './cameras.service.js';
 import type { ViewingService } from './viewing.service.js';
-import { CameraCreateBody, CameraFieldCodes, CameraPatchBody, CameraRow, PlayBody, PlayFieldCodes, PlayReply } from './cameras.schemas.js';
+import {
+  CameraCreateBody,
+  CameraFieldCodes,
+  CameraPatchBody,
+  CameraRow,
+  PlayBody,
+  PlayFieldCodes,
+  PlayReply,
+} from './cameras.schemas.js';
 
 const config = { validationCode: validationCodes(CameraFieldCodes) };
 const playBody = strictBody(PlayBody, PlayFieldCodes);
@@ -11,50 +19,104 @@ const tags = ['cameras'];
 
 /** Authenticated scope: reads, within the camera-rights rule (an operator sees its granted cameras). */
 export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService; viewing: ViewingService }): void {
-  app.get('/api/v1/cameras', {
-    schema: {
-      tags, summary: 'Cameras the caller may see: granted ones for an operator, the organisation\'s for an administrator',
-      security: sec, querystring: ListQuery, response: { 200: Page(CameraRow) },
+  app.get(
+    '/api/v1/cameras',
+    {
+      schema: {
+        tags,
+        summary: "Cameras the caller may see: granted ones for an operator, the organisation's for an administrator",
+        security: sec,
+        querystring: ListQuery,
+        response: { 200: Page(CameraRow) },
+      },
+      config,
     },
-    config,
-  }, async (req) => deps.cameras.list(principalOf(req), req.query));
+    async (req) => deps.cameras.list(principalOf(req), req.query),
+  );
 
-  app.get('/api/v1/cameras/:id', {
-    schema: { tags, summary: 'One camera the caller may see (404 otherwise)', security: sec, params: IdParams, response: { 200: CameraRow } },
-  }, async (req) => deps.cameras.get(principalOf(req), req.params.id));
-
-  app.post('/api/v1/cameras/:id/play', {
-    schema: {
-      tags, summary: 'A viewer token for the camera\'s node (live, or a recorded range for playback); audited view.live / view.playback',
-      security: sec, params: IdParams, body: PlayBody, response: { 200: PlayReply },
+  app.get(
+    '/api/v1/cameras/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One camera the caller may see (404 otherwise)',
+        security: sec,
+        params: IdParams,
+        response: { 200: CameraRow },
+      },
     },
-    // Both fields have defaults: no body at all is a live view of the main profile.
-    preValidation: async (req) => { req.body ??= {}; await playBody(req); },
-    config: { validationCode: validationCodes(PlayFieldCodes) },
-  }, async (req) => deps.viewing.play(principalOf(req), req.params.id, req.body ?? {}));
+    async (req) => deps.cameras.get(principalOf(req), req.params.id),
+  );
+
+  app.post(
+    '/api/v1/cameras/:id/play',
+    {
+      schema: {
+        tags,
+        summary:
+          "A viewer token for the camera's node (live, or a recorded range for playback); audited view.live / view.playback",
+        security: sec,
+        params: IdParams,
+        body: PlayBody,
+        response: { 200: PlayReply },
+      },
+      // Both fields have defaults: no body at all is a live view of the main profile.
+      preValidation: async (req) => {
+        req.body ??= {};
+        await playBody(req);
+      },
+      config: { validationCode: validationCodes(PlayFieldCodes) },
+    },
+    async (req) => deps.viewing.play(principalOf(req), req.params.id, req.body ?? {}),
+  );
 }
 
 /** Administrator scope: writes. */
 export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasService }): void {
-  app.post('/api/v1/cameras', {
-    schema: {
-      tags, summary: 'Add a camera on a node (status unavailable until its node serves it)',
-      security: sec, body: CameraCreateBody, response: { 201: CameraRow },
+  app.post(
+    '/api/v1/cameras',
+    {
+      schema: {
+        tags,
+        summary: 'Add a camera on a node (status unavailable until its node serves it)',
+        security: sec,
+        body: CameraCreateBody,
+        response: { 201: CameraRow },
+      },
+      preValidation: strictBody(CameraCreateBody, CameraFieldCodes),
+      config,
     },
-    preValidation: strictBody(CameraCreateBody, CameraFieldCodes),
-    config,
-  }, async (req, reply) => reply.code(201).send(await deps.cameras.create(principalOf(req), req.body)));
+    async (req, reply) => reply.code(201).send(await deps.cameras.create(principalOf(req), req.body)),
+  );
 
-  app.patch('/api/v1/cameras/:id', {
-    schema: {
-      tags, summary: 'Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored',
-      security: sec, params: IdParams, body: CameraPatchBody, response: { 200: CameraRow },
+  app.patch(
+    '/api/v1/cameras/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored',
+        security: sec,
+        params: IdParams,
+        body: CameraPatchBody,
+        response: { 200: CameraRow },
+      },
+      preValidation: strictBody(CameraPatchBody, CameraFieldCodes),
+      config,
     },
-    preValidation: strictBody(CameraPatchBody, CameraFieldCodes),
-    config,
-  }, async (req) => deps.cameras.update(principalOf(req), req.params.id, req.body));
+    async (req) => deps.cameras.update(principalOf(req), req.params.id, req.body),
+  );
 
-  app.delete('/api/v1/cameras/:id', {
-    schema: { tags, summary: 'Delete a camera with its tags and grants', security: sec, params: IdParams, response: { 200: Deleted } },
-  }, async (req) => deps.cameras.delete(principalOf(req), req.params.id));
+  app.delete(
+    '/api/v1/cameras/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a camera with its tags and grants',
+        security: sec,
+        params: IdParams,
+        response: { 200: Deleted },
+      },
+    },
+    async (req) => deps.cameras.delete(principalOf(req), req.params.id),
+  );
 }

@@ -14,7 +14,13 @@ import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import type { CameraCreate, CameraPatch } from './cameras.schemas.js';
-import { camerasStore, type CameraCounts, type CameraRecord, type CameraStatus, type NodeCamera } from './cameras.store.js';
+import {
+  camerasStore,
+  type CameraCounts,
+  type CameraRecord,
+  type CameraStatus,
+  type NodeCamera,
+} from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 import { isForbiddenTarget } from '../nodes/target-policy.js';
 import type { Provisioner } from './provisioning.js';
@@ -27,7 +33,11 @@ const NETWORK = new Set(['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:'
 /** A source URL of an accepted scheme; network schemes need a host. */
 export function checkSourceUrl(text: string, allowPrivateTargets = false): string {
   let u: URL;
-  try { u = new URL(text); } catch { throw errors.badRequest('bad_source_url'); }
+  try {
+    u = new URL(text);
+  } catch {
+    throw errors.badRequest('bad_source_url');
+  }
   if (!SCHEMES.has(u.protocol) || (NETWORK.has(u.protocol) && !u.hostname)) throw errors.badRequest('bad_source_url');
   if (!NETWORK.has(u.protocol)) return text;
   // ffmpeg must connect to the host checked here: a text its parser reads otherwise is refused
@@ -35,7 +45,8 @@ export function checkSourceUrl(text: string, allowPrivateTargets = false): strin
   if (sourceAmbiguity(text) !== null) throw errors.badRequest('bad_source_url');
   // The node would fetch it: not its link-local or cloud-metadata neighbours.
   const ffmpeg = ffmpegHost(text);
-  if (!allowPrivateTargets && (isForbiddenTarget(u.hostname) || (ffmpeg !== null && isForbiddenTarget(ffmpeg)))) throw errors.badRequest('bad_source_url');
+  if (!allowPrivateTargets && (isForbiddenTarget(u.hostname) || (ffmpeg !== null && isForbiddenTarget(ffmpeg))))
+    throw errors.badRequest('bad_source_url');
   return text;
 }
 
@@ -47,12 +58,21 @@ export type { CameraCounts, CameraStatus, NodeCamera };
 export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
 
 function cameraRow(c: CameraRecord, tagIds: string[]) {
-  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [{ kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskUrlPassword(c.main_source) }];
-  if (c.sub_source !== null) profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskUrlPassword(c.sub_source) });
+  const profiles: Array<{ kind: 'MAIN' | 'SUB'; stream: string; source_url: string }> = [
+    { kind: 'MAIN', stream: streamName(c.id, 'MAIN'), source_url: maskUrlPassword(c.main_source) },
+  ];
+  if (c.sub_source !== null)
+    profiles.push({ kind: 'SUB' as const, stream: streamName(c.id, 'SUB'), source_url: maskUrlPassword(c.sub_source) });
   return {
-    id: c.id, org_id: c.org_id, node_id: c.node_id, name: c.name,
-    main_source: maskUrlPassword(c.main_source), sub_source: c.sub_source === null ? null : maskUrlPassword(c.sub_source),
-    tag_ids: tagIds, status: c.status, profiles,
+    id: c.id,
+    org_id: c.org_id,
+    node_id: c.node_id,
+    name: c.name,
+    main_source: maskUrlPassword(c.main_source),
+    sub_source: c.sub_source === null ? null : maskUrlPassword(c.sub_source),
+    tag_ids: tagIds,
+    status: c.status,
+    profiles,
     recording: c.recording_retention === null ? null : { retention: c.recording_retention },
   };
 }
@@ -132,7 +152,10 @@ export class CamerasService {
     const scope = cameraScope(p, q.org);
     const limit = q.limit ?? DEFAULT_LIMIT;
     const rows = await camerasStore.list(this.db, { scope, after: q.after ?? null, limit });
-    const tags = await camerasStore.tagsOf(this.db, rows.slice(0, limit).map((r) => r.id));
+    const tags = await camerasStore.tagsOf(
+      this.db,
+      rows.slice(0, limit).map((r) => r.id),
+    );
     return pageOf(rows, limit, (r) => cameraRow(r, tags.get(r.id) ?? []));
   }
 
@@ -155,8 +178,14 @@ export class CamerasService {
         throw errors.quotaReached('max_cameras_reached');
       }
       const rec: CameraRecord = {
-        id, org_id: orgId, node_id: body.node_id.toLowerCase(), name: body.name, main_source: main, sub_source: sub,
-        recording_retention: body.recording?.retention ?? null, status: 'unavailable',
+        id,
+        org_id: orgId,
+        node_id: body.node_id.toLowerCase(),
+        name: body.name,
+        main_source: main,
+        sub_source: sub,
+        recording_retention: body.recording?.retention ?? null,
+        status: 'unavailable',
       };
       const { status: _s, ...insert } = rec;
       await camerasStore.insert(trx, insert);
@@ -165,8 +194,21 @@ export class CamerasService {
       await rightsChanged(trx, orgId);
       const row = cameraRow(rec, [...tagIds].sort());
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId, nodeId: rec.node_id, action: 'camera.create', objectType: 'camera', objectId: id, objectName: rec.name,
-        params: { name: rec.name, node_id: rec.node_id, main_source: row.main_source, sub_source: row.sub_source, tag_ids: row.tag_ids, recording: row.recording },
+        actor: actorOf(p),
+        orgId,
+        nodeId: rec.node_id,
+        action: 'camera.create',
+        objectType: 'camera',
+        objectId: id,
+        objectName: rec.name,
+        params: {
+          name: rec.name,
+          node_id: rec.node_id,
+          main_source: row.main_source,
+          sub_source: row.sub_source,
+          tag_ids: row.tag_ids,
+          recording: row.recording,
+        },
       });
       return { row, rec };
     });
@@ -186,15 +228,24 @@ export class CamerasService {
       }
       const main = sourceChange(body.main_source, before.main_source, this.nodes.allowPrivateTargets);
       if (main !== undefined) set.main_source = main;
-      const sub = body.sub_source === null ? (before.sub_source === null ? undefined : null) : sourceChange(body.sub_source, before.sub_source, this.nodes.allowPrivateTargets);
+      const sub =
+        body.sub_source === null
+          ? before.sub_source === null
+            ? undefined
+            : null
+          : sourceChange(body.sub_source, before.sub_source, this.nodes.allowPrivateTargets);
       if (sub !== undefined) set.sub_source = sub;
-      if (body.recording !== undefined && (body.recording?.retention ?? null) !== before.recording_retention) set.recording_retention = body.recording?.retention ?? null;
+      if (body.recording !== undefined && (body.recording?.retention ?? null) !== before.recording_retention)
+        set.recording_retention = body.recording?.retention ?? null;
       let tagIds = beforeTags;
       if (body.tag_ids !== undefined) {
         const next = (await this.tags.requireInOrg(trx, before.org_id, body.tag_ids)).sort();
         if (next.join() !== beforeTags.join()) tagIds = next;
       }
-      const changed = [...Object.keys(set).map((k) => (k === 'recording_retention' ? 'recording' : k)), ...(tagIds !== beforeTags ? ['tag_ids'] : [])];
+      const changed = [
+        ...Object.keys(set).map((k) => (k === 'recording_retention' ? 'recording' : k)),
+        ...(tagIds !== beforeTags ? ['tag_ids'] : []),
+      ];
       // The node's streams change only with what they carry (not the name or tags).
       const toNode = ['node_id', 'main_source', 'sub_source', 'recording_retention'].some((f) => f in set);
       const after = { ...before, ...set };
@@ -208,8 +259,14 @@ export class CamerasService {
       const params: Record<string, unknown> = { changed };
       for (const f of changed) params[f] = (row as Record<string, unknown>)[f];
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: after.org_id, nodeId: after.node_id, action: 'camera.update', objectType: 'camera', objectId: after.id,
-        objectName: after.name, params,
+        actor: actorOf(p),
+        orgId: after.org_id,
+        nodeId: after.node_id,
+        action: 'camera.update',
+        objectType: 'camera',
+        objectId: after.id,
+        objectName: after.name,
+        params,
       });
       return { row, before, after: toNode ? after : null };
     });
@@ -223,8 +280,14 @@ export class CamerasService {
       await camerasStore.delete(trx, before.id);
       await rightsChanged(trx, before.org_id);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, nodeId: before.node_id, action: 'camera.delete', objectType: 'camera', objectId: before.id,
-        objectName: before.name, params: {},
+        actor: actorOf(p),
+        orgId: before.org_id,
+        nodeId: before.node_id,
+        action: 'camera.delete',
+        objectType: 'camera',
+        objectId: before.id,
+        objectName: before.name,
+        params: {},
       });
       return before;
     });
@@ -262,7 +325,11 @@ function adminScope(p: Principal): CameraScope {
 }
 
 /** The new source, or undefined when unchanged (equal, or the masked form of the stored one). */
-function sourceChange(next: string | undefined, stored: string | null, allowPrivateTargets: boolean): string | undefined {
+function sourceChange(
+  next: string | undefined,
+  stored: string | null,
+  allowPrivateTargets: boolean,
+): string | undefined {
   if (next === undefined || next === stored || (stored !== null && next === maskUrlPassword(stored))) return undefined;
   return checkSourceUrl(next, allowPrivateTargets);
 }

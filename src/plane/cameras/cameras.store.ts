@@ -3,22 +3,59 @@ import type { Db } from '../db/database.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
 export interface CameraRecord {
-  id: string; org_id: string; node_id: string; name: string; main_source: string; sub_source: string | null;
+  id: string;
+  org_id: string;
+  node_id: string;
+  name: string;
+  main_source: string;
+  sub_source: string | null;
   /** the camera's recording retention (node grammar, e.g. 7d); null: no recording */
   recording_retention: string | null;
   status: 'live' | 'unavailable' | 'degraded' | 'failing';
 }
 export type CameraStatus = CameraRecord['status'];
 /** How many cameras the inventory holds, and how many of each status. */
-export interface CameraCounts { total: number; live: number; unavailable: number; degraded: number; failing: number }
+export interface CameraCounts {
+  total: number;
+  live: number;
+  unavailable: number;
+  degraded: number;
+  failing: number;
+}
 /** A camera as the sweeper reads it: its status and the start of its open offline interval. */
 export interface NodeCamera {
-  id: string; org_id: string; node_id: string; name: string; status: CameraStatus; offline_since: Date | null;
+  id: string;
+  org_id: string;
+  node_id: string;
+  name: string;
+  status: CameraStatus;
+  offline_since: Date | null;
   // what the reconcile wants on the node
-  main_source: string; sub_source: string | null; recording_retention: string | null;
+  main_source: string;
+  sub_source: string | null;
+  recording_retention: string | null;
 }
-const COLUMNS = ['c.id', 'c.org_id', 'c.node_id', 'c.name', 'c.main_source', 'c.sub_source', 'c.recording_retention', 'c.status'] as const;
-const NODE_CAMERA = ['id', 'org_id', 'node_id', 'name', 'status', 'offline_since', 'main_source', 'sub_source', 'recording_retention'] as const;
+const COLUMNS = [
+  'c.id',
+  'c.org_id',
+  'c.node_id',
+  'c.name',
+  'c.main_source',
+  'c.sub_source',
+  'c.recording_retention',
+  'c.status',
+] as const;
+const NODE_CAMERA = [
+  'id',
+  'org_id',
+  'node_id',
+  'name',
+  'status',
+  'offline_since',
+  'main_source',
+  'sub_source',
+  'recording_retention',
+] as const;
 
 /**
  * The only SQL of cameras and their tags. Visibility comes from the camera-rights rule. Status
@@ -26,13 +63,22 @@ const NODE_CAMERA = ['id', 'org_id', 'node_id', 'name', 'status', 'offline_since
  */
 export const camerasStore = {
   async list(db: Db, q: { scope: CameraScope; after: string | null; limit: number }): Promise<CameraRecord[]> {
-    let s = db.selectFrom('cameras as c').select(COLUMNS).where(cameraVisible(q.scope, 'c.id', 'c.org_id')).orderBy('c.id').limit(q.limit + 1);
+    let s = db
+      .selectFrom('cameras as c')
+      .select(COLUMNS)
+      .where(cameraVisible(q.scope, 'c.id', 'c.org_id'))
+      .orderBy('c.id')
+      .limit(q.limit + 1);
     if (q.after) s = s.where('c.id', '>', q.after);
     return s.execute();
   },
 
   async get(db: Db, id: string, scope: CameraScope, opts: { lock?: boolean } = {}): Promise<CameraRecord | undefined> {
-    let s = db.selectFrom('cameras as c').select(COLUMNS).where('c.id', '=', id).where(cameraVisible(scope, 'c.id', 'c.org_id'));
+    let s = db
+      .selectFrom('cameras as c')
+      .select(COLUMNS)
+      .where('c.id', '=', id)
+      .where(cameraVisible(scope, 'c.id', 'c.org_id'));
     if (opts.lock) s = s.forUpdate();
     return s.executeTakeFirst();
   },
@@ -40,7 +86,12 @@ export const camerasStore = {
   async tagsOf(db: Db, ids: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(ids.map((i) => [i, []]));
     if (!ids.length) return out;
-    const rows = await db.selectFrom('camera_tags').select(['camera_id', 'tag_id']).where('camera_id', 'in', ids).orderBy('tag_id').execute();
+    const rows = await db
+      .selectFrom('camera_tags')
+      .select(['camera_id', 'tag_id'])
+      .where('camera_id', 'in', ids)
+      .orderBy('tag_id')
+      .execute();
     for (const r of rows) out.get(r.camera_id)?.push(r.tag_id);
     return out;
   },
@@ -93,15 +144,23 @@ export const camerasStore = {
   /** Ends the offline interval of those cameras that are offline; returns each with its start. */
   async closeOffline(trx: Db, ids: string[]): Promise<Array<{ id: string; was: Date }>> {
     if (!ids.length) return [];
-    const r = await sql<{ id: string; was: Date }>`with old as (select id, offline_since from cameras where id = any(${ids}::uuid[]) and offline_since is not null for update)
-      update cameras c set offline_since = null from old where c.id = old.id returning c.id, old.offline_since as was`.execute(trx);
+    const r = await sql<{
+      id: string;
+      was: Date;
+    }>`with old as (select id, offline_since from cameras where id = any(${ids}::uuid[]) and offline_since is not null for update)
+      update cameras c set offline_since = null from old where c.id = old.id returning c.id, old.offline_since as was`.execute(
+      trx,
+    );
     return r.rows;
   },
 
   /** How many cameras `orgId` has, or how many of `ids` are its cameras. */
   async countInOrg(db: Db, orgId: string, ids?: string[]): Promise<number> {
     if (ids && !ids.length) return 0;
-    let s = db.selectFrom('cameras').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId);
+    let s = db
+      .selectFrom('cameras')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId);
     if (ids) s = s.where('id', 'in', ids);
     return Number((await s.executeTakeFirst())?.n ?? 0);
   },
@@ -110,25 +169,53 @@ export const camerasStore = {
     await db.insertInto('cameras').values(c).execute();
   },
 
-  async update(db: Db, id: string, set: Partial<Pick<CameraRecord, 'name' | 'node_id' | 'main_source' | 'sub_source' | 'recording_retention'>>, now: Date): Promise<void> {
-    await db.updateTable('cameras').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+  async update(
+    db: Db,
+    id: string,
+    set: Partial<Pick<CameraRecord, 'name' | 'node_id' | 'main_source' | 'sub_source' | 'recording_retention'>>,
+    now: Date,
+  ): Promise<void> {
+    await db
+      .updateTable('cameras')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   },
 
   async setTags(db: Db, id: string, tagIds: string[]): Promise<void> {
     await db.deleteFrom('camera_tags').where('camera_id', '=', id).execute();
-    if (tagIds.length) await db.insertInto('camera_tags').values(tagIds.map((t) => ({ camera_id: id, tag_id: t }))).execute();
+    if (tagIds.length)
+      await db
+        .insertInto('camera_tags')
+        .values(tagIds.map((t) => ({ camera_id: id, tag_id: t })))
+        .execute();
   },
 
   /** The distinct nodes hosting the cameras of `scope`, ascending by id. */
   async nodeIdsIn(db: Db, scope: CameraScope): Promise<string[]> {
-    const rows = await db.selectFrom('cameras as c').select('c.node_id').distinct().where(cameraVisible(scope, 'c.id', 'c.org_id')).orderBy('c.node_id').execute();
+    const rows = await db
+      .selectFrom('cameras as c')
+      .select('c.node_id')
+      .distinct()
+      .where(cameraVisible(scope, 'c.id', 'c.org_id'))
+      .orderBy('c.node_id')
+      .execute();
     return rows.map((r) => r.node_id);
   },
 
   /** Those of `ids` (valid uuids) within `scope`, with their name and node. */
-  async someIn(db: Db, scope: CameraScope, ids: string[]): Promise<Array<{ id: string; name: string; node_id: string }>> {
+  async someIn(
+    db: Db,
+    scope: CameraScope,
+    ids: string[],
+  ): Promise<Array<{ id: string; name: string; node_id: string }>> {
     if (!ids.length) return [];
-    return db.selectFrom('cameras as c').select(['c.id', 'c.name', 'c.node_id']).where('c.id', 'in', ids).where(cameraVisible(scope, 'c.id', 'c.org_id')).execute();
+    return db
+      .selectFrom('cameras as c')
+      .select(['c.id', 'c.name', 'c.node_id'])
+      .where('c.id', 'in', ids)
+      .where(cameraVisible(scope, 'c.id', 'c.org_id'))
+      .execute();
   },
 
   /** Tags and grants of the camera go with it (ON DELETE CASCADE). */

@@ -4,9 +4,19 @@ import type { NodesService } from '../nodes/nodes.service.js';
 import { deleteStream, firstStorage, putStream, type StreamSpec } from '../nodes/node-streams.js';
 
 /** What a camera asks of its node: its sources and its recording. */
-export interface CameraDesire { id: string; main_source: string; sub_source: string | null; recording_retention: string | null }
+export interface CameraDesire {
+  id: string;
+  main_source: string;
+  sub_source: string | null;
+  recording_retention: string | null;
+}
 /** A row of the node's stream list as the reconcile compares it. */
-export interface ObservedStream { name: string; input?: string | null; dvr?: { storage: string; retention: string } | null; on_demand?: boolean }
+export interface ObservedStream {
+  name: string;
+  input?: string | null;
+  dvr?: { storage: string; retention: string } | null;
+  on_demand?: boolean;
+}
 
 export const mainStream = (id: string) => `${id}_main`;
 export const subStream = (id: string) => `${id}_sub`;
@@ -18,10 +28,16 @@ const CAMERA_STREAM = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
  * with no storage gets the stream without recording (nothing to record to).
  */
 export function desiredStreams(c: CameraDesire, storage: string | null): Array<[string, StreamSpec]> {
-  const out: Array<[string, StreamSpec]> = [[mainStream(c.id), {
-    input: c.main_source, on_demand: false,
-    dvr: c.recording_retention !== null && storage !== null ? { storage, retention: c.recording_retention } : null,
-  }]];
+  const out: Array<[string, StreamSpec]> = [
+    [
+      mainStream(c.id),
+      {
+        input: c.main_source,
+        on_demand: false,
+        dvr: c.recording_retention !== null && storage !== null ? { storage, retention: c.recording_retention } : null,
+      },
+    ],
+  ];
   if (c.sub_source !== null) out.push([subStream(c.id), { input: c.sub_source, dvr: null, on_demand: false }]);
   return out;
 }
@@ -37,27 +53,47 @@ export function sameStream(want: StreamSpec, have: ObservedStream): boolean {
   if (input !== want.input && input !== maskUrlPassword(want.input)) return false;
   if ((have.on_demand ?? false) !== want.on_demand) return false;
   const d = have.dvr ?? null;
-  return d === null ? want.dvr === null : want.dvr !== null && d.storage === want.dvr.storage && d.retention === want.dvr.retention;
+  return d === null
+    ? want.dvr === null
+    : want.dvr !== null && d.storage === want.dvr.storage && d.retention === want.dvr.retention;
 }
 
 /** The repairs that make a node's stream list the inventory's: streams to put, Argus-named streams to delete. */
-export function planRepairs(cams: CameraDesire[], observed: ObservedStream[], storage: string | null): { put: Array<[string, StreamSpec]>; del: string[] } {
+export function planRepairs(
+  cams: CameraDesire[],
+  observed: ObservedStream[],
+  storage: string | null,
+): { put: Array<[string, StreamSpec]>; del: string[] } {
   const want = new Map(cams.flatMap((c) => desiredStreams(c, storage)));
   const have = new Map(observed.map((s) => [s.name, s]));
-  const put = [...want].filter(([name, spec]) => { const h = have.get(name); return !h || !sameStream(spec, h); });
+  const put = [...want].filter(([name, spec]) => {
+    const h = have.get(name);
+    return !h || !sameStream(spec, h);
+  });
   const del = observed.filter((s) => CAMERA_STREAM.test(s.name) && !want.has(s.name)).map((s) => s.name);
   return { put, del };
 }
 
 /** Applies repairs to a node, a few at once; returns how many failed. */
-export async function applyRepairs(base: string, token: string, plan: { put: Array<[string, StreamSpec]>; del: string[] }, timeoutMs: number): Promise<number> {
+export async function applyRepairs(
+  base: string,
+  token: string,
+  plan: { put: Array<[string, StreamSpec]>; del: string[] },
+  timeoutMs: number,
+): Promise<number> {
   const ops = [
-    ...plan.put.map(([name, spec]) => () => putStream(base, token, name, spec, timeoutMs)),
+    ...plan.put.map(
+      ([name, spec]) =>
+        () =>
+          putStream(base, token, name, spec, timeoutMs),
+    ),
     ...plan.del.map((name) => () => deleteStream(base, token, name, timeoutMs)),
   ];
   let failed = 0;
   let next = 0;
-  const worker = async () => { while (next < ops.length) if (!(await ops[next++]!())) failed++; };
+  const worker = async () => {
+    while (next < ops.length) if (!(await ops[next++]!())) failed++;
+  };
   await Promise.all(Array.from({ length: Math.min(4, ops.length) }, worker));
   return failed;
 }
@@ -71,14 +107,23 @@ export async function applyRepairs(base: string, token: string, plan: { put: Arr
 export class Provisioner {
   private readonly queues = new Map<string, Promise<void>>();
 
-  constructor(private readonly nodes: NodesService, private readonly timeoutMs: number, private readonly log: Pick<Logger, 'warn'>) {}
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly timeoutMs: number,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
 
   /** `before`/`after`: the camera as it was and is (null: did not / no longer exist(s)). */
-  cameraChanged(before: (CameraDesire & { node_id: string }) | null, after: (CameraDesire & { node_id: string }) | null): void {
+  cameraChanged(
+    before: (CameraDesire & { node_id: string }) | null,
+    after: (CameraDesire & { node_id: string }) | null,
+  ): void {
     const id = (after ?? before)!.id;
     const run = (this.queues.get(id) ?? Promise.resolve()).then(() => this.send(before, after));
     this.queues.set(id, run);
-    void run.finally(() => { if (this.queues.get(id) === run) this.queues.delete(id); });
+    void run.finally(() => {
+      if (this.queues.get(id) === run) this.queues.delete(id);
+    });
   }
 
   /** Resolves once every change queued so far reached its node or failed (tests, shutdown). */
@@ -86,21 +131,34 @@ export class Provisioner {
     while (this.queues.size) await Promise.all([...this.queues.values()]);
   }
 
-  private async send(before: (CameraDesire & { node_id: string }) | null, after: (CameraDesire & { node_id: string }) | null): Promise<void> {
+  private async send(
+    before: (CameraDesire & { node_id: string }) | null,
+    after: (CameraDesire & { node_id: string }) | null,
+  ): Promise<void> {
     try {
       if (before && (!after || before.node_id !== after.node_id)) {
-        await this.onNode(before.node_id, async (url, token) => applyRepairs(url, token, { put: [], del: [mainStream(before.id), subStream(before.id)] }, this.timeoutMs));
+        await this.onNode(before.node_id, async (url, token) =>
+          applyRepairs(url, token, { put: [], del: [mainStream(before.id), subStream(before.id)] }, this.timeoutMs),
+        );
       }
       if (after) {
         await this.onNode(after.node_id, async (url, token) => {
           const storage = after.recording_retention === null ? null : await firstStorage(url, token, this.timeoutMs);
           if (storage === undefined) return 1;
           const want = desiredStreams(after, storage);
-          return applyRepairs(url, token, { put: want, del: after.sub_source === null ? [subStream(after.id)] : [] }, this.timeoutMs);
+          return applyRepairs(
+            url,
+            token,
+            { put: want, del: after.sub_source === null ? [subStream(after.id)] : [] },
+            this.timeoutMs,
+          );
         });
       }
     } catch (err) {
-      this.log.warn({ camera_id: (after ?? before)?.id, err: (err as Error).message }, 'camera not provisioned on its node');
+      this.log.warn(
+        { camera_id: (after ?? before)?.id, err: (err as Error).message },
+        'camera not provisioned on its node',
+      );
     }
   }
 
@@ -108,6 +166,7 @@ export class Provisioner {
     const c = await this.nodes.credentials(nodeId);
     if (!c) return;
     const failed = await fn(c.url, c.apiToken);
-    if (failed) this.log.warn({ node_id: nodeId, failed }, 'node did not take every stream change; the sweep repairs it');
+    if (failed)
+      this.log.warn({ node_id: nodeId, failed }, 'node did not take every stream change; the sweep repairs it');
   }
 }

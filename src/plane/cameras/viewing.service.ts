@@ -30,13 +30,19 @@ export class ViewingService {
     private readonly nodes: NodesService,
   ) {}
 
-  async play(p: Principal, rawId: string, body: PlayRequest): Promise<{ url: string; token: string; expires_at: string }> {
+  async play(
+    p: Principal,
+    rawId: string,
+    body: PlayRequest,
+  ): Promise<{ url: string; token: string; expires_at: string }> {
     const camera = await this.cameras.visible(p, rawId);
     const profile = body.profile ?? 'MAIN';
     const intent = body.intent ?? 'live';
     if (profile === 'SUB' && camera.sub_source === null) throw errors.badRequest('bad_profile');
-    if (intent === 'live' && (body.from !== undefined || body.duration !== undefined)) throw errors.badRequest('bad_range');
-    if (intent === 'playback' && (body.from === undefined || body.duration === undefined)) throw errors.badRequest('bad_range');
+    if (intent === 'live' && (body.from !== undefined || body.duration !== undefined))
+      throw errors.badRequest('bad_range');
+    if (intent === 'playback' && (body.from === undefined || body.duration === undefined))
+      throw errors.badRequest('bad_range');
     const stream = streamName(camera.id, profile);
 
     const node = await this.nodes.credentials(camera.node_id);
@@ -47,18 +53,35 @@ export class ViewingService {
     const now = this.clock.now();
     const exp = Math.floor(now / 1000) + VIEWER_TOKEN_TTL_SECS;
     const token = await new SignJWT({
-      typ: 'viewer', stream, protocols: ['hls'], subject_kind: 'user', subject_name: p.name, camera_id: camera.id,
-    }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(p.userId).setIssuedAt(Math.floor(now / 1000)).setExpirationTime(exp)
+      typ: 'viewer',
+      stream,
+      protocols: ['hls'],
+      subject_kind: 'user',
+      subject_name: p.name,
+      camera_id: camera.id,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(p.userId)
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(exp)
       .sign(new TextEncoder().encode(node.authBackendSecret));
-    const url = intent === 'live'
-      ? `${node.url}/${stream}/index.m3u8`
-      : `${node.url}/${stream}/index-${body.from}-${body.duration}.m3u8`;
+    const url =
+      intent === 'live'
+        ? `${node.url}/${stream}/index.m3u8`
+        : `${node.url}/${stream}/index-${body.from}-${body.duration}.m3u8`;
 
-    await this.db.transaction().execute((trx) => this.audit.record(trx, {
-      actor: actorOf(p), orgId: camera.org_id, nodeId: camera.node_id, action: intent === 'live' ? 'view.live' : 'view.playback',
-      objectType: 'camera', objectId: camera.id, objectName: camera.name,
-      params: intent === 'live' ? { profile, stream } : { profile, stream, from: body.from, duration: body.duration },
-    }));
+    await this.db.transaction().execute((trx) =>
+      this.audit.record(trx, {
+        actor: actorOf(p),
+        orgId: camera.org_id,
+        nodeId: camera.node_id,
+        action: intent === 'live' ? 'view.live' : 'view.playback',
+        objectType: 'camera',
+        objectId: camera.id,
+        objectName: camera.name,
+        params: intent === 'live' ? { profile, stream } : { profile, stream, from: body.from, duration: body.duration },
+      }),
+    );
     return { url, token, expires_at: iso(exp * 1000) };
   }
 }

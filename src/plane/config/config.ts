@@ -83,7 +83,8 @@ export function parsePlaneConfig(opts: {
   problems.push(...lengthProblems(doc as Record<string, unknown>));
 
   const dvr = doc.dvr_export_max_secs ?? 3600;
-  if (!Number.isInteger(dvr) || dvr < 60 || dvr > 86400) problems.push('dvr_export_max_secs must be an integer in 60..86400');
+  if (!Number.isInteger(dvr) || dvr < 60 || dvr > 86400)
+    problems.push('dvr_export_max_secs must be an integer in 60..86400');
 
   let database: PlaneConfig['database'] = { kind: 'pglite', dir: join(dataDir, 'db') };
   const fileUrl = doc.database?.url;
@@ -97,19 +98,27 @@ export function parsePlaneConfig(opts: {
   // Every section is parsed whatever the others hold, into one list: all problems are reported together.
   const { listen, publicUrl, trustedProxies, allowPrivateTargets, tls } = parseNetwork(doc.network, dataDir, problems);
 
-  const logLevelEnv: PlaneConfig['logLevelEnv'] = env.RUST_LOG?.trim() ? 'RUST_LOG' : env.ARGUS_LOG?.trim() ? 'ARGUS_LOG' : null;
+  const logLevelEnv: PlaneConfig['logLevelEnv'] = env.RUST_LOG?.trim()
+    ? 'RUST_LOG'
+    : env.ARGUS_LOG?.trim()
+      ? 'ARGUS_LOG'
+      : null;
   const envLevel = logLevelEnv ? envLogLevel(env[logLevelEnv]!) : '';
   const fileLevel = String(doc.logging?.minimum_level ?? 'info');
-  if (!LEVELS.includes(fileLevel as LogLevel)) problems.push(`[logging] minimum_level must be one of ${LEVELS.join(', ')}`);
+  if (!LEVELS.includes(fileLevel as LogLevel))
+    problems.push(`[logging] minimum_level must be one of ${LEVELS.join(', ')}`);
   let logLevel = fileLevel as LogLevel;
   let logLevelSource: PlaneConfig['logLevelSource'] = 'file';
   if (logLevelEnv) {
-    if (LEVELS.includes(envLevel as LogLevel)) { logLevel = envLevel as LogLevel; logLevelSource = 'environment'; }
-    else problems.push(`RUST_LOG/ARGUS_LOG must be one of ${LEVELS.join(', ')}`);
+    if (LEVELS.includes(envLevel as LogLevel)) {
+      logLevel = envLevel as LogLevel;
+      logLevelSource = 'environment';
+    } else problems.push(`RUST_LOG/ARGUS_LOG must be one of ${LEVELS.join(', ')}`);
   }
 
   const purgeDays = doc.events?.purge_record_retention_days ?? 30;
-  if (!Number.isInteger(purgeDays) || purgeDays < 1 || purgeDays > 3650) problems.push('[events] purge_record_retention_days must be an integer in 1..3650');
+  if (!Number.isInteger(purgeDays) || purgeDays < 1 || purgeDays > 3650)
+    problems.push('[events] purge_record_retention_days must be an integer in 1..3650');
 
   const rate = doc.events?.module_rate_limit_default ?? 200;
   if (!Number.isInteger(rate) || rate < 1) problems.push('[events] module_rate_limit_default must be an integer >= 1');
@@ -118,7 +127,8 @@ export function parsePlaneConfig(opts: {
   const sweeper = parseSweeper(doc.sweeper, problems);
 
   let bootstrap: PlaneConfig['bootstrap'] = null;
-  const bl = env.ARGUS_BOOTSTRAP_LOGIN, bp = env.ARGUS_BOOTSTRAP_PASSWORD;
+  const bl = env.ARGUS_BOOTSTRAP_LOGIN,
+    bp = env.ARGUS_BOOTSTRAP_PASSWORD;
   if (bl || bp) {
     if (!bl || !bp) problems.push('ARGUS_BOOTSTRAP_LOGIN and ARGUS_BOOTSTRAP_PASSWORD are set together');
     else if (bp.length < 8) problems.push('ARGUS_BOOTSTRAP_PASSWORD must have at least 8 characters');
@@ -158,8 +168,12 @@ export function parsePlaneConfig(opts: {
  * directives for other targets are ignored. `trace` counts as debug, `off` as error.
  */
 function envLogLevel(value: string): string {
-  let bare = '', mine = '';
-  for (const d of value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  let bare = '',
+    mine = '';
+  for (const d of value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     const eq = d.indexOf('=');
     if (eq < 0) bare = d;
     else if (d.slice(0, eq) === 'argus_plane' || d.slice(0, eq) === 'argus') mine = d.slice(eq + 1);
@@ -167,7 +181,6 @@ function envLogLevel(value: string): string {
   const level = mine || bare;
   return level === 'trace' ? 'debug' : level === 'off' ? 'error' : level;
 }
-
 
 export function configPathFrom(arg: string | undefined): string {
   const p = arg ?? join('data', 'plane.toml');

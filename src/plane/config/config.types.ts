@@ -11,7 +11,8 @@ export interface PlaneConfig {
   /** The folder of plane.toml: the embedded database, the secret key file and evidence default live here. */
   dataDir: string;
   configFile: string | null;
-  database: { kind: 'postgres'; url: string; source: 'DATABASE_URL' | 'plane.toml' } | { kind: 'pglite'; dir: string | null };
+  database:
+    { kind: 'postgres'; url: string; source: 'DATABASE_URL' | 'plane.toml' } | { kind: 'pglite'; dir: string | null };
   listen: { host: string; port: number };
   publicUrl: string;
   logLevel: LogLevel;
@@ -33,9 +34,14 @@ export interface PlaneConfig {
    * [evidence_storage] watermarks (1 <= low < high < critical <= 99, document 1) and max_bytes:
    * used_percent is measured against max_bytes when set, else against the volume (statfs).
    */
-  evidencePressure: { lowPercent: number; highPercent: number; criticalPercent: number; maxBytes: number | null;
+  evidencePressure: {
+    lowPercent: number;
+    highPercent: number;
+    criticalPercent: number;
+    maxBytes: number | null;
     /** `oldest_purge_day`: whole oldest days of events go at the high watermark until below the low one */
-    volumeRetention?: 'disabled' | 'oldest_purge_day' };
+    volumeRetention?: 'disabled' | 'oldest_purge_day';
+  };
   /**
    * [sweeper]: whether this process polls nodes and watches the evidence storage (`enabled`), how
    * often, the poll time-out, and how many polls run at once.
@@ -56,7 +62,11 @@ export interface PlaneConfig {
 }
 
 /** Where evidence bytes live: a folder or a bucket. */
-export interface EvidenceLocation { backend: 'local' | 's3'; dir: string; s3?: S3Options | null }
+export interface EvidenceLocation {
+  backend: 'local' | 's3';
+  dir: string;
+  s3?: S3Options | null;
+}
 
 /**
  * plane.toml as the spec declares it. Parsed TOML is not checked against this type (a user can
@@ -66,13 +76,30 @@ export interface EvidenceLocation { backend: 'local' | 's3'; dir: string; s3?: S
 export interface PlaneToml {
   dvr_export_max_secs?: number;
   database?: { url?: unknown };
-  network?: { listen?: unknown; public_url?: unknown; trusted_proxies?: unknown; allow_private_targets?: unknown; tls?: Record<string, unknown> };
+  network?: {
+    listen?: unknown;
+    public_url?: unknown;
+    trusted_proxies?: unknown;
+    allow_private_targets?: unknown;
+    tls?: Record<string, unknown>;
+  };
   logging?: { minimum_level?: unknown };
   events?: { module_rate_limit_default?: number; purge_record_retention_days?: number };
   evidence_storage?: {
-    backend?: unknown; dir?: unknown; max_bytes?: number | null;
-    endpoint?: unknown; bucket?: unknown; region?: unknown; https?: unknown; addressing?: unknown; access_key?: unknown; secret_key?: unknown;
-    low_watermark_percent?: number; high_watermark_percent?: number; critical_watermark_percent?: number; volume_retention?: unknown;
+    backend?: unknown;
+    dir?: unknown;
+    max_bytes?: number | null;
+    endpoint?: unknown;
+    bucket?: unknown;
+    region?: unknown;
+    https?: unknown;
+    addressing?: unknown;
+    access_key?: unknown;
+    secret_key?: unknown;
+    low_watermark_percent?: number;
+    high_watermark_percent?: number;
+    critical_watermark_percent?: number;
+    volume_retention?: unknown;
   };
   evidence_storage_retired?: Record<string, unknown>;
   sweeper?: { enabled?: boolean; interval_secs?: number; timeout_secs?: number; concurrency?: number };

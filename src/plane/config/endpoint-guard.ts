@@ -8,7 +8,14 @@ import ipaddr from 'ipaddr.js';
  * one address: `[0:0:0:0:0:ffff:a9fe:a9fe]`, `[::ffff:0:a9fe:a9fe]`, `[fd00:0ec2::254]`,
  * `0xa9fea9fe`. Private and loopback addresses stay allowed (an s3 server on the same network).
  */
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+]);
 
 const V4_REFUSED: Array<[string, number]> = [
   ['169.254.0.0', 16], // link-local: the AWS, GCP, Azure and OpenStack metadata services
@@ -21,7 +28,13 @@ const V6_REFUSED: Array<[string, number]> = [
   ['fd00:ec2::', 32], // AWS's own services (metadata fd00:ec2::254, DNS, time)
 ];
 /** Prefixes whose last 32 bits are an IPv4 address: mapped, translated (RFC 6145), compatible, NAT64 (RFC 6052, RFC 8215). */
-const V4_IN_LAST_32: Array<[string, number]> = [['::ffff:0:0', 96], ['::ffff:0:0:0', 96], ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48]];
+const V4_IN_LAST_32: Array<[string, number]> = [
+  ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96],
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+];
 
 const within = (a: ipaddr.IPv4 | ipaddr.IPv6, [net, bits]: [string, number]) => {
   const n = ipaddr.parse(net);
@@ -52,7 +65,9 @@ export function endpointHost(endpoint: string): string | null {
   try {
     const host = new URL(`http://${endpoint}/`).hostname.toLowerCase().replace(/\.+$/, '');
     return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /** True when the endpoint's host, as written, is refused: a metadata name or a refused address in any notation. */
@@ -73,7 +88,13 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     const bad = addresses.find((a) => isRefusedAddress(a.address));
-    if (bad) return callback(Object.assign(new Error(`${hostname} resolves to a link-local or metadata address`), { code: 'EREFUSEDTARGET' }), []);
+    if (bad)
+      return callback(
+        Object.assign(new Error(`${hostname} resolves to a link-local or metadata address`), {
+          code: 'EREFUSEDTARGET',
+        }),
+        [],
+      );
     if (options.all) return callback(null, addresses);
     const first = addresses[0]!;
     callback(null, first.address, first.family);

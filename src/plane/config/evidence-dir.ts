@@ -5,8 +5,31 @@ import { resolve, sep } from 'node:path';
  * emptied a folder that had been named as one. Refused by their path alone, before any file is
  * read: the configuration at start, a settings PATCH, the storage test.
  */
-const SYSTEM_FOLDERS = new Set(['/', '/etc', '/usr', '/var', '/proc', '/sys', '/dev', '/boot', '/bin', '/sbin', '/lib', '/lib64',
-  '/root', '/home', '/run', '/tmp', '/opt', '/srv', '/mnt', '/media', '/usr/local', '/var/lib', '/var/log']);
+const SYSTEM_FOLDERS = new Set([
+  '/',
+  '/etc',
+  '/usr',
+  '/var',
+  '/proc',
+  '/sys',
+  '/dev',
+  '/boot',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib64',
+  '/root',
+  '/home',
+  '/run',
+  '/tmp',
+  '/opt',
+  '/srv',
+  '/mnt',
+  '/media',
+  '/usr/local',
+  '/var/lib',
+  '/var/log',
+]);
 /** Kernel file systems: nothing under them holds files. */
 const VIRTUAL_TREES = ['/proc', '/sys', '/dev'];
 

@@ -23,24 +23,46 @@ const get = (d: unknown, k: string): unknown => (typeof d === 'object' && d !== 
 /** Every string of plane.toml longer than its limit, as problems (`[section] key must be at most N characters`). */
 export function lengthProblems(doc: Doc): string[] {
   const M = SETTING_MAX;
-  const network = get(doc, 'network'), tls = get(network, 'tls');
+  const network = get(doc, 'network'),
+    tls = get(network, 'tls');
   const storage = (section: string): Array<[string, unknown, number]> => {
     const s = get(doc, section);
-    return [['backend', M.word], ['dir', M.path], ['endpoint', M.endpoint], ['bucket', M.bucket], ['region', M.region], ['addressing', M.word],
-      ['access_key', M.key], ['secret_key', M.key], ['volume_retention', M.word]].map(([k, max]) => [`[${section}] ${k}`, get(s, k as string), max as number]);
+    return [
+      ['backend', M.word],
+      ['dir', M.path],
+      ['endpoint', M.endpoint],
+      ['bucket', M.bucket],
+      ['region', M.region],
+      ['addressing', M.word],
+      ['access_key', M.key],
+      ['secret_key', M.key],
+      ['volume_retention', M.word],
+    ].map(([k, max]) => [`[${section}] ${k}`, get(s, k as string), max as number]);
   };
   const checks: Array<[string, unknown, number]> = [
     ['[database] url', get(get(doc, 'database'), 'url'), M.url],
-    ['[network] public_url', get(network, 'public_url'), M.url], ['[network] listen', get(network, 'listen'), M.listen],
-    ['[network.tls] mode', get(tls, 'mode'), M.word], ['[network.tls] cert', get(tls, 'cert'), M.path], ['[network.tls] key', get(tls, 'key'), M.path],
-    ['[network.tls] store_dir', get(tls, 'store_dir'), M.path], ['[network.tls] acme_contact', get(tls, 'acme_contact'), M.email],
-    ['[network.tls] acme_listen', get(tls, 'acme_listen'), M.listen], ['[network.tls] acme_directory_url', get(tls, 'acme_directory_url'), M.url],
-    ['[network.tls] acme_ca_file', get(tls, 'acme_ca_file'), M.path], ['[logging] minimum_level', get(get(doc, 'logging'), 'minimum_level'), M.word],
-    ...storage('evidence_storage'), ...storage('evidence_storage_retired'),
+    ['[network] public_url', get(network, 'public_url'), M.url],
+    ['[network] listen', get(network, 'listen'), M.listen],
+    ['[network.tls] mode', get(tls, 'mode'), M.word],
+    ['[network.tls] cert', get(tls, 'cert'), M.path],
+    ['[network.tls] key', get(tls, 'key'), M.path],
+    ['[network.tls] store_dir', get(tls, 'store_dir'), M.path],
+    ['[network.tls] acme_contact', get(tls, 'acme_contact'), M.email],
+    ['[network.tls] acme_listen', get(tls, 'acme_listen'), M.listen],
+    ['[network.tls] acme_directory_url', get(tls, 'acme_directory_url'), M.url],
+    ['[network.tls] acme_ca_file', get(tls, 'acme_ca_file'), M.path],
+    ['[logging] minimum_level', get(get(doc, 'logging'), 'minimum_level'), M.word],
+    ...storage('evidence_storage'),
+    ...storage('evidence_storage_retired'),
   ];
-  const problems = checks.filter(([, v, max]) => typeof v === 'string' && v.length > max).map(([label, , max]) => `${label} must be at most ${max} characters`);
+  const problems = checks
+    .filter(([, v, max]) => typeof v === 'string' && v.length > max)
+    .map(([label, , max]) => `${label} must be at most ${max} characters`);
   const hosts = get(tls, 'hosts');
-  if (Array.isArray(hosts) && (hosts.length > M.hosts || hosts.some((h) => typeof h === 'string' && h.length > M.host))) {
+  if (
+    Array.isArray(hosts) &&
+    (hosts.length > M.hosts || hosts.some((h) => typeof h === 'string' && h.length > M.host))
+  ) {
     problems.push(`[network.tls] hosts must be at most ${M.hosts} names of at most ${M.host} characters`);
   }
   return problems;

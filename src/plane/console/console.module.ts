@@ -16,7 +16,26 @@ import { ConsolePolicy, type NodeOrigins } from './console.policy.js';
  * speaks only the public API, so it needs no rights of its own. The policy lets the players
  * fetch HLS from the registered nodes (other origins) and feed hls.js's blob: media and worker.
  */
-export const CONSOLE_PAGES = ['/', '/login', '/live', '/feed', '/events/:id', '/cameras/:id', '/dashboards', '/dashboards/:id', '/reports', '/admin/tokens', '/admin/settings', '/admin/audit', '/admin/monitor', '/admin/people', '/admin/usage', '/admin/templates', '/admin/nodes/:id', '/admin/orgs'] as const;
+export const CONSOLE_PAGES = [
+  '/',
+  '/login',
+  '/live',
+  '/feed',
+  '/events/:id',
+  '/cameras/:id',
+  '/dashboards',
+  '/dashboards/:id',
+  '/reports',
+  '/admin/tokens',
+  '/admin/settings',
+  '/admin/audit',
+  '/admin/monitor',
+  '/admin/people',
+  '/admin/usage',
+  '/admin/templates',
+  '/admin/nodes/:id',
+  '/admin/orgs',
+] as const;
 
 /**
  * An asset's name as Vite writes it (`<name>-<hash>.<ext>`, one folder): anything else, `..`
@@ -25,7 +44,11 @@ export const CONSOLE_PAGES = ['/', '/login', '/live', '/feed', '/events/:id', '/
  * refusal answered 500 and logged an error, and a missing asset answered 405).
  */
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-const isFile = (path: string) => stat(path).then((s) => s.isFile(), () => false);
+const isFile = (path: string) =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?: Clock } = {}): DomainParts {
   const root = deps.root ?? fileURLToPath(new URL('../../../console/', import.meta.url));
@@ -38,17 +61,28 @@ export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?
         app.register(async (scope) => {
           scope.addHook('onSend', async (_req, reply) => {
             // no-referrer: a console page's address (an event, a camera) is not told to a node or any link's site.
-            reply.header('content-security-policy', await policy.current()).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+            reply
+              .header('content-security-policy', await policy.current())
+              .header('x-content-type-options', 'nosniff')
+              .header('referrer-policy', 'no-referrer');
           });
           // Only reply.sendFile: the assets route below decides what is a file to serve.
-          await scope.register(fastifyStatic, { root, serve: false, index: false, decorateReply: true, cacheControl: false });
+          await scope.register(fastifyStatic, {
+            root,
+            serve: false,
+            index: false,
+            decorateReply: true,
+            cacheControl: false,
+          });
           scope.get('/assets/*', { schema: { hide: true } }, async (req, reply) => {
             const name = (req.params as { '*': string })['*'];
             if (!ASSET_NAME.test(name) || !(await isFile(join(assets, name)))) throw errors.notFound();
             return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(name, assets);
           });
           for (const url of CONSOLE_PAGES) {
-            scope.get(url, { schema: { hide: true } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', root));
+            scope.get(url, { schema: { hide: true } }, (_req, reply) =>
+              reply.header('cache-control', 'no-cache').sendFile('index.html', root),
+            );
           }
         });
       },

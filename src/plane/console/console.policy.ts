@@ -1,7 +1,9 @@
 import type { Clock } from '../../common/clock.js';
 
 /** What the console needs of the nodes domain: where the players fetch from (NodesService.origins). */
-export interface NodeOrigins { origins(): Promise<string[]> }
+export interface NodeOrigins {
+  origins(): Promise<string[]>;
+}
 
 // An origin that a CSP source expression holds as it is: scheme, host (a name or an IPv4
 // address) and port. A host name may legally hold `;`, `,` or `'` (WHATWG URL), which would end
@@ -15,11 +17,21 @@ const SOURCE_RE = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/;
  * the plane and the registered nodes' origins (issue 25, item 13: it was any http(s) origin).
  */
 export function contentPolicy(nodeOrigins: readonly string[]): string {
-  const nodes = nodeOrigins.filter((o) => SOURCE_RE.test(o)).map((o) => ` ${o}`).join('');
+  const nodes = nodeOrigins
+    .filter((o) => SOURCE_RE.test(o))
+    .map((o) => ` ${o}`)
+    .join('');
   return [
-    "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' blob: data:",
-    `media-src 'self' blob:${nodes}`, `connect-src 'self'${nodes}`, "worker-src 'self' blob:",
-    "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' blob: data:",
+    `media-src 'self' blob:${nodes}`,
+    `connect-src 'self'${nodes}`,
+    "worker-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
   ].join('; ');
 }
 
@@ -32,16 +44,29 @@ export class ConsolePolicy {
   private cached: { at: number; value: string } | null = null;
   private pending: Promise<string> | null = null;
 
-  constructor(private readonly nodes: NodeOrigins | undefined, private readonly clock: Clock, private readonly refreshMs = 5_000) {}
+  constructor(
+    private readonly nodes: NodeOrigins | undefined,
+    private readonly clock: Clock,
+    private readonly refreshMs = 5_000,
+  ) {}
 
   current(): Promise<string> {
     if (!this.nodes) return Promise.resolve(contentPolicy([]));
     const now = this.clock.now();
     if (this.cached && now - this.cached.at < this.refreshMs) return Promise.resolve(this.cached.value);
-    this.pending ??= this.nodes.origins()
-      .then((origins) => contentPolicy(origins), () => this.cached?.value ?? contentPolicy([]))
-      .then((value) => { this.cached = { at: now, value }; return value; })
-      .finally(() => { this.pending = null; });
+    this.pending ??= this.nodes
+      .origins()
+      .then(
+        (origins) => contentPolicy(origins),
+        () => this.cached?.value ?? contentPolicy([]),
+      )
+      .then((value) => {
+        this.cached = { at: now, value };
+        return value;
+      })
+      .finally(() => {
+        this.pending = null;
+      });
     return this.pending;
   }
 }

@@ -14,15 +14,21 @@ const NAME_MAX = 128;
 
 /** The checks that reports, dashboards and widgets share: names, audiences, periods, definitions. */
 export class BoardChecks {
-  constructor(private readonly db: Db, private readonly users: UsersService, private readonly analytics: AnalyticsService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly users: UsersService,
+    private readonly analytics: AnalyticsService,
+  ) {}
 
   name(v: unknown): string {
-    if (typeof v !== 'string' || v.trim().length < 1 || v.length > NAME_MAX) throw errors.badRequest('analytics_bad_name');
+    if (typeof v !== 'string' || v.trim().length < 1 || v.length > NAME_MAX)
+      throw errors.badRequest('analytics_bad_name');
     return v;
   }
 
   period(v: unknown): Period {
-    if (typeof v !== 'string' || !(PERIODS as readonly string[]).includes(v)) throw errors.badRequest('analytics_bad_period');
+    if (typeof v !== 'string' || !(PERIODS as readonly string[]).includes(v))
+      throw errors.badRequest('analytics_bad_period');
     return v as Period;
   }
 
@@ -30,11 +36,18 @@ export class BoardChecks {
    * Visibility and audience: the audience means something only with `users`, where it must hold
    * 1..64 enabled users of role `user` of the organisation (it is kept empty otherwise).
    */
-  async audience(orgId: string, visibility: unknown, ids: unknown): Promise<{ visibility: Visibility; audience_user_ids: string[] }> {
-    if (typeof visibility !== 'string' || !(VISIBILITIES as readonly string[]).includes(visibility)) throw errors.badRequest('analytics_bad_visibility');
+  async audience(
+    orgId: string,
+    visibility: unknown,
+    ids: unknown,
+  ): Promise<{ visibility: Visibility; audience_user_ids: string[] }> {
+    if (typeof visibility !== 'string' || !(VISIBILITIES as readonly string[]).includes(visibility))
+      throw errors.badRequest('analytics_bad_visibility');
     if (visibility !== 'users') return { visibility: visibility as Visibility, audience_user_ids: [] };
-    if (ids === undefined || ids === null || (Array.isArray(ids) && ids.length === 0)) throw errors.badRequest('analytics_dashboard_audience_required');
-    if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string' && isUuid(x))) throw errors.badRequest('analytics_dashboard_bad_audience');
+    if (ids === undefined || ids === null || (Array.isArray(ids) && ids.length === 0))
+      throw errors.badRequest('analytics_dashboard_audience_required');
+    if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string' && isUuid(x)))
+      throw errors.badRequest('analytics_dashboard_bad_audience');
     const unique = [...new Set(ids.map((x: string) => x.toLowerCase()))];
     if (unique.length > AUDIENCE_MAX) throw errors.badRequest('analytics_dashboard_audience_limit');
     const found = await this.users.audience(this.db, orgId, unique);

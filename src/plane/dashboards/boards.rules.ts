@@ -8,7 +8,11 @@ export const VISUALIZATIONS = ['kpi', 'line', 'bar', 'donut', 'table'] as const;
 export const WIDGETS_MAX = 32;
 export const AUDIENCE_MAX = 64;
 
-export interface Audience { org_id: string; visibility: string; audience_user_ids: string[] }
+export interface Audience {
+  org_id: string;
+  visibility: string;
+  audience_user_ids: string[];
+}
 
 /**
  * Who reads a dashboard or a report (document 2): a superadmin everything; in its organisation
@@ -33,4 +37,3 @@ export function exposesMore(dashboard: Audience, report: Audience): boolean {
   if (dashboard.visibility === 'org') return true;
   return dashboard.audience_user_ids.some((u) => !report.audience_user_ids.includes(u));
 }
-

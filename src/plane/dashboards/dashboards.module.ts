@@ -19,7 +19,10 @@ export function analyticsTemplateUse(db: Db) {
   return async (trx: Db, templateId: string): Promise<Set<string>> => {
     const keys = new Set<string>();
     const visit = (v: unknown): void => {
-      if (Array.isArray(v)) { v.forEach(visit); return; }
+      if (Array.isArray(v)) {
+        v.forEach(visit);
+        return;
+      }
       if (typeof v !== 'object' || v === null) return;
       const o = v as Record<string, unknown>;
       if (o.template_id === templateId && typeof o.key === 'string') keys.add(o.key);
@@ -31,10 +34,21 @@ export function analyticsTemplateUse(db: Db) {
 }
 
 /** Saved reports, dashboards and widgets (issue 13): after the event domains (analytics) and usage (quotas). */
-export function createDashboards(deps: { db: Db; clock: Clock; audit: AuditService; usage: UsageService; users: UsersService; analytics: AnalyticsService }):
-  DomainParts & { reports: ReportsService; dashboards: DashboardsService } {
+export function createDashboards(deps: {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  usage: UsageService;
+  users: UsersService;
+  analytics: AnalyticsService;
+}): DomainParts & { reports: ReportsService; dashboards: DashboardsService } {
   const checks = new BoardChecks(deps.db, deps.users, deps.analytics);
   const reports = new ReportsService(deps.db, deps.clock, deps.audit, deps.usage, deps.analytics, checks);
   const dashboards = new DashboardsService(deps.db, deps.clock, deps.audit, deps.usage, deps.users, checks);
-  return { reports, dashboards, routes: { session: (app) => dashboardsRoutes(app, { reports, dashboards }) }, jobs: noJobs };
+  return {
+    reports,
+    dashboards,
+    routes: { session: (app) => dashboardsRoutes(app, { reports, dashboards }) },
+    jobs: noJobs,
+  };
 }

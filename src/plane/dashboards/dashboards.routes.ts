@@ -6,53 +6,227 @@ import type { DashboardsService } from './dashboards.service.js';
 import { AnalyticsResult } from '../events/analytics/analytics.schemas.js';
 import { clientGone } from '../events/analytics/analytics.routes.js';
 import {
-  DashboardBody, DashboardFull, DashboardList, DashboardOut, DashboardPatch, Deleted, OrgQuery, ReportBody, ReportListQuery, ReportOut, ReportPage,
-  ReportPatch, RunQuery, WidgetBody, WidgetOut, WidgetPatch,
+  DashboardBody,
+  DashboardFull,
+  DashboardList,
+  DashboardOut,
+  DashboardPatch,
+  Deleted,
+  OrgQuery,
+  ReportBody,
+  ReportListQuery,
+  ReportOut,
+  ReportPage,
+  ReportPatch,
+  RunQuery,
+  WidgetBody,
+  WidgetOut,
+  WidgetPatch,
 } from './dashboards.schemas.js';
 
 const tags = ['dashboards'];
-const AUDIENCE = 'analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience';
-const WIDGET = 'analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, '
-  + 'analytics_bad_options, analytics_bad_layout, analytics_bad_position, and the analytics query codes of an inline definition';
+const AUDIENCE =
+  'analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience';
+const WIDGET =
+  'analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, ' +
+  'analytics_bad_options, analytics_bad_layout, analytics_bad_position, and the analytics query codes of an inline definition';
 
 /** Any signed-in user reads within visibility; administrators write (document 2, document 4 §3, §11). */
-export function dashboardsRoutes(app: PlaneApp, deps: { reports: ReportsService; dashboards: DashboardsService }): void {
+export function dashboardsRoutes(
+  app: PlaneApp,
+  deps: { reports: ReportsService; dashboards: DashboardsService },
+): void {
   const { reports, dashboards } = deps;
-  app.get('/api/v1/analytics-reports', { schema: { tags, security: sec, querystring: ReportListQuery, response: { 200: ReportPage }, summary: 'Saved reports you may read', description: 'Errors: 403 cross_org.' } },
-    async (req) => reports.list(principalOf(req), req.query));
-  app.post('/api/v1/analytics-reports', { schema: { tags, security: sec, body: ReportBody, response: { 201: ReportOut }, summary: 'Save a report (administrators)',
-    description: `definition: an analytics query body without org_id, from, to, plus period. Errors: 400 analytics_bad_name, analytics_bad_period, ${AUDIENCE}, the analytics query codes; 403 forbidden, cross_org; 409 max_reports_reached, already_exists.` } },
-  async (req, reply) => reply.code(201).send(await reports.create(principalOf(req), req.body)));
-  app.get('/api/v1/analytics-reports/:id', { schema: { tags, security: sec, params: IdParams, response: { 200: ReportOut }, summary: 'One saved report (404 when invisible)' } },
-    async (req) => reports.get(principalOf(req), req.params.id));
-  app.patch('/api/v1/analytics-reports/:id', { schema: { tags, security: sec, params: IdParams, body: ReportPatch, response: { 200: ReportOut }, summary: 'Change a saved report (last read revision required)',
-    description: 'Errors: the create codes; 400 analytics_report_visibility (a dashboard showing it would expose it); 409 stale_revision; 404.' } },
-  async (req) => reports.update(principalOf(req), req.params.id, req.body));
-  app.delete('/api/v1/analytics-reports/:id', { schema: { tags, security: sec, params: IdParams, response: { 200: Deleted }, summary: 'Delete a saved report', description: 'Errors: 409 still_referenced (a widget shows it); 403; 404.' } },
-    async (req) => reports.delete(principalOf(req), req.params.id));
-  app.get('/api/v1/analytics-reports/:id/run', { schema: { tags, security: sec, params: IdParams, querystring: RunQuery, response: { 200: AnalyticsResult },
-    summary: 'Run a saved report over its period in a time zone (default the definition\'s)',
-    description: 'Errors: 400 analytics_bad_timezone and the analytics query codes; 404; 429 analytics_busy {scope, retry_after}; 503 analytics_deadline {retry_after}.' } },
-  async (req, reply) => reports.run(principalOf(req), req.params.id, req.query, clientGone(reply)));
+  app.get(
+    '/api/v1/analytics-reports',
+    {
+      schema: {
+        tags,
+        security: sec,
+        querystring: ReportListQuery,
+        response: { 200: ReportPage },
+        summary: 'Saved reports you may read',
+        description: 'Errors: 403 cross_org.',
+      },
+    },
+    async (req) => reports.list(principalOf(req), req.query),
+  );
+  app.post(
+    '/api/v1/analytics-reports',
+    {
+      schema: {
+        tags,
+        security: sec,
+        body: ReportBody,
+        response: { 201: ReportOut },
+        summary: 'Save a report (administrators)',
+        description: `definition: an analytics query body without org_id, from, to, plus period. Errors: 400 analytics_bad_name, analytics_bad_period, ${AUDIENCE}, the analytics query codes; 403 forbidden, cross_org; 409 max_reports_reached, already_exists.`,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await reports.create(principalOf(req), req.body)),
+  );
+  app.get(
+    '/api/v1/analytics-reports/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        response: { 200: ReportOut },
+        summary: 'One saved report (404 when invisible)',
+      },
+    },
+    async (req) => reports.get(principalOf(req), req.params.id),
+  );
+  app.patch(
+    '/api/v1/analytics-reports/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        body: ReportPatch,
+        response: { 200: ReportOut },
+        summary: 'Change a saved report (last read revision required)',
+        description:
+          'Errors: the create codes; 400 analytics_report_visibility (a dashboard showing it would expose it); 409 stale_revision; 404.',
+      },
+    },
+    async (req) => reports.update(principalOf(req), req.params.id, req.body),
+  );
+  app.delete(
+    '/api/v1/analytics-reports/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        response: { 200: Deleted },
+        summary: 'Delete a saved report',
+        description: 'Errors: 409 still_referenced (a widget shows it); 403; 404.',
+      },
+    },
+    async (req) => reports.delete(principalOf(req), req.params.id),
+  );
+  app.get(
+    '/api/v1/analytics-reports/:id/run',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        querystring: RunQuery,
+        response: { 200: AnalyticsResult },
+        summary: "Run a saved report over its period in a time zone (default the definition's)",
+        description:
+          'Errors: 400 analytics_bad_timezone and the analytics query codes; 404; 429 analytics_busy {scope, retry_after}; 503 analytics_deadline {retry_after}.',
+      },
+    },
+    async (req, reply) => reports.run(principalOf(req), req.params.id, req.query, clientGone(reply)),
+  );
 
-  app.get('/api/v1/analytics-dashboards', { schema: { tags, security: sec, querystring: OrgQuery, response: { 200: DashboardList }, summary: 'Dashboards you may read', description: 'Errors: 403 cross_org.' } },
-    async (req) => dashboards.list(principalOf(req), req.query));
-  app.post('/api/v1/analytics-dashboards', { schema: { tags, security: sec, body: DashboardBody, response: { 201: DashboardOut }, summary: 'Create a dashboard (administrators)',
-    description: `Errors: 400 analytics_bad_name, analytics_bad_timezone, analytics_bad_period, ${AUDIENCE}; 403 forbidden, cross_org; 409 max_dashboards_reached, already_exists.` } },
-  async (req, reply) => reply.code(201).send(await dashboards.create(principalOf(req), req.body)));
-  app.get('/api/v1/analytics-dashboards/:id', { schema: { tags, security: sec, params: IdParams, response: { 200: DashboardFull }, summary: 'One dashboard with widgets and audience_users' } },
-    async (req) => dashboards.get(principalOf(req), req.params.id));
-  app.patch('/api/v1/analytics-dashboards/:id', { schema: { tags, security: sec, params: IdParams, body: DashboardPatch, response: { 200: DashboardOut }, summary: 'Change a dashboard (last read revision required)',
-    description: 'Errors: the create codes; 409 stale_revision, analytics_dashboard_visibility; 403; 404.' } },
-  async (req) => dashboards.update(principalOf(req), req.params.id, req.body));
-  app.delete('/api/v1/analytics-dashboards/:id', { schema: { tags, security: sec, params: IdParams, response: { 200: Deleted }, summary: 'Delete a dashboard and its widgets' } },
-    async (req) => dashboards.delete(principalOf(req), req.params.id));
-  app.post('/api/v1/analytics-dashboards/:id/widgets', { schema: { tags, security: sec, params: IdParams, body: WidgetBody, response: { 201: WidgetOut }, summary: 'Add a widget',
-    description: `Errors: 400 ${WIDGET}; 404; 409 analytics_widget_limit (32).` } },
-  async (req, reply) => reply.code(201).send(await dashboards.addWidget(principalOf(req), req.params.id, req.body)));
-  app.patch('/api/v1/analytics-widgets/:id', { schema: { tags, security: sec, params: IdParams, body: WidgetPatch, response: { 200: WidgetOut }, summary: 'Change a widget (last read revision required)',
-    description: `Rights through the owning dashboard. Errors: 400 ${WIDGET}; 409 stale_revision; 403; 404.` } },
-  async (req) => dashboards.updateWidget(principalOf(req), req.params.id, req.body));
-  app.delete('/api/v1/analytics-widgets/:id', { schema: { tags, security: sec, params: IdParams, response: { 200: Deleted }, summary: 'Remove a widget' } },
-    async (req) => dashboards.deleteWidget(principalOf(req), req.params.id));
+  app.get(
+    '/api/v1/analytics-dashboards',
+    {
+      schema: {
+        tags,
+        security: sec,
+        querystring: OrgQuery,
+        response: { 200: DashboardList },
+        summary: 'Dashboards you may read',
+        description: 'Errors: 403 cross_org.',
+      },
+    },
+    async (req) => dashboards.list(principalOf(req), req.query),
+  );
+  app.post(
+    '/api/v1/analytics-dashboards',
+    {
+      schema: {
+        tags,
+        security: sec,
+        body: DashboardBody,
+        response: { 201: DashboardOut },
+        summary: 'Create a dashboard (administrators)',
+        description: `Errors: 400 analytics_bad_name, analytics_bad_timezone, analytics_bad_period, ${AUDIENCE}; 403 forbidden, cross_org; 409 max_dashboards_reached, already_exists.`,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await dashboards.create(principalOf(req), req.body)),
+  );
+  app.get(
+    '/api/v1/analytics-dashboards/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        response: { 200: DashboardFull },
+        summary: 'One dashboard with widgets and audience_users',
+      },
+    },
+    async (req) => dashboards.get(principalOf(req), req.params.id),
+  );
+  app.patch(
+    '/api/v1/analytics-dashboards/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        body: DashboardPatch,
+        response: { 200: DashboardOut },
+        summary: 'Change a dashboard (last read revision required)',
+        description: 'Errors: the create codes; 409 stale_revision, analytics_dashboard_visibility; 403; 404.',
+      },
+    },
+    async (req) => dashboards.update(principalOf(req), req.params.id, req.body),
+  );
+  app.delete(
+    '/api/v1/analytics-dashboards/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        response: { 200: Deleted },
+        summary: 'Delete a dashboard and its widgets',
+      },
+    },
+    async (req) => dashboards.delete(principalOf(req), req.params.id),
+  );
+  app.post(
+    '/api/v1/analytics-dashboards/:id/widgets',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        body: WidgetBody,
+        response: { 201: WidgetOut },
+        summary: 'Add a widget',
+        description: `Errors: 400 ${WIDGET}; 404; 409 analytics_widget_limit (32).`,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await dashboards.addWidget(principalOf(req), req.params.id, req.body)),
+  );
+  app.patch(
+    '/api/v1/analytics-widgets/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        body: WidgetPatch,
+        response: { 200: WidgetOut },
+        summary: 'Change a widget (last read revision required)',
+        description: `Rights through the owning dashboard. Errors: 400 ${WIDGET}; 409 stale_revision; 403; 404.`,
+      },
+    },
+    async (req) => dashboards.updateWidget(principalOf(req), req.params.id, req.body),
+  );
+  app.delete(
+    '/api/v1/analytics-widgets/:id',
+    { schema: { tags, security: sec, params: IdParams, response: { 200: Deleted }, summary: 'Remove a widget' } },
+    async (req) => dashboards.deleteWidget(principalOf(req), req.params.id),
+  );
 }

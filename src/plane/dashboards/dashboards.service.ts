@@ -17,21 +17,58 @@ import { dashboardsStore, type DashboardRow, type WidgetRow } from './dashboards
 const DESCRIPTION_MAX = 1024;
 const TITLE_MAX = 128;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const requireAdmin = (p: Principal) => { if (p.role === 'user') throw errors.forbidden(); };
+const requireAdmin = (p: Principal) => {
+  if (p.role === 'user') throw errors.forbidden();
+};
 
 const dashboardJson = (d: DashboardRow) => ({
-  id: d.id, org_id: d.org_id, name: d.name, description: d.description, timezone: d.timezone, default_period: d.default_period,
-  live_enabled: d.live_enabled, visibility: d.visibility, audience_user_ids: d.audience_user_ids, created_by: d.created_by,
-  revision: d.revision, created_at: d.created_at.toISOString(), updated_at: d.updated_at.toISOString(),
+  id: d.id,
+  org_id: d.org_id,
+  name: d.name,
+  description: d.description,
+  timezone: d.timezone,
+  default_period: d.default_period,
+  live_enabled: d.live_enabled,
+  visibility: d.visibility,
+  audience_user_ids: d.audience_user_ids,
+  created_by: d.created_by,
+  revision: d.revision,
+  created_at: d.created_at.toISOString(),
+  updated_at: d.updated_at.toISOString(),
 });
 const widgetJson = (w: WidgetRow) => ({
-  id: w.id, dashboard_id: w.dashboard_id, report_id: w.report_id, inline_definition: w.inline_definition, title: w.title,
-  visualization: w.visualization, options: w.options, layout: w.layout, position: w.position, revision: w.revision,
-  created_at: w.created_at.toISOString(), updated_at: w.updated_at.toISOString(),
+  id: w.id,
+  dashboard_id: w.dashboard_id,
+  report_id: w.report_id,
+  inline_definition: w.inline_definition,
+  title: w.title,
+  visualization: w.visualization,
+  options: w.options,
+  layout: w.layout,
+  position: w.position,
+  revision: w.revision,
+  created_at: w.created_at.toISOString(),
+  updated_at: w.updated_at.toISOString(),
 });
 
-type DashboardInput = { name?: unknown; description?: unknown; timezone?: unknown; default_period?: unknown; live_enabled?: unknown; visibility?: unknown; audience_user_ids?: unknown };
-type WidgetInput = { report_id?: unknown; inline_definition?: unknown; title?: unknown; visualization?: unknown; options?: unknown; layout?: unknown; position?: unknown };
+type DashboardInput = {
+  name?: unknown;
+  description?: unknown;
+  timezone?: unknown;
+  default_period?: unknown;
+  live_enabled?: unknown;
+  visibility?: unknown;
+  audience_user_ids?: unknown;
+};
+type WidgetInput = {
+  report_id?: unknown;
+  inline_definition?: unknown;
+  title?: unknown;
+  visualization?: unknown;
+  options?: unknown;
+  layout?: unknown;
+  position?: unknown;
+};
 
 /**
  * Dashboards and their widgets (document 2 "Dashboards and widgets"): reads within visibility,
@@ -39,8 +76,14 @@ type WidgetInput = { report_id?: unknown; inline_definition?: unknown; title?: u
  * reports its widgets show, 32 widgets, 64 audience users, `dashboard.*` / `widget.*` audit.
  */
 export class DashboardsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly usage: UsageService,
-    private readonly users: UsersService, private readonly checks: BoardChecks) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly usage: UsageService,
+    private readonly users: UsersService,
+    private readonly checks: BoardChecks,
+  ) {}
 
   async list(p: Principal, q: { org?: string }) {
     const orgId = readScope(p, q.org);
@@ -67,7 +110,8 @@ export class DashboardsService {
     const set: Partial<DashboardRow> = {};
     if (!before || b.name !== undefined) set.name = this.checks.name(b.name);
     if (b.description !== undefined) {
-      if (typeof b.description !== 'string' || b.description.length > DESCRIPTION_MAX) throw errors.badRequest('bad_request');
+      if (typeof b.description !== 'string' || b.description.length > DESCRIPTION_MAX)
+        throw errors.badRequest('bad_request');
       set.description = b.description;
     }
     if (b.timezone !== undefined) {
@@ -80,7 +124,14 @@ export class DashboardsService {
       set.live_enabled = b.live_enabled;
     }
     if (!before || b.visibility !== undefined || b.audience_user_ids !== undefined) {
-      Object.assign(set, await this.checks.audience(orgId, b.visibility ?? before?.visibility ?? 'org', b.audience_user_ids ?? before?.audience_user_ids));
+      Object.assign(
+        set,
+        await this.checks.audience(
+          orgId,
+          b.visibility ?? before?.visibility ?? 'org',
+          b.audience_user_ids ?? before?.audience_user_ids,
+        ),
+      );
     }
     return set;
   }
@@ -92,11 +143,21 @@ export class DashboardsService {
     const d = await this.db.transaction().execute(async (trx) => {
       await this.usage.admit(trx, orgId, 'dashboards');
       const row = await dashboardsStore.insertDashboard(trx, {
-        id: uuidv7(), org_id: orgId, name: set.name!, description: set.description ?? '', timezone: set.timezone ?? 'UTC',
-        default_period: set.default_period ?? 'today', live_enabled: set.live_enabled ?? true, visibility: set.visibility!,
-        audience_user_ids: set.audience_user_ids!, created_by: p.userId,
+        id: uuidv7(),
+        org_id: orgId,
+        name: set.name!,
+        description: set.description ?? '',
+        timezone: set.timezone ?? 'UTC',
+        default_period: set.default_period ?? 'today',
+        live_enabled: set.live_enabled ?? true,
+        visibility: set.visibility!,
+        audience_user_ids: set.audience_user_ids!,
+        created_by: p.userId,
       });
-      await this.record(trx, p, 'dashboard.create', row.org_id, row.id, row.name, { name: row.name, visibility: row.visibility });
+      await this.record(trx, p, 'dashboard.create', row.org_id, row.id, row.name, {
+        name: row.name,
+        visibility: row.visibility,
+      });
       return row;
     });
     return dashboardJson(d);
@@ -111,13 +172,18 @@ export class DashboardsService {
       const after = { ...before, ...set };
       // Each shown report is read FOR SHARE, in id order (no deadlock between two such updates):
       // a report narrowed meanwhile is either seen here or sees this dashboard's new visibility.
-      const shown = [...new Set((await dashboardsStore.widgets(trx, before.id)).flatMap((w) => (w.report_id ? [w.report_id] : [])))].sort();
+      const shown = [
+        ...new Set((await dashboardsStore.widgets(trx, before.id)).flatMap((w) => (w.report_id ? [w.report_id] : []))),
+      ].sort();
       for (const reportId of shown) {
         const report = await this.reportOf(trx, reportId);
         if (report && exposesMore(after, report)) throw errors.conflict('analytics_dashboard_visibility');
       }
       const row = await dashboardsStore.updateDashboard(trx, before.id, set, new Date(this.clock.now()));
-      await this.record(trx, p, 'dashboard.update', row.org_id, row.id, row.name, { changed: Object.keys(set).sort(), revision: row.revision });
+      await this.record(trx, p, 'dashboard.update', row.org_id, row.id, row.name, {
+        changed: Object.keys(set).sort(),
+        revision: row.revision,
+      });
       return row;
     });
     return dashboardJson(d);
@@ -138,12 +204,23 @@ export class DashboardsService {
     const w = await this.db.transaction().execute(async (trx) => {
       const d = await this.readable(p, dashboardId, trx, true);
       const set = await this.widgetFields(trx, p, d, body);
-      if ((await dashboardsStore.widgets(trx, d.id)).length >= WIDGETS_MAX) throw errors.conflict('analytics_widget_limit');
+      if ((await dashboardsStore.widgets(trx, d.id)).length >= WIDGETS_MAX)
+        throw errors.conflict('analytics_widget_limit');
       const row = await dashboardsStore.insertWidget(trx, {
-        id: uuidv7(), dashboard_id: d.id, report_id: set.report_id ?? null, inline_definition: set.inline_definition ?? null, title: set.title!,
-        visualization: set.visualization!, options: set.options ?? {}, layout: set.layout ?? {}, position: set.position ?? 0,
+        id: uuidv7(),
+        dashboard_id: d.id,
+        report_id: set.report_id ?? null,
+        inline_definition: set.inline_definition ?? null,
+        title: set.title!,
+        visualization: set.visualization!,
+        options: set.options ?? {},
+        layout: set.layout ?? {},
+        position: set.position ?? 0,
       });
-      await this.record(trx, p, 'widget.create', d.org_id, row.id, row.title, { dashboard_id: d.id, visualization: row.visualization });
+      await this.record(trx, p, 'widget.create', d.org_id, row.id, row.title, {
+        dashboard_id: d.id,
+        visualization: row.visualization,
+      });
       return row;
     });
     return widgetJson(w);
@@ -156,7 +233,11 @@ export class DashboardsService {
       if (widget.revision !== body.revision) throw errors.conflict('stale_revision');
       const set = await this.widgetFields(trx, p, dashboard, body, widget);
       const row = await dashboardsStore.updateWidget(trx, widget.id, set, new Date(this.clock.now()));
-      await this.record(trx, p, 'widget.update', dashboard.org_id, row.id, row.title, { dashboard_id: dashboard.id, changed: Object.keys(set).sort(), revision: row.revision });
+      await this.record(trx, p, 'widget.update', dashboard.org_id, row.id, row.title, {
+        dashboard_id: dashboard.id,
+        changed: Object.keys(set).sort(),
+        revision: row.revision,
+      });
       return row;
     });
     return widgetJson(w);
@@ -167,7 +248,9 @@ export class DashboardsService {
     return this.db.transaction().execute(async (trx) => {
       const { widget, dashboard } = await this.widgetOf(p, trx, id);
       await dashboardsStore.deleteWidget(trx, widget.id);
-      await this.record(trx, p, 'widget.delete', dashboard.org_id, widget.id, widget.title, { dashboard_id: dashboard.id });
+      await this.record(trx, p, 'widget.delete', dashboard.org_id, widget.id, widget.title, {
+        dashboard_id: dashboard.id,
+      });
       return { id: widget.id, deleted: true as const };
     });
   }
@@ -190,14 +273,34 @@ export class DashboardsService {
     return dashboardsStore.report(db, id, 'share');
   }
 
-  private async widgetFields(trx: Db, p: Principal, d: DashboardRow, b: WidgetInput, before?: WidgetRow): Promise<Partial<WidgetRow>> {
+  private async widgetFields(
+    trx: Db,
+    p: Principal,
+    d: DashboardRow,
+    b: WidgetInput,
+    before?: WidgetRow,
+  ): Promise<Partial<WidgetRow>> {
     const set: Partial<WidgetRow> = {};
     if (!before || b.report_id !== undefined || b.inline_definition !== undefined) {
-      const reportId = b.report_id !== undefined ? b.report_id : b.inline_definition !== undefined ? null : before?.report_id ?? null;
-      const inline = b.inline_definition !== undefined ? b.inline_definition : b.report_id !== undefined ? null : before?.inline_definition ?? null;
-      if ((reportId === null || reportId === undefined) === (inline === null || inline === undefined)) throw errors.badRequest('analytics_widget_source');
+      const reportId =
+        b.report_id !== undefined
+          ? b.report_id
+          : b.inline_definition !== undefined
+            ? null
+            : (before?.report_id ?? null);
+      const inline =
+        b.inline_definition !== undefined
+          ? b.inline_definition
+          : b.report_id !== undefined
+            ? null
+            : (before?.inline_definition ?? null);
+      if ((reportId === null || reportId === undefined) === (inline === null || inline === undefined))
+        throw errors.badRequest('analytics_widget_source');
       if (reportId !== null && reportId !== undefined) {
-        const report = typeof reportId === 'string' && isUuid(reportId) ? await this.reportOf(trx, reportId.toLowerCase()) : undefined;
+        const report =
+          typeof reportId === 'string' && isUuid(reportId)
+            ? await this.reportOf(trx, reportId.toLowerCase())
+            : undefined;
         if (!report || report.org_id !== d.org_id) throw errors.badRequest('analytics_report_not_found');
         if (exposesMore(d, report)) throw errors.badRequest('analytics_report_visibility');
         set.report_id = report.id;
@@ -208,23 +311,40 @@ export class DashboardsService {
       }
     }
     if (!before || b.title !== undefined) {
-      if (typeof b.title !== 'string' || b.title.trim().length < 1 || b.title.length > TITLE_MAX) throw errors.badRequest('analytics_bad_name');
+      if (typeof b.title !== 'string' || b.title.trim().length < 1 || b.title.length > TITLE_MAX)
+        throw errors.badRequest('analytics_bad_name');
       set.title = b.title;
     }
     if (!before || b.visualization !== undefined) {
-      if (typeof b.visualization !== 'string' || !(VISUALIZATIONS as readonly string[]).includes(b.visualization)) throw errors.badRequest('analytics_bad_visualization');
+      if (typeof b.visualization !== 'string' || !(VISUALIZATIONS as readonly string[]).includes(b.visualization))
+        throw errors.badRequest('analytics_bad_visualization');
       set.visualization = b.visualization;
     }
-    if (b.options !== undefined) { if (!isObj(b.options)) throw errors.badRequest('analytics_bad_options'); set.options = b.options; }
-    if (b.layout !== undefined) { if (!isObj(b.layout)) throw errors.badRequest('analytics_bad_layout'); set.layout = b.layout; }
+    if (b.options !== undefined) {
+      if (!isObj(b.options)) throw errors.badRequest('analytics_bad_options');
+      set.options = b.options;
+    }
+    if (b.layout !== undefined) {
+      if (!isObj(b.layout)) throw errors.badRequest('analytics_bad_layout');
+      set.layout = b.layout;
+    }
     if (b.position !== undefined) {
-      if (!Number.isInteger(b.position) || (b.position as number) < 0 || (b.position as number) > 10_000) throw errors.badRequest('analytics_bad_position');
+      if (!Number.isInteger(b.position) || (b.position as number) < 0 || (b.position as number) > 10_000)
+        throw errors.badRequest('analytics_bad_position');
       set.position = b.position as number;
     }
     return set;
   }
 
-  private record(trx: Db, p: Principal, action: string, orgId: string, objectId: string, objectName: string, params: Record<string, unknown>) {
+  private record(
+    trx: Db,
+    p: Principal,
+    action: string,
+    orgId: string,
+    objectId: string,
+    objectName: string,
+    params: Record<string, unknown>,
+  ) {
     const objectType = action.split('.')[0]!;
     return this.audit.record(trx, { actor: actorOf(p), orgId, action, objectType, objectId, objectName, params });
   }

@@ -17,11 +17,21 @@ import type { BoardChecks } from './boards.checks.js';
 import { dashboardsStore, type ReportRow } from './dashboards.store.js';
 
 export const reportJson = (r: ReportRow) => ({
-  id: r.id, org_id: r.org_id, name: r.name, definition: r.definition, visibility: r.visibility, audience_user_ids: r.audience_user_ids,
-  created_by: r.created_by, revision: r.revision, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
+  id: r.id,
+  org_id: r.org_id,
+  name: r.name,
+  definition: r.definition,
+  visibility: r.visibility,
+  audience_user_ids: r.audience_user_ids,
+  created_by: r.created_by,
+  revision: r.revision,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
 });
 
-const requireAdmin = (p: Principal) => { if (p.role === 'user') throw errors.forbidden(); };
+const requireAdmin = (p: Principal) => {
+  if (p.role === 'user') throw errors.forbidden();
+};
 
 /**
  * Saved reports (document 4 §3, §11): reads within visibility, writes by administrators, revision
@@ -29,8 +39,14 @@ const requireAdmin = (p: Principal) => { if (p.role === 'user') throw errors.for
  * its period in a time zone.
  */
 export class ReportsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly usage: UsageService,
-    private readonly analytics: AnalyticsService, private readonly checks: BoardChecks) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly usage: UsageService,
+    private readonly analytics: AnalyticsService,
+    private readonly checks: BoardChecks,
+  ) {}
 
   async list(p: Principal, q: { org?: string; after?: string; limit?: number }) {
     const orgId = readScope(p, q.org);
@@ -56,9 +72,20 @@ export class ReportsService {
     return r;
   }
 
-  async get(p: Principal, id: string) { return reportJson(await this.readable(p, id)); }
+  async get(p: Principal, id: string) {
+    return reportJson(await this.readable(p, id));
+  }
 
-  async create(p: Principal, body: { name?: unknown; definition?: unknown; visibility?: unknown; audience_user_ids?: unknown; org_id?: string | null }) {
+  async create(
+    p: Principal,
+    body: {
+      name?: unknown;
+      definition?: unknown;
+      visibility?: unknown;
+      audience_user_ids?: unknown;
+      org_id?: string | null;
+    },
+  ) {
     requireAdmin(p);
     const orgId = writeScope(p, body.org_id);
     const name = this.checks.name(body.name);
@@ -66,30 +93,65 @@ export class ReportsService {
     const audience = await this.checks.audience(orgId, body.visibility ?? 'org', body.audience_user_ids);
     const row = await this.db.transaction().execute(async (trx) => {
       await this.usage.admit(trx, orgId, 'reports');
-      const r = await dashboardsStore.insertReport(trx, { id: uuidv7(), org_id: orgId, name, definition, ...audience, created_by: p.userId });
-      await this.audit.record(trx, { actor: actorOf(p), orgId, action: 'report.create', objectType: 'report', objectId: r.id, objectName: name, params: { name, visibility: r.visibility } });
+      const r = await dashboardsStore.insertReport(trx, {
+        id: uuidv7(),
+        org_id: orgId,
+        name,
+        definition,
+        ...audience,
+        created_by: p.userId,
+      });
+      await this.audit.record(trx, {
+        actor: actorOf(p),
+        orgId,
+        action: 'report.create',
+        objectType: 'report',
+        objectId: r.id,
+        objectName: name,
+        params: { name, visibility: r.visibility },
+      });
       return r;
     });
     return reportJson(row);
   }
 
-  async update(p: Principal, id: string, body: { revision: number; name?: unknown; definition?: unknown; visibility?: unknown; audience_user_ids?: unknown }) {
+  async update(
+    p: Principal,
+    id: string,
+    body: { revision: number; name?: unknown; definition?: unknown; visibility?: unknown; audience_user_ids?: unknown },
+  ) {
     requireAdmin(p);
     const row = await this.db.transaction().execute(async (trx) => {
       const before = await this.readable(p, id, trx, true);
       if (before.revision !== body.revision) throw errors.conflict('stale_revision');
       const set: Partial<ReportRow> = {};
       if (body.name !== undefined) set.name = this.checks.name(body.name);
-      if (body.definition !== undefined) set.definition = await this.checks.definition(p, before.org_id, body.definition);
+      if (body.definition !== undefined)
+        set.definition = await this.checks.definition(p, before.org_id, body.definition);
       if (body.visibility !== undefined || body.audience_user_ids !== undefined) {
-        Object.assign(set, await this.checks.audience(before.org_id, body.visibility ?? before.visibility, body.audience_user_ids ?? before.audience_user_ids));
+        Object.assign(
+          set,
+          await this.checks.audience(
+            before.org_id,
+            body.visibility ?? before.visibility,
+            body.audience_user_ids ?? before.audience_user_ids,
+          ),
+        );
         const after = { ...before, ...set };
         // Narrowing a report under a dashboard that shows it would expose it there (document 2).
-        for (const d of await dashboardsStore.dashboardsShowing(trx, before.id)) if (exposesMore(d, after)) throw errors.badRequest('analytics_report_visibility');
+        for (const d of await dashboardsStore.dashboardsShowing(trx, before.id))
+          if (exposesMore(d, after)) throw errors.badRequest('analytics_report_visibility');
       }
       const r = await dashboardsStore.updateReport(trx, before.id, set, new Date(this.clock.now()));
-      await this.audit.record(trx, { actor: actorOf(p), orgId: r.org_id, action: 'report.update', objectType: 'report', objectId: r.id, objectName: r.name,
-        params: { changed: Object.keys(set).sort(), revision: r.revision } });
+      await this.audit.record(trx, {
+        actor: actorOf(p),
+        orgId: r.org_id,
+        action: 'report.update',
+        objectType: 'report',
+        objectId: r.id,
+        objectName: r.name,
+        params: { changed: Object.keys(set).sort(), revision: r.revision },
+      });
       return r;
     });
     return reportJson(row);
@@ -101,7 +163,15 @@ export class ReportsService {
       const r = await this.readable(p, id, trx, true);
       if ((await dashboardsStore.dashboardsShowing(trx, r.id)).length) throw errors.stillReferenced();
       await dashboardsStore.deleteReport(trx, r.id);
-      await this.audit.record(trx, { actor: actorOf(p), orgId: r.org_id, action: 'report.delete', objectType: 'report', objectId: r.id, objectName: r.name, params: {} });
+      await this.audit.record(trx, {
+        actor: actorOf(p),
+        orgId: r.org_id,
+        action: 'report.delete',
+        objectType: 'report',
+        objectId: r.id,
+        objectName: r.name,
+        params: {},
+      });
       return { id: r.id, deleted: true as const };
     });
   }
@@ -113,11 +183,21 @@ export class ReportsService {
   }
 
   /** A definition (a report's or an inline widget's) over its period now. */
-  async runDefinition(p: Principal, orgId: string, definition: Record<string, unknown>, timezone?: string, signal?: AbortSignal): Promise<AnalyticsResult> {
+  async runDefinition(
+    p: Principal,
+    orgId: string,
+    definition: Record<string, unknown>,
+    timezone?: string,
+    signal?: AbortSignal,
+  ): Promise<AnalyticsResult> {
     const { period, ...query } = definition;
     const tz = timezone ?? (typeof query.timezone === 'string' ? query.timezone : 'UTC');
     if (!isTimeZone(tz)) throw errors.badRequest('analytics_bad_timezone');
     const { from, to } = periodRange(period as Period, tz, this.clock.now());
-    return this.analytics.query(p, { ...query, timezone: tz, org_id: orgId, from: from.toISOString(), to: to.toISOString() } as AnalyticsQueryBody, signal);
+    return this.analytics.query(
+      p,
+      { ...query, timezone: tz, org_id: orgId, from: from.toISOString(), to: to.toISOString() } as AnalyticsQueryBody,
+      signal,
+    );
   }
 }

@@ -55,17 +55,31 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres' ? openPostgres(target) : openPglite(target.dir, target.dump);
 }
 
-function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }): Database {
+function openPostgres(target: {
+  url: string;
+  max?: number;
+  connectTimeoutSecs?: number;
+  poolWaitMs?: number;
+}): Database {
   const max = target.max ?? 10;
   // node-postgres rather than postgres.js: postgres.js 3.4.x can throw from a setImmediate
   // after a socket dies (an uncatchable TypeError that ends the process) and can leave a
   // reserved or pooled connection unable to write again (porsager/postgres#1154, #1208).
   const connectionTimeoutMillis = (target.connectTimeoutSecs ?? 2) * 1000;
-  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'] };
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8
+        ? (v: string) => Number(v)
+        : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  };
   // Every connection of the process (pool, LISTEN, heartbeat) alike; the heartbeat ends cut
   // sessions on the server by this application_name.
-  const clientConfig: pg.ClientConfig = { connectionString: target.url, connectionTimeoutMillis, application_name: 'argus-plane', types };
+  const clientConfig: pg.ClientConfig = {
+    connectionString: target.url,
+    connectionTimeoutMillis,
+    application_name: 'argus-plane',
+    types,
+  };
   const pool = new pg.Pool({
     ...clientConfig,
     max,
@@ -80,13 +94,20 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
   pool.on('error', () => {});
   // Every connection of the pool, so a silenced server's sockets can all be cut at once.
   const clients = new Set<pg.PoolClient>();
-  pool.on('connect', (client) => { client.on('error', () => {}); clients.add(client); });
-  pool.on('remove', (client) => { clients.delete(client); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    clients.add(client);
+  });
+  pool.on('remove', (client) => {
+    clients.delete(client);
+  });
   // Set by a failed heartbeat until one succeeds: meanwhile a query fails at once as a lost
   // connection instead of waiting out a connect time-out on a server that does not answer.
   const silence = { since: null as Error | null };
   const orphans: number[] = [];
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool, silence, target.poolWaitMs ?? POOL_WAIT_MS) }) });
+  const db = new Kysely<Schema>({
+    dialect: new PostgresDialect({ pool: preparingPool(pool, silence, target.poolWaitMs ?? POOL_WAIT_MS) }),
+  });
   const listener = new PgListener(clientConfig);
   const heartbeat = new Heartbeat(clientConfig, connectionTimeoutMillis);
   return {
@@ -98,8 +119,11 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       let failed: Error | undefined;
       try {
         return await fn({
-          exec: async (text) => { await fromDriverCall(client.query(text)); },
-          query: async <R>(text: string, params: unknown[] = []) => (await fromDriverCall(client.query(text, params))).rows as R[],
+          exec: async (text) => {
+            await fromDriverCall(client.query(text));
+          },
+          query: async <R>(text: string, params: unknown[] = []) =>
+            (await fromDriverCall(client.query(text, params))).rows as R[],
         });
       } catch (err) {
         failed = err as Error;
@@ -110,7 +134,10 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       }
     },
     poolStats: () => ({
-      max, size: pool.totalCount, idle: pool.idleCount, in_use: Math.max(0, pool.totalCount - pool.idleCount),
+      max,
+      size: pool.totalCount,
+      idle: pool.idleCount,
+      in_use: Math.max(0, pool.totalCount - pool.idleCount),
     }),
     async cancel(pid) {
       const client = new pg.Client(clientConfig);
@@ -118,8 +145,11 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       try {
         await client.connect();
         // Only a statement still running in a session of this plane (the id may have been reused).
-        await client.query(`select pg_cancel_backend(pid) from pg_stat_activity
-          where pid = $1 and application_name = $2 and state = 'active' and pid <> pg_backend_pid()`, [pid, clientConfig.application_name]);
+        await client.query(
+          `select pg_cancel_backend(pid) from pg_stat_activity
+          where pid = $1 and application_name = $2 and state = 'active' and pid <> pg_backend_pid()`,
+          [pid, clientConfig.application_name],
+        );
       } finally {
         await client.end().catch(() => {});
       }
@@ -135,7 +165,10 @@ function openPostgres(target: { url: string; max?: number; connectTimeoutSecs?: 
       } catch (err) {
         if (!silence.since) {
           silence.since = err as Error;
-          for (const c of clients) { orphans.push(processIdOf(c)); destroySocket(c); }
+          for (const c of clients) {
+            orphans.push(processIdOf(c));
+            destroySocket(c);
+          }
           orphans.push(...listener.sever());
         }
         throw driverError(err);
@@ -172,7 +205,8 @@ function preparingPool(pool: pg.Pool, silence: { since: Error | null }, poolWait
       // Statements without parameters too (a first audit page has none), except a script of
       // several statements, which the extended protocol cannot prepare.
       if (typeof cb === 'function') return query(text, values, cb);
-      if (typeof text !== 'string' || !Array.isArray(values) || text.includes(';')) return markRejection(query(text, values));
+      if (typeof text !== 'string' || !Array.isArray(values) || text.includes(';'))
+        return markRejection(query(text, values));
       const hash = createHash('sha1').update(text).digest('hex').slice(0, 24);
       const gen = state.generation.get(hash);
       const name = gen ? `k${hash}_${gen}` : `k${hash}`;
@@ -227,7 +261,10 @@ class PgListener {
   // LISTEN/UNLISTEN statements one after another: a pg client must not run two queries at once.
   private statements: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly config: pg.ClientConfig, private readonly retryMs = 250) {}
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly retryMs = 250,
+  ) {}
 
   private run(client: pg.Client, text: string): Promise<unknown> {
     const next = this.statements.then(() => client.query(text));
@@ -272,17 +309,23 @@ class PgListener {
     client.on('notification', (msg) => {
       for (const e of this.channels.get(msg.channel) ?? []) e.handler(msg.payload ?? '');
     });
-    this.connecting = client.connect().then(() => {
-      this.connecting = null;
-      if (lost || this.closed) { client.end().catch(() => {}); throw new Error('listen connection lost'); }
-      this.client = client;
-      return client;
-    }, (err) => {
-      this.connecting = null;
-      lost = true;
-      client.end().catch(() => {});
-      throw err;
-    });
+    this.connecting = client.connect().then(
+      () => {
+        this.connecting = null;
+        if (lost || this.closed) {
+          client.end().catch(() => {});
+          throw new Error('listen connection lost');
+        }
+        this.client = client;
+        return client;
+      },
+      (err) => {
+        this.connecting = null;
+        lost = true;
+        client.end().catch(() => {});
+        throw err;
+      },
+    );
     return this.connecting;
   }
 
@@ -336,7 +379,11 @@ async function openPglite(dir: string | null, dump?: Blob): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dir) await mkdir(dir, { recursive: true });
   const start = async () => {
-    const opened = new PGlite(dir ?? undefined, { parsers: { [INT8]: (v: string) => Number(v) }, startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY], loadDataDir: dump });
+    const opened = new PGlite(dir ?? undefined, {
+      parsers: { [INT8]: (v: string) => Number(v) },
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY],
+      loadDataDir: dump,
+    });
     await opened.waitReady;
     return opened;
   };
@@ -358,14 +405,21 @@ async function openPglite(dir: string | null, dump?: Blob): Promise<Database> {
     async listen(channel, handler, onConnect) {
       const unsub = await pg.listen(channel, handler);
       onConnect?.();
-      return async () => { await unsub(); };
+      return async () => {
+        await unsub();
+      };
     },
     async withSession(fn) {
       // PGlite is a single session already; serialise with Kysely's users through a connection.
-      return db.connection().execute(async () => fn({
-        exec: async (text) => { await fromDriverCall(pg.exec(text)); },
-        query: async <R>(text: string, params: unknown[] = []) => (await fromDriverCall(pg.query<R>(text, params))).rows,
-      }));
+      return db.connection().execute(async () =>
+        fn({
+          exec: async (text) => {
+            await fromDriverCall(pg.exec(text));
+          },
+          query: async <R>(text: string, params: unknown[] = []) =>
+            (await fromDriverCall(pg.query<R>(text, params))).rows,
+        }),
+      );
     },
     poolStats: () => driver.stats(),
     cancel: async () => {},

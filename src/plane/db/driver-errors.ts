@@ -18,5 +18,7 @@ export function isDriverError(err: unknown): boolean {
 
 /** `promise`, whose rejection is marked as the driver's. */
 export function fromDriverCall<T>(promise: Promise<T>): Promise<T> {
-  return promise.catch((err: unknown) => { throw driverError(err); });
+  return promise.catch((err: unknown) => {
+    throw driverError(err);
+  });
 }

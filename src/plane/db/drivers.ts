@@ -1,12 +1,24 @@
 import {
-  CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
-  type DatabaseConnection, type Dialect, type Driver, type QueryResult, type Kysely,
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type Kysely,
 } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { fromDriverCall } from './driver-errors.js';
 
 /** Live pool figures for the process sampler (document 1, control-plane process sample). */
-export interface PoolStats { max: number; size: number; idle: number; in_use: number }
+export interface PoolStats {
+  max: number;
+  size: number;
+  idle: number;
+  in_use: number;
+}
 
 function dialectOf(driver: Driver): Dialect {
   return {
@@ -31,18 +43,27 @@ export class PgliteDriver implements Driver {
   private held = false;
   constructor(private readonly pg: PGlite) {}
 
-  stats(): PoolStats { return { max: 1, size: 1, idle: this.held ? 0 : 1, in_use: this.held ? 1 : 0 }; }
+  stats(): PoolStats {
+    return { max: 1, size: 1, idle: this.held ? 0 : 1, in_use: this.held ? 1 : 0 };
+  }
 
-  async init(): Promise<void> { await this.pg.waitReady; }
+  async init(): Promise<void> {
+    await this.pg.waitReady;
+  }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     let release!: () => void;
-    const next = new Promise<void>((r) => { release = r; });
+    const next = new Promise<void>((r) => {
+      release = r;
+    });
     const previous = this.queue;
     this.queue = previous.then(() => next);
     await previous;
     this.held = true;
-    return new PgliteConnection(this.pg, () => { this.held = false; release(); });
+    return new PgliteConnection(this.pg, () => {
+      this.held = false;
+      release();
+    });
   }
 
   async beginTransaction(conn: DatabaseConnection): Promise<void> {
@@ -57,13 +78,20 @@ export class PgliteDriver implements Driver {
   async releaseConnection(conn: DatabaseConnection): Promise<void> {
     (conn as PgliteConnection).release();
   }
-  async destroy(): Promise<void> { await this.pg.close(); }
+  async destroy(): Promise<void> {
+    await this.pg.close();
+  }
 
-  dialect(): Dialect { return dialectOf(this); }
+  dialect(): Dialect {
+    return dialectOf(this);
+  }
 }
 
 class PgliteConnection implements DatabaseConnection {
-  constructor(private readonly pg: PGlite, readonly release: () => void) {}
+  constructor(
+    private readonly pg: PGlite,
+    readonly release: () => void,
+  ) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const result = await fromDriverCall(this.pg.query<R>(query.sql, query.parameters as unknown[]));
     const command = query.sql.trimStart().split(/\s/, 1)[0]?.toUpperCase();

@@ -4,15 +4,34 @@ import type { Db } from './database.js';
 import { isDriverError } from './driver-errors.js';
 
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'HEARTBEAT_TIMEOUT',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'HEARTBEAT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
 ]);
 
 // node-postgres reports a lost or never-made connection by message only (no code).
 // A wait for a busy pool ("timeout exceeded when trying to connect") is not among them: the
 // server answers, the pool is saturated (db/heartbeat.ts isPoolWaitTimeout).
-const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end)/;
 
 /**
  * True for failures of the database connection (server gone, restarting, refusing), not of the
@@ -50,8 +69,11 @@ export class DbHealth {
    * `heartbeat` (Database.heartbeat): asked every `heartbeatMs` while the database is up, since a
    * silenced connection raises no error of its own; a failed heartbeat marks the database down.
    */
-  constructor(private readonly db: Db, private readonly log: Logger,
-    opts: { probeMs?: number; heartbeat?: () => Promise<void>; heartbeatMs?: number } = {}) {
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    opts: { probeMs?: number; heartbeat?: () => Promise<void>; heartbeatMs?: number } = {},
+  ) {
     this.probeMs = opts.probeMs ?? 250;
     this.heartbeat = opts.heartbeat;
     this.heartbeatMs = opts.heartbeatMs ?? 500;
@@ -60,7 +82,9 @@ export class DbHealth {
   private readonly heartbeat?: () => Promise<void>;
   private readonly heartbeatMs: number;
 
-  get isUp(): boolean { return this.up; }
+  get isUp(): boolean {
+    return this.up;
+  }
 
   markUp(): void {
     if (this.up) return;

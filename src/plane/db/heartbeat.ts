@@ -3,7 +3,9 @@ import pg from 'pg';
 /** The error of a heartbeat that got no answer: the health treats it as a lost database. */
 export class SilentDatabaseError extends Error {
   readonly code = 'HEARTBEAT_TIMEOUT';
-  constructor(ms: number) { super(`the database did not answer a heartbeat within ${ms} ms`); }
+  constructor(ms: number) {
+    super(`the database did not answer a heartbeat within ${ms} ms`);
+  }
 }
 
 /**
@@ -15,7 +17,10 @@ export class SilentDatabaseError extends Error {
 export class Heartbeat {
   private client: pg.Client | null = null;
 
-  constructor(private readonly config: pg.ClientConfig, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly timeoutMs: number,
+  ) {}
 
   /** Resolves when the server answered in time; rejects (and drops its connection) otherwise. */
   async check(): Promise<void> {
@@ -53,7 +58,8 @@ export class Heartbeat {
     await this.client.query(
       `select pg_terminate_backend(pid) from pg_stat_activity
         where pid = any($1::int[]) and application_name = $2 and pid <> pg_backend_pid()`,
-      [live, this.config.application_name ?? '']);
+      [live, this.config.application_name ?? ''],
+    );
   }
 
   drop(): void {

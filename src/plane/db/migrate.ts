@@ -18,7 +18,9 @@ export function migrationsDir(): string {
   throw new Error('package root not found');
 }
 
-export interface MigrationResult { applied: string[] }
+export interface MigrationResult {
+  applied: string[];
+}
 
 export async function migrate(database: Database, dir = migrationsDir()): Promise<MigrationResult> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
@@ -28,7 +30,9 @@ export async function migrate(database: Database, dir = migrationsDir()): Promis
     try {
       await s.exec(`create table if not exists schema_migrations (
         version integer primary key, name text not null, applied_at timestamptz not null default now())`);
-      const done = new Set((await s.query<{ version: number }>('select version from schema_migrations')).map((r) => Number(r.version)));
+      const done = new Set(
+        (await s.query<{ version: number }>('select version from schema_migrations')).map((r) => Number(r.version)),
+      );
       for (const file of files) {
         const version = Number(file.slice(0, 4));
         if (done.has(version)) continue;

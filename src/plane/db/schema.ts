@@ -96,9 +96,18 @@ export interface CamerasTable {
   updated_at: DefaultedTimestamp;
 }
 
-export interface CameraTagsTable { camera_id: string; tag_id: string }
-export interface UserCameraGrantsTable { user_id: string; camera_id: string }
-export interface UserTagGrantsTable { user_id: string; tag_id: string }
+export interface CameraTagsTable {
+  camera_id: string;
+  tag_id: string;
+}
+export interface UserCameraGrantsTable {
+  user_id: string;
+  camera_id: string;
+}
+export interface UserTagGrantsTable {
+  user_id: string;
+  tag_id: string;
+}
 
 export interface AuditTable {
   id: string;
@@ -135,7 +144,10 @@ export interface ModuleTokensTable {
   last_used_at: Timestamp | null;
 }
 
-export interface EventStreamTable { singleton: Generated<boolean>; purge_day: string | null }
+export interface EventStreamTable {
+  singleton: Generated<boolean>;
+  purge_day: string | null;
+}
 
 type Json<T = unknown> = ColumnType<T, string, string>;
 
@@ -183,7 +195,12 @@ export interface EventTemplatesTable {
   updated_at: DefaultedTimestamp;
 }
 
-export interface EventExtIdsTable { token_id: string; ext_id: string; event_id: string; occurred_at: Timestamp }
+export interface EventExtIdsTable {
+  token_id: string;
+  ext_id: string;
+  event_id: string;
+  occurred_at: Timestamp;
+}
 
 export interface AttachmentsTable {
   ref: string;
@@ -200,43 +217,108 @@ export interface AttachmentsTable {
   created_at: DefaultedTimestamp;
 }
 
-export interface OrgEvidenceUsageTable { org_id: string; bytes: Generated<number>; attachments: Generated<number> }
+export interface OrgEvidenceUsageTable {
+  org_id: string;
+  bytes: Generated<number>;
+  attachments: Generated<number>;
+}
 
 /** Prepared usage counters (0013): per organisation up to 16 shards, a read sums them. */
 export interface OrgUsageCountersTable {
-  org_id: string; shard: number;
-  cameras: Generated<number>; users: Generated<number>; tags: Generated<number>; event_templates: Generated<number>;
-  dashboards: Generated<number>; reports: Generated<number>; events: Generated<number>; sessions: Generated<number>;
+  org_id: string;
+  shard: number;
+  cameras: Generated<number>;
+  users: Generated<number>;
+  tags: Generated<number>;
+  event_templates: Generated<number>;
+  dashboards: Generated<number>;
+  reports: Generated<number>;
+  events: Generated<number>;
+  sessions: Generated<number>;
 }
 
 /** Hourly event counts for analytics (migration 0014), kept by statement triggers on events; up to 8 shards per key. */
 export interface EventRollupsTable {
-  org_id: string; hour: Date; detector: string; category: string; severity: number | null; shard: number;
-  n: number; conf_sum: number; conf_n: number;
+  org_id: string;
+  hour: Date;
+  detector: string;
+  category: string;
+  severity: number | null;
+  shard: number;
+  n: number;
+  conf_sum: number;
+  conf_n: number;
 }
 
 /** Saved reports, dashboards and widgets (migration 0015). */
 export interface AnalyticsReportsTable {
-  id: string; org_id: string; name: string; definition: unknown; visibility: string; audience_user_ids: string[];
-  created_by: string | null; revision: Generated<number>; created_at: DefaultedTimestamp; updated_at: DefaultedTimestamp;
+  id: string;
+  org_id: string;
+  name: string;
+  definition: unknown;
+  visibility: string;
+  audience_user_ids: string[];
+  created_by: string | null;
+  revision: Generated<number>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 export interface AnalyticsDashboardsTable {
-  id: string; org_id: string; name: string; description: string; timezone: string; default_period: string; live_enabled: boolean;
-  visibility: string; audience_user_ids: string[]; created_by: string | null; revision: Generated<number>;
-  created_at: DefaultedTimestamp; updated_at: DefaultedTimestamp;
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  timezone: string;
+  default_period: string;
+  live_enabled: boolean;
+  visibility: string;
+  audience_user_ids: string[];
+  created_by: string | null;
+  revision: Generated<number>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 export interface AnalyticsWidgetsTable {
-  id: string; dashboard_id: string; report_id: string | null; inline_definition: unknown; title: string; visualization: string;
-  options: unknown; layout: unknown; position: number; revision: Generated<number>; created_at: DefaultedTimestamp; updated_at: DefaultedTimestamp;
+  id: string;
+  dashboard_id: string;
+  report_id: string | null;
+  inline_definition: unknown;
+  title: string;
+  visualization: string;
+  options: unknown;
+  layout: unknown;
+  position: number;
+  revision: Generated<number>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
-export interface SweeperLeaseTable { id: number; holder: string; expires_at: Date }
-export interface EvidencePressureTable { id: number; level: Generated<number>; used_percent: number | null; measured_at: OptionalTimestamp }
+export interface SweeperLeaseTable {
+  id: number;
+  holder: string;
+  expires_at: Date;
+}
+export interface EvidencePressureTable {
+  id: number;
+  level: Generated<number>;
+  used_percent: number | null;
+  measured_at: OptionalTimestamp;
+}
 
 /** The fleet monitor's shared state (migration 0012): the latest sweep's numbers and summary. */
-export interface MonitorFleetTable { id: number; seq: Generated<number>; frame_seq: Generated<number>; summary: unknown }
+export interface MonitorFleetTable {
+  id: number;
+  seq: Generated<number>;
+  frame_seq: Generated<number>;
+  summary: unknown;
+}
 /** The latest telemetry frame of each node the latest sweep polled. */
-export interface MonitorNodeFramesTable { node_id: string; seq: number; known_total: number | null; frame: unknown }
+export interface MonitorNodeFramesTable {
+  node_id: string;
+  seq: number;
+  known_total: number | null;
+  frame: unknown;
+}
 
 export interface Schema {
   orgs: OrgsTable;

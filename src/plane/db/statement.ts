@@ -19,7 +19,9 @@ export interface StatementLimits {
 /** The caller's signal fired: nobody waits for this statement's answer any more. */
 export class StatementAbandoned extends Error {
   readonly code = 'STATEMENT_ABANDONED';
-  constructor() { super('the statement was abandoned: its caller went away'); }
+  constructor() {
+    super('the statement was abandoned: its caller went away');
+  }
 }
 
 /**
@@ -30,13 +32,21 @@ export class StatementAbandoned extends Error {
  * waiting at once: on the embedded database, which nothing can interrupt, that is all it can do.
  * A signal that fired before the statement started keeps it from starting.
  */
-export async function underLimits<T>(trx: Transaction<Schema>, limits: StatementLimits, statement: () => Promise<T>): Promise<T> {
+export async function underLimits<T>(
+  trx: Transaction<Schema>,
+  limits: StatementLimits,
+  statement: () => Promise<T>,
+): Promise<T> {
   const { signal } = limits;
   if (signal?.aborted) throw new StatementAbandoned();
   const ms = String(Math.max(1, Math.round(limits.deadlineMs)));
   // JIT off as for searches: compiling the plan of an aggregate over ~36 day partitions cost more
   // than running it, and a compile is time the deadline cannot interrupt.
-  const r = await sql<{ pid: number }>`select pg_backend_pid() as pid, set_config('statement_timeout', ${ms}, true), set_config('jit', 'off', true)`.execute(trx);
+  const r = await sql<{
+    pid: number;
+  }>`select pg_backend_pid() as pid, set_config('statement_timeout', ${ms}, true), set_config('jit', 'off', true)`.execute(
+    trx,
+  );
   if (signal?.aborted) throw new StatementAbandoned();
   if (!signal) return statement();
   const pid = Number(r.rows[0]?.pid ?? 0);
@@ -52,7 +62,9 @@ export async function underLimits<T>(trx: Transaction<Schema>, limits: Statement
   });
   abandoned.catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
-  const work = statement().finally(() => { running = false; });
+  const work = statement().finally(() => {
+    running = false;
+  });
   // The statement's own failure (a cancel it received) after the caller stopped waiting is nobody's.
   work.catch(() => {});
   try {

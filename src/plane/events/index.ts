@@ -88,23 +88,42 @@ export function eventDetectors(db: Db) {
 export function createEvents(deps: EventsDeps) {
   const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
   // Operations are counted for the settings' stats; a read that misses falls back to the storage being retired.
-  const storage = new MeteredStorage(new RotatingStorage(deps.evidenceStorage ?? storageAt(config.evidence),
-    config.evidence.retired ? storageAt(config.evidence.retired) : null), clock);
+  const storage = new MeteredStorage(
+    new RotatingStorage(
+      deps.evidenceStorage ?? storageAt(config.evidence),
+      config.evidence.retired ? storageAt(config.evidence.retired) : null,
+    ),
+    clock,
+  );
 
-  const ring = new EventRing({
-    safeHead: () => eventsStore.safeHead(db),
-    latest: (upTo, limit) => streamStore.latest(db, upTo, limit),
-    range: (after, upTo, limit) => streamStore.range(db, after, upTo, limit),
-    at: (seqs) => streamStore.at(db, seqs),
-  }, log);
+  const ring = new EventRing(
+    {
+      safeHead: () => eventsStore.safeHead(db),
+      latest: (upTo, limit) => streamStore.latest(db, upTo, limit),
+      range: (after, upTo, limit) => streamStore.range(db, after, upTo, limit),
+      at: (seqs) => streamStore.at(db, seqs),
+    },
+    log,
+  );
   const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
 
   const builder = new PreviewBuilder(storage, undefined, log);
-  const fullness = new EvidenceFullness(db, clock, { maxBytes: config.evidencePressure.maxBytes, criticalPercent: config.evidencePressure.criticalPercent, dir: config.evidence.dir });
+  const fullness = new EvidenceFullness(db, clock, {
+    maxBytes: config.evidencePressure.maxBytes,
+    criticalPercent: config.evidencePressure.criticalPercent,
+    dir: config.evidence.dir,
+  });
   const evidence = new EvidenceService(db, clock, orgs, audit, storage, fullness, (a) => builder.request(a));
   const previews = new PreviewService(db, audit, storage, builder);
 
-  const intake = new IntakeService(clock, moduleTokens, evidence, new IntakeRateLimiter(clock, config.moduleRateLimitDefault), eventLog, templateCache);
+  const intake = new IntakeService(
+    clock,
+    moduleTokens,
+    evidence,
+    new IntakeRateLimiter(clock, config.moduleRateLimitDefault),
+    eventLog,
+    templateCache,
+  );
   const events = new EventsService(db, clock, eventLog, new EventSearch(db), (id) => deps.templates.byId(id));
   const navigation = new NavigationService(db, events);
 
@@ -115,20 +134,46 @@ export function createEvents(deps: EventsDeps) {
   const purge = new PurgeService(db, clock, audit, evidence, eventLog, log);
   // The org-removal service queues an organisation's archive cleanup through it (OrgArchiver).
   const archive = new ArchiveService(db, clock, evidence, moduleTokens, orgs, eventLog, log);
-  const retention = new VolumeRetention(db, clock, audit, evidence, eventLog, () => fullness.usedPercent(), {
-    enabled: config.evidencePressure.volumeRetention === 'oldest_purge_day', lowPercent: config.evidencePressure.lowPercent, highPercent: config.evidencePressure.highPercent,
-  }, log);
-  const pruner = new PurgeRecordsPruner(eventLog, clock, evidence, { retentionMs: config.purgeRecordRetentionDays * 86_400_000 });
+  const retention = new VolumeRetention(
+    db,
+    clock,
+    audit,
+    evidence,
+    eventLog,
+    () => fullness.usedPercent(),
+    {
+      enabled: config.evidencePressure.volumeRetention === 'oldest_purge_day',
+      lowPercent: config.evidencePressure.lowPercent,
+      highPercent: config.evidencePressure.highPercent,
+    },
+    log,
+  );
+  const pruner = new PurgeRecordsPruner(eventLog, clock, evidence, {
+    retentionMs: config.purgeRecordRetentionDays * 86_400_000,
+  });
 
   // Analytics keep a share of the pool for everything else (issue 25, docs/analytics.md).
   const analytics = new AnalyticsService(db, clock, deps.templates, eventLog, {
-    limits: analyticsLimits(deps.database.poolStats().max, deps.analyticsLimits), cancel: (pid) => deps.database.cancel(pid),
+    limits: analyticsLimits(deps.database.poolStats().max, deps.analyticsLimits),
+    cancel: (pid) => deps.database.cancel(pid),
   });
 
   const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
 
   return {
-    log: eventLog, evidence, previews, intake, events, navigation, ring, stream, system, purge, archive, analytics, retention,
+    log: eventLog,
+    evidence,
+    previews,
+    intake,
+    events,
+    navigation,
+    ring,
+    stream,
+    system,
+    purge,
+    archive,
+    analytics,
+    retention,
 
     /** Live figures of the evidence storage's operations in this process, and whether the preview job's last build failed. */
     storageOperations: () => storage.figures(),
@@ -146,9 +191,13 @@ export function createEvents(deps: EventsDeps) {
     /** The routes of the event domains, by the scope that registers them (routes.ts holds the scopes). */
     routes: {
       /** module token (intake and attachment upload) */
-      moduleToken(app: PlaneApp): void { intakeRoutes(app, { intake, evidence }); },
+      moduleToken(app: PlaneApp): void {
+        intakeRoutes(app, { intake, evidence });
+      },
       /** session or module token (closing an interval) */
-      sessionOrModuleToken(app: PlaneApp): void { eventsCloseRoute(app, { events }); },
+      sessionOrModuleToken(app: PlaneApp): void {
+        eventsCloseRoute(app, { events });
+      },
       /** any signed-in user, narrowed by camera rights */
       session(app: PlaneApp): void {
         eventStreamRoutes(app, { stream });
@@ -159,13 +208,22 @@ export function createEvents(deps: EventsDeps) {
         analyticsRoutes(app, { analytics });
       },
       /** superadmin: purge of history and cleanup jobs */
-      superadmin(app: PlaneApp): void { purgeRoutes(app, { purge }); },
+      superadmin(app: PlaneApp): void {
+        purgeRoutes(app, { purge });
+      },
     },
 
     /** The named jobs, started once the database is ready. */
     jobs(): Job[] {
       return [
-        { name: 'events.partitions', everyMs: 3600_000, budgetMs: 30_000, run: async () => { await ensurePartitions(); } },
+        {
+          name: 'events.partitions',
+          everyMs: 3600_000,
+          budgetMs: 30_000,
+          run: async () => {
+            await ensurePartitions();
+          },
+        },
         purge.backgroundJob(),
         archive.backgroundJob(),
         retention.job(),
@@ -175,7 +233,9 @@ export function createEvents(deps: EventsDeps) {
       ];
     },
 
-    stop(): void { ring.stop(); },
+    stop(): void {
+      ring.stop();
+    },
   };
 }
 

@@ -4,8 +4,16 @@
  * origin.
  */
 const INLINE_TYPES = new Set([
-  'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp',
-  'video/mp4', 'video/webm', 'video/ogg', 'video/quicktime',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'video/quicktime',
 ]);
 
 // A whole Content-Type value: type/subtype and `; name=value` parameters of plain tokens
@@ -31,7 +39,9 @@ function inlineType(contentType: string): string | null {
  */
 export function attachmentHeaders(contentType: string, ref: string): Record<string, string> {
   return {
-    'content-disposition': inlineType(contentType) ? 'inline' : `attachment; filename="${ref.replace(/[^0-9a-zA-Z-]/g, '')}"`,
+    'content-disposition': inlineType(contentType)
+      ? 'inline'
+      : `attachment; filename="${ref.replace(/[^0-9a-zA-Z-]/g, '')}"`,
     'content-security-policy': "sandbox; default-src 'none'",
   };
 }

@@ -11,8 +11,9 @@ import { refusedEvidenceDir } from '../config/evidence-dir.js';
  * migrate` can never empty a data dir or /etc that was once named as one.
  */
 export const EVIDENCE_MARKER = '.argus-evidence';
-const MARKER_TEXT = 'argus-evidence-folder 1\n# This folder holds the evidence objects of an Argus control plane; the plane lists and moves\n'
-  + '# only objects in its own layout (<org uuid>/<yyyy-mm-dd>/<ref uuid>), and only in a folder that holds this file.\n';
+const MARKER_TEXT =
+  'argus-evidence-folder 1\n# This folder holds the evidence objects of an Argus control plane; the plane lists and moves\n' +
+  '# only objects in its own layout (<org uuid>/<yyyy-mm-dd>/<ref uuid>), and only in a folder that holds this file.\n';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const ORG = new RegExp(`^${UUID}$`);
@@ -29,7 +30,9 @@ export function isEvidenceKey(key: string): boolean {
 
 /** A folder the plane will not use for evidence; `reason` is for the operator (no secret in it). */
 export class EvidenceFolderRefused extends Error {
-  constructor(readonly reason: string) { super(reason); }
+  constructor(readonly reason: string) {
+    super(reason);
+  }
 }
 
 type Found = { kind: 'object'; key: string; path: string } | { kind: 'foreign'; rel: string };
@@ -43,7 +46,12 @@ async function* walk(root: string): AsyncGenerator<Found> {
   const levels = [ORG, DAY, OBJECT];
   async function* level(dir: string, rel: string[], depth: number): AsyncGenerator<Found> {
     let d;
-    try { d = await opendir(dir); } catch (err) { if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; throw err; }
+    try {
+      d = await opendir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
     for await (const e of d) {
       if (e.name.startsWith(OWN)) continue;
       if (depth === 0 && e.name === 'lost+found' && e.isDirectory()) continue; // a dedicated volume's root
@@ -93,19 +101,24 @@ export async function inspectEvidenceFolder(dir: string, dataDir: string | null)
   const byPath = refusedEvidenceDir(dir, dataDir);
   if (byPath) throw new EvidenceFolderRefused(`evidence_storage.dir: ${byPath}`);
   let real: string;
-  try { real = await realpath(dir); } catch (err) {
+  try {
+    real = await realpath(dir);
+  } catch (err) {
     // A file on the way (ENOTDIR) is missing too: making the folder then says what is wrong.
     if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return 'missing';
     throw err;
   }
   const byTarget = refusedEvidenceDir(real, dataDir);
   if (byTarget) throw new EvidenceFolderRefused(`evidence_storage.dir: ${dir} leads to ${byTarget}`);
-  if (!(await stat(real)).isDirectory()) throw new EvidenceFolderRefused(`evidence_storage.dir: ${dir} is not a folder`);
+  if (!(await stat(real)).isDirectory())
+    throw new EvidenceFolderRefused(`evidence_storage.dir: ${dir} is not a folder`);
   if (await hasMarker(dir)) return 'owned';
   const foreign = await foreignEntries(dir);
   if (foreign.length) {
-    throw new EvidenceFolderRefused(`evidence_storage.dir: ${dir} holds files the plane did not write (${foreign.join(', ')}${foreign.length >= 3 ? ', ...' : ''}); `
-      + 'give the evidence an empty folder of its own');
+    throw new EvidenceFolderRefused(
+      `evidence_storage.dir: ${dir} holds files the plane did not write (${foreign.join(', ')}${foreign.length >= 3 ? ', ...' : ''}); ` +
+        'give the evidence an empty folder of its own',
+    );
   }
   return 'adoptable';
 }

@@ -11,21 +11,37 @@ const tags = ['attachments'];
 
 /** Authenticated scope: any signed-in user, camera rights rechecked on every request. */
 export function evidenceReadRoutes(app: PlaneApp, deps: { evidence: EvidenceService }): void {
-  app.get('/api/v1/attachments/:ref', {
-    schema: {
-      tags, security: sec, params: Params,
-      response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'the bytes, with the original Content-Type' }) },
-      summary: 'Download an attachment (exact Content-Length, 64 KiB frames, no-store); audited as data.blob_download',
-      description: 'Errors: 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 429 event_response_busy.',
+  app.get(
+    '/api/v1/attachments/:ref',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: Params,
+        response: {
+          200: Type.Unsafe({
+            type: 'string',
+            format: 'binary',
+            description: 'the bytes, with the original Content-Type',
+          }),
+        },
+        summary:
+          'Download an attachment (exact Content-Length, 64 KiB frames, no-store); audited as data.blob_download',
+        description:
+          'Errors: 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 429 event_response_busy.',
+      },
     },
-  }, async (req, reply) => {
-    const file = await underResponseSlot(reply, deps.evidence, () => deps.evidence.download(principalOf(req), req.params.ref));
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-length', String(file.size))
-      .header('cache-control', 'private, no-store')
-      .header('pragma', 'no-cache')
-      .headers(attachmentHeaders(file.contentType, req.params.ref))
-      .send(file.body);
-  });
+    async (req, reply) => {
+      const file = await underResponseSlot(reply, deps.evidence, () =>
+        deps.evidence.download(principalOf(req), req.params.ref),
+      );
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header('cache-control', 'private, no-store')
+        .header('pragma', 'no-cache')
+        .headers(attachmentHeaders(file.contentType, req.params.ref))
+        .send(file.body);
+    },
+  );
 }

@@ -57,7 +57,12 @@ export class EvidenceService {
     if (this.busy >= this.slots) throw errors.eventResponseBusy();
     this.busy++;
     let held = true;
-    return () => { if (held) { held = false; this.busy--; } };
+    return () => {
+      if (held) {
+        held = false;
+        this.busy--;
+      }
+    };
   }
 
   /**
@@ -68,14 +73,24 @@ export class EvidenceService {
     const ref = rawRef.toLowerCase();
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(ref)) throw errors.notFound();
     const a = await evidenceStore.visible(this.db, cameraScope(p), ref);
-    if (!a) throw (await evidenceStore.wasPurged(this.db, cameraScope(p), ref)) ? errors.archivedDataExpired() : errors.notFound();
+    if (!a)
+      throw (await evidenceStore.wasPurged(this.db, cameraScope(p), ref))
+        ? errors.archivedDataExpired()
+        : errors.notFound();
     const opened = await this.storage.open(a.storage_key);
     if (!opened) throw errors.objectGone();
     try {
-      await this.db.transaction().execute((trx) => this.audit.record(trx, {
-        actor: actorOf(p), orgId: a.org_id, action: 'data.blob_download', objectType: 'attachment', objectId: ref,
-        objectName: a.content_type, params: { size: opened.size, preview: false },
-      }));
+      await this.db.transaction().execute((trx) =>
+        this.audit.record(trx, {
+          actor: actorOf(p),
+          orgId: a.org_id,
+          action: 'data.blob_download',
+          objectType: 'attachment',
+          objectId: ref,
+          objectName: a.content_type,
+          params: { size: opened.size, preview: false },
+        }),
+      );
     } catch (err) {
       opened.body.destroy();
       throw err;
@@ -84,14 +99,24 @@ export class EvidenceService {
   }
 
   async upload(token: ModuleTokenCredential, contentType: string | undefined, bytes: Uint8Array) {
-    return this.uploadStream(token, contentType, Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), bytes.length);
+    return this.uploadStream(
+      token,
+      contentType,
+      Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]),
+      bytes.length,
+    );
   }
 
   /**
    * An upload streamed to storage (never whole in memory), at most `UploadGate.max` at once;
    * `declaredSize` (Content-Length) allows refusing early, the bytes received decide.
    */
-  async uploadStream(token: ModuleTokenCredential, contentType: string | undefined, body: Readable, declaredSize?: number) {
+  async uploadStream(
+    token: ModuleTokenCredential,
+    contentType: string | undefined,
+    body: Readable,
+    declaredSize?: number,
+  ) {
     if (declaredSize !== undefined && declaredSize > ATTACHMENT_MAX_BYTES) throw errors.attachmentTooLarge();
     const orgId = token.org_id;
     await this.fullness.admit();
@@ -105,13 +130,25 @@ export class EvidenceService {
       const type = normaliseContentType(contentType);
       const got = this.storage.putStream
         ? await this.storage.putStream(key, body, type, ATTACHMENT_MAX_BYTES)
-        : await receiveWhole(body, ATTACHMENT_MAX_BYTES).then(async (r) => { await this.storage.put(key, r.bytes, type); return r; });
+        : await receiveWhole(body, ATTACHMENT_MAX_BYTES).then(async (r) => {
+            await this.storage.put(key, r.bytes, type);
+            return r;
+          });
       try {
         await this.db.transaction().execute(async (trx) => {
           await this.checkQuota(trx, orgId, got.size);
           await evidenceStore.insert(trx, {
-            ref, org_id: orgId, token_id: token.id, backend: this.storage.backend, storage_key: key, content_type: type,
-            size: got.size, sha256: got.sha256, camera_id: null, event_id: null, created_at: now,
+            ref,
+            org_id: orgId,
+            token_id: token.id,
+            backend: this.storage.backend,
+            storage_key: key,
+            content_type: type,
+            size: got.size,
+            sha256: got.sha256,
+            camera_id: null,
+            event_id: null,
+            created_at: now,
           });
           await evidenceStore.addUsage(trx, orgId, got.size, 1);
         });
@@ -147,7 +184,11 @@ export class EvidenceService {
   }
 
   /** The organisation's attachments among `refs` (intake checks references with one query). */
-  ofOrg(db: Db, orgId: string, refs: string[]): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
+  ofOrg(
+    db: Db,
+    orgId: string,
+    refs: string[],
+  ): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
     return evidenceStore.ofOrg(db, orgId, refs);
   }
 
@@ -156,7 +197,10 @@ export class EvidenceService {
    * deleteBytes with the result after it commits (bytes left by a crash in between are orphans,
    * never a dangling row).
    */
-  purgeOfEvents(trx: Db, events: Array<{ id: string; occurred_at: Date }>): Promise<Array<{ ref: string; storage_key: string; size: number }>> {
+  purgeOfEvents(
+    trx: Db,
+    events: Array<{ id: string; occurred_at: Date }>,
+  ): Promise<Array<{ ref: string; storage_key: string; size: number }>> {
     return evidenceStore.purgeOfEvents(trx, events, new Date(this.clock.now()));
   }
 
@@ -180,10 +224,16 @@ export class EvidenceService {
 
   async deleteBytes(keys: string[]): Promise<void> {
     // A preview is evidence too: it goes with the bytes it was made from.
-    for (const k of keys) { await this.storage.delete(k); await this.storage.delete(previewKey(k)); }
+    for (const k of keys) {
+      await this.storage.delete(k);
+      await this.storage.delete(previewKey(k));
+    }
   }
 
-  link(trx: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {
+  link(
+    trx: Db,
+    links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>,
+  ): Promise<void> {
     return evidenceStore.link(trx, links);
   }
 }

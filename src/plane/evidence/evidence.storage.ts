@@ -17,7 +17,12 @@ export interface EvidenceStorage {
   readonly backend: 'local' | 's3';
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Writes a stream of at most `maxBytes` (else 413) whole or not at all; absent: `put` after reading it. */
-  putStream?(key: string, body: Readable, contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }>;
+  putStream?(
+    key: string,
+    body: Readable,
+    contentType: string,
+    maxBytes: number,
+  ): Promise<{ size: number; sha256: Buffer }>;
   open(key: string): Promise<{ size: number; body: Readable } | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
@@ -42,7 +47,10 @@ export class LocalEvidenceStorage implements EvidenceStorage {
   private owned = false;
 
   /** `dataDir`: the plane's data dir, refused as an evidence folder (null: not known here). */
-  constructor(private readonly dir: string, private readonly dataDir: string | null = null) {}
+  constructor(
+    private readonly dir: string,
+    private readonly dataDir: string | null = null,
+  ) {}
 
   private path(key: string): string {
     return resolveInside(this.dir, key);
@@ -73,7 +81,12 @@ export class LocalEvidenceStorage implements EvidenceStorage {
     await writeFileAtomic(path, bytes, 0o600);
   }
 
-  async putStream(key: string, body: Readable, _contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }> {
+  async putStream(
+    key: string,
+    body: Readable,
+    _contentType: string,
+    maxBytes: number,
+  ): Promise<{ size: number; sha256: Buffer }> {
     return writeStreamAtomic(await this.writable(key), body, maxBytes);
   }
 
@@ -89,14 +102,19 @@ export class LocalEvidenceStorage implements EvidenceStorage {
   }
 
   async exists(key: string): Promise<boolean> {
-    try { await stat(this.path(key)); return true; } catch (err) {
+    try {
+      await stat(this.path(key));
+      return true;
+    } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw err;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await unlink(this.path(key)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err; });
+    await unlink(this.path(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
   }
 
   /**
@@ -105,12 +123,17 @@ export class LocalEvidenceStorage implements EvidenceStorage {
    * layout); one that holds other files throws EvidenceFolderRefused: nothing of it is listed.
    */
   async *list(): AsyncIterable<{ key: string; size: number }> {
-    if (await this.claim(false) === 'missing') return;
+    if ((await this.claim(false)) === 'missing') return;
     for await (const o of layoutObjects(this.dir)) {
-      const size = await stat(o.path).then((s) => s.size, () => null);
+      const size = await stat(o.path).then(
+        (s) => s.size,
+        () => null,
+      );
       if (size !== null) yield { key: o.key, size };
     }
   }
 
-  describe() { return { backend: 'local', dir: this.dir }; }
+  describe() {
+    return { backend: 'local', dir: this.dir };
+  }
 }

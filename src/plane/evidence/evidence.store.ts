@@ -6,7 +6,13 @@ import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 /** An attachment as the evidence domain reads it: its row less the checksum and the times. */
 export type AttachmentRecord = Omit<Selectable<AttachmentsTable>, 'sha256' | 'event_occurred_at' | 'created_at'>;
 
-export interface RemovedAttachment { ref: string; org_id: string; camera_id: string | null; storage_key: string; size: number }
+export interface RemovedAttachment {
+  ref: string;
+  org_id: string;
+  camera_id: string | null;
+  storage_key: string;
+  size: number;
+}
 
 /** Deleted attachments: their refs kept in purged_attachments (a later download is 410), usage given back. */
 async function forget(db: Db, gone: RemovedAttachment[], at: Date): Promise<void> {
@@ -15,55 +21,106 @@ async function forget(db: Db, gone: RemovedAttachment[], at: Date): Promise<void
     select * , ${at}::timestamptz from unnest(${gone.map((g) => g.ref)}::uuid[], ${gone.map((g) => g.org_id)}::uuid[], ${gone.map((g) => g.camera_id)}::uuid[])
     on conflict do nothing`.execute(db);
   const perOrg = new Map<string, { bytes: number; n: number }>();
-  for (const g of gone) { const u = perOrg.get(g.org_id) ?? { bytes: 0, n: 0 }; u.bytes += Number(g.size); u.n++; perOrg.set(g.org_id, u); }
+  for (const g of gone) {
+    const u = perOrg.get(g.org_id) ?? { bytes: 0, n: 0 };
+    u.bytes += Number(g.size);
+    u.n++;
+    perOrg.set(g.org_id, u);
+  }
   for (const [orgId, u] of perOrg) {
-    await sql`update org_evidence_usage set bytes = greatest(0, bytes - ${u.bytes}), attachments = greatest(0, attachments - ${u.n}) where org_id = ${orgId}`.execute(db);
+    await sql`update org_evidence_usage set bytes = greatest(0, bytes - ${u.bytes}), attachments = greatest(0, attachments - ${u.n}) where org_id = ${orgId}`.execute(
+      db,
+    );
   }
 }
 
 /** The only SQL of evidence attachments and their accounting. */
 export const evidenceStore = {
   async insert(db: Db, a: AttachmentRecord & { sha256: Uint8Array; created_at: Date }): Promise<void> {
-    await db.insertInto('attachments').values({ ...a, event_occurred_at: null }).execute();
+    await db
+      .insertInto('attachments')
+      .values({ ...a, event_occurred_at: null })
+      .execute();
   },
 
   async usage(db: Db, orgId: string): Promise<{ bytes: number; attachments: number }> {
-    const r = await db.selectFrom('org_evidence_usage').select(['bytes', 'attachments']).where('org_id', '=', orgId).executeTakeFirst();
+    const r = await db
+      .selectFrom('org_evidence_usage')
+      .select(['bytes', 'attachments'])
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     return { bytes: Number(r?.bytes ?? 0), attachments: Number(r?.attachments ?? 0) };
   },
 
   /** Bytes and attachments of every organisation together. */
   async totals(db: Db): Promise<{ bytes: number; attachments: number }> {
-    const r = await db.selectFrom('org_evidence_usage').select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.val(0)).as('bytes'), eb.fn.coalesce(eb.fn.sum<number>('attachments'), eb.val(0)).as('attachments')]).executeTakeFirst();
+    const r = await db
+      .selectFrom('org_evidence_usage')
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.val(0)).as('bytes'),
+        eb.fn.coalesce(eb.fn.sum<number>('attachments'), eb.val(0)).as('attachments'),
+      ])
+      .executeTakeFirst();
     return { bytes: Number(r?.bytes ?? 0), attachments: Number(r?.attachments ?? 0) };
   },
 
   async addUsage(db: Db, orgId: string, bytes: number, count: number): Promise<void> {
-    await db.insertInto('org_evidence_usage').values({ org_id: orgId, bytes, attachments: count })
-      .onConflict((oc) => oc.column('org_id').doUpdateSet({
-        bytes: sql`org_evidence_usage.bytes + excluded.bytes`, attachments: sql`org_evidence_usage.attachments + excluded.attachments`,
-      })).execute();
+    await db
+      .insertInto('org_evidence_usage')
+      .values({ org_id: orgId, bytes, attachments: count })
+      .onConflict((oc) =>
+        oc.column('org_id').doUpdateSet({
+          bytes: sql`org_evidence_usage.bytes + excluded.bytes`,
+          attachments: sql`org_evidence_usage.attachments + excluded.attachments`,
+        }),
+      )
+      .execute();
   },
 
   /** One attachment under the camera-rights rule (an unbound one: its organisation's administrators). */
   async visible(db: Db, scope: CameraScope, ref: string): Promise<AttachmentRecord | undefined> {
-    return db.selectFrom('attachments as a')
-      .select(['a.ref', 'a.org_id', 'a.token_id', 'a.backend', 'a.storage_key', 'a.content_type', 'a.size', 'a.camera_id', 'a.event_id'])
-      .where('a.ref', '=', ref).where(cameraVisible(scope, 'a.camera_id', 'a.org_id')).executeTakeFirst();
+    return db
+      .selectFrom('attachments as a')
+      .select([
+        'a.ref',
+        'a.org_id',
+        'a.token_id',
+        'a.backend',
+        'a.storage_key',
+        'a.content_type',
+        'a.size',
+        'a.camera_id',
+        'a.event_id',
+      ])
+      .where('a.ref', '=', ref)
+      .where(cameraVisible(scope, 'a.camera_id', 'a.org_id'))
+      .executeTakeFirst();
   },
 
   /** Attachments of `orgId` among `refs`, for linking them to new events. */
-  async ofOrg(db: Db, orgId: string, refs: string[]): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
+  async ofOrg(
+    db: Db,
+    orgId: string,
+    refs: string[],
+  ): Promise<Array<Pick<AttachmentRecord, 'ref' | 'camera_id' | 'content_type' | 'size'>>> {
     if (!refs.length) return [];
-    return db.selectFrom('attachments').select(['ref', 'camera_id', 'content_type', 'size'])
-      .where('org_id', '=', orgId).where('ref', 'in', refs).execute();
+    return db
+      .selectFrom('attachments')
+      .select(['ref', 'camera_id', 'content_type', 'size'])
+      .where('org_id', '=', orgId)
+      .where('ref', 'in', refs)
+      .execute();
   },
 
   /**
    * Removes the attachments bound to purged events, remembers their refs (a later download is
    * 410) and gives back usage per organisation; returns what the storage must delete.
    */
-  async purgeOfEvents(db: Db, events: Array<{ id: string; occurred_at: Date }>, at: Date): Promise<Array<{ ref: string; org_id: string; storage_key: string; size: number }>> {
+  async purgeOfEvents(
+    db: Db,
+    events: Array<{ id: string; occurred_at: Date }>,
+    at: Date,
+  ): Promise<Array<{ ref: string; org_id: string; storage_key: string; size: number }>> {
     if (!events.length) return [];
     const r = await sql<RemovedAttachment>`
       delete from attachments a using unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.occurred_at.toISOString())}::timestamptz[]) as v(id, occurred_at)
@@ -95,7 +152,10 @@ export const evidenceStore = {
   },
 
   /** Binds unbound attachments to the first event that references them. */
-  async link(db: Db, links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>): Promise<void> {
+  async link(
+    db: Db,
+    links: Array<{ ref: string; camera_id: string | null; event_id: string; occurred_at: Date }>,
+  ): Promise<void> {
     if (!links.length) return;
     await sql`update attachments a set camera_id = l.camera_id, event_id = l.event_id, event_occurred_at = l.occurred_at
       from unnest(${links.map((l) => l.ref)}::uuid[], ${links.map((l) => l.camera_id)}::uuid[], ${links.map((l) => l.event_id)}::uuid[],
@@ -104,11 +164,15 @@ export const evidenceStore = {
   },
 
   async countPressureDrop(db: Db): Promise<void> {
-    await sql`update evidence_counters set pressure_dropped_attachments = pressure_dropped_attachments + 1 where id = 1`.execute(db);
+    await sql`update evidence_counters set pressure_dropped_attachments = pressure_dropped_attachments + 1 where id = 1`.execute(
+      db,
+    );
   },
 
   async pressureDropped(db: Db): Promise<number> {
-    const r = await sql<{ n: string }>`select pressure_dropped_attachments as n from evidence_counters where id = 1`.execute(db);
+    const r = await sql<{
+      n: string;
+    }>`select pressure_dropped_attachments as n from evidence_counters where id = 1`.execute(db);
     return Number(r.rows[0]?.n ?? 0);
   },
 

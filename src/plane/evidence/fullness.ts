@@ -10,7 +10,8 @@ export async function volumeFigures(dir: string): Promise<{ capacity: number; av
   for (let d = dir; ; d = dirname(d)) {
     try {
       const s = await statfs(d);
-      const used = (s.blocks - s.bfree) * s.bsize, available = s.bavail * s.bsize;
+      const used = (s.blocks - s.bfree) * s.bsize,
+        available = s.bavail * s.bsize;
       return { capacity: used + available, available, used };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err;
@@ -24,7 +25,11 @@ export async function volumeUsedPercent(dir: string): Promise<number> {
   return v.capacity > 0 ? (v.used / v.capacity) * 100 : 0;
 }
 
-export interface FullnessConfig { maxBytes: number | null; criticalPercent: number; dir: string }
+export interface FullnessConfig {
+  maxBytes: number | null;
+  criticalPercent: number;
+  dir: string;
+}
 
 /**
  * How full the evidence storage is (document 1, watermarks): the evidence bytes against
@@ -36,24 +41,35 @@ export interface FullnessConfig { maxBytes: number | null; criticalPercent: numb
 export class EvidenceFullness {
   private measured: { at: number; percent: number } | null = null;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly config: FullnessConfig, private readonly ttlMs = 1000) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: FullnessConfig,
+    private readonly ttlMs = 1000,
+  ) {}
 
   async usedPercent(): Promise<number> {
-    if (this.config.maxBytes !== null) return ((await evidenceStore.totals(this.db)).bytes / this.config.maxBytes) * 100;
+    if (this.config.maxBytes !== null)
+      return ((await evidenceStore.totals(this.db)).bytes / this.config.maxBytes) * 100;
     return volumeUsedPercent(this.config.dir);
   }
 
   /** Throws 507 evidence_storage_full (and counts it) when the storage is at or above the critical watermark. */
   async admit(): Promise<void> {
     const now = this.clock.now();
-    if (!this.measured || now - this.measured.at >= this.ttlMs) this.measured = { at: now, percent: await this.usedPercent() };
+    if (!this.measured || now - this.measured.at >= this.ttlMs)
+      this.measured = { at: now, percent: await this.usedPercent() };
     if (this.measured.percent < this.config.criticalPercent) return;
     await evidenceStore.countPressureDrop(this.db);
     throw errors.evidenceStorageFull();
   }
 
   /** Forgets the last measurement (a retention purge has just freed space). */
-  forget(): void { this.measured = null; }
+  forget(): void {
+    this.measured = null;
+  }
 
-  pressureDropped(): Promise<number> { return evidenceStore.pressureDropped(this.db); }
+  pressureDropped(): Promise<number> {
+    return evidenceStore.pressureDropped(this.db);
+  }
 }

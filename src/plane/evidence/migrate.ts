@@ -4,12 +4,20 @@ import type { EvidenceStorage } from './evidence.storage.js';
 import { isEvidenceKey } from './evidence-folder.js';
 
 export type MigrateOutcome = 'moved' | 'already_there' | 'failed';
-export interface MigrateReport { moved: number; already_there: number; failed: Array<{ key: string; reason: string }>; bytes: number }
+export interface MigrateReport {
+  moved: number;
+  already_there: number;
+  failed: Array<{ key: string; reason: string }>;
+  bytes: number;
+}
 
 async function digest(body: Readable): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
-  for await (const chunk of body) { size += (chunk as Buffer).length; hash.update(chunk as Buffer); }
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    hash.update(chunk as Buffer);
+  }
   return { size, sha256: hash.digest('hex') };
 }
 
@@ -34,10 +42,16 @@ async function moveOne(source: EvidenceStorage, target: EvidenceStorage, key: st
     if (!o) return 'already_there';
     const type = key.endsWith('.preview.jpg') ? 'image/jpeg' : 'application/octet-stream';
     if (target.putStream) await target.putStream(key, o.body, type, Number.MAX_SAFE_INTEGER);
-    else { const chunks: Buffer[] = []; for await (const c of o.body) chunks.push(c as Buffer); await target.put(key, Buffer.concat(chunks), type); }
+    else {
+      const chunks: Buffer[] = [];
+      for await (const c of o.body) chunks.push(c as Buffer);
+      await target.put(key, Buffer.concat(chunks), type);
+    }
     const copied = await stored(target, key);
     if (!copied || copied.size !== want.size || copied.sha256 !== want.sha256) {
-      throw new Error(`verification failed: ${copied ? `${copied.size} bytes, sha256 ${copied.sha256.slice(0, 12)}…` : 'missing'} in the target, ${want.size} bytes, sha256 ${want.sha256.slice(0, 12)}… in the source`);
+      throw new Error(
+        `verification failed: ${copied ? `${copied.size} bytes, sha256 ${copied.sha256.slice(0, 12)}…` : 'missing'} in the target, ${want.size} bytes, sha256 ${want.sha256.slice(0, 12)}… in the source`,
+      );
     }
     outcome = 'moved';
   }
@@ -52,12 +66,21 @@ async function moveOne(source: EvidenceStorage, target: EvidenceStorage, key: st
  * already copied are recognised by their checksum). A failed object is reported and left in
  * the source; the others go on.
  */
-export async function migrateEvidence(source: EvidenceStorage, target: EvidenceStorage, hooks: {
-  start?(total: number, bytes: number): void;
-  object?(key: string, size: number, outcome: MigrateOutcome): void;
-} = {}): Promise<MigrateReport> {
-  let total = 0, totalBytes = 0;
-  for await (const o of source.list()) if (isEvidenceKey(o.key)) { total++; totalBytes += o.size; }
+export async function migrateEvidence(
+  source: EvidenceStorage,
+  target: EvidenceStorage,
+  hooks: {
+    start?(total: number, bytes: number): void;
+    object?(key: string, size: number, outcome: MigrateOutcome): void;
+  } = {},
+): Promise<MigrateReport> {
+  let total = 0,
+    totalBytes = 0;
+  for await (const o of source.list())
+    if (isEvidenceKey(o.key)) {
+      total++;
+      totalBytes += o.size;
+    }
   hooks.start?.(total, totalBytes);
   const report: MigrateReport = { moved: 0, already_there: 0, failed: [], bytes: 0 };
   for await (const o of source.list()) {
@@ -66,7 +89,10 @@ export async function migrateEvidence(source: EvidenceStorage, target: EvidenceS
     let outcome: MigrateOutcome;
     try {
       outcome = await moveOne(source, target, o.key);
-      if (outcome === 'moved') { report.moved++; report.bytes += o.size; } else report.already_there++;
+      if (outcome === 'moved') {
+        report.moved++;
+        report.bytes += o.size;
+      } else report.already_there++;
     } catch (err) {
       outcome = 'failed';
       report.failed.push({ key: o.key, reason: (err as Error).message });

@@ -25,7 +25,12 @@ export function ffmpegOnPath(path = process.env.PATH ?? ''): string | null {
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
     const f = join(dir, 'ffmpeg');
-    try { accessSync(f, constants.X_OK); return f; } catch { /* next */ }
+    try {
+      accessSync(f, constants.X_OK);
+      return f;
+    } catch {
+      /* next */
+    }
   }
   return null;
 }
@@ -43,7 +48,11 @@ export function previewKind(contentType: string, ffmpeg: string | null): Preview
   return null;
 }
 
-export interface PreviewJob { ref: string; storageKey: string; contentType: string }
+export interface PreviewJob {
+  ref: string;
+  storageKey: string;
+  contentType: string;
+}
 
 /**
  * Builds JPEG previews in the background, one at a time (the plane shares two cores with the
@@ -58,22 +67,33 @@ export class PreviewBuilder {
   /** whether the most recent build threw (settings: stats.failed_jobs) */
   private lastFailed = false;
 
-  constructor(private readonly storage: EvidenceStorage, readonly ffmpeg: string | null = ffmpegOnPath(),
-    private readonly log: { warn(o: object, msg: string): void } = { warn: () => {} }) {}
+  constructor(
+    private readonly storage: EvidenceStorage,
+    readonly ffmpeg: string | null = ffmpegOnPath(),
+    private readonly log: { warn(o: object, msg: string): void } = { warn: () => {} },
+  ) {}
 
-  kind(contentType: string): PreviewKind { return previewKind(contentType, this.ffmpeg); }
+  kind(contentType: string): PreviewKind {
+    return previewKind(contentType, this.ffmpeg);
+  }
 
-  hasFailed(ref: string): boolean { return this.failed.has(ref); }
+  hasFailed(ref: string): boolean {
+    return this.failed.has(ref);
+  }
 
   /** Whether the last build failed: the preview job counts in the evidence storage's failed_jobs until one succeeds. */
-  lastRunFailed(): boolean { return this.lastFailed; }
+  lastRunFailed(): boolean {
+    return this.lastFailed;
+  }
 
   /** Queues a build unless the type has no preview, or it is queued, building or failed. */
   request(job: PreviewJob): void {
     if (!this.kind(job.contentType) || this.pending.has(job.ref) || this.failed.has(job.ref)) return;
     this.pending.add(job.ref);
     this.queue.push(job);
-    this.running ??= this.drain().finally(() => { this.running = null; });
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
   }
 
   /** Resolves when the queue is empty (tests, shutdown). */
@@ -136,14 +156,38 @@ async function toJpeg(input: Buffer): Promise<Buffer> {
 /** The first video frame as PNG bytes. */
 function firstFrame(ffmpeg: string, file: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-map', '0:v:0', '-frames:v', '1',
-      '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      ffmpeg,
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-i',
+        file,
+        '-map',
+        '0:v:0',
+        '-frames:v',
+        '1',
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'png',
+        'pipe:1',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), FFMPEG_TIMEOUT_MS);
     child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => { if (err.length < 2000) err += c.toString(); });
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.stderr.on('data', (c: Buffer) => {
+      if (err.length < 2000) err += c.toString();
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       const png = Buffer.concat(out);

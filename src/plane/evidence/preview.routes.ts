@@ -10,23 +10,32 @@ const Params = Type.Object({ ref: Type.String({ description: 'attachment ref (a 
 
 /** Authenticated scope: any signed-in user, camera rights rechecked on every request. */
 export function previewRoutes(app: PlaneApp, deps: { evidence: EvidenceService; previews: PreviewService }): void {
-  app.get('/api/v1/attachments/:ref/preview', {
-    schema: {
-      tags: ['attachments'], security: sec, params: Params,
-      response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'a JPEG within 320 x 320' }) },
-      summary: 'A small JPEG preview of an image or video attachment (exact Content-Length, 64 KiB frames, no-store)',
-      description: 'Built in the background after upload; audited as data.blob_download with preview true. Errors: 404 no_preview '
-        + '(type without a preview, not built yet or build failed: retry later), 404 not_found (absent or outside your rights), '
-        + '404 object_gone (bytes gone), 410 archived_data_expired (purged), 429 event_response_busy (the 4 response slots shared with downloads).',
+  app.get(
+    '/api/v1/attachments/:ref/preview',
+    {
+      schema: {
+        tags: ['attachments'],
+        security: sec,
+        params: Params,
+        response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'a JPEG within 320 x 320' }) },
+        summary: 'A small JPEG preview of an image or video attachment (exact Content-Length, 64 KiB frames, no-store)',
+        description:
+          'Built in the background after upload; audited as data.blob_download with preview true. Errors: 404 no_preview ' +
+          '(type without a preview, not built yet or build failed: retry later), 404 not_found (absent or outside your rights), ' +
+          '404 object_gone (bytes gone), 410 archived_data_expired (purged), 429 event_response_busy (the 4 response slots shared with downloads).',
+      },
     },
-  }, async (req, reply) => {
-    // The same slots as downloads: held until the body ends or the connection breaks.
-    const file = await underResponseSlot(reply, deps.evidence, () => deps.previews.preview(principalOf(req), req.params.ref));
-    return reply
-      .header('content-type', 'image/jpeg')
-      .header('content-length', String(file.size))
-      .header('cache-control', 'private, no-store')
-      .header('pragma', 'no-cache')
-      .send(file.body);
-  });
+    async (req, reply) => {
+      // The same slots as downloads: held until the body ends or the connection breaks.
+      const file = await underResponseSlot(reply, deps.evidence, () =>
+        deps.previews.preview(principalOf(req), req.params.ref),
+      );
+      return reply
+        .header('content-type', 'image/jpeg')
+        .header('content-length', String(file.size))
+        .header('cache-control', 'private, no-store')
+        .header('pragma', 'no-cache')
+        .send(file.body);
+    },
+  );
 }

@@ -18,15 +18,22 @@ const REF_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]
  * request for a missing one queues its build, so a restart that lost the queue heals on retry.
  */
 export class PreviewService {
-  constructor(private readonly db: Db, private readonly audit: AuditService, private readonly storage: EvidenceStorage,
-    readonly builder: PreviewBuilder) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+    private readonly storage: EvidenceStorage,
+    readonly builder: PreviewBuilder,
+  ) {}
 
   async preview(p: Principal, rawRef: string): Promise<{ size: number; body: Readable }> {
     const ref = rawRef.toLowerCase();
     if (!REF_RE.test(ref)) throw errors.notFound();
     const a = await evidenceStore.visible(this.db, cameraScope(p), ref);
     // Purged (its event's history was deleted): 410 to those who would have seen it, as for downloads.
-    if (!a) throw (await evidenceStore.wasPurged(this.db, cameraScope(p), ref)) ? errors.archivedDataExpired() : errors.notFound();
+    if (!a)
+      throw (await evidenceStore.wasPurged(this.db, cameraScope(p), ref))
+        ? errors.archivedDataExpired()
+        : errors.notFound();
     // The evidence itself decides: its bytes gone means the preview is gone with them.
     if (!(await this.storage.exists(a.storage_key))) throw errors.objectGone();
     const opened = await this.storage.open(previewKey(a.storage_key));
@@ -35,10 +42,17 @@ export class PreviewService {
       throw errors.noPreview();
     }
     try {
-      await this.db.transaction().execute((trx) => this.audit.record(trx, {
-        actor: actorOf(p), orgId: a.org_id, action: 'data.blob_download', objectType: 'attachment', objectId: ref,
-        objectName: a.content_type, params: { size: opened.size, preview: true },
-      }));
+      await this.db.transaction().execute((trx) =>
+        this.audit.record(trx, {
+          actor: actorOf(p),
+          orgId: a.org_id,
+          action: 'data.blob_download',
+          objectType: 'attachment',
+          objectId: ref,
+          objectName: a.content_type,
+          params: { size: opened.size, preview: true },
+        }),
+      );
     } catch (err) {
       opened.body.destroy();
       throw err;

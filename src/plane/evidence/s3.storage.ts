@@ -2,7 +2,14 @@ import { once } from 'node:events';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { PassThrough, type Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { EvidenceStorage } from './evidence.storage.js';
 import { receive } from './upload-gate.js';
@@ -22,7 +29,8 @@ export interface S3Options {
   allowPrivateTargets?: boolean;
 }
 
-const refusedTarget = () => Object.assign(new Error('the endpoint is a link-local or metadata address'), { code: 'EREFUSEDTARGET' });
+const refusedTarget = () =>
+  Object.assign(new Error('the endpoint is a link-local or metadata address'), { code: 'EREFUSEDTARGET' });
 
 const missing = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -47,9 +55,14 @@ export class S3EvidenceStorage implements EvidenceStorage {
     // A name is checked again on every connection (issue 25): what it resolves to may change after the settings were saved.
     const agent = { keepAlive: true, maxSockets: 50, ...(guarded ? { lookup: guardedLookup } : {}) };
     this.client = new S3Client({
-      endpoint: `${o.https ? 'https' : 'http'}://${o.endpoint}`, region: o.region, forcePathStyle: o.addressing === 'path',
-      ...(o.accessKey && o.secretKey ? { credentials: { accessKeyId: o.accessKey, secretAccessKey: o.secretKey } } : {}),
-      maxAttempts: 2, requestHandler: { httpAgent: new HttpAgent(agent), httpsAgent: new HttpsAgent(agent) },
+      endpoint: `${o.https ? 'https' : 'http'}://${o.endpoint}`,
+      region: o.region,
+      forcePathStyle: o.addressing === 'path',
+      ...(o.accessKey && o.secretKey
+        ? { credentials: { accessKeyId: o.accessKey, secretAccessKey: o.secretKey } }
+        : {}),
+      maxAttempts: 2,
+      requestHandler: { httpAgent: new HttpAgent(agent), httpsAgent: new HttpsAgent(agent) },
     });
   }
 
@@ -60,17 +73,33 @@ export class S3EvidenceStorage implements EvidenceStorage {
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.s3.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }));
+    await this.s3.send(
+      new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }),
+    );
   }
 
-  async putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }> {
+  async putStream(
+    key: string,
+    body: Readable,
+    contentType: string,
+    maxBytes: number,
+  ): Promise<{ size: number; sha256: Buffer }> {
     const pass = new PassThrough();
-    const upload = new Upload({ client: this.s3, params: { Bucket: this.o.bucket, Key: key, Body: pass, ContentType: contentType }, queueSize: 2, partSize: 5 * 1024 * 1024 });
+    const upload = new Upload({
+      client: this.s3,
+      params: { Bucket: this.o.bucket, Key: key, Body: pass, ContentType: contentType },
+      queueSize: 2,
+      partSize: 5 * 1024 * 1024,
+    });
     const done = upload.done();
     // An early failure of the upload ends the reading too.
-    done.catch(() => { if (!body.destroyed) body.destroy(); });
+    done.catch(() => {
+      if (!body.destroyed) body.destroy();
+    });
     try {
-      const received = await receive(body, maxBytes, async (chunk) => { if (!pass.write(chunk)) await once(pass, 'drain'); });
+      const received = await receive(body, maxBytes, async (chunk) => {
+        if (!pass.write(chunk)) await once(pass, 'drain');
+      });
       pass.end();
       await done;
       return received;
@@ -115,10 +144,13 @@ export class S3EvidenceStorage implements EvidenceStorage {
     let token: string | undefined;
     do {
       const r = await this.s3.send(new ListObjectsV2Command({ Bucket: this.o.bucket, ContinuationToken: token }));
-      for (const o of r.Contents ?? []) if (o.Key && isEvidenceKey(o.Key)) yield { key: o.Key, size: Number(o.Size ?? 0) };
+      for (const o of r.Contents ?? [])
+        if (o.Key && isEvidenceKey(o.Key)) yield { key: o.Key, size: Number(o.Size ?? 0) };
       token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);
   }
 
-  describe() { return { backend: 's3', endpoint: this.o.endpoint, bucket: this.o.bucket }; }
+  describe() {
+    return { backend: 's3', endpoint: this.o.endpoint, bucket: this.o.bucket };
+  }
 }

@@ -7,8 +7,13 @@ import { receiveWhole } from './upload-gate.js';
 
 /** `stats.operations` of the evidence storage (document 1, settings): figures of this process. */
 export interface OperationFigures {
-  in_flight: number; total_ops: number; errors: number;
-  ops_per_second: number; bytes_per_second: number; average_latency_ms: number; max_latency_ms: number;
+  in_flight: number;
+  total_ops: number;
+  errors: number;
+  ops_per_second: number;
+  bytes_per_second: number;
+  average_latency_ms: number;
+  max_latency_ms: number;
 }
 
 const WINDOW_S = 60;
@@ -41,7 +46,10 @@ export class MeteredStorage implements EvidenceStorage {
   /** per second of the window: [second, ops, bytes] */
   private readonly buckets: Array<[number, number, number]> = [];
 
-  constructor(private readonly inner: EvidenceStorage, private readonly clock: Clock) {
+  constructor(
+    private readonly inner: EvidenceStorage,
+    private readonly clock: Clock,
+  ) {
     this.backend = inner.backend;
     this.started = clock.now();
   }
@@ -70,7 +78,10 @@ export class MeteredStorage implements EvidenceStorage {
     this.latencyMax = Math.max(this.latencyMax, latency);
     const second = Math.floor(now / 1000);
     const last = this.buckets[this.buckets.length - 1];
-    if (last && last[0] === second) { last[1]++; last[2] += bytes; } else this.buckets.push([second, 1, bytes]);
+    if (last && last[0] === second) {
+      last[1]++;
+      last[2] += bytes;
+    } else this.buckets.push([second, 1, bytes]);
     while (this.buckets.length && this.buckets[0]![0] <= second - WINDOW_S) this.buckets.shift();
   }
 
@@ -82,7 +93,9 @@ export class MeteredStorage implements EvidenceStorage {
     const span = Math.max(1, Math.min(WINDOW_S, (now - this.started) / 1000));
     const round = (n: number) => Math.round(n * 100) / 100;
     return {
-      in_flight: this.inFlight, total_ops: this.total, errors: this.failures,
+      in_flight: this.inFlight,
+      total_ops: this.total,
+      errors: this.failures,
       ops_per_second: round(recent.reduce((n, b) => n + b[1], 0) / span),
       bytes_per_second: Math.round(recent.reduce((n, b) => n + b[2], 0) / span),
       average_latency_ms: this.total ? round(this.latencyTotal / this.total) : 0,
@@ -91,25 +104,54 @@ export class MeteredStorage implements EvidenceStorage {
   }
 
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    return this.measure(() => this.inner.put(key, bytes, contentType), () => bytes.length);
+    return this.measure(
+      () => this.inner.put(key, bytes, contentType),
+      () => bytes.length,
+    );
   }
 
-  putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<{ size: number; sha256: Buffer }> {
+  putStream(
+    key: string,
+    body: Readable,
+    contentType: string,
+    maxBytes: number,
+  ): Promise<{ size: number; sha256: Buffer }> {
     const inner = this.inner;
     const write = inner.putStream
       ? () => inner.putStream!(key, body, contentType, maxBytes)
-      : () => receiveWhole(body, maxBytes).then(async (r) => { await inner.put(key, r.bytes, contentType); return { size: r.size, sha256: r.sha256 }; });
+      : () =>
+          receiveWhole(body, maxBytes).then(async (r) => {
+            await inner.put(key, r.bytes, contentType);
+            return { size: r.size, sha256: r.sha256 };
+          });
     return this.measure(write, (r) => r.size);
   }
 
   open(key: string): Promise<{ size: number; body: Readable } | null> {
-    return this.measure(() => this.inner.open(key), (r) => r?.size ?? 0);
+    return this.measure(
+      () => this.inner.open(key),
+      (r) => r?.size ?? 0,
+    );
   }
 
-  exists(key: string): Promise<boolean> { return this.measure(() => this.inner.exists(key), () => 0); }
-  delete(key: string): Promise<void> { return this.measure(() => this.inner.delete(key), () => 0); }
-  list(): AsyncIterable<{ key: string; size: number }> { return this.inner.list(); }
-  describe() { return this.inner.describe(); }
+  exists(key: string): Promise<boolean> {
+    return this.measure(
+      () => this.inner.exists(key),
+      () => 0,
+    );
+  }
+  delete(key: string): Promise<void> {
+    return this.measure(
+      () => this.inner.delete(key),
+      () => 0,
+    );
+  }
+  list(): AsyncIterable<{ key: string; size: number }> {
+    return this.inner.list();
+  }
+  describe() {
+    return this.inner.describe();
+  }
 }
 
 /**
@@ -122,19 +164,24 @@ export class RotatingStorage implements EvidenceStorage {
   readonly backend: 'local' | 's3';
   readonly putStream?: EvidenceStorage['putStream'];
 
-  constructor(private readonly active: EvidenceStorage, readonly retired: EvidenceStorage | null) {
+  constructor(
+    private readonly active: EvidenceStorage,
+    readonly retired: EvidenceStorage | null,
+  ) {
     this.backend = active.backend;
     if (active.putStream) this.putStream = (key, body, type, max) => active.putStream!(key, body, type, max);
   }
 
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void> { return this.active.put(key, bytes, contentType); }
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    return this.active.put(key, bytes, contentType);
+  }
 
   async open(key: string): Promise<{ size: number; body: Readable } | null> {
     return (await this.active.open(key)) ?? (this.retired ? this.retired.open(key) : null);
   }
 
   async exists(key: string): Promise<boolean> {
-    return (await this.active.exists(key)) || (this.retired !== null && await this.retired.exists(key));
+    return (await this.active.exists(key)) || (this.retired !== null && (await this.retired.exists(key)));
   }
 
   async delete(key: string): Promise<void> {
@@ -142,6 +189,10 @@ export class RotatingStorage implements EvidenceStorage {
     if (this.retired) await this.retired.delete(key);
   }
 
-  list(): AsyncIterable<{ key: string; size: number }> { return this.active.list(); }
-  describe() { return this.active.describe(); }
+  list(): AsyncIterable<{ key: string; size: number }> {
+    return this.active.list();
+  }
+  describe() {
+    return this.active.describe();
+  }
 }

@@ -15,7 +15,10 @@ export class UploadGate {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(readonly max = 4, readonly maxWaiting = 64) {}
+  constructor(
+    readonly max = 4,
+    readonly maxWaiting = 64,
+  ) {}
 
   /** Resolves with the release of a slot (idempotent), after waiting for one if need be. */
   async enter(): Promise<() => void> {
@@ -28,12 +31,16 @@ export class UploadGate {
       held = false;
       // The slot passes straight to the next waiter, so `running` never drops in between.
       const next = this.waiting.shift();
-      if (next) next(); else this.running--;
+      if (next) next();
+      else this.running--;
     };
   }
 }
 
-export interface Received { size: number; sha256: Buffer }
+export interface Received {
+  size: number;
+  sha256: Buffer;
+}
 
 /** Bytes gathered before one write to storage: fewer, larger writes (one socket chunk is 16-64 KiB). */
 const BATCH_BYTES = 1024 * 1024;
@@ -55,8 +62,18 @@ export function receive(body: Readable, maxBytes: number, sink: (chunk: Buffer) 
   return new Promise<Received>((resolve, reject) => {
     // On a refusal the rest of the body is read and dropped, never the request destroyed:
     // that would take the socket, and the 413 with it.
-    const fail = (err: unknown) => { if (settled) return; settled = true; reject(err); body.resume(); };
-    const finish = () => { if (!settled && ended && !writing && !batchBytes) { settled = true; resolve({ size, sha256: hash.digest() }); } };
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+      body.resume();
+    };
+    const finish = () => {
+      if (!settled && ended && !writing && !batchBytes) {
+        settled = true;
+        resolve({ size, sha256: hash.digest() });
+      }
+    };
     const flush = () => {
       if (writing || !batchBytes || settled) return;
       const bytes = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
@@ -73,25 +90,37 @@ export function receive(body: Readable, maxBytes: number, sink: (chunk: Buffer) 
     body.on('data', (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
-      if (size > maxBytes) { fail(errors.attachmentTooLarge()); return; }
+      if (size > maxBytes) {
+        fail(errors.attachmentTooLarge());
+        return;
+      }
       hash.update(chunk);
       batch.push(chunk);
       batchBytes += chunk.length;
       if (batchBytes >= BATCH_BYTES) {
-        if (writing) body.pause(); // both batches full: the socket waits
+        if (writing)
+          body.pause(); // both batches full: the socket waits
         else flush();
       }
     });
-    body.on('end', () => { ended = true; flush(); finish(); });
+    body.on('end', () => {
+      ended = true;
+      flush();
+      finish();
+    });
     body.on('error', fail);
-    body.on('close', () => { if (!ended) fail(new Error('upload aborted')); });
+    body.on('close', () => {
+      if (!ended) fail(new Error('upload aborted'));
+    });
   });
 }
 
 /** Whole chunks, for a storage backend that can only take the bytes at once (bounded by the gate). */
 export async function receiveWhole(body: Readable, maxBytes: number): Promise<Received & { bytes: Buffer }> {
   const chunks: Buffer[] = [];
-  const r = await receive(body, maxBytes, async (c) => { chunks.push(c); });
+  const r = await receive(body, maxBytes, async (c) => {
+    chunks.push(c);
+  });
   return { ...r, bytes: Buffer.concat(chunks, r.size) };
 }
 
@@ -99,10 +128,21 @@ export async function receiveWhole(body: Readable, maxBytes: number): Promise<Re
  * `body` written to `path` so that a reader sees the whole file or none: staged beside it and
  * renamed into place (common/atomic-file.ts, the same mechanism as for bytes).
  */
-export async function writeStreamAtomic(path: string, body: Readable, maxBytes: number, mode = 0o600): Promise<Received> {
+export async function writeStreamAtomic(
+  path: string,
+  body: Readable,
+  maxBytes: number,
+  mode = 0o600,
+): Promise<Received> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   let received: Received | undefined;
-  const staged = await stageWith(path, async (write) => { received = await receive(body, maxBytes, write); }, mode);
+  const staged = await stageWith(
+    path,
+    async (write) => {
+      received = await receive(body, maxBytes, write);
+    },
+    mode,
+  );
   await staged.commit();
   return received!;
 }

@@ -23,7 +23,9 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   if (err instanceof ApiError) return err;
   if (err.validation) {
     const v = err.validation[0];
-    const field = String(v?.instancePath ?? '').replace(/^\//, '') || String((v?.params as { missingProperty?: unknown } | undefined)?.missingProperty ?? '');
+    const field =
+      String(v?.instancePath ?? '').replace(/^\//, '') ||
+      String((v?.params as { missingProperty?: unknown } | undefined)?.missingProperty ?? '');
     const mapped = req.routeOptions.config?.validationCode?.(field, String(v?.keyword ?? ''));
     // Unmapped: the framework's own text, as document 1 says for GET /audit/{id}.
     return mapped ? new ApiError(400, mapped) : new ApiError(400, err.message);
@@ -38,8 +40,10 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
     return errors.dbUnavailable();
   }
   switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return errors.payloadTooLarge();
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return errors.unsupportedMediaType();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return errors.badJson();

@@ -9,7 +9,8 @@ import { errors } from '../errors.js';
 export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.uriTooLong() : errors.badRequest('bad_request');
   // This reply has the root's context only: the onSend hooks of app.ts do not run for it.
-  reply.code(e.status)
+  reply
+    .code(e.status)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')

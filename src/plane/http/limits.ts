@@ -19,7 +19,11 @@ export interface HttpLimits {
 }
 
 export const HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, drainMs: 5_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  idleTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  drainMs: 5_000,
 };
 
 /** The Fastify options that apply `limits`. */

@@ -5,7 +5,11 @@ import type { FastifyReply } from 'fastify';
  * downloads and previews), taken before the work and held until the reply's body ends or its
  * connection breaks; a failure gives it back at once. No slot free: `take` throws (429).
  */
-export async function underResponseSlot<T>(reply: FastifyReply, slots: { takeSlot(): () => void }, work: () => Promise<T>): Promise<T> {
+export async function underResponseSlot<T>(
+  reply: FastifyReply,
+  slots: { takeSlot(): () => void },
+  work: () => Promise<T>,
+): Promise<T> {
   const release = slots.takeSlot();
   reply.raw.once('close', release);
   reply.raw.once('finish', release);

@@ -26,7 +26,11 @@ export function textProblem(s: string): TextProblem | null {
  * The first problem found in `value` (strings and keys at any depth), with the path of the
  * field that holds it; iterative, so any depth is walked without recursion.
  */
-export function findUnsafeText(value: unknown, maxDepth = MAX_JSON_DEPTH, checkText = true): { problem: TextProblem; path: string } | null {
+export function findUnsafeText(
+  value: unknown,
+  maxDepth = MAX_JSON_DEPTH,
+  checkText = true,
+): { problem: TextProblem; path: string } | null {
   const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: value, depth: 0, path: '' }];
   while (stack.length) {
     const { v, depth, path } = stack.pop()!;
@@ -38,7 +42,8 @@ export function findUnsafeText(value: unknown, maxDepth = MAX_JSON_DEPTH, checkT
     if (v === null || typeof v !== 'object') continue;
     if (depth >= maxDepth) return { problem: 'too_deep', path };
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push({ v: v[i], depth: depth + 1, path: path ? `${path}/${i}` : String(i) });
+      for (let i = 0; i < v.length; i++)
+        stack.push({ v: v[i], depth: depth + 1, path: path ? `${path}/${i}` : String(i) });
       continue;
     }
     for (const k of Object.keys(v)) {
@@ -67,7 +72,7 @@ function refuse(req: FastifyRequest, found: { problem: TextProblem; path: string
   if (found.problem === 'too_deep') throw errors.badRequest('json_too_deep');
   // The route's own code for the field where it has one (bad_name for a name), else bad_text.
   const mapped = req.routeOptions.config?.validationCode?.(found.path, 'text');
-  throw errors.badRequest(mapped && mapped !== 'bad_request' ? mapped as BadRequestCode : 'bad_text');
+  throw errors.badRequest(mapped && mapped !== 'bad_request' ? (mapped as BadRequestCode) : 'bad_text');
 }
 
 /** Installs the guard on every route: path parameters, query and JSON body. */

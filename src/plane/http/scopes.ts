@@ -37,7 +37,11 @@ export interface SessionAuthenticator<Claims = unknown> {
  * Sets `req.principal` from the session bearer token: 401 without a live session. The header
  * wins; only the feed also takes the token from its query (query-token.ts).
  */
-export async function authenticateSession(req: FastifyRequest, auth: SessionAuthenticator, health: DbHealth): Promise<void> {
+export async function authenticateSession(
+  req: FastifyRequest,
+  auth: SessionAuthenticator,
+  health: DbHealth,
+): Promise<void> {
   const token = bearerToken(req) ?? queryToken(req);
   if (!token) throw errors.unauthorized();
   const claims = await auth.verifyToken(token, clientOf(req));

@@ -17,10 +17,16 @@ import { frameworkErrors } from './framework-errors.js';
  * The plane's Fastify instance before any route: the TypeBox type provider, the error envelope
  * and handler, validators, method routing (405/501), security headers and the OpenAPI document.
  */
-export async function createServer(log: Logger, health: DbHealth,
-  net: { trustedProxies: string[]; http: HttpLimits; https?: { cert: string; key: string } | null } = { trustedProxies: [], http: HTTP_LIMITS }): Promise<PlaneApp> {
+export async function createServer(
+  log: Logger,
+  health: DbHealth,
+  net: { trustedProxies: string[]; http: HttpLimits; https?: { cert: string; key: string } | null } = {
+    trustedProxies: [],
+    http: HTTP_LIMITS,
+  },
+): Promise<PlaneApp> {
   // With a certificate the same server speaks HTTPS (src/plane/tls/); its context can be replaced live.
-  const https = net.https ? { https: { cert: net.https.cert, key: net.https.key } } as Record<string, unknown> : {};
+  const https = net.https ? ({ https: { cert: net.https.cert, key: net.https.key } } as Record<string, unknown>) : {};
   const app: PlaneApp = Fastify({
     ...https,
     loggerInstance: log as FastifyBaseLogger,
@@ -35,16 +41,28 @@ export async function createServer(log: Logger, health: DbHealth,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onResponse', async (req, reply) => {
-    req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    req.log.debug(
+      { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request completed',
+    );
   });
   installErrorHandler(app, health);
   installValidators(app);
   installTextGuard(app);
   // One error envelope for the whole API: every documented route answers it for its failures.
   app.addSchema({
-    $id: 'ErrorEnvelope', type: 'object', required: ['error'], additionalProperties: true,
+    $id: 'ErrorEnvelope',
+    type: 'object',
+    required: ['error'],
+    additionalProperties: true,
     description: 'Error envelope: `error` holds the code; some codes add fields (scope, retry_after).',
-    properties: { error: { type: 'string', description: 'One of the catalogue codes', examples: describeErrors().map((e) => e.code) } },
+    properties: {
+      error: {
+        type: 'string',
+        description: 'One of the catalogue codes',
+        examples: describeErrors().map((e) => e.code),
+      },
+    },
   });
   app.addHook('onRoute', (route) => {
     if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
@@ -55,20 +73,26 @@ export async function createServer(log: Logger, health: DbHealth,
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.removeHeader('x-powered-by');
-    if (req.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store')) reply.header('cache-control', 'no-store');
+    if (req.url.startsWith('/api/') && !String(reply.getHeader('cache-control') ?? '').includes('no-store'))
+      reply.header('cache-control', 'no-store');
     return payload;
   });
 
   // A variable, not a literal in the call: the swagger options type has no room for the
   // `x-error-codes` extension, and only a literal gets the excess-property check.
   const openapi = {
-      openapi: '3.1.0',
-      info: {
-        title: 'Argus control plane', version: '1',
-        description: 'Every error body is {error: code, ...}. Codes: ' + describeErrors().map((e) => `${e.status} ${e.code}`).join(', '),
-      },
-      components: { securitySchemes: { bearer: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' } } },
-      'x-error-codes': describeErrors(),
+    openapi: '3.1.0',
+    info: {
+      title: 'Argus control plane',
+      version: '1',
+      description:
+        'Every error body is {error: code, ...}. Codes: ' +
+        describeErrors()
+          .map((e) => `${e.status} ${e.code}`)
+          .join(', '),
+    },
+    components: { securitySchemes: { bearer: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' } } },
+    'x-error-codes': describeErrors(),
   };
   await app.register(swagger, {
     openapi,

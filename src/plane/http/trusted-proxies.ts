@@ -15,10 +15,16 @@ const NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 export function parseTrustedProxies(value: unknown, problems: string[]): string[] {
   if (value === undefined) return [];
   const key = '[network] trusted_proxies';
-  if (!Array.isArray(value)) { problems.push(`${key} must be a list of CIDRs, e.g. ["10.0.0.0/8", "::1"]`); return []; }
+  if (!Array.isArray(value)) {
+    problems.push(`${key} must be a list of CIDRs, e.g. ["10.0.0.0/8", "::1"]`);
+    return [];
+  }
   const out: string[] = [];
   for (const item of value) {
-    if (typeof item !== 'string' || !isCidr(item.trim())) { problems.push(`${key}: "${String(item)}" is not an IP address or CIDR`); continue; }
+    if (typeof item !== 'string' || !isCidr(item.trim())) {
+      problems.push(`${key}: "${String(item)}" is not an IP address or CIDR`);
+      continue;
+    }
     out.push(item.trim());
   }
   return out;

@@ -12,7 +12,13 @@ export interface Job {
   fixedRate?: boolean;
 }
 
-export interface JobStatus { name: string; runs: number; failures: number; last_run_ms: number | null; last_error: string | null }
+export interface JobStatus {
+  name: string;
+  runs: number;
+  failures: number;
+  last_run_ms: number | null;
+  last_error: string | null;
+}
 
 /** Runs jobs on their cadence, one run of a job at a time, never letting a failure escape. */
 export class JobRunner {
@@ -20,7 +26,10 @@ export class JobRunner {
   private readonly status = new Map<string, JobStatus>();
   private stopped = false;
 
-  constructor(private readonly log: Logger, private readonly clock: Clock = systemClock) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   start(job: Job): void {
     // A plane closed before its start-up finished starts nothing.
@@ -36,7 +45,13 @@ export class JobRunner {
   }
 
   async runOnce(job: Job): Promise<void> {
-    const s = this.status.get(job.name) ?? { name: job.name, runs: 0, failures: 0, last_run_ms: null, last_error: null };
+    const s = this.status.get(job.name) ?? {
+      name: job.name,
+      runs: 0,
+      failures: 0,
+      last_run_ms: null,
+      last_error: null,
+    };
     this.status.set(job.name, s);
     try {
       await job.run(this.clock.now() + job.budgetMs);
@@ -51,7 +66,9 @@ export class JobRunner {
     }
   }
 
-  list(): JobStatus[] { return [...this.status.values()].map((s) => ({ ...s })); }
+  list(): JobStatus[] {
+    return [...this.status.values()].map((s) => ({ ...s }));
+  }
 
   stop(): void {
     this.stopped = true;
@@ -64,7 +81,11 @@ export class JobRunner {
  * call while a drain runs in this process joins it; between processes the records' row locks
  * decide who works on what.
  */
-export function queueDrainer(now: () => number, queued: () => Promise<string[]>, runOne: (id: string, deadline: number) => Promise<void>): (deadline: number) => Promise<void> {
+export function queueDrainer(
+  now: () => number,
+  queued: () => Promise<string[]>,
+  runOne: (id: string, deadline: number) => Promise<void>,
+): (deadline: number) => Promise<void> {
   let running: Promise<void> | null = null;
   return (deadline) => {
     running ??= (async () => {

@@ -24,7 +24,9 @@ export async function notify(db: Db, channel: string, payload: string): Promise<
 /** Several notifications in one statement (one transaction, delivered together and in order). */
 export async function notifyMany(db: Db, channel: string, payloads: string[]): Promise<void> {
   if (payloads.length === 1) return notify(db, channel, payloads[0]!);
-  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as u(p, n) order by n`.execute(db);
+  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as u(p, n) order by n`.execute(
+    db,
+  );
 }
 
 /**
@@ -44,16 +46,29 @@ export class LiveBus {
   private readonly unlisten: Array<() => Promise<void>> = [];
   private closed = false;
 
-  constructor(private readonly database: Database, private readonly log: Logger, private readonly retryMs = 500) {}
+  constructor(
+    private readonly database: Database,
+    private readonly log: Logger,
+    private readonly retryMs = 500,
+  ) {}
 
   subscribe(channel: string, handler: (payload: string) => void, onConnect?: () => void): void {
     const attempt = async () => {
       if (this.closed) return;
       try {
-        const stop = await this.database.listen(channel, (payload) => {
-          try { handler(payload); } catch (err) { this.log.error({ err, channel }, 'live frame handler failed'); }
-        }, onConnect);
-        if (this.closed) await stop(); else this.unlisten.push(stop);
+        const stop = await this.database.listen(
+          channel,
+          (payload) => {
+            try {
+              handler(payload);
+            } catch (err) {
+              this.log.error({ err, channel }, 'live frame handler failed');
+            }
+          },
+          onConnect,
+        );
+        if (this.closed) await stop();
+        else this.unlisten.push(stop);
       } catch {
         setTimeout(attempt, this.retryMs).unref();
       }

@@ -11,10 +11,16 @@ export class ReplayRing<F extends { seq: number }> {
   constructor(readonly size: number) {}
 
   /** Frames with seq <= base are gone (evicted, or before everything loaded). */
-  get base(): number { return this.floor; }
+  get base(): number {
+    return this.floor;
+  }
   /** The highest seq held, else base. */
-  get last(): number { return this.frames.length ? this.frames[this.frames.length - 1]!.seq : this.floor; }
-  get length(): number { return this.frames.length; }
+  get last(): number {
+    return this.frames.length ? this.frames[this.frames.length - 1]!.seq : this.floor;
+  }
+  get length(): number {
+    return this.frames.length;
+  }
 
   /** Replaces the contents: `frames` in seq order, everything at or below `base` gone. */
   reset(frames: F[], base: number): void {
@@ -35,8 +41,13 @@ export class ReplayRing<F extends { seq: number }> {
   /** Frames after `seq` (oldest first), or null when `seq` is older than the ring holds. */
   after(seq: number): F[] | null {
     if (seq < this.floor) return null;
-    let lo = 0, hi = this.frames.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.frames[mid]!.seq <= seq) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = this.frames.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.frames[mid]!.seq <= seq) lo = mid + 1;
+      else hi = mid;
+    }
     return this.frames.slice(lo);
   }
 }

@@ -32,12 +32,20 @@ export class LiveStream {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly closeHandlers: Array<() => void> = [];
 
-  constructor(readonly principal: Principal, private readonly reply: FastifyReply, private readonly lagBytes: number) {}
+  constructor(
+    readonly principal: Principal,
+    private readonly reply: FastifyReply,
+    private readonly lagBytes: number,
+  ) {}
 
-  get closed(): boolean { return this.ended; }
+  get closed(): boolean {
+    return this.ended;
+  }
 
   /** True when the client reads slower than frames arrive. */
-  get lagging(): boolean { return this.reply.raw.writableLength > this.lagBytes; }
+  get lagging(): boolean {
+    return this.reply.raw.writableLength > this.lagBytes;
+  }
 
   send(id: string | number, data: unknown): void {
     this.write(sseEvent(id, JSON.stringify(data)));
@@ -54,7 +62,10 @@ export class LiveStream {
     if (!this.corked) {
       this.corked = true;
       this.reply.raw.cork();
-      setImmediate(() => { this.corked = false; this.reply.raw.uncork(); });
+      setImmediate(() => {
+        this.corked = false;
+        this.reply.raw.uncork();
+      });
     }
     this.reply.raw.write(sseEvent(id, json));
   }
@@ -87,14 +98,21 @@ export class LiveStream {
     }
   }
 
-  onClose(fn: () => void): void { this.closeHandlers.push(fn); }
+  onClose(fn: () => void): void {
+    this.closeHandlers.push(fn);
+  }
 
-  /** @internal */ addTimer(t: NodeJS.Timeout): void { this.timers.push(t); }
+  /** @internal */ addTimer(t: NodeJS.Timeout): void {
+    this.timers.push(t);
+  }
 
   /** @internal */ finish(): void {
     if (this.ended) return;
     this.ended = true;
-    for (const t of this.timers) { clearTimeout(t); clearInterval(t); }
+    for (const t of this.timers) {
+      clearTimeout(t);
+      clearInterval(t);
+    }
     for (const fn of this.closeHandlers.splice(0)) fn();
   }
 
@@ -109,9 +127,14 @@ export class LiveStreams {
   private readonly open = new Set<LiveStream>();
   private readonly perPrincipal = new Map<string, number>();
 
-  constructor(private readonly limits: LiveLimits, private readonly clock: Clock) {}
+  constructor(
+    private readonly limits: LiveLimits,
+    private readonly clock: Clock,
+  ) {}
 
-  get count(): number { return this.open.size; }
+  get count(): number {
+    return this.open.size;
+  }
 
   /** The resume point: the Last-Event-ID header wins over the `last_event_id` parameter. */
   static resumePoint(req: FastifyRequest, queryValue: string | undefined): string | undefined {
@@ -132,7 +155,8 @@ export class LiveStreams {
     stream.onClose(() => {
       this.open.delete(stream);
       const n = (this.perPrincipal.get(principal.userId) ?? 1) - 1;
-      if (n <= 0) this.perPrincipal.delete(principal.userId); else this.perPrincipal.set(principal.userId, n);
+      if (n <= 0) this.perPrincipal.delete(principal.userId);
+      else this.perPrincipal.set(principal.userId, n);
     });
 
     reply.hijack();
@@ -163,5 +187,7 @@ export class LiveStreams {
     for (const s of [...this.open]) if (match(s.principal)) s.end();
   }
 
-  endAll(): void { for (const s of [...this.open]) s.end(); }
+  endAll(): void {
+    for (const s of [...this.open]) s.end();
+  }
 }

@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import {
-  LOG_PAGE_DEFAULT, RING_LEVELS, compileFilter, type LogEntry, type LogFilter, type LogRing, type RingLevel,
+  LOG_PAGE_DEFAULT,
+  RING_LEVELS,
+  compileFilter,
+  type LogEntry,
+  type LogFilter,
+  type LogRing,
+  type RingLevel,
 } from '../../common/log-ring.js';
 import type { LogLevel, PlaneConfig } from '../config/config.js';
 import { errors } from '../errors.js';
@@ -43,7 +49,9 @@ export class PlaneLogService {
     return level === 'fatal' ? 'error' : 'debug';
   }
 
-  get environmentOverride(): boolean { return this.config.logLevelSource === 'environment'; }
+  get environmentOverride(): boolean {
+    return this.config.logLevelSource === 'environment';
+  }
 
   page(q: LogFilter & { after?: number; limit?: number }): PlaneLogPage {
     return {
@@ -85,7 +93,10 @@ export class PlaneLogService {
     const unsubscribe = this.ring.subscribe((e) => {
       if (!match(e)) return;
       // A client that does not read is cut rather than buffered without bound; it resumes with Last-Event-ID.
-      if (stream.lagging) { stream.end('resync-required'); return; }
+      if (stream.lagging) {
+        stream.end('resync-required');
+        return;
+      }
       stream.send(e.seq, e);
     });
     stream.onClose(unsubscribe);

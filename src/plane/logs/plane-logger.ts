@@ -8,13 +8,29 @@ import { redactUrlParams } from '../../common/redact.js';
 export const PLANE_PROGRAM = 'argus_plane';
 
 const LOG_REDACT = [
-  'req.headers.authorization', 'req.headers.cookie', 'password', '*.password', 'token', '*.token', 'secret', '*.secret',
-  'api_token', '*.api_token', 'auth_backend_secret', '*.auth_backend_secret',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'api_token',
+  '*.api_token',
+  'auth_backend_secret',
+  '*.auth_backend_secret',
 ];
 
 /** Fastify's request summary, without a session token the feed's query may carry. */
 function requestForLog(req: FastifyRequest) {
-  return { method: req.method, url: redactUrlParams(req.url, ['token', 't']), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return {
+    method: req.method,
+    url: redactUrlParams(req.url, ['token', 't']),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /** Pino's options for the plane: field redaction by name, the request summary without query tokens. */
@@ -33,4 +49,3 @@ export function makePlaneLogger(level: string, destination?: { write(line: strin
   attachRing(log, ring);
   return log;
 }
-

@@ -32,7 +32,11 @@ export function requireModuleToken(scope: PlaneApp, tokens: ModuleTokensService,
 }
 
 /** 401, written to the plane's log at warn (the route's pattern, not the URL: a query may hold anything). */
-function refuse(req: FastifyRequest, tokens: ModuleTokensService, reason: 'missing' | 'not_a_module_token' | 'unknown_or_disabled'): never {
+function refuse(
+  req: FastifyRequest,
+  tokens: ModuleTokensService,
+  reason: 'missing' | 'not_a_module_token' | 'unknown_or_disabled',
+): never {
   tokens.noteRefused(req.log as Logger, req.ip, `${req.method} ${req.routeOptions.url ?? ''}`, reason);
   throw errors.unauthorized();
 }
@@ -43,7 +47,12 @@ function refuse(req: FastifyRequest, tokens: ModuleTokensService, reason: 'missi
  * token, anything else must be a live session; exactly one of `req.moduleToken` and
  * `req.principal` is set.
  */
-export function requireSessionOrModuleToken(scope: PlaneApp, auth: AuthService, tokens: ModuleTokensService, health: DbHealth): void {
+export function requireSessionOrModuleToken(
+  scope: PlaneApp,
+  auth: AuthService,
+  tokens: ModuleTokensService,
+  health: DbHealth,
+): void {
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
     if (!secret?.startsWith(SECRET_PREFIX)) return authenticateSession(req, auth, health);

@@ -34,8 +34,13 @@ function newSecret(): { secret: string; hash: Buffer } {
 
 export function tokenRow(r: ModuleTokenRecord) {
   return {
-    id: r.id, org_id: r.org_id, name: r.name, rate_limit: r.rate_limit, enabled: r.enabled,
-    created_at: iso(r.created_at), last_used_at: r.last_used_at ? iso(r.last_used_at) : null,
+    id: r.id,
+    org_id: r.org_id,
+    name: r.name,
+    rate_limit: r.rate_limit,
+    enabled: r.enabled,
+    created_at: iso(r.created_at),
+    last_used_at: r.last_used_at ? iso(r.last_used_at) : null,
   };
 }
 export type TokenRow = ReturnType<typeof tokenRow>;
@@ -49,7 +54,12 @@ export type TokenRow = ReturnType<typeof tokenRow>;
 export class ModuleTokensService {
   private readonly security: SecurityLog;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly orgs: OrgsService, private readonly audit: AuditService) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly orgs: OrgsService,
+    private readonly audit: AuditService,
+  ) {
     this.security = new SecurityLog(clock);
   }
 
@@ -70,10 +80,22 @@ export class ModuleTokensService {
     const rateLimit = body.rate_limit ?? null;
     return this.write(async (trx) => {
       if (!(await this.orgs.exists(trx, orgId))) throw errors.badRequest('unknown_org');
-      await moduleTokensStore.insert(trx, { id, org_id: orgId, name: body.name, rate_limit: rateLimit, secret_sha256: hash, created_at: now });
+      await moduleTokensStore.insert(trx, {
+        id,
+        org_id: orgId,
+        name: body.name,
+        rate_limit: rateLimit,
+        secret_sha256: hash,
+        created_at: now,
+      });
       const row = (await moduleTokensStore.get(trx, id, null))!;
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId, action: 'token.create', objectType: 'module_token', objectId: id, objectName: body.name,
+        actor: actorOf(p),
+        orgId,
+        action: 'token.create',
+        objectType: 'module_token',
+        objectId: id,
+        objectName: body.name,
         params: { name: body.name, rate_limit: rateLimit, org_id: orgId },
       });
       return { ...tokenRow(row), secret };
@@ -94,8 +116,17 @@ export class ModuleTokensService {
       await moduleTokensStore.update(trx, id, set, new Date(this.clock.now()));
       const after = (await moduleTokensStore.get(trx, id, null))!;
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'token.update', objectType: 'module_token', objectId: id, objectName: after.name,
-        params: { changed: Object.keys(set), ...set, ...(set.name !== undefined ? { previous_name: before.name } : {}) },
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'token.update',
+        objectType: 'module_token',
+        objectId: id,
+        objectName: after.name,
+        params: {
+          changed: Object.keys(set),
+          ...set,
+          ...(set.name !== undefined ? { previous_name: before.name } : {}),
+        },
       });
       return tokenRow(after);
     });
@@ -110,7 +141,13 @@ export class ModuleTokensService {
       if (!before) throw errors.notFound();
       await moduleTokensStore.update(trx, id, { secret_sha256: hash }, new Date(this.clock.now()));
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'token.rotate', objectType: 'module_token', objectId: id, objectName: before.name, params: {},
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'token.rotate',
+        objectType: 'module_token',
+        objectId: id,
+        objectName: before.name,
+        params: {},
       });
       return { ...tokenRow(before), secret };
     });
@@ -124,7 +161,13 @@ export class ModuleTokensService {
       if (!before) throw errors.notFound();
       await moduleTokensStore.delete(trx, id);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'token.delete', objectType: 'module_token', objectId: id, objectName: before.name, params: {},
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'token.delete',
+        objectType: 'module_token',
+        objectId: id,
+        objectName: before.name,
+        params: {},
       });
       return { id, deleted: true as const };
     });
@@ -148,7 +191,12 @@ export class ModuleTokensService {
    * A bearer the intake or close scope refused, as a warn line of the plane's log (issue 25, item
    * 16): the address, the route and why, at most once a minute per address; never the secret.
    */
-  noteRefused(log: Logger, ip: string, route: string, reason: 'missing' | 'not_a_module_token' | 'unknown_or_disabled'): void {
+  noteRefused(
+    log: Logger,
+    ip: string,
+    route: string,
+    reason: 'missing' | 'not_a_module_token' | 'unknown_or_disabled',
+  ): void {
     this.security.warn(log, 'module_token.refused', { ip, route, reason }, 'module token refused', { thin: true });
   }
 
@@ -164,11 +212,22 @@ export class ModuleTokensService {
   }
 
   /** Creates a reserved (`__`) token for the plane's own producers and tests; invisible in the routes. */
-  async createReserved(orgId: string, name: string, rateLimit: number | null = null): Promise<{ id: string; secret: string }> {
+  async createReserved(
+    orgId: string,
+    name: string,
+    rateLimit: number | null = null,
+  ): Promise<{ id: string; secret: string }> {
     if (!RESERVED.test(name)) throw new Error('reserved token names start with __');
     const { secret, hash } = newSecret();
     const id = randomUUID();
-    await moduleTokensStore.insert(this.db, { id, org_id: orgId, name, rate_limit: rateLimit, secret_sha256: hash, created_at: new Date(this.clock.now()) });
+    await moduleTokensStore.insert(this.db, {
+      id,
+      org_id: orgId,
+      name,
+      rate_limit: rateLimit,
+      secret_sha256: hash,
+      created_at: new Date(this.clock.now()),
+    });
     return { id, secret };
   }
 

@@ -1,7 +1,11 @@
 import type { LiveStream } from '../live/sse.js';
 
 /** One open stream of a telemetry feed and the highest number it has been given (or that was superseded). */
-interface Subscriber { stream: LiveStream; sent: number; behind: boolean }
+interface Subscriber {
+  stream: LiveStream;
+  sent: number;
+  behind: boolean;
+}
 
 /**
  * The open streams of one telemetry feed. A batch goes to every subscriber as one shared buffer.
@@ -12,7 +16,9 @@ interface Subscriber { stream: LiveStream; sent: number; behind: boolean }
 export class Audience {
   private readonly subs = new Set<Subscriber>();
 
-  get size(): number { return this.subs.size; }
+  get size(): number {
+    return this.subs.size;
+  }
 
   join(stream: LiveStream, sent: number): void {
     const sub: Subscriber = { stream, sent, behind: false };
@@ -27,7 +33,10 @@ export class Audience {
   deliver(batch: Buffer, previous: number, last: number, catchUp: (sent: number) => Buffer): void {
     for (const sub of this.subs) {
       if (sub.stream.closed) continue;
-      if (sub.stream.lagging) { sub.behind = true; continue; }
+      if (sub.stream.lagging) {
+        sub.behind = true;
+        continue;
+      }
       const text = sub.behind || sub.sent < previous ? catchUp(sub.sent) : batch;
       sub.behind = false;
       sub.sent = last;

@@ -39,10 +39,22 @@ export interface NodeFrame {
  * as `sampled_at` (a timestamp that says "never"; docs/monitor.md).
  */
 export const EMPTY_SUMMARY: FleetSummary = {
-  seq: 0, sampled_at: iso(0), nodes_total: 0, nodes_reachable: 0, stream_samples_stale: 0,
-  streams_total: 0, streams_live: 0, streams_degraded: 0, streams_failing: 0,
-  cameras_total: 0, cameras_live: 0, cameras_unavailable: 0, cameras_degraded: 0, cameras_failing: 0,
-  nodes_unlicensed: 0, nodes_grace: 0,
+  seq: 0,
+  sampled_at: iso(0),
+  nodes_total: 0,
+  nodes_reachable: 0,
+  stream_samples_stale: 0,
+  streams_total: 0,
+  streams_live: 0,
+  streams_degraded: 0,
+  streams_failing: 0,
+  cameras_total: 0,
+  cameras_live: 0,
+  cameras_unavailable: 0,
+  cameras_degraded: 0,
+  cameras_failing: 0,
+  nodes_unlicensed: 0,
+  nodes_grace: 0,
 };
 
 // The documented fields only, in a fixed order: a node's reply may carry more, and every
@@ -51,26 +63,44 @@ function systemOf(s: SystemTelemetry | null): SystemTelemetry | null {
   if (!s) return null;
   const c = s.stream_counts;
   return {
-    cpus: s.cpus, proc_cpu_cores: s.proc_cpu_cores, host_cpu_busy_pct: s.host_cpu_busy_pct,
-    mem_total_mb: s.mem_total_mb, mem_available_mb: s.mem_available_mb, rss_mb: s.rss_mb,
+    cpus: s.cpus,
+    proc_cpu_cores: s.proc_cpu_cores,
+    host_cpu_busy_pct: s.host_cpu_busy_pct,
+    mem_total_mb: s.mem_total_mb,
+    mem_available_mb: s.mem_available_mb,
+    rss_mb: s.rss_mb,
     stream_counts: { total: c.total, live: c.live, degraded: c.degraded, failing: c.failing },
   };
 }
 
 function storageOf(list: StorageTelemetry[] | null): StorageTelemetry[] | null {
-  return list ? list.map((s) => ({ name: s.name, total_bytes: s.total_bytes, avail_bytes: s.avail_bytes, write_iops: s.write_iops, identity_healthy: s.identity_healthy })) : null;
+  return list
+    ? list.map((s) => ({
+        name: s.name,
+        total_bytes: s.total_bytes,
+        avail_bytes: s.avail_bytes,
+        write_iops: s.write_iops,
+        identity_healthy: s.identity_healthy,
+      }))
+    : null;
 }
 
 export function nodeFrameOf(seq: number, p: NodePoll): NodeFrame {
   return {
-    seq, node_id: p.node_id, attempted_at: iso(p.attempted_ms), last_seen_at: iso(p.last_seen_ms), reachable: p.reachable,
-    system_telemetry: systemOf(p.system_telemetry), storage_telemetry: storageOf(p.storage_telemetry), errors: [...p.errors],
+    seq,
+    node_id: p.node_id,
+    attempted_at: iso(p.attempted_ms),
+    last_seen_at: iso(p.last_seen_ms),
+    reachable: p.reachable,
+    system_telemetry: systemOf(p.system_telemetry),
+    storage_telemetry: storageOf(p.storage_telemetry),
+    errors: [...p.errors],
   };
 }
 
 /** The node's stream total to keep: this sweep's count, else the one known before (document 1, stream_samples_stale). */
 export function knownTotalOf(p: NodePoll, before: number | undefined): number | null {
-  return p.system_telemetry ? p.system_telemetry.stream_counts.total : before ?? null;
+  return p.system_telemetry ? p.system_telemetry.stream_counts.total : (before ?? null);
 }
 
 /**
@@ -78,8 +108,18 @@ export function knownTotalOf(p: NodePoll, before: number | undefined): number | 
  * known total stays in streams_total, outside the live/degraded/failing split. An unreachable
  * node adds no streams (docs/monitor.md).
  */
-export function summaryOf(seq: number, report: SweepReport, known: Map<string, number>, cameras: CameraCounts): FleetSummary {
-  const s: FleetSummary = { ...EMPTY_SUMMARY, seq, sampled_at: iso(report.sampled_ms), nodes_total: report.nodes_total };
+export function summaryOf(
+  seq: number,
+  report: SweepReport,
+  known: Map<string, number>,
+  cameras: CameraCounts,
+): FleetSummary {
+  const s: FleetSummary = {
+    ...EMPTY_SUMMARY,
+    seq,
+    sampled_at: iso(report.sampled_ms),
+    nodes_total: report.nodes_total,
+  };
   for (const p of report.polls) {
     if (p.license === 'unlicensed') s.nodes_unlicensed++;
     else if (p.license === 'grace') s.nodes_grace++;
@@ -107,6 +147,9 @@ export function summaryOf(seq: number, report: SweepReport, known: Map<string, n
 /** One poll per node (the last one given wins), so the snapshot has one frame per node. */
 export function distinctPolls(polls: NodePoll[]): NodePoll[] {
   const byNode = new Map<string, NodePoll>();
-  for (const p of polls) { byNode.delete(p.node_id); byNode.set(p.node_id, p); }
+  for (const p of polls) {
+    byNode.delete(p.node_id);
+    byNode.set(p.node_id, p);
+  }
   return [...byNode.values()];
 }

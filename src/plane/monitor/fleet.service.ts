@@ -5,13 +5,28 @@ import { channels, notify, type LiveBus } from '../live/bus.js';
 import type { CameraCounts } from '../cameras/cameras.service.js';
 import type { SweepReport, SweepSink } from '../sweeper/sweep-report.js';
 import { fleetStore, type FleetRead, type NodeFrameRow } from './fleet.store.js';
-import { distinctPolls, EMPTY_SUMMARY, knownTotalOf, nodeFrameOf, summaryOf, type FleetSummary } from './fleet.frames.js';
+import {
+  distinctPolls,
+  EMPTY_SUMMARY,
+  knownTotalOf,
+  nodeFrameOf,
+  summaryOf,
+  type FleetSummary,
+} from './fleet.frames.js';
 
 /** A node's current frame as every stream sends it (`id:`/`data:` text, encoded once). */
-interface SnapshotEntry { node_id: string; seq: number; sse: string }
+interface SnapshotEntry {
+  node_id: string;
+  seq: number;
+  sse: string;
+}
 
 /** What one applied sweep brought: the summary and the node frames above the previous head. */
-export interface FleetChange { summary: FleetSummary; previousFrame: number; frames: SnapshotEntry[] }
+export interface FleetChange {
+  summary: FleetSummary;
+  previousFrame: number;
+  frames: SnapshotEntry[];
+}
 
 const REPLAY = sseComment('delivery=replay').slice(0, -1); // `: delivery=replay\n`, right before its frame
 
@@ -36,18 +51,32 @@ export class FleetMonitor implements SweepSink {
   private serial: Promise<unknown> = Promise.resolve();
   private requested = false;
 
-  constructor(private readonly db: Db, private readonly cameraCounts: () => Promise<CameraCounts>, private readonly log: Pick<Logger, 'warn'>) {}
+  constructor(
+    private readonly db: Db,
+    private readonly cameraCounts: () => Promise<CameraCounts>,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
 
-  get summary(): FleetSummary { return this.current; }
+  get summary(): FleetSummary {
+    return this.current;
+  }
   /** The summary as JSON text, encoded once per sweep (the GET route sends it as it is). */
-  get summaryJson(): string { return this.currentJson; }
+  get summaryJson(): string {
+    return this.currentJson;
+  }
   /** The highest node-frame number this process holds. */
-  get frameHead(): number { return this.head; }
+  get frameHead(): number {
+    return this.head;
+  }
   /** Each node's current frame, in number order. */
-  get frames(): readonly SnapshotEntry[] { return this.ordered; }
+  get frames(): readonly SnapshotEntry[] {
+    return this.ordered;
+  }
 
   /** SSE text of the current summary frame (id = sweep number). */
-  summaryFrame(): string { return sseFrame(this.currentJson, { id: this.current.seq }); }
+  summaryFrame(): string {
+    return sseFrame(this.currentJson, { id: this.current.seq });
+  }
 
   onChange(fn: (c: FleetChange) => void): () => void {
     this.listeners.add(fn);
@@ -56,7 +85,15 @@ export class FleetMonitor implements SweepSink {
 
   /** Loads on every NOTIFY of a stored sweep, and after a reconnect once the start-up has loaded. */
   start(bus: LiveBus): void {
-    bus.subscribe(channels.monitor, () => { void this.load(); }, () => { if (this.requested) void this.load(); });
+    bus.subscribe(
+      channels.monitor,
+      () => {
+        void this.load();
+      },
+      () => {
+        if (this.requested) void this.load();
+      },
+    );
   }
 
   /** The sweeper's hand-over (only in the process that swept): store, tell the others, apply here. */
@@ -70,10 +107,15 @@ export class FleetMonitor implements SweepSink {
         // they are read now, under the lock, and applied first, so no frame is skipped here.
         const missed = seq - 1 > this.current.seq ? await fleetStore.read(trx, this.head) : null;
         // Only a stale node's summary share needs its last known total (read under the lock).
-        const known = await fleetStore.knownTotals(trx, polls.filter((p) => p.reachable && !p.system_telemetry).map((p) => p.node_id));
+        const known = await fleetStore.knownTotals(
+          trx,
+          polls.filter((p) => p.reachable && !p.system_telemetry).map((p) => p.node_id),
+        );
         const summary = summaryOf(seq, report, known, cameras);
         const rows: NodeFrameRow[] = polls.map((p, i) => ({
-          node_id: p.node_id, seq: firstFrame + i, known_total: knownTotalOf(p, known.get(p.node_id)),
+          node_id: p.node_id,
+          seq: firstFrame + i,
+          known_total: knownTotalOf(p, known.get(p.node_id)),
           frame: JSON.stringify(nodeFrameOf(firstFrame + i, p)),
         }));
         await fleetStore.writeSweep(trx, seq, JSON.stringify(summary), rows, firstFrame);
@@ -81,7 +123,12 @@ export class FleetMonitor implements SweepSink {
         return { summary, rows, missed };
       });
       if (missed?.summary) this.apply(JSON.parse(missed.summary) as FleetSummary, missed.summary, missed.nodes, false);
-      this.apply(summary, JSON.stringify(summary), rows.map((r) => ({ node_id: r.node_id, seq: r.seq, frame: r.frame })), true);
+      this.apply(
+        summary,
+        JSON.stringify(summary),
+        rows.map((r) => ({ node_id: r.node_id, seq: r.seq, frame: r.frame })),
+        true,
+      );
     });
   }
 
@@ -118,7 +165,12 @@ export class FleetMonitor implements SweepSink {
    * theirs. `whole`: `nodes` is the full sweep (the publisher's own); otherwise rows without
    * a frame keep the one held.
    */
-  private apply(summary: FleetSummary, summaryJson: string, nodes: Array<{ node_id: string; seq: number; frame: string | null }>, whole: boolean): void {
+  private apply(
+    summary: FleetSummary,
+    summaryJson: string,
+    nodes: Array<{ node_id: string; seq: number; frame: string | null }>,
+    whole: boolean,
+  ): void {
     const previousFrame = this.head;
     const listed = new Set(nodes.map((n) => n.node_id));
     for (const id of [...this.snapshot.keys()]) if (!listed.has(id)) this.snapshot.delete(id);
@@ -136,7 +188,11 @@ export class FleetMonitor implements SweepSink {
     this.currentJson = summaryJson;
     const change = { summary, previousFrame, frames: fresh };
     for (const fn of this.listeners) {
-      try { fn(change); } catch (err) { this.log.warn({ err: (err as Error).message }, 'fleet telemetry listener failed'); }
+      try {
+        fn(change);
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'fleet telemetry listener failed');
+      }
     }
   }
 }

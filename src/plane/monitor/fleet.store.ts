@@ -2,7 +2,12 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /** A node's row as the publisher writes it: its newest frame (JSON text) and last known stream total. */
-export interface NodeFrameRow { node_id: string; seq: number; known_total: number | null; frame: string }
+export interface NodeFrameRow {
+  node_id: string;
+  seq: number;
+  known_total: number | null;
+  frame: string;
+}
 
 /** What a process loads: the sweep number, the summary text, and every node's frame number (text only when above `above`). */
 export interface FleetRead {
@@ -21,7 +26,10 @@ export const fleetStore = {
    * publisher waits for the first one's commit and continues from its numbers.
    */
   async drawNumbers(trx: Db, frames: number): Promise<{ seq: number; firstFrame: number }> {
-    const r = await sql<{ seq: number; last: number }>`update monitor_fleet set seq = seq + 1, frame_seq = frame_seq + ${frames}::bigint
+    const r = await sql<{
+      seq: number;
+      last: number;
+    }>`update monitor_fleet set seq = seq + 1, frame_seq = frame_seq + ${frames}::bigint
       where id = 1 returning seq, frame_seq as last`.execute(trx);
     const row = r.rows[0]!;
     return { seq: Number(row.seq), firstFrame: Number(row.last) - frames + 1 };
@@ -47,7 +55,9 @@ export const fleetStore = {
       await sql`insert into monitor_node_frames (node_id, seq, known_total, frame)
         select x.node_id, x.seq, x.known_total, x.frame
         from json_to_recordset(${doc}::json) as x(node_id uuid, seq bigint, known_total int, frame json)
-        on conflict (node_id) do update set seq = excluded.seq, known_total = coalesce(excluded.known_total, monitor_node_frames.known_total), frame = excluded.frame`.execute(trx);
+        on conflict (node_id) do update set seq = excluded.seq, known_total = coalesce(excluded.known_total, monitor_node_frames.known_total), frame = excluded.frame`.execute(
+        trx,
+      );
     }
     // Every row this sweep wrote is numbered from `firstFrame` on; an older number is a node it did not poll.
     await sql`delete from monitor_node_frames where seq < ${firstFrame}::bigint`.execute(trx);
@@ -59,13 +69,21 @@ export const fleetStore = {
    * frames are read only above `above`, the frame numbers of all nodes always (who left).
    */
   async read(db: Db, above: number): Promise<FleetRead> {
-    const r = await sql<{ seq: number; summary: string | null; nodes: Array<{ node_id: string; seq: number; frame: string | null }> | null }>`
+    const r = await sql<{
+      seq: number;
+      summary: string | null;
+      nodes: Array<{ node_id: string; seq: number; frame: string | null }> | null;
+    }>`
       select f.seq, f.summary::text as summary,
         (select json_agg(json_build_object('node_id', n.node_id, 'seq', n.seq, 'frame', case when n.seq > ${above}::bigint then n.frame::text end) order by n.seq)
            from monitor_node_frames n) as nodes
       from monitor_fleet f where f.id = 1`.execute(db);
     const row = r.rows[0];
     if (!row) return { seq: 0, summary: null, nodes: [] };
-    return { seq: Number(row.seq), summary: row.summary, nodes: (row.nodes ?? []).map((n) => ({ node_id: n.node_id, seq: Number(n.seq), frame: n.frame })) };
+    return {
+      seq: Number(row.seq),
+      summary: row.summary,
+      nodes: (row.nodes ?? []).map((n) => ({ node_id: n.node_id, seq: Number(n.seq), frame: n.frame })),
+    };
   },
 };

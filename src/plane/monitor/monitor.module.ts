@@ -17,14 +17,21 @@ import { monitorRoutes } from './monitor.routes.js';
  * `fleet.start(bus)` and `fleet.load()` (start-up) keep a process that does not sweep current.
  */
 export function createMonitor(deps: {
-  db: Db; clock: Clock; streams: LiveStreams; cameras: Pick<CamerasService, 'statusCounts'>; poolStats: () => PoolStats; log: Logger;
+  db: Db;
+  clock: Clock;
+  streams: LiveStreams;
+  cameras: Pick<CamerasService, 'statusCounts'>;
+  poolStats: () => PoolStats;
+  log: Logger;
   host?: HostReadings;
 }): DomainParts & { fleet: FleetMonitor; sampler: ProcessSampler; monitor: MonitorService } {
   const fleet = new FleetMonitor(deps.db, () => deps.cameras.statusCounts(), deps.log);
   const sampler = new ProcessSampler(deps.clock, deps.poolStats, deps.host);
   const monitor = new MonitorService(fleet, sampler, deps.streams);
   return {
-    fleet, sampler, monitor,
+    fleet,
+    sampler,
+    monitor,
     routes: { superadmin: (app) => monitorRoutes(app, { monitor }) },
     jobs: () => [sampler.job()],
   };

@@ -35,21 +35,33 @@ export class MonitorService {
   private readonly nodesAudience = new Audience();
   private readonly planeAudience = new Audience();
 
-  constructor(private readonly fleet: FleetMonitor, private readonly sampler: ProcessSampler, private readonly streams: LiveStreams) {
+  constructor(
+    private readonly fleet: FleetMonitor,
+    private readonly sampler: ProcessSampler,
+    private readonly streams: LiveStreams,
+  ) {
     fleet.onChange((c) => {
       const summary = text(fleet.summaryFrame());
       this.summaryAudience.deliver(summary, c.summary.seq - 1, c.summary.seq, () => summary);
       if (!this.nodesAudience.size) return;
       const batch = text(c.frames.map((f) => f.sse).join(''));
-      this.nodesAudience.deliver(batch, c.previousFrame, fleet.frameHead, (sent) => text(REBUILT + this.snapshotAbove(sent)));
+      this.nodesAudience.deliver(batch, c.previousFrame, fleet.frameHead, (sent) =>
+        text(REBUILT + this.snapshotAbove(sent)),
+      );
     });
     sampler.onSample((s) => {
-      this.planeAudience.deliver(text(sampleSse(s)), s.seq - 1, s.seq, (sent) => text(sampler.after(sent).map(sampleSse).join('')));
+      this.planeAudience.deliver(text(sampleSse(s)), s.seq - 1, s.seq, (sent) =>
+        text(sampler.after(sent).map(sampleSse).join('')),
+      );
     });
   }
 
-  summaryJson(): string { return this.fleet.summaryJson; }
-  planeJson(): string { return this.sampler.envelope(); }
+  summaryJson(): string {
+    return this.fleet.summaryJson;
+  }
+  planeJson(): string {
+    return this.sampler.envelope();
+  }
 
   /** One frame per sweep; the current summary first when it is newer than the resume point (header only). */
   summaryStream(req: FastifyRequest, reply: FastifyReply, p: Principal): void {
@@ -81,7 +93,10 @@ export class MonitorService {
     const last = this.sampler.last;
     const resume = resumeFrom(point ?? 0, last);
     const stream = this.streams.start(req, reply, p);
-    const replay = this.sampler.after(resume).map((s) => replayed(sampleSse(s))).join('');
+    const replay = this.sampler
+      .after(resume)
+      .map((s) => replayed(sampleSse(s)))
+      .join('');
     if (replay) stream.sendShared(text(replay));
     this.planeAudience.join(stream, last);
   }

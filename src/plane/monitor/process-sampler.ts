@@ -38,18 +38,30 @@ export class ProcessSampler {
   private readonly listeners = new Set<(s: ProcessSample) => void>();
   private envelopeJson: string | null = null;
 
-  constructor(private readonly clock: Clock, private readonly pool: () => PoolStats, private readonly host: HostReadings = systemReadings) {
+  constructor(
+    private readonly clock: Clock,
+    private readonly pool: () => PoolStats,
+    private readonly host: HostReadings = systemReadings,
+  ) {
     this.startedMs = clock.now() - host.uptimeSecs() * 1000;
     this.cpu = new CpuMeter(host, this.startedMs);
   }
 
-  get last(): number { return this.ring.last; }
+  get last(): number {
+    return this.ring.last;
+  }
   /** Samples after `seq`, oldest first; all it holds when `seq` is older than the ring. */
-  after(seq: number): ProcessSample[] { return this.ring.after(seq) ?? this.ring.after(this.ring.base)!; }
+  after(seq: number): ProcessSample[] {
+    return this.ring.after(seq) ?? this.ring.after(this.ring.base)!;
+  }
 
   /** The envelope of GET /api/v1/monitor/plane as JSON text, encoded once per sample. */
   envelope(): string {
-    this.envelopeJson ??= JSON.stringify({ cadence_secs: CADENCE_SECS, retention_points: RETENTION_POINTS, samples: this.after(0) });
+    this.envelopeJson ??= JSON.stringify({
+      cadence_secs: CADENCE_SECS,
+      retention_points: RETENTION_POINTS,
+      samples: this.after(0),
+    });
     return this.envelopeJson;
   }
 
@@ -59,7 +71,15 @@ export class ProcessSampler {
   }
 
   job(): Job {
-    return { name: 'monitor.process_sample', everyMs: CADENCE_SECS * 1000, budgetMs: CADENCE_SECS * 1000, fixedRate: true, run: async () => { await this.sample(); } };
+    return {
+      name: 'monitor.process_sample',
+      everyMs: CADENCE_SECS * 1000,
+      budgetMs: CADENCE_SECS * 1000,
+      fixedRate: true,
+      run: async () => {
+        await this.sample();
+      },
+    };
   }
 
   async sample(): Promise<ProcessSample> {
@@ -79,7 +99,10 @@ export class ProcessSampler {
       mem_total_mb: memory.mem_total_mb,
       mem_available_mb: memory.mem_available_mb,
       open_fds: fds,
-      db_pool_max: pool.max, db_pool_size: pool.size, db_pool_idle: pool.idle, db_pool_in_use: pool.in_use,
+      db_pool_max: pool.max,
+      db_pool_size: pool.size,
+      db_pool_idle: pool.idle,
+      db_pool_in_use: pool.in_use,
     };
     this.ring.push(s);
     this.envelopeJson = null;

@@ -14,14 +14,28 @@ function* tokens(text: string): Generator<string> {
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') { i++; continue; }
-    if (c === '#') { while (i < text.length && text[i] !== '\n') i++; continue; }
-    if (c === ';' || c === '{' || c === '}') { i++; yield c; continue; }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === ';' || c === '{' || c === '}') {
+      i++;
+      yield c;
+      continue;
+    }
     if (c === '"') {
       let value = '';
       i++;
       while (i < text.length && text[i] !== '"' && text[i] !== '\n') {
-        if (text[i] === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) { value += text[i + 1]; i += 2; continue; }
+        if (text[i] === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) {
+          value += text[i + 1];
+          i += 2;
+          continue;
+        }
         value += text[i];
         i++;
       }
@@ -40,8 +54,16 @@ export function logLevelOf(configText: string): string {
   let statement: string[] = [];
   let level = NODE_DEFAULT_LOG_LEVEL;
   for (const t of tokens(configText)) {
-    if (t === '{') { depth++; statement = []; continue; }
-    if (t === '}') { depth = Math.max(0, depth - 1); statement = []; continue; }
+    if (t === '{') {
+      depth++;
+      statement = [];
+      continue;
+    }
+    if (t === '}') {
+      depth = Math.max(0, depth - 1);
+      statement = [];
+      continue;
+    }
     if (t === ';') {
       // The last one wins, as a later directive of the same name replaces an earlier one.
       if (depth === 0 && statement.length === 2 && statement[0] === 'log_level') level = statement[1]!;

@@ -7,7 +7,12 @@ import { nodeOpsRoutes } from './node-ops.routes.js';
 import { NODE_OPS_TIMEOUT_MS } from './node-client.js';
 
 /** The per-node routes of document 4 §9 (superadmin): requests forwarded to one node with its write token. */
-export function createNodeOps(deps: { db: Db; audit: AuditService; nodes: NodesService; timeoutMs?: number }): DomainParts & { nodeOps: NodeOpsService } {
+export function createNodeOps(deps: {
+  db: Db;
+  audit: AuditService;
+  nodes: NodesService;
+  timeoutMs?: number;
+}): DomainParts & { nodeOps: NodeOpsService } {
   const nodeOps = new NodeOpsService(deps.db, deps.audit, deps.nodes, deps.timeoutMs ?? NODE_OPS_TIMEOUT_MS);
   return { nodeOps, routes: { superadmin: (app) => nodeOpsRoutes(app, { ops: nodeOps }) }, jobs: noJobs };
 }

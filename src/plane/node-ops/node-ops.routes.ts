@@ -3,8 +3,22 @@ import { principalOf } from '../http/principal.js';
 import { IdParams, sec, strictBody, validationCodes } from '../http/list.js';
 import type { NodeOpsService } from './node-ops.service.js';
 import {
-  ChangeReply, GlobalsBody, GlobalsCodes, LoggingBody, LoggingCodes, LoggingReply, NodeConfigReply, NodeLicenseReply, NodeLogsCodes, NodeLogsQuery,
-  NodeLogsReply, NodeSessionsReply, NodeHistoryReply, RollbackBody, RollbackCodes, RollbackReply,
+  ChangeReply,
+  GlobalsBody,
+  GlobalsCodes,
+  LoggingBody,
+  LoggingCodes,
+  LoggingReply,
+  NodeConfigReply,
+  NodeLicenseReply,
+  NodeLogsCodes,
+  NodeLogsQuery,
+  NodeLogsReply,
+  NodeSessionsReply,
+  NodeHistoryReply,
+  RollbackBody,
+  RollbackCodes,
+  RollbackReply,
 } from './node-ops.schemas.js';
 
 const tags = ['nodes'];
@@ -16,55 +30,143 @@ const errs = 'Errors: 404 not_found, 502 node_unreachable, node_auth_failed, nod
  */
 export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): void {
   const { ops } = deps;
-  app.get('/api/v1/nodes/:id/logs', {
-    schema: { tags, summary: `The node's log ring (its GET /api/v1/logs, same query). ${errs}`, security: sec, params: IdParams, querystring: NodeLogsQuery, response: { 200: NodeLogsReply } },
-    config: { validationCode: validationCodes(NodeLogsCodes) },
-  }, async (req) => ops.logs(req.params.id, req.query));
-
-  app.get('/api/v1/nodes/:id/sessions', {
-    schema: { tags, summary: `The node's live viewers, as it reports them. ${errs}`, security: sec, params: IdParams, response: { 200: NodeSessionsReply } },
-  }, async (req) => ops.sessions(req.params.id));
-
-  app.get('/api/v1/nodes/:id/config', {
-    schema: { tags, summary: `The node's configuration (holds its secrets; audited as node.config_read). ${errs}`, security: sec, params: IdParams, response: { 200: NodeConfigReply } },
-  }, async (req, reply) => {
-    reply.header('cache-control', 'no-store');
-    return ops.config(principalOf(req), req.params.id);
-  });
-
-  app.patch('/api/v1/nodes/:id/config/globals', {
-    schema: {
-      tags, summary: `Change the node's global directives (audited as node.update); 400 node_rejected when the node refuses them. ${errs}`,
-      security: sec, params: IdParams, body: GlobalsBody, response: { 200: ChangeReply },
+  app.get(
+    '/api/v1/nodes/:id/logs',
+    {
+      schema: {
+        tags,
+        summary: `The node's log ring (its GET /api/v1/logs, same query). ${errs}`,
+        security: sec,
+        params: IdParams,
+        querystring: NodeLogsQuery,
+        response: { 200: NodeLogsReply },
+      },
+      config: { validationCode: validationCodes(NodeLogsCodes) },
     },
-    preValidation: strictBody(GlobalsBody, GlobalsCodes),
-    config: { validationCode: validationCodes(GlobalsCodes) },
-  }, async (req) => ops.patchGlobals(principalOf(req), req.params.id, req.body));
+    async (req) => ops.logs(req.params.id, req.query),
+  );
 
-  app.get('/api/v1/nodes/:id/logging', {
-    schema: { tags, summary: `The node's log_level. ${errs}`, security: sec, params: IdParams, response: { 200: LoggingReply } },
-  }, async (req) => ops.logging(req.params.id));
-
-  app.patch('/api/v1/nodes/:id/logging', {
-    schema: { tags, summary: `Set the node's log_level (through its config/globals; audited as node.update). ${errs}`, security: sec, params: IdParams, body: LoggingBody, response: { 200: LoggingReply } },
-    preValidation: strictBody(LoggingBody, LoggingCodes),
-    config: { validationCode: validationCodes(LoggingCodes) },
-  }, async (req) => ops.setLogging(principalOf(req), req.params.id, req.body.level));
-
-  app.get('/api/v1/nodes/:id/config/history', {
-    schema: { tags, summary: `The node's configuration versions (its GET /api/v1/config/history). ${errs}`, security: sec, params: IdParams, response: { 200: NodeHistoryReply } },
-  }, async (req) => ops.history(req.params.id));
-
-  app.post('/api/v1/nodes/:id/config/rollback', {
-    schema: {
-      tags, summary: `Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know. ${errs}`,
-      security: sec, params: IdParams, body: RollbackBody, response: { 200: RollbackReply },
+  app.get(
+    '/api/v1/nodes/:id/sessions',
+    {
+      schema: {
+        tags,
+        summary: `The node's live viewers, as it reports them. ${errs}`,
+        security: sec,
+        params: IdParams,
+        response: { 200: NodeSessionsReply },
+      },
     },
-    preValidation: strictBody(RollbackBody, RollbackCodes),
-    config: { validationCode: validationCodes(RollbackCodes) },
-  }, async (req) => ops.rollback(principalOf(req), req.params.id, req.body.epoch));
+    async (req) => ops.sessions(req.params.id),
+  );
 
-  app.get('/api/v1/nodes/:id/license', {
-    schema: { tags, summary: `The node's licence (its GET /api/v1/license). ${errs}`, security: sec, params: IdParams, response: { 200: NodeLicenseReply } },
-  }, async (req) => ops.license(req.params.id));
+  app.get(
+    '/api/v1/nodes/:id/config',
+    {
+      schema: {
+        tags,
+        summary: `The node's configuration (holds its secrets; audited as node.config_read). ${errs}`,
+        security: sec,
+        params: IdParams,
+        response: { 200: NodeConfigReply },
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ops.config(principalOf(req), req.params.id);
+    },
+  );
+
+  app.patch(
+    '/api/v1/nodes/:id/config/globals',
+    {
+      schema: {
+        tags,
+        summary: `Change the node's global directives (audited as node.update); 400 node_rejected when the node refuses them. ${errs}`,
+        security: sec,
+        params: IdParams,
+        body: GlobalsBody,
+        response: { 200: ChangeReply },
+      },
+      preValidation: strictBody(GlobalsBody, GlobalsCodes),
+      config: { validationCode: validationCodes(GlobalsCodes) },
+    },
+    async (req) => ops.patchGlobals(principalOf(req), req.params.id, req.body),
+  );
+
+  app.get(
+    '/api/v1/nodes/:id/logging',
+    {
+      schema: {
+        tags,
+        summary: `The node's log_level. ${errs}`,
+        security: sec,
+        params: IdParams,
+        response: { 200: LoggingReply },
+      },
+    },
+    async (req) => ops.logging(req.params.id),
+  );
+
+  app.patch(
+    '/api/v1/nodes/:id/logging',
+    {
+      schema: {
+        tags,
+        summary: `Set the node's log_level (through its config/globals; audited as node.update). ${errs}`,
+        security: sec,
+        params: IdParams,
+        body: LoggingBody,
+        response: { 200: LoggingReply },
+      },
+      preValidation: strictBody(LoggingBody, LoggingCodes),
+      config: { validationCode: validationCodes(LoggingCodes) },
+    },
+    async (req) => ops.setLogging(principalOf(req), req.params.id, req.body.level),
+  );
+
+  app.get(
+    '/api/v1/nodes/:id/config/history',
+    {
+      schema: {
+        tags,
+        summary: `The node's configuration versions (its GET /api/v1/config/history). ${errs}`,
+        security: sec,
+        params: IdParams,
+        response: { 200: NodeHistoryReply },
+      },
+    },
+    async (req) => ops.history(req.params.id),
+  );
+
+  app.post(
+    '/api/v1/nodes/:id/config/rollback',
+    {
+      schema: {
+        tags,
+        summary: `Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know. ${errs}`,
+        security: sec,
+        params: IdParams,
+        body: RollbackBody,
+        response: { 200: RollbackReply },
+      },
+      preValidation: strictBody(RollbackBody, RollbackCodes),
+      config: { validationCode: validationCodes(RollbackCodes) },
+    },
+    async (req) => ops.rollback(principalOf(req), req.params.id, req.body.epoch),
+  );
+
+  app.get(
+    '/api/v1/nodes/:id/license',
+    {
+      schema: {
+        tags,
+        summary: `The node's licence (its GET /api/v1/license). ${errs}`,
+        security: sec,
+        params: IdParams,
+        response: { 200: NodeLicenseReply },
+      },
+    },
+    async (req) => ops.license(req.params.id),
+  );
 }

@@ -9,7 +9,17 @@ import { callNode, nodeUrl, type NodeReply } from '../nodes/node-call.js';
 import { logLevelOf } from './log-level.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import Value from 'typebox/value';
-import { ChangeReply, HistoryEntry, NodeConfigReply, NodeLicenseReply, NodeLogsReply, NodeSessionsReply, RollbackReply, type GlobalsChange, type NodeLogsArgs } from './node-ops.schemas.js';
+import {
+  ChangeReply,
+  HistoryEntry,
+  NodeConfigReply,
+  NodeLicenseReply,
+  NodeLogsReply,
+  NodeSessionsReply,
+  RollbackReply,
+  type GlobalsChange,
+  type NodeLogsArgs,
+} from './node-ops.schemas.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -20,7 +30,7 @@ const REJECTIONS = new Set([400, 409, 422]);
 
 /** Text of a node's refusal, without any secret the request or the plane holds, and bounded. */
 function scrub(text: unknown, secrets: string[]): string {
-  let s = typeof text === 'string' ? text : JSON.stringify(text) ?? '';
+  let s = typeof text === 'string' ? text : (JSON.stringify(text) ?? '');
   for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join(REDACTED);
   return s.slice(0, 512);
 }
@@ -42,7 +52,11 @@ export class NodeOpsService {
 
   async logs(rawId: string, q: NodeLogsArgs) {
     return this.readFrom(await this.target(rawId), '/api/v1/logs', NodeLogsReply, {
-      level: q.level, target: q.target, q: q.q, after: q.after, limit: q.limit,
+      level: q.level,
+      target: q.target,
+      q: q.q,
+      after: q.after,
+      limit: q.limit,
     });
   }
 
@@ -54,7 +68,13 @@ export class NodeOpsService {
   async license(rawId: string): Promise<Static<typeof NodeLicenseReply>> {
     const b: Obj = await this.readFrom(await this.target(rawId), '/api/v1/license', LicenseShape);
     const text = (v: unknown) => (typeof v === 'string' ? v : null);
-    return { state: b.state as string, licensee: text(b.licensee), expires: text(b.expires), updates_until: text(b.updates_until), build_date: text(b.build_date) };
+    return {
+      state: b.state as string,
+      licensee: text(b.licensee),
+      expires: text(b.expires),
+      updates_until: text(b.updates_until),
+      build_date: text(b.build_date),
+    };
   }
 
   /** The node's configuration text (it holds the node's secrets): audited as `node.config_read`. */
@@ -106,7 +126,10 @@ export class NodeOpsService {
     const r = reply.body as Static<typeof RollbackReply>;
     if (r.changed) {
       await this.record(p, node, 'node.update', {
-        changed: ['rollback'], rolled_back_to: epoch, rolled_from: r.rolled_from, epoch: r.epoch,
+        changed: ['rollback'],
+        rolled_back_to: epoch,
+        rolled_from: r.rolled_from,
+        epoch: r.epoch,
         // The key names no token: the audit redacts the value of any key that does.
         ...(r.write_token_kept ? { kept_in_use: ['api_write_token'] } : {}),
       });
@@ -122,10 +145,15 @@ export class NodeOpsService {
   }
 
   /** Writes the node's `log_level` through PATCH config/globals; audited as `node.update` when it changed. */
-  async setLogging(p: Principal, rawId: string, level: NonNullable<GlobalsChange['log_level']>): Promise<{ level: string }> {
+  async setLogging(
+    p: Principal,
+    rawId: string,
+    level: NonNullable<GlobalsChange['log_level']>,
+  ): Promise<{ level: string }> {
     const node = await this.target(rawId);
     const reply = await this.change(node, { log_level: level }, []);
-    if (reply.changed) await this.record(p, node, 'node.update', { changed: ['log_level'], log_level: level, epoch: reply.epoch });
+    if (reply.changed)
+      await this.record(p, node, 'node.update', { changed: ['log_level'], log_level: level, epoch: reply.epoch });
     return { level };
   }
 
@@ -136,7 +164,12 @@ export class NodeOpsService {
   }
 
   /** The node's 200 reply, of the shape the route answers (anything else: 502 node_bad_reply). */
-  private async readFrom<T extends TSchema>(node: NodeCall, path: string, shape: T, query?: Record<string, string | number | undefined>): Promise<Static<T>> {
+  private async readFrom<T extends TSchema>(
+    node: NodeCall,
+    path: string,
+    shape: T,
+    query?: Record<string, string | number | undefined>,
+  ): Promise<Static<T>> {
     const reply = await this.send(node, 'GET', nodeUrl(node.url, path, query));
     if (reply.status !== 200 || !Value.Check(shape, reply.body)) throw errors.nodeBadReply(reply.status);
     return reply.body as Static<T>;
@@ -170,8 +203,17 @@ export class NodeOpsService {
   }
 
   private async record(p: Principal, node: NodeCall, action: string, params: Obj): Promise<void> {
-    await this.db.transaction().execute((trx) => this.audit.record(trx, {
-      actor: actorOf(p), orgId: null, nodeId: node.id, action, objectType: 'node', objectId: node.id, objectName: node.name, params,
-    }));
+    await this.db.transaction().execute((trx) =>
+      this.audit.record(trx, {
+        actor: actorOf(p),
+        orgId: null,
+        nodeId: node.id,
+        action,
+        objectType: 'node',
+        objectId: node.id,
+        objectName: node.name,
+        params,
+      }),
+    );
   }
 }

@@ -26,41 +26,62 @@ export class NodeExchangeFailure extends Error {
  * `maxBytes` of it. Redirects are not followed (a 3xx is a status like any other). Rejects with
  * a NodeExchangeFailure whose kind is a fixed word: no URL, header or body text in it.
  */
-export function exchange(url: URL, token: string, opts: { method?: string; body?: string; signal: AbortSignal; maxBytes?: number }): Promise<{ status: number; body: Buffer }> {
+export function exchange(
+  url: URL,
+  token: string,
+  opts: { method?: string; body?: string; signal: AbortSignal; maxBytes?: number },
+): Promise<{ status: number; body: Buffer }> {
   const maxBytes = opts.maxBytes ?? MAX_REPLY_BYTES;
   return new Promise((resolve, reject) => {
     const failed = () => reject(new NodeExchangeFailure(opts.signal.aborted ? 'timeout' : 'refused'));
     const https = url.protocol === 'https:';
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const req = (https ? httpsRequest : httpRequest)(url, { method: opts.method ?? 'GET', signal: opts.signal, agent: https ? httpsAgent : httpAgent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > maxBytes) { req.destroy(); reject(new NodeExchangeFailure('too_large')); return; }
-        chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      res.on('error', failed);
-      res.on('aborted', failed);
-    });
+    const req = (https ? httpsRequest : httpRequest)(
+      url,
+      { method: opts.method ?? 'GET', signal: opts.signal, agent: https ? httpsAgent : httpAgent, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > maxBytes) {
+            req.destroy();
+            reject(new NodeExchangeFailure('too_large'));
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', failed);
+        res.on('aborted', failed);
+      },
+    );
     req.on('error', failed);
     req.end(opts.body);
   });
 }
 
-export interface NodeTarget { url: string; apiToken: string }
+export interface NodeTarget {
+  url: string;
+  apiToken: string;
+}
 
 /** How a call to a node failed; the reason words are fixed (no URL, header or body text in them). */
 export class NodeCallFailure extends Error {
-  constructor(readonly reason: 'timeout' | 'refused' | 'auth' | 'bad_reply', readonly nodeStatus: number | null = null) {
+  constructor(
+    readonly reason: 'timeout' | 'refused' | 'auth' | 'bad_reply',
+    readonly nodeStatus: number | null = null,
+  ) {
     super(reason);
     this.name = 'NodeCallFailure';
   }
 }
 
-export interface NodeReply { status: number; body: unknown }
+export interface NodeReply {
+  status: number;
+  body: unknown;
+}
 
 /**
  * The node's URL for `path` (and query): 500 `url_build_failed` when the stored base URL does not
@@ -85,20 +106,33 @@ export function nodeUrl(base: string, path: string, query: Record<string, string
  * the token (`auth`); a connection that fails or a time-out rejects with a NodeCallFailure. The
  * token travels only in the Authorization header and no failure carries it.
  */
-export async function callNode(target: NodeTarget, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: URL, opts: { body?: unknown; timeoutMs: number }): Promise<NodeReply> {
+export async function callNode(
+  target: NodeTarget,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: URL,
+  opts: { body?: unknown; timeoutMs: number },
+): Promise<NodeReply> {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), opts.timeoutMs);
   try {
     let res: { status: number; body: Buffer };
     try {
-      res = await exchange(url, target.apiToken, { method, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined, signal: ctl.signal });
+      res = await exchange(url, target.apiToken, {
+        method,
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+        signal: ctl.signal,
+      });
     } catch (err) {
       if (err instanceof NodeExchangeFailure && err.kind === 'too_large') throw new NodeCallFailure('bad_reply');
       throw new NodeCallFailure(ctl.signal.aborted ? 'timeout' : 'refused');
     }
     if (res.status === 401 || res.status === 403) throw new NodeCallFailure('auth', res.status);
     let body: unknown = null;
-    try { body = res.body.length === 0 ? null : JSON.parse(res.body.toString('utf8')); } catch { throw new NodeCallFailure('bad_reply', res.status); }
+    try {
+      body = res.body.length === 0 ? null : JSON.parse(res.body.toString('utf8'));
+    } catch {
+      throw new NodeCallFailure('bad_reply', res.status);
+    }
     return { status: res.status, body };
   } finally {
     clearTimeout(timer);

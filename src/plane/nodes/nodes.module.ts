@@ -7,7 +7,13 @@ import { NodesService } from './nodes.service.js';
 import { nodesRoutes } from './nodes.routes.js';
 
 /** Streaming nodes as records (superadmin); their secrets sealed with the plane's key. */
-export function createNodes(deps: { db: Db; clock: Clock; audit: AuditService; box: SecretBox; allowPrivateTargets?: boolean }): DomainParts & { nodes: NodesService } {
+export function createNodes(deps: {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  box: SecretBox;
+  allowPrivateTargets?: boolean;
+}): DomainParts & { nodes: NodesService } {
   const nodes = new NodesService(deps.db, deps.clock, deps.audit, deps.box, deps.allowPrivateTargets ?? false);
   return { nodes, routes: { superadmin: (app) => nodesRoutes(app, { nodes }) }, jobs: noJobs };
 }

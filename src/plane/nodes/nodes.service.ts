@@ -14,12 +14,24 @@ import type { NodeCreate, NodePatch } from './nodes.schemas.js';
 import { nodesStore, type ClaimedNode, type NodeRecord, type PollMark } from './nodes.store.js';
 
 /** A node as the code that calls it needs it (per-node routes, the fleet session list). */
-export interface NodeCall { id: string; name: string; enabled: boolean; url: string; apiToken: string }
+export interface NodeCall {
+  id: string;
+  name: string;
+  enabled: boolean;
+  url: string;
+  apiToken: string;
+}
 
 const nodeRow = (n: NodeRecord) => ({
-  id: n.id, name: n.name, url: n.url, enabled: n.enabled, state: n.state,
-  last_seen_at: n.last_seen_at ? iso(n.last_seen_at) : null, version: n.version,
-  api_token_configured: n.api_token_enc !== '', auth_backend_secret_configured: n.auth_backend_secret_enc !== null,
+  id: n.id,
+  name: n.name,
+  url: n.url,
+  enabled: n.enabled,
+  state: n.state,
+  last_seen_at: n.last_seen_at ? iso(n.last_seen_at) : null,
+  version: n.version,
+  api_token_configured: n.api_token_enc !== '',
+  auth_backend_secret_configured: n.auth_backend_secret_enc !== null,
 });
 
 // The sealed value names its row and field: a ciphertext moved elsewhere does not open.
@@ -31,8 +43,19 @@ const context = (id: string, field: 'api_token' | 'auth_backend_secret') => `nod
  */
 export function normaliseNodeUrl(text: string, allowPrivateTargets = false): string {
   let u: URL;
-  try { u = new URL(text); } catch { throw errors.badRequest('bad_url'); }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname || u.username || u.password || u.search || u.hash) {
+  try {
+    u = new URL(text);
+  } catch {
+    throw errors.badRequest('bad_url');
+  }
+  if (
+    (u.protocol !== 'http:' && u.protocol !== 'https:') ||
+    !u.hostname ||
+    u.username ||
+    u.password ||
+    u.search ||
+    u.hash
+  ) {
     throw errors.badRequest('bad_url');
   }
   // Link-local and cloud-metadata addresses: the plane would send the node's token there.
@@ -42,22 +65,32 @@ export function normaliseNodeUrl(text: string, allowPrivateTargets = false): str
 
 /** Streaming nodes as records (superadmin). The sweeper (src/plane/sweeper) polls them and keeps state, last_seen_at and version. */
 export class NodesService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService, private readonly box: SecretBox,
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly box: SecretBox,
     /** [network] allow_private_targets: node URLs and camera sources may name link-local and metadata addresses */
-    readonly allowPrivateTargets = false) {}
+    readonly allowPrivateTargets = false,
+  ) {}
 
   async exists(db: Db, id: string): Promise<boolean> {
     return (await nodesStore.get(db, id)) !== undefined;
   }
 
   /** The decrypted secrets of a node, for the code that talks to it; never for a reply. */
-  async credentials(id: string): Promise<{ url: string; apiToken: string; authBackendSecret: string | null } | undefined> {
+  async credentials(
+    id: string,
+  ): Promise<{ url: string; apiToken: string; authBackendSecret: string | null } | undefined> {
     const n = await nodesStore.get(this.db, id);
     if (!n) return undefined;
     return {
       url: n.url,
       apiToken: this.box.open(n.api_token_enc, context(id, 'api_token')),
-      authBackendSecret: n.auth_backend_secret_enc === null ? null : this.box.open(n.auth_backend_secret_enc, context(id, 'auth_backend_secret')),
+      authBackendSecret:
+        n.auth_backend_secret_enc === null
+          ? null
+          : this.box.open(n.auth_backend_secret_enc, context(id, 'auth_backend_secret')),
     };
   }
 
@@ -66,7 +99,13 @@ export class NodesService {
     if (!isUuid(rawId)) return undefined;
     const n = await nodesStore.get(this.db, rawId.toLowerCase());
     if (!n) return undefined;
-    return { id: n.id, name: n.name, enabled: n.enabled, url: n.url, apiToken: this.box.open(n.api_token_enc, context(n.id, 'api_token')) };
+    return {
+      id: n.id,
+      name: n.name,
+      enabled: n.enabled,
+      url: n.url,
+      apiToken: this.box.open(n.api_token_enc, context(n.id, 'api_token')),
+    };
   }
 
   /** The write token of a node row already read (the sweeper claims rows in bulk); never for a reply. */
@@ -108,7 +147,11 @@ export class NodesService {
   async origins(): Promise<string[]> {
     const out = new Set<string>();
     for (const url of await nodesStore.urls(this.db)) {
-      try { out.add(new URL(url).origin); } catch { /* stored URLs were checked when saved */ }
+      try {
+        out.add(new URL(url).origin);
+      } catch {
+        /* stored URLs were checked when saved */
+      }
     }
     return [...out].sort();
   }
@@ -132,16 +175,32 @@ export class NodesService {
     const id = randomUUID();
     const url = normaliseNodeUrl(body.url, this.allowPrivateTargets);
     const rec = {
-      id, name: body.name, url, enabled: body.enabled ?? true,
+      id,
+      name: body.name,
+      url,
+      enabled: body.enabled ?? true,
       api_token_enc: this.box.seal(body.api_token, context(id, 'api_token')),
-      auth_backend_secret_enc: body.auth_backend_secret ? this.box.seal(body.auth_backend_secret, context(id, 'auth_backend_secret')) : null,
+      auth_backend_secret_enc: body.auth_backend_secret
+        ? this.box.seal(body.auth_backend_secret, context(id, 'auth_backend_secret'))
+        : null,
     };
     return this.db.transaction().execute(async (trx) => {
       await nodesStore.insert(trx, rec);
       const row = nodeRow((await nodesStore.get(trx, id))!);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: null, nodeId: id, action: 'node.create', objectType: 'node', objectId: id, objectName: rec.name,
-        params: { name: rec.name, url, enabled: rec.enabled, auth_backend_configured: row.auth_backend_secret_configured },
+        actor: actorOf(p),
+        orgId: null,
+        nodeId: id,
+        action: 'node.create',
+        objectType: 'node',
+        objectId: id,
+        objectName: rec.name,
+        params: {
+          name: rec.name,
+          url,
+          enabled: rec.enabled,
+          auth_backend_configured: row.auth_backend_secret_configured,
+        },
       });
       return row;
     });
@@ -155,21 +214,47 @@ export class NodesService {
       if (!before) throw errors.notFound();
       const set: Parameters<typeof nodesStore.update>[2] = {};
       const changed: string[] = [];
-      if (body.name !== undefined && body.name !== before.name) { set.name = body.name; changed.push('name'); }
-      if (url !== undefined && url !== before.url) { set.url = url; changed.push('url'); }
-      if (body.enabled !== undefined && body.enabled !== before.enabled) { set.enabled = body.enabled; changed.push('enabled'); }
+      if (body.name !== undefined && body.name !== before.name) {
+        set.name = body.name;
+        changed.push('name');
+      }
+      if (url !== undefined && url !== before.url) {
+        set.url = url;
+        changed.push('url');
+      }
+      if (body.enabled !== undefined && body.enabled !== before.enabled) {
+        set.enabled = body.enabled;
+        changed.push('enabled');
+      }
       // A secret sent is a secret replaced, even if equal: its plaintext is never compared.
-      if (body.api_token !== undefined) { set.api_token_enc = this.box.seal(body.api_token, context(id, 'api_token')); changed.push('api_token'); }
+      if (body.api_token !== undefined) {
+        set.api_token_enc = this.box.seal(body.api_token, context(id, 'api_token'));
+        changed.push('api_token');
+      }
       if (body.auth_backend_secret !== undefined) {
-        set.auth_backend_secret_enc = body.auth_backend_secret === null ? null : this.box.seal(body.auth_backend_secret, context(id, 'auth_backend_secret'));
+        set.auth_backend_secret_enc =
+          body.auth_backend_secret === null
+            ? null
+            : this.box.seal(body.auth_backend_secret, context(id, 'auth_backend_secret'));
         changed.push('auth_backend_secret');
       }
       if (!changed.length) return nodeRow(before);
       await nodesStore.update(trx, id, set, new Date(this.clock.now()));
       const after = (await nodesStore.get(trx, id))!;
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: null, nodeId: id, action: 'node.update', objectType: 'node', objectId: id, objectName: after.name,
-        params: { changed, ...(set.name !== undefined ? { name: set.name } : {}), ...(set.url !== undefined ? { url: set.url } : {}), ...(set.enabled !== undefined ? { enabled: set.enabled } : {}) },
+        actor: actorOf(p),
+        orgId: null,
+        nodeId: id,
+        action: 'node.update',
+        objectType: 'node',
+        objectId: id,
+        objectName: after.name,
+        params: {
+          changed,
+          ...(set.name !== undefined ? { name: set.name } : {}),
+          ...(set.url !== undefined ? { url: set.url } : {}),
+          ...(set.enabled !== undefined ? { enabled: set.enabled } : {}),
+        },
       });
       return nodeRow(after);
     });
@@ -184,7 +269,14 @@ export class NodesService {
         if (!before) throw errors.notFound();
         await nodesStore.delete(trx, id);
         await this.audit.record(trx, {
-          actor: actorOf(p), orgId: null, nodeId: id, action: 'node.delete', objectType: 'node', objectId: id, objectName: before.name, params: {},
+          actor: actorOf(p),
+          orgId: null,
+          nodeId: id,
+          action: 'node.delete',
+          objectType: 'node',
+          objectId: id,
+          objectName: before.name,
+          params: {},
         });
         return { id, deleted: true as const };
       });

@@ -2,14 +2,42 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 export interface NodeRecord {
-  id: string; name: string; url: string; enabled: boolean; state: string; last_seen_at: Date | null; version: string | null;
-  api_token_enc: string; auth_backend_secret_enc: string | null;
+  id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  state: string;
+  last_seen_at: Date | null;
+  version: string | null;
+  api_token_enc: string;
+  auth_backend_secret_enc: string | null;
 }
 /** A node claimed for a poll, its write token still sealed. */
-export interface ClaimedNode { id: string; name: string; url: string; api_token_enc: string; polled_at: Date; last_seen_at: Date | null }
+export interface ClaimedNode {
+  id: string;
+  name: string;
+  url: string;
+  api_token_enc: string;
+  polled_at: Date;
+  last_seen_at: Date | null;
+}
 /** One poll result to store: the node, when it was polled, under which claim (null: none). */
-export interface PollMark { id: string; at: Date; claim: Date | null }
-const COLUMNS = ['id', 'name', 'url', 'enabled', 'state', 'last_seen_at', 'version', 'api_token_enc', 'auth_backend_secret_enc'] as const;
+export interface PollMark {
+  id: string;
+  at: Date;
+  claim: Date | null;
+}
+const COLUMNS = [
+  'id',
+  'name',
+  'url',
+  'enabled',
+  'state',
+  'last_seen_at',
+  'version',
+  'api_token_enc',
+  'auth_backend_secret_enc',
+] as const;
 
 /**
  * The only SQL of nodes. Secrets are stored sealed; the service seals and opens them. The
@@ -19,7 +47,11 @@ const COLUMNS = ['id', 'name', 'url', 'enabled', 'state', 'last_seen_at', 'versi
  */
 export const nodesStore = {
   async list(db: Db, q: { after: string | null; limit: number }): Promise<NodeRecord[]> {
-    let s = db.selectFrom('nodes').select(COLUMNS).orderBy('id').limit(q.limit + 1);
+    let s = db
+      .selectFrom('nodes')
+      .select(COLUMNS)
+      .orderBy('id')
+      .limit(q.limit + 1);
     if (q.after) s = s.where('id', '>', q.after);
     return s.execute();
   },
@@ -46,8 +78,17 @@ export const nodesStore = {
    * `at`). With `claim`, only while the node's claim is still that one: a result that another
    * process's later claim overtook is stale and changes nothing (undefined).
    */
-  async markUnreachable(trx: Db, id: string, at: Date, claim: Date | null): Promise<{ name: string; since: Date; opened: boolean } | undefined> {
-    const r = await sql<{ name: string; since: Date; opened: boolean }>`with old as (select id, unreachable_since from nodes
+  async markUnreachable(
+    trx: Db,
+    id: string,
+    at: Date,
+    claim: Date | null,
+  ): Promise<{ name: string; since: Date; opened: boolean } | undefined> {
+    const r = await sql<{
+      name: string;
+      since: Date;
+      opened: boolean;
+    }>`with old as (select id, unreachable_since from nodes
         where id = ${id} and enabled and (${claim}::timestamptz is null or polled_at = ${claim}::timestamptz) for update)
       update nodes n set state = 'unreachable', unreachable_since = coalesce(old.unreachable_since, ${at})
       from old where n.id = old.id
@@ -56,7 +97,13 @@ export const nodesStore = {
   },
 
   /** The node answered: `was` is the start of the unreachable interval this call ended, if any. `claim` as for markUnreachable. */
-  async markReachable(trx: Db, id: string, at: Date, version: string, claim: Date | null): Promise<{ name: string; was: Date | null } | undefined> {
+  async markReachable(
+    trx: Db,
+    id: string,
+    at: Date,
+    version: string,
+    claim: Date | null,
+  ): Promise<{ name: string; was: Date | null } | undefined> {
     const r = await sql<{ name: string; was: Date | null }>`with old as (select id, unreachable_since from nodes
         where id = ${id} and enabled and (${claim}::timestamptz is null or polled_at = ${claim}::timestamptz) for update)
       update nodes n set state = 'reachable', unreachable_since = null, last_seen_at = ${at}, version = ${version}
@@ -66,7 +113,10 @@ export const nodesStore = {
   },
 
   /** markUnreachable for a batch of nodes in one statement; returns the nodes it applied to (a stale claim is left out). */
-  async markUnreachableMany(trx: Db, rows: PollMark[]): Promise<Array<{ id: string; name: string; since: Date; opened: boolean }>> {
+  async markUnreachableMany(
+    trx: Db,
+    rows: PollMark[],
+  ): Promise<Array<{ id: string; name: string; since: Date; opened: boolean }>> {
     if (!rows.length) return [];
     const r = await sql<{ id: string; name: string; since: Date; opened: boolean }>`with x as (
         select * from unnest(${rows.map((m) => m.id)}::uuid[], ${rows.map((m) => m.at.toISOString())}::timestamptz[], ${rows.map((m) => m.claim?.toISOString() ?? null)}::timestamptz[]) as x(id, at, claim)),
@@ -79,7 +129,10 @@ export const nodesStore = {
   },
 
   /** markReachable for a batch of nodes in one statement; returns the nodes it applied to with the interval each ended. */
-  async markReachableMany(trx: Db, rows: Array<PollMark & { version: string }>): Promise<Array<{ id: string; name: string; was: Date | null }>> {
+  async markReachableMany(
+    trx: Db,
+    rows: Array<PollMark & { version: string }>,
+  ): Promise<Array<{ id: string; name: string; was: Date | null }>> {
     if (!rows.length) return [];
     const r = await sql<{ id: string; name: string; was: Date | null }>`with x as (
         select * from unnest(${rows.map((m) => m.id)}::uuid[], ${rows.map((m) => m.at.toISOString())}::timestamptz[], ${rows.map((m) => m.claim?.toISOString() ?? null)}::timestamptz[], ${rows.map((m) => m.version)}::text[]) as x(id, at, claim, version)),
@@ -103,19 +156,42 @@ export const nodesStore = {
 
   /** Disabled nodes not yet marked: marked `disabled`; returns them with the unreachable interval they ended. */
   async markDisabled(trx: Db): Promise<Array<{ id: string; name: string; was: Date | null }>> {
-    const r = await sql<{ id: string; name: string; was: Date | null }>`with old as (select id, unreachable_since from nodes where not enabled and state <> 'disabled' for update)
+    const r = await sql<{
+      id: string;
+      name: string;
+      was: Date | null;
+    }>`with old as (select id, unreachable_since from nodes where not enabled and state <> 'disabled' for update)
       update nodes n set state = 'disabled', unreachable_since = null, polled_at = null
       from old where n.id = old.id and not n.enabled
       returning n.id, n.name, old.unreachable_since as was`.execute(trx);
     return r.rows;
   },
 
-  async insert(db: Db, n: { id: string; name: string; url: string; enabled: boolean; api_token_enc: string; auth_backend_secret_enc: string | null }): Promise<void> {
+  async insert(
+    db: Db,
+    n: {
+      id: string;
+      name: string;
+      url: string;
+      enabled: boolean;
+      api_token_enc: string;
+      auth_backend_secret_enc: string | null;
+    },
+  ): Promise<void> {
     await db.insertInto('nodes').values(n).execute();
   },
 
-  async update(db: Db, id: string, set: Partial<Omit<NodeRecord, 'id' | 'state' | 'last_seen_at' | 'version'>>, now: Date): Promise<void> {
-    await db.updateTable('nodes').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+  async update(
+    db: Db,
+    id: string,
+    set: Partial<Omit<NodeRecord, 'id' | 'state' | 'last_seen_at' | 'version'>>,
+    now: Date,
+  ): Promise<void> {
+    await db
+      .updateTable('nodes')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   },
 
   async delete(db: Db, id: string): Promise<void> {

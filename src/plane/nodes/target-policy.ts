@@ -7,7 +7,14 @@ import { isIP } from 'node:net';
  * credentials. Private (RFC 1918) and loopback addresses stay allowed: nodes live there.
  */
 
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+]);
 
 /** IPv4 as a 32-bit number, from the dotted form WHATWG URL produces; null when not IPv4. */
 function ipv4(host: string): number | null {
@@ -16,14 +23,18 @@ function ipv4(host: string): number | null {
 }
 
 function forbiddenV4(n: number): boolean {
-  return (n >>> 16) === 0xa9fe // 169.254.0.0/16, link-local, AWS/GCP/Azure metadata
-    || (n >>> 24) === 0 // 0.0.0.0/8 reaches the local host
-    || n === 0x646464c8; // 100.100.100.200, Alibaba metadata
+  return (
+    n >>> 16 === 0xa9fe || // 169.254.0.0/16, link-local, AWS/GCP/Azure metadata
+    n >>> 24 === 0 || // 0.0.0.0/8 reaches the local host
+    n === 0x646464c8
+  ); // 100.100.100.200, Alibaba metadata
 }
 
 /** The IPv4 address an IPv6 literal embeds (mapped, compatible, NAT64), or null. */
 function embeddedV4(v6: string): number | null {
-  const m = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6) ?? /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(v6);
+  const m =
+    /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6) ??
+    /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(v6);
   if (!m) return null;
   if (m[2] === undefined) return ipv4(m[1]!);
   return parseInt(m[1]!, 16) * 65536 + parseInt(m[2], 16);
@@ -42,7 +53,11 @@ export function isForbiddenTarget(hostname: string): boolean {
   // Decimal, hex, octal and short IPv4 forms (2852039166, 0xa9fea9fe, 0251.0376.0251.0376,
   // 169.254.43518) normalised as an http URL would, whatever the scheme of the source.
   let normal: string;
-  try { normal = new URL(`http://${host}/`).hostname; } catch { return false; }
+  try {
+    normal = new URL(`http://${host}/`).hostname;
+  } catch {
+    return false;
+  }
   const n = ipv4(normal);
   return n !== null && forbiddenV4(n);
 }

@@ -9,7 +9,9 @@ import { actorOf } from '../auth/auth.service.js';
 import { orgsStore } from './orgs.store.js';
 
 /** A domain whose records keep an organisation alive (a user, camera or tag): 409 org_not_empty while it has any. */
-export interface OrgOccupant { anyInOrg(db: Db, orgId: string): Promise<boolean> }
+export interface OrgOccupant {
+  anyInOrg(db: Db, orgId: string): Promise<boolean>;
+}
 
 /**
  * The archive cleanup of a deleted organisation (purge domain). `queue` runs in the deleting
@@ -17,7 +19,11 @@ export interface OrgOccupant { anyInOrg(db: Db, orgId: string): Promise<boolean>
  * organisation still holds event history; `start` runs the job after commit.
  */
 export interface OrgArchiver {
-  queue(trx: Db, orgId: string, createdBy: string | null): Promise<{ job: { id: string; preview: Record<string, number> } | null; module_tokens: number }>;
+  queue(
+    trx: Db,
+    orgId: string,
+    createdBy: string | null,
+  ): Promise<{ job: { id: string; preview: Record<string, number> } | null; module_tokens: number }>;
   start(): void;
 }
 
@@ -55,10 +61,19 @@ export class OrgRemovalService {
         if (archive.job) await orgsStore.markDeleted(trx, id, now);
         else await orgsStore.delete(trx, id);
         // (a key naming tokens would be redacted as a secret)
-        const params: Record<string, unknown> = { cleanup_job_id: archive.job?.id ?? null, revoked_modules: archive.module_tokens };
+        const params: Record<string, unknown> = {
+          cleanup_job_id: archive.job?.id ?? null,
+          revoked_modules: archive.module_tokens,
+        };
         if (archive.job) params.preview = archive.job.preview;
         await this.audit.record(trx, {
-          actor: actorOf(p), orgId: id, action: 'org.delete', objectType: 'org', objectId: id, objectName: before.name, params,
+          actor: actorOf(p),
+          orgId: id,
+          action: 'org.delete',
+          objectType: 'org',
+          objectId: id,
+          objectName: before.name,
+          params,
         });
         queued = archive.job !== null;
         return { id, deleted: true as const, cleanup_job_id: archive.job?.id ?? null };

@@ -17,7 +17,11 @@ export function createOrgs(deps: { db: Db; clock: Clock; audit: AuditService }):
  * (users, cameras, tags) and the event domain's archiver.
  */
 export function createOrgRemoval(deps: {
-  db: Db; clock: Clock; audit: AuditService; occupants: readonly OrgOccupant[]; archiver: OrgArchiver;
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  occupants: readonly OrgOccupant[];
+  archiver: OrgArchiver;
 }): DomainParts & { removal: OrgRemovalService } {
   const removal = new OrgRemovalService(deps.db, deps.clock, deps.audit, deps.occupants, deps.archiver);
   return { removal, routes: { superadmin: (app) => orgRemovalRoute(app, { removal }) }, jobs: noJobs };

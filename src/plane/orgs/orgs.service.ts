@@ -16,7 +16,11 @@ export type { OrgArchiver } from './org-removal.service.js';
 
 /** Organisations (superadmin routes) and the quota limits other domains check against. */
 export class OrgsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly audit: AuditService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+  ) {}
 
   /** The organisation named `default`, created on first use (bootstrap). */
   async ensureDefault(trx: Db): Promise<string> {
@@ -58,7 +62,13 @@ export class OrgsService {
       await orgsStore.insert(trx, { ...body, id });
       const row = (await orgsStore.get(trx, id))!;
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: id, action: 'org.create', objectType: 'org', objectId: id, objectName: row.name, params: { ...row },
+        actor: actorOf(p),
+        orgId: id,
+        action: 'org.create',
+        objectType: 'org',
+        objectId: id,
+        objectName: row.name,
+        params: { ...row },
       });
       return row;
     });
@@ -77,7 +87,12 @@ export class OrgsService {
       await orgsStore.update(trx, id, set, new Date(this.clock.now()));
       const after = (await orgsStore.get(trx, id))!;
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: id, action: 'org.update', objectType: 'org', objectId: id, objectName: after.name,
+        actor: actorOf(p),
+        orgId: id,
+        action: 'org.update',
+        objectType: 'org',
+        objectId: id,
+        objectName: after.name,
         params: { changed: Object.keys(set), ...set },
       });
       return after;

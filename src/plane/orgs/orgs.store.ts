@@ -10,17 +10,29 @@ const COLUMNS = ['id', 'name', ...LIMIT_FIELDS] as const;
  */
 export const orgsStore = {
   async findByName(db: Db, name: string) {
-    return db.selectFrom('orgs').selectAll().where('deleted_at', 'is', null)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase())).executeTakeFirst();
+    return db
+      .selectFrom('orgs')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+      .executeTakeFirst();
   },
 
   async insert(db: Db, o: { id: string; name: string } & Partial<Record<LimitField, number | null>>) {
     const limits = Object.fromEntries(LIMIT_FIELDS.map((f) => [f, o[f] ?? null])) as Record<LimitField, number | null>;
-    await db.insertInto('orgs').values({ ...limits, id: o.id, name: o.name }).execute();
+    await db
+      .insertInto('orgs')
+      .values({ ...limits, id: o.id, name: o.name })
+      .execute();
   },
 
   async list(db: Db, q: { after: string | null; limit: number }): Promise<OrgRecord[]> {
-    let s = db.selectFrom('orgs').select(COLUMNS).where('deleted_at', 'is', null).orderBy('id').limit(q.limit + 1);
+    let s = db
+      .selectFrom('orgs')
+      .select(COLUMNS)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .limit(q.limit + 1);
     if (q.after) s = s.where('id', '>', q.after);
     return s.execute() as Promise<OrgRecord[]>;
   },
@@ -34,7 +46,11 @@ export const orgsStore = {
   },
 
   async update(db: Db, id: string, set: Partial<OrgRecord>, now: Date): Promise<void> {
-    await db.updateTable('orgs').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+    await db
+      .updateTable('orgs')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   },
 
   async delete(db: Db, id: string): Promise<void> {

@@ -13,9 +13,7 @@ import { isUuid } from '../http/list.js';
  * A non-superadmin naming a foreign organisation gets 403 cross_org (from readScope).
  */
 export type CameraScope =
-  | { kind: 'all' }
-  | { kind: 'org'; orgId: string }
-  | { kind: 'granted'; orgId: string; userId: string };
+  { kind: 'all' } | { kind: 'org'; orgId: string } | { kind: 'granted'; orgId: string; userId: string };
 
 export function cameraScope(p: Principal, org?: string): CameraScope {
   const orgId = readScope(p, org);
@@ -57,14 +55,22 @@ export function cameraVisible(scope: CameraScope, cameraIdColumn: string, orgIdC
  */
 export async function visibleCameraIds(db: Db, scope: CameraScope): Promise<Set<string> | 'all'> {
   if (scope.kind === 'all') return 'all';
-  const rows = await db.selectFrom('cameras as c').select('c.id').where(cameraVisible(scope, 'c.id', 'c.org_id')).execute();
+  const rows = await db
+    .selectFrom('cameras as c')
+    .select('c.id')
+    .where(cameraVisible(scope, 'c.id', 'c.org_id'))
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 /** Whether one camera is visible: the check of a single-camera route (play, PTZ, attachments). */
 export async function canSeeCamera(db: Db, scope: CameraScope, cameraId: string): Promise<boolean> {
   if (!isUuid(cameraId)) return false;
-  const row = await db.selectFrom('cameras as c').select('c.id')
-    .where('c.id', '=', cameraId).where(cameraVisible(scope, 'c.id', 'c.org_id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('cameras as c')
+    .select('c.id')
+    .where('c.id', '=', cameraId)
+    .where(cameraVisible(scope, 'c.id', 'c.org_id'))
+    .executeTakeFirst();
   return row !== undefined;
 }

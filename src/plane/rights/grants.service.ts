@@ -8,7 +8,10 @@ import type { TagsService } from '../tags/tags.service.js';
 import { grantsStore } from './grants.store.js';
 import { channels, notify } from '../live/bus.js';
 
-export interface Grants { camera_ids: string[]; tag_ids: string[] }
+export interface Grants {
+  camera_ids: string[];
+  tag_ids: string[];
+}
 
 /**
  * The grants a user loses on moving to another organisation. Built before the users domain,
@@ -51,7 +54,12 @@ export class GrantsService {
       // Live event streams of this user re-read its rights before their next frame.
       await notify(trx, channels.rights, JSON.stringify({ user_id: u.id }));
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: u.org_id, action: 'grant.update', objectType: 'user', objectId: u.id, objectName: u.login,
+        actor: actorOf(p),
+        orgId: u.org_id,
+        action: 'grant.update',
+        objectType: 'user',
+        objectId: u.id,
+        objectName: u.login,
         params: { ...next, previous: before },
       });
       return next;

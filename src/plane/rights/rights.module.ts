@@ -14,7 +14,11 @@ export function createGrantsReset(): GrantsReset {
 
 /** Camera rights of users: direct camera grants and tag grants (administrators). */
 export function createRights(deps: {
-  db: Db; audit: AuditService; users: UsersService; cameras: CamerasService; tags: TagsService;
+  db: Db;
+  audit: AuditService;
+  users: UsersService;
+  cameras: CamerasService;
+  tags: TagsService;
 }): DomainParts & { grants: GrantsService } {
   const grants = new GrantsService(deps.db, deps.audit, deps.users, deps.cameras, deps.tags);
   return { grants, routes: { admin: (app) => grantsRoutes(app, { grants }) }, jobs: noJobs };

@@ -6,7 +6,12 @@ import { publicServiceRoutes, versionRoute } from './service.routes.js';
 /** The service routes: liveness, the paths document 1 leaves unimplemented, the running build. */
 export function createService(deps: { health: DbHealth; auth: AuthService }): DomainParts {
   return {
-    routes: { public: (app) => { publicServiceRoutes(app, deps); versionRoute(app, deps); } },
+    routes: {
+      public: (app) => {
+        publicServiceRoutes(app, deps);
+        versionRoute(app, deps);
+      },
+    },
     jobs: noJobs,
   };
 }

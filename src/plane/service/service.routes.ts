@@ -7,28 +7,58 @@ import type { AuthService } from '../auth/auth.service.js';
 import { bearerToken } from '../http/scopes.js';
 
 /** The paths document 1 lists as not implemented; every method on them answers 501. */
-export const NOT_IMPLEMENTED_PATHS = ['/api/v1/config', '/api/v1/config/globals', '/api/v1/config/logging', '/api/v1/license', '/api/v1/logs'];
+export const NOT_IMPLEMENTED_PATHS = [
+  '/api/v1/config',
+  '/api/v1/config/globals',
+  '/api/v1/config/logging',
+  '/api/v1/license',
+  '/api/v1/logs',
+];
 
 const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
 
 export const VersionBody = Type.Object({
-  version: Type.String(), git: Type.String(), git_sha: Type.String(), dirty: Type.Boolean(), profile: Type.String(),
-  opt_level: Type.String(), debug: Type.Boolean(), target: Type.String(), features: Type.Array(Type.String()),
+  version: Type.String(),
+  git: Type.String(),
+  git_sha: Type.String(),
+  dirty: Type.Boolean(),
+  profile: Type.String(),
+  opt_level: Type.String(),
+  debug: Type.Boolean(),
+  target: Type.String(),
+  features: Type.Array(Type.String()),
 });
 
 export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): void {
-  app.get('/health', {
-    schema: {
-      tags: ['service'], summary: 'Public liveness probe; also says whether the database answers',
-      response: { 200: Type.Object({ status: Type.Literal('ok'), database: Type.Union([Type.Literal('up'), Type.Literal('down')]) }) },
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['service'],
+        summary: 'Public liveness probe; also says whether the database answers',
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+          }),
+        },
+      },
     },
-  }, async () => ({ status: 'ok' as const, database: deps.health.isUp ? 'up' as const : 'down' as const }));
+    async () => ({ status: 'ok' as const, database: deps.health.isUp ? ('up' as const) : ('down' as const) }),
+  );
 
   for (const url of NOT_IMPLEMENTED_PATHS) {
     app.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url,
-      schema: { tags: ['service'], summary: 'Not implemented on the control plane (document 1)', response: { 501: ErrorBody } },
-      handler: async () => { throw errors.notImplemented(); },
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      schema: {
+        tags: ['service'],
+        summary: 'Not implemented on the control plane (document 1)',
+        response: { 501: ErrorBody },
+      },
+      handler: async () => {
+        throw errors.notImplemented();
+      },
     });
   }
 }
@@ -37,12 +67,21 @@ export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): 
 export function versionRoute(app: PlaneApp, deps: { auth: AuthService }): void {
   // The documented body: the build info without build_date (a node-licence concern).
   const { build_date: _date, ...body } = BUILD;
-  app.get('/api/v1/version', {
-    schema: { tags: ['service'], summary: 'Running build', security: [{ bearer: [] }], response: { 200: VersionBody } },
-    onRequest: async (req) => {
-      const token = bearerToken(req);
-      if (!token) throw errors.unauthorized();
-      await deps.auth.verifySignedIn(token, { ip: req.ip });
+  app.get(
+    '/api/v1/version',
+    {
+      schema: {
+        tags: ['service'],
+        summary: 'Running build',
+        security: [{ bearer: [] }],
+        response: { 200: VersionBody },
+      },
+      onRequest: async (req) => {
+        const token = bearerToken(req);
+        if (!token) throw errors.unauthorized();
+        await deps.auth.verifySignedIn(token, { ip: req.ip });
+      },
     },
-  }, async () => body);
+    async () => body,
+  );
 }

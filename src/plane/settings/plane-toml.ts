@@ -4,7 +4,11 @@ import { parse, patch } from '@decimalturn/toml-patch';
 import { writeFileAtomic } from '../../common/atomic-file.js';
 
 /** plane.toml as read: its text, the parsed document and the hash that is the GET's ETag. */
-export interface TomlFile { text: string; doc: Record<string, unknown>; etag: string }
+export interface TomlFile {
+  text: string;
+  doc: Record<string, unknown>;
+  etag: string;
+}
 
 export const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
 

@@ -9,9 +9,23 @@ import { settingsRoutes } from './settings.routes.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
 
 /** Control-plane settings (superadmin): after the log domain (a log level applies live through it). */
-export function createSettings(deps: { db: Db; config: PlaneConfig; audit: AuditService; logs: PlaneLogService; figures: StorageFigures;
-  certificate: () => CertificateDescription; lockWaitMs?: number }):
-  DomainParts & { settings: SettingsService } {
-  const settings = new SettingsService(deps.db, deps.config, deps.audit, deps.logs, deps.figures, deps.certificate, deps.lockWaitMs);
+export function createSettings(deps: {
+  db: Db;
+  config: PlaneConfig;
+  audit: AuditService;
+  logs: PlaneLogService;
+  figures: StorageFigures;
+  certificate: () => CertificateDescription;
+  lockWaitMs?: number;
+}): DomainParts & { settings: SettingsService } {
+  const settings = new SettingsService(
+    deps.db,
+    deps.config,
+    deps.audit,
+    deps.logs,
+    deps.figures,
+    deps.certificate,
+    deps.lockWaitMs,
+  );
   return { settings, routes: { superadmin: (app) => settingsRoutes(app, { settings }) }, jobs: noJobs };
 }

@@ -26,11 +26,24 @@ export function networkSection(doc: Record<string, unknown>, c: PlaneConfig, cer
   const savedListen = String(at(doc, 'network', 'listen') ?? `${c.listen.host}:${c.listen.port}`);
   const savedMode = String(at(doc, 'network', 'tls', 'mode') ?? 'off');
   const t = c.tls;
-  const effective = { public_url: c.publicUrl, listen: `${c.listen.host.includes(':') ? `[${c.listen.host}]` : c.listen.host}:${c.listen.port}`,
-    tls: { mode: t.mode, cert: t.cert, key: t.key, hosts: t.hosts, store_dir: t.storeDir, acme_contact: t.acmeContact, acme_listen: t.acmeListen } };
+  const effective = {
+    public_url: c.publicUrl,
+    listen: `${c.listen.host.includes(':') ? `[${c.listen.host}]` : c.listen.host}:${c.listen.port}`,
+    tls: {
+      mode: t.mode,
+      cert: t.cert,
+      key: t.key,
+      hosts: t.hosts,
+      store_dir: t.storeDir,
+      acme_contact: t.acmeContact,
+      acme_listen: t.acmeListen,
+    },
+  };
   return {
-    effective, saved: { public_url: savedUrl, listen: savedListen, tls: { mode: savedMode } },
-    pending_restart: savedUrl !== effective.public_url || savedListen !== effective.listen || savedMode !== effective.tls.mode,
+    effective,
+    saved: { public_url: savedUrl, listen: savedListen, tls: { mode: savedMode } },
+    pending_restart:
+      savedUrl !== effective.public_url || savedListen !== effective.listen || savedMode !== effective.tls.mode,
     certificate,
   };
 }
@@ -40,8 +53,10 @@ export function loggingSection(doc: Record<string, unknown>, c: PlaneConfig, run
   const saved = String(at(doc, 'logging', 'minimum_level') ?? 'info');
   const override = c.logLevelEnv !== null;
   return {
-    minimum_level: saved, effective_minimum_level: running,
-    source: override ? `environment ${c.logLevelEnv}` : 'settings file', environment_override: override,
+    minimum_level: saved,
+    effective_minimum_level: running,
+    source: override ? `environment ${c.logLevelEnv}` : 'settings file',
+    environment_override: override,
     applies_live: !override && saved === running,
   };
 }
@@ -49,33 +64,81 @@ export function loggingSection(doc: Record<string, unknown>, c: PlaneConfig, run
 /** evidence_storage: the storage and limits running and saved, rotation_blocked, and the stats. */
 export async function evidenceStorageSection(doc: Record<string, unknown>, c: PlaneConfig, figures: StorageFigures) {
   const savedBackend = String(at(doc, 'evidence_storage', 'backend') ?? 'local');
-  const flags = (access: unknown, secret: unknown) => ({ access_key_configured: typeof access === 'string' && access !== '', secret_key_configured: typeof secret === 'string' && secret !== '' });
+  const flags = (access: unknown, secret: unknown) => ({
+    access_key_configured: typeof access === 'string' && access !== '',
+    secret_key_configured: typeof secret === 'string' && secret !== '',
+  });
   const ev = (k: string) => at(doc, 'evidence_storage', k);
   // The limits as saved, absent keys read as the start reads them (issue 25: only backend and dir were shown).
-  const savedLimits = { max_bytes: ev('max_bytes') ?? null, volume_retention: ev('volume_retention') ?? 'disabled',
-    low_watermark_percent: ev('low_watermark_percent') ?? 70, high_watermark_percent: ev('high_watermark_percent') ?? 85, critical_watermark_percent: ev('critical_watermark_percent') ?? 95 };
-  const saved = savedBackend === 's3'
-    ? { backend: 's3', endpoint: ev('endpoint') ?? null, bucket: ev('bucket') ?? null, ...flags(ev('access_key'), ev('secret_key')), ...savedLimits }
-    : { backend: 'local', dir: String(ev('dir') ?? c.evidence.dir), ...savedLimits };
+  const savedLimits = {
+    max_bytes: ev('max_bytes') ?? null,
+    volume_retention: ev('volume_retention') ?? 'disabled',
+    low_watermark_percent: ev('low_watermark_percent') ?? 70,
+    high_watermark_percent: ev('high_watermark_percent') ?? 85,
+    critical_watermark_percent: ev('critical_watermark_percent') ?? 95,
+  };
+  const saved =
+    savedBackend === 's3'
+      ? {
+          backend: 's3',
+          endpoint: ev('endpoint') ?? null,
+          bucket: ev('bucket') ?? null,
+          ...flags(ev('access_key'), ev('secret_key')),
+          ...savedLimits,
+        }
+      : { backend: 'local', dir: String(ev('dir') ?? c.evidence.dir), ...savedLimits };
   const s3 = c.evidence.s3;
   const effective = {
-    backend: c.evidence.backend, ...(s3 ? { endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, https: s3.https, addressing: s3.addressing, ...flags(s3.accessKey, s3.secretKey) } : { dir: c.evidence.dir }),
-    max_bytes: c.evidencePressure.maxBytes, volume_retention: c.evidencePressure.volumeRetention ?? 'disabled',
-    low_watermark_percent: c.evidencePressure.lowPercent, high_watermark_percent: c.evidencePressure.highPercent, critical_watermark_percent: c.evidencePressure.criticalPercent,
+    backend: c.evidence.backend,
+    ...(s3
+      ? {
+          endpoint: s3.endpoint,
+          bucket: s3.bucket,
+          region: s3.region,
+          https: s3.https,
+          addressing: s3.addressing,
+          ...flags(s3.accessKey, s3.secretKey),
+        }
+      : { dir: c.evidence.dir }),
+    max_bytes: c.evidencePressure.maxBytes,
+    volume_retention: c.evidencePressure.volumeRetention ?? 'disabled',
+    low_watermark_percent: c.evidencePressure.lowPercent,
+    high_watermark_percent: c.evidencePressure.highPercent,
+    critical_watermark_percent: c.evidencePressure.criticalPercent,
   };
   return {
-    effective, saved,
+    effective,
+    saved,
     // The running process keeps its limits until a restart (document 1), so a saved limit that differs is pending too.
-    pending_restart: JSON.stringify([saved.backend, 'dir' in saved ? saved.dir : null, 'endpoint' in saved ? saved.endpoint : null, 'bucket' in saved ? saved.bucket : null, ...Object.values(savedLimits)])
-      !== JSON.stringify([effective.backend, 'dir' in effective ? effective.dir : null, s3?.endpoint ?? null, s3?.bucket ?? null,
-        ...Object.keys(savedLimits).map((k) => effective[k as keyof typeof savedLimits])]),
-    rotation_blocked: await rotationBlocked(doc, c), backend_divergence: null, stats: await storageStats(c, figures),
+    pending_restart:
+      JSON.stringify([
+        saved.backend,
+        'dir' in saved ? saved.dir : null,
+        'endpoint' in saved ? saved.endpoint : null,
+        'bucket' in saved ? saved.bucket : null,
+        ...Object.values(savedLimits),
+      ]) !==
+      JSON.stringify([
+        effective.backend,
+        'dir' in effective ? effective.dir : null,
+        s3?.endpoint ?? null,
+        s3?.bucket ?? null,
+        ...Object.keys(savedLimits).map((k) => effective[k as keyof typeof savedLimits]),
+      ]),
+    rotation_blocked: await rotationBlocked(doc, c),
+    backend_divergence: null,
+    stats: await storageStats(c, figures),
   };
 }
 
 /** Figures of the storage in use: the plane's own accounting, and the volume (statfs) or max_bytes. */
 async function storageStats(c: PlaneConfig, figures: StorageFigures) {
-  const [totals, events, failedJobs, dropped] = await Promise.all([figures.totals(), figures.eventsTotal(), figures.failedJobs(), figures.pressureDropped()]);
+  const [totals, events, failedJobs, dropped] = await Promise.all([
+    figures.totals(),
+    figures.eventsTotal(),
+    figures.failedJobs(),
+    figures.pressureDropped(),
+  ]);
   let capacity: number | null = c.evidencePressure.maxBytes;
   let available: number | null = capacity === null ? null : Math.max(0, capacity - totals.bytes);
   let physical: number | null = null;
@@ -86,12 +149,22 @@ async function storageStats(c: PlaneConfig, figures: StorageFigures) {
       capacity = v.capacity;
       available = v.available;
       physical = v.used;
-    } catch { state = 'unavailable'; }
+    } catch {
+      state = 'unavailable';
+    }
   }
   const used = capacity ? Math.round(((capacity - (available ?? 0)) / capacity) * 10_000) / 100 : 0;
   return {
-    state, logical_bytes: totals.bytes, physical_bytes: physical ?? totals.bytes, event_count: events, attachment_count: totals.attachments,
-    capacity_bytes: capacity, available_bytes: available, used_percent: used,
-    operations: figures.operations(), failed_jobs: failedJobs, pressure_dropped_attachments: dropped,
+    state,
+    logical_bytes: totals.bytes,
+    physical_bytes: physical ?? totals.bytes,
+    event_count: events,
+    attachment_count: totals.attachments,
+    capacity_bytes: capacity,
+    available_bytes: available,
+    used_percent: used,
+    operations: figures.operations(),
+    failed_jobs: failedJobs,
+    pressure_dropped_attachments: dropped,
   };
 }

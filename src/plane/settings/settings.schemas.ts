@@ -9,33 +9,71 @@ const loose = Type.Optional(Type.Unknown());
 const upTo = (max: number) => Type.Optional(Type.Unknown({ maxLength: max }));
 const M = SETTING_MAX;
 
-const Tls = Type.Object({
-  mode: upTo(M.word), cert: upTo(M.path), key: upTo(M.path), store_dir: upTo(M.path), acme_contact: upTo(M.email), acme_listen: upTo(M.listen),
-  hosts: Type.Optional(Type.Unknown({ maxItems: M.hosts, items: { maxLength: M.host } })),
-}, { additionalProperties: Type.Unknown({ maxLength: M.path }) });
+const Tls = Type.Object(
+  {
+    mode: upTo(M.word),
+    cert: upTo(M.path),
+    key: upTo(M.path),
+    store_dir: upTo(M.path),
+    acme_contact: upTo(M.email),
+    acme_listen: upTo(M.listen),
+    hosts: Type.Optional(Type.Unknown({ maxItems: M.hosts, items: { maxLength: M.host } })),
+  },
+  { additionalProperties: Type.Unknown({ maxLength: M.path }) },
+);
 
-const EvidenceStorage = Type.Object({
-  backend: upTo(M.word), dir: upTo(M.path), endpoint: upTo(M.endpoint), bucket: upTo(M.bucket), region: upTo(M.region), addressing: upTo(M.word),
-  access_key: upTo(M.key), secret_key: upTo(M.key), volume_retention: upTo(M.word),
-}, { additionalProperties: Type.Unknown({ maxLength: M.path }) });
+const EvidenceStorage = Type.Object(
+  {
+    backend: upTo(M.word),
+    dir: upTo(M.path),
+    endpoint: upTo(M.endpoint),
+    bucket: upTo(M.bucket),
+    region: upTo(M.region),
+    addressing: upTo(M.word),
+    access_key: upTo(M.key),
+    secret_key: upTo(M.key),
+    volume_retention: upTo(M.word),
+  },
+  { additionalProperties: Type.Unknown({ maxLength: M.path }) },
+);
 
 /** PATCH body (document 1): each section optional; values checked by the service with the documented errors. */
-export const SettingsPatchBody = Type.Object({
-  dvr_export_max_secs: loose,
-  network: Type.Optional(Type.Union([Type.Object({ public_url: upTo(M.url), listen: upTo(M.listen), tls: Type.Optional(Type.Union([Tls, Type.Unknown({ not: { type: 'object' } })])) },
-    { additionalProperties: false }), Type.Null()])),
-  log_level: upTo(M.word),
-  evidence_storage: Type.Optional(Type.Union([EvidenceStorage, Type.Null()])),
-  acknowledge_destructive_volume_retention: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+export const SettingsPatchBody = Type.Object(
+  {
+    dvr_export_max_secs: loose,
+    network: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            public_url: upTo(M.url),
+            listen: upTo(M.listen),
+            tls: Type.Optional(Type.Union([Tls, Type.Unknown({ not: { type: 'object' } })])),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+    log_level: upTo(M.word),
+    evidence_storage: Type.Optional(Type.Union([EvidenceStorage, Type.Null()])),
+    acknowledge_destructive_volume_retention: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
-export const SettingsReply = Type.Object({
-  source: Type.Optional(Type.Unknown()),
-  dvr_export_max_secs: Type.Unknown(),
-  network: Type.Unknown(),
-  logging: Type.Unknown(),
-  evidence_storage: Type.Unknown(),
-}, { description: 'The settings object (document 1, "Control-plane settings"); a PATCH answers the sections it touched, the others null' });
+export const SettingsReply = Type.Object(
+  {
+    source: Type.Optional(Type.Unknown()),
+    dvr_export_max_secs: Type.Unknown(),
+    network: Type.Unknown(),
+    logging: Type.Unknown(),
+    evidence_storage: Type.Unknown(),
+  },
+  {
+    description:
+      'The settings object (document 1, "Control-plane settings"); a PATCH answers the sections it touched, the others null',
+  },
+);
 
 export const IfMatchHeaders = Type.Object({ 'if-match': Type.Optional(Type.String({ maxLength: 128 })) });
 

@@ -16,7 +16,11 @@ const failure = (what: string, err: unknown) => {
 };
 
 async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
-  try { return await run(); } catch (err) { throw failure(what, err); }
+  try {
+    return await run();
+  } catch (err) {
+    throw failure(what, err);
+  }
 }
 
 /**
@@ -26,12 +30,18 @@ async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
  * endpoint that resolves to a link-local or metadata address is refused (unless [network]
  * allow_private_targets). Stored keys are used when the candidate gives none.
  */
-export async function precheckStorage(edits: Edit[], saved: Record<string, unknown>, config: PlaneConfig): Promise<void> {
+export async function precheckStorage(
+  edits: Edit[],
+  saved: Record<string, unknown>,
+  config: PlaneConfig,
+): Promise<void> {
   const v = (k: string) => edits.find(([path]) => path[1] === k)?.[1];
   if (v('backend') === 's3') return precheckS3(v, edits, saved, config);
   const dir = v('dir') as string;
   let state;
-  try { state = await inspectEvidenceFolder(dir, config.dataDir); } catch (err) {
+  try {
+    state = await inspectEvidenceFolder(dir, config.dataDir);
+  } catch (err) {
     if (err instanceof EvidenceFolderRefused) throw errors.badRequest('evidence_dir_refused', { reason: err.reason });
     throw failure('inspect the folder', err);
   }
@@ -45,7 +55,12 @@ export async function precheckStorage(edits: Edit[], saved: Record<string, unkno
   if (!back.equals(bytes)) throw errors.storageCheckFailed('the probe object read back differs from what was written');
 }
 
-async function precheckS3(v: (k: string) => unknown, edits: Edit[], saved: Record<string, unknown>, config: PlaneConfig): Promise<void> {
+async function precheckS3(
+  v: (k: string) => unknown,
+  edits: Edit[],
+  saved: Record<string, unknown>,
+  config: PlaneConfig,
+): Promise<void> {
   const endpoint = String(v('endpoint'));
   const refused = () => errors.storageCheckFailed('the endpoint resolves to a link-local or metadata address');
   if (!config.allowPrivateTargets) {
@@ -59,11 +74,18 @@ async function precheckS3(v: (k: string) => unknown, edits: Edit[], saved: Recor
   const key = (k: string): string | null => {
     const edit = edits.find(([path]) => path[1] === k);
     if (edit) return (edit[1] as string | undefined) ?? null;
-    return withSaved ? (at(saved, 'evidence_storage', k) as string | undefined) ?? null : null;
+    return withSaved ? ((at(saved, 'evidence_storage', k) as string | undefined) ?? null) : null;
   };
-  const store = new S3EvidenceStorage({ endpoint, bucket: String(v('bucket')), region: String(v('region') ?? 'us-east-1'),
-    https: v('https') !== false, addressing: v('addressing') === 'virtual_host' ? 'virtual_host' : 'path', accessKey: key('access_key'), secretKey: key('secret_key'),
-    allowPrivateTargets: config.allowPrivateTargets });
+  const store = new S3EvidenceStorage({
+    endpoint,
+    bucket: String(v('bucket')),
+    region: String(v('region') ?? 'us-east-1'),
+    https: v('https') !== false,
+    addressing: v('addressing') === 'virtual_host' ? 'virtual_host' : 'path',
+    accessKey: key('access_key'),
+    secretKey: key('secret_key'),
+    allowPrivateTargets: config.allowPrivateTargets,
+  });
   const bytes = randomBytes(64);
   const probe = `.argus-probe/${randomUUID()}`;
   await step('write a probe object', () => store.put(probe, bytes, 'application/octet-stream'));

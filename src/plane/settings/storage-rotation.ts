@@ -8,11 +8,21 @@ import { at, type Edit } from './plane-toml.js';
 // retires to [evidence_storage_retired], and whether a retired storage still blocks a move.
 
 /** The location keys of a storage section (what [evidence_storage_retired] keeps). */
-const LOCATION_KEYS = ['backend', 'dir', 'endpoint', 'bucket', 'region', 'https', 'addressing', 'access_key', 'secret_key'] as const;
+const LOCATION_KEYS = [
+  'backend',
+  'dir',
+  'endpoint',
+  'bucket',
+  'region',
+  'https',
+  'addressing',
+  'access_key',
+  'secret_key',
+] as const;
 /** How long a listing may take before a storage counts as holding objects (unknown: the safe answer). */
 const LISTING_TIMEOUT_MS = 5_000;
 /** A storage's identity: two sections naming one folder or one bucket are one storage. */
-const where = (l: EvidenceLocation) => l.backend === 's3' ? `s3:${l.s3?.endpoint}/${l.s3?.bucket}` : `local:${l.dir}`;
+const where = (l: EvidenceLocation) => (l.backend === 's3' ? `s3:${l.s3?.endpoint}/${l.s3?.bucket}` : `local:${l.dir}`);
 
 /** Whether two locations name one storage (one folder, or one bucket of one endpoint). */
 export const sameStorage = (a: EvidenceLocation, b: EvidenceLocation): boolean => where(a) === where(b);
@@ -22,19 +32,37 @@ export function locationOf(section: unknown, config: PlaneConfig): EvidenceLocat
   if (typeof section !== 'object' || section === null) return null;
   const e = section as Record<string, unknown>;
   if (e.backend === 's3') {
-    const str = (k: string) => (typeof e[k] === 'string' && e[k] ? e[k] as string : null);
-    return { backend: 's3', dir: '', s3: { endpoint: str('endpoint') ?? '', bucket: str('bucket') ?? '', region: str('region') ?? 'us-east-1', https: e.https !== false,
-      addressing: e.addressing === 'virtual_host' ? 'virtual_host' : 'path', accessKey: str('access_key'), secretKey: str('secret_key'),
-      allowPrivateTargets: config.allowPrivateTargets } };
+    const str = (k: string) => (typeof e[k] === 'string' && e[k] ? (e[k] as string) : null);
+    return {
+      backend: 's3',
+      dir: '',
+      s3: {
+        endpoint: str('endpoint') ?? '',
+        bucket: str('bucket') ?? '',
+        region: str('region') ?? 'us-east-1',
+        https: e.https !== false,
+        addressing: e.addressing === 'virtual_host' ? 'virtual_host' : 'path',
+        accessKey: str('access_key'),
+        secretKey: str('secret_key'),
+        allowPrivateTargets: config.allowPrivateTargets,
+      },
+    };
   }
-  const dir = typeof e.dir === 'string' && e.dir ? (isAbsolute(e.dir) ? e.dir : resolve(config.dataDir, e.dir)) : config.evidence.dir;
+  const dir =
+    typeof e.dir === 'string' && e.dir
+      ? isAbsolute(e.dir)
+        ? e.dir
+        : resolve(config.dataDir, e.dir)
+      : config.evidence.dir;
   return { backend: 'local', dir, s3: null };
 }
 
 /** Whether a storage holds objects; a listing that fails or takes too long counts as yes (refusing is the safe side). */
 async function holds(loc: EvidenceLocation): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((res) => { timer = setTimeout(() => res(true), LISTING_TIMEOUT_MS); });
+  const late = new Promise<boolean>((res) => {
+    timer = setTimeout(() => res(true), LISTING_TIMEOUT_MS);
+  });
   try {
     return await Promise.race([holdsObjects(storageAt(loc)).catch(() => true), late]);
   } finally {
@@ -49,7 +77,7 @@ async function holds(loc: EvidenceLocation): Promise<boolean> {
  */
 export async function rotationBlocked(saved: Record<string, unknown>, config: PlaneConfig): Promise<boolean> {
   const retired = locationOf(at(saved, 'evidence_storage_retired'), config);
-  return retired !== null && await holds(retired);
+  return retired !== null && (await holds(retired));
 }
 
 /**
@@ -59,17 +87,30 @@ export async function rotationBlocked(saved: Record<string, unknown>, config: Pl
  * none does, an earlier retired section goes; when both do, one section cannot name them and
  * the move is refused (409 event_storage_rotation_blocked).
  */
-export async function retireEdits(saved: Record<string, unknown>, next: EvidenceLocation, config: PlaneConfig): Promise<Edit[]> {
+export async function retireEdits(
+  saved: Record<string, unknown>,
+  next: EvidenceLocation,
+  config: PlaneConfig,
+): Promise<Edit[]> {
   const savedSection = { backend: 'local', ...(at(saved, 'evidence_storage') as Record<string, unknown> | undefined) };
   const e = config.evidence;
-  const effectiveSection: Record<string, unknown> = e.backend === 's3' && e.s3
-    ? { backend: 's3', endpoint: e.s3.endpoint, bucket: e.s3.bucket, region: e.s3.region, https: e.s3.https, addressing: e.s3.addressing,
-      ...(e.s3.accessKey && e.s3.secretKey ? { access_key: e.s3.accessKey, secret_key: e.s3.secretKey } : {}) }
-    : { backend: 'local', dir: e.dir };
+  const effectiveSection: Record<string, unknown> =
+    e.backend === 's3' && e.s3
+      ? {
+          backend: 's3',
+          endpoint: e.s3.endpoint,
+          bucket: e.s3.bucket,
+          region: e.s3.region,
+          https: e.s3.https,
+          addressing: e.s3.addressing,
+          ...(e.s3.accessKey && e.s3.secretKey ? { access_key: e.s3.accessKey, secret_key: e.s3.secretKey } : {}),
+        }
+      : { backend: 'local', dir: e.dir };
   const left = new Map<string, Record<string, unknown>>();
   for (const section of [savedSection, effectiveSection]) {
     const loc = locationOf(section, config)!;
-    if (where(loc) !== where(next)) left.set(where(loc), loc.backend === 'local' ? { backend: 'local', dir: loc.dir } : section);
+    if (where(loc) !== where(next))
+      left.set(where(loc), loc.backend === 'local' ? { backend: 'local', dir: loc.dir } : section);
   }
   const holders: Array<Record<string, unknown>> = [];
   for (const section of left.values()) if (await holds(locationOf(section, config)!)) holders.push(section);

@@ -32,7 +32,14 @@ export class EvidencePressure {
   }
 
   job(everyMs: number): Job {
-    return { name: 'evidence.pressure', everyMs, budgetMs: everyMs, run: async () => { await this.check(); } };
+    return {
+      name: 'evidence.pressure',
+      everyMs,
+      budgetMs: everyMs,
+      run: async () => {
+        await this.check();
+      },
+    };
   }
 
   /** Measures once; returns the watermarks crossed upward by this call (usually none). */
@@ -48,11 +55,19 @@ export class EvidencePressure {
       const orgId = await this.users.superadminOrg(trx);
       for (let l = was + 1; l <= level; l++) {
         crossed.push(this.marks[l - 1]!);
-        if (orgId) opens.push({
-          detector: 'system.evidence_storage_pressure', orgId, occurredAt: at, interval: false, severity: SEVERITY[l - 1]!,
-          nodeId: null, nodeName: null, cameraId: null, cameraName: null,
-          payload: { used_percent: Math.round(used * 10) / 10, watermark: this.marks[l - 1], level: NAMES[l - 1] },
-        });
+        if (orgId)
+          opens.push({
+            detector: 'system.evidence_storage_pressure',
+            orgId,
+            occurredAt: at,
+            interval: false,
+            severity: SEVERITY[l - 1]!,
+            nodeId: null,
+            nodeName: null,
+            cameraId: null,
+            cameraName: null,
+            payload: { used_percent: Math.round(used * 10) / 10, watermark: this.marks[l - 1], level: NAMES[l - 1] },
+          });
       }
       return this.system.write(trx, opens, [], at);
     });

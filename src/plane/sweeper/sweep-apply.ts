@@ -12,12 +12,17 @@ export const CAMERA_OFFLINE_SEVERITY = 2;
 /** A camera's status from the node's state of its main stream (`<camera id>_main`). */
 export function cameraStatusOf(stream: NodeStream | undefined): CameraStatus {
   switch (stream?.state) {
-    case 'live': return 'live';
+    case 'live':
+      return 'live';
     // an on-demand stream without viewers serves as soon as one asks
-    case 'parked': return 'live';
-    case 'degraded': return 'degraded';
-    case 'failing': return 'failing';
-    default: return 'unavailable';
+    case 'parked':
+      return 'live';
+    case 'degraded':
+      return 'degraded';
+    case 'failing':
+      return 'failing';
+    default:
+      return 'unavailable';
   }
 }
 
@@ -28,7 +33,13 @@ export function offlineReasonOf(stream: NodeStream | undefined): 'stream_absent'
 }
 
 /** One node's poll to store: what it answered, when, under which claim, and its cameras as read before. */
-export interface PollOutcome { nodeId: string; at: number; result: PollResult; claim: Date | null; cams: NodeCamera[] }
+export interface PollOutcome {
+  nodeId: string;
+  at: number;
+  result: PollResult;
+  claim: Date | null;
+  cams: NodeCamera[];
+}
 
 /**
  * Stores a batch of polls in one transaction with a few statements whatever the batch's size
@@ -39,8 +50,13 @@ export interface PollOutcome { nodeId: string; at: number; result: PollResult; c
  * at its node's poll time.
  */
 export class SweepApplier {
-  constructor(private readonly db: Db, private readonly nodes: NodesService, private readonly cameras: CamerasService,
-    private readonly users: UsersService, private readonly system: SystemEvents) {}
+  constructor(
+    private readonly db: Db,
+    private readonly nodes: NodesService,
+    private readonly cameras: CamerasService,
+    private readonly users: UsersService,
+    private readonly system: SystemEvents,
+  ) {}
 
   async apply(batch: PollOutcome[]): Promise<void> {
     if (!batch.length) return;
@@ -51,9 +67,14 @@ export class SweepApplier {
       const opens: SystemOpen[] = [];
       const closes: TimedClose[] = [];
       const statuses: Array<{ id: string; status: CameraStatus }> = [];
-      const status = (c: NodeCamera, s: CameraStatus) => { if (s !== c.status) statuses.push({ id: c.id, status: s }); };
+      const status = (c: NodeCamera, s: CameraStatus) => {
+        if (s !== c.status) statuses.push({ id: c.id, status: s });
+      };
 
-      for (const n of await this.nodes.markUnreachableMany(trx, down.map((o) => ({ id: o.nodeId, at: new Date(o.at), claim: o.claim })))) {
+      for (const n of await this.nodes.markUnreachableMany(
+        trx,
+        down.map((o) => ({ id: o.nodeId, at: new Date(o.at), claim: o.claim })),
+      )) {
         const o = byId.get(n.id)!;
         for (const c of o.cams) status(c, 'unavailable');
         // Only the node's event: its cameras' offline intervals neither open nor close while nothing is known of them.
@@ -61,18 +82,37 @@ export class SweepApplier {
         const reason = o.result.reachable ? '' : o.result.reason;
         for (const orgId of await this.orgsFor(trx, o.cams)) {
           opens.push({
-            detector: 'system.node_unreachable', orgId, occurredAt: o.at, interval: true, severity: NODE_UNREACHABLE_SEVERITY,
-            nodeId: n.id, nodeName: n.name, cameraId: null, cameraName: null, payload: { node_name: n.name, reason },
+            detector: 'system.node_unreachable',
+            orgId,
+            occurredAt: o.at,
+            interval: true,
+            severity: NODE_UNREACHABLE_SEVERITY,
+            nodeId: n.id,
+            nodeName: n.name,
+            cameraId: null,
+            cameraName: null,
+            payload: { node_name: n.name, reason },
           });
         }
       }
 
       const offline: Array<{ c: NodeCamera; o: PollOutcome; name: string; reason: string }> = [];
       const back: string[] = [];
-      const marks = up.map((o) => ({ id: o.nodeId, at: new Date(o.at), claim: o.claim, version: o.result.reachable ? o.result.system.version : '' }));
+      const marks = up.map((o) => ({
+        id: o.nodeId,
+        at: new Date(o.at),
+        claim: o.claim,
+        version: o.result.reachable ? o.result.system.version : '',
+      }));
       for (const n of await this.nodes.markReachableMany(trx, marks)) {
         const o = byId.get(n.id)!;
-        if (n.was) closes.push({ detector: 'system.node_unreachable', occurredAt: n.was.getTime(), nodeId: n.id, endedAt: o.at });
+        if (n.was)
+          closes.push({
+            detector: 'system.node_unreachable',
+            occurredAt: n.was.getTime(),
+            nodeId: n.id,
+            endedAt: o.at,
+          });
         const streams = o.result.reachable ? o.result.streams : null;
         if (!streams) continue;
         const byName = new Map(streams.map((s) => [s.name, s]));
@@ -85,17 +125,35 @@ export class SweepApplier {
         }
       }
       await this.cameras.setStatuses(trx, statuses);
-      const started = new Set(await this.cameras.openOfflineAt(trx, offline.map((x) => ({ id: x.c.id, at: new Date(x.o.at) }))));
+      const started = new Set(
+        await this.cameras.openOfflineAt(
+          trx,
+          offline.map((x) => ({ id: x.c.id, at: new Date(x.o.at) })),
+        ),
+      );
       for (const { c, o, name, reason } of offline) {
         if (!started.has(c.id)) continue;
         opens.push({
-          detector: 'system.camera_offline', orgId: c.org_id, occurredAt: o.at, interval: true, severity: CAMERA_OFFLINE_SEVERITY,
-          nodeId: o.nodeId, nodeName: name, cameraId: c.id, cameraName: c.name, payload: { camera_name: c.name, node_name: name, reason },
+          detector: 'system.camera_offline',
+          orgId: c.org_id,
+          occurredAt: o.at,
+          interval: true,
+          severity: CAMERA_OFFLINE_SEVERITY,
+          nodeId: o.nodeId,
+          nodeName: name,
+          cameraId: c.id,
+          cameraName: c.name,
+          payload: { camera_name: c.name, node_name: name, reason },
         });
       }
       const pollAt = new Map(batch.flatMap((o) => o.cams.map((c) => [c.id, o.at] as const)));
       for (const c of await this.cameras.closeOffline(trx, back)) {
-        closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id, endedAt: pollAt.get(c.id)! });
+        closes.push({
+          detector: 'system.camera_offline',
+          occurredAt: new Date(c.was).getTime(),
+          cameraId: c.id,
+          endedAt: pollAt.get(c.id)!,
+        });
       }
       // One write for the whole batch, each event at its node's poll time; a steady sweep has none.
       return this.system.writeMany(trx, opens, closes);

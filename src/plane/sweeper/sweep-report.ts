@@ -4,15 +4,30 @@
  * turns it into the fleet summary and the node telemetry frames. Only the process that swept
  * publishes a report; the monitor carries it to the other plane processes.
  */
-export interface StreamCounts { total: number; live: number; degraded: number; failing: number }
+export interface StreamCounts {
+  total: number;
+  live: number;
+  degraded: number;
+  failing: number;
+}
 
 export interface SystemTelemetry {
-  cpus: number; proc_cpu_cores: number; host_cpu_busy_pct: number;
-  mem_total_mb: number; mem_available_mb: number; rss_mb: number;
+  cpus: number;
+  proc_cpu_cores: number;
+  host_cpu_busy_pct: number;
+  mem_total_mb: number;
+  mem_available_mb: number;
+  rss_mb: number;
   stream_counts: StreamCounts;
 }
 
-export interface StorageTelemetry { name: string; total_bytes: number; avail_bytes: number; write_iops: number; identity_healthy: boolean }
+export interface StorageTelemetry {
+  name: string;
+  total_bytes: number;
+  avail_bytes: number;
+  write_iops: number;
+  identity_healthy: boolean;
+}
 
 export type LicenseState = 'ok' | 'grace' | 'unlicensed';
 

@@ -16,18 +16,42 @@ import type { SweepSink } from './sweep-report.js';
  * `[sweeper] enabled = false` this process runs neither job (another process may).
  */
 export function createSweeper(deps: {
-  db: Db; clock: Clock; config: Pick<PlaneConfig, 'sweeper' | 'evidencePressure'>;
+  db: Db;
+  clock: Clock;
+  config: Pick<PlaneConfig, 'sweeper' | 'evidencePressure'>;
   /** used_percent of the evidence storage (the evidence domain's measure) */
   evidenceUsedPercent: () => Promise<number>;
-  nodes: NodesService; cameras: CamerasService; users: UsersService; system: SystemEvents; log: Logger;
+  nodes: NodesService;
+  cameras: CamerasService;
+  users: UsersService;
+  system: SystemEvents;
+  log: Logger;
   /** where each sweep's report goes (the fleet monitor) */
   sink: SweepSink;
 }): DomainParts & { sweeper: Sweeper; pressure: EvidencePressure } {
   const { config } = deps;
-  const sweeper = new Sweeper(deps.db, deps.clock, config.sweeper, deps.nodes, deps.cameras, deps.users, deps.system, deps.log, deps.sink);
-  const pressure = new EvidencePressure(deps.db, deps.clock, config.evidencePressure, deps.evidenceUsedPercent, deps.system, deps.users);
+  const sweeper = new Sweeper(
+    deps.db,
+    deps.clock,
+    config.sweeper,
+    deps.nodes,
+    deps.cameras,
+    deps.users,
+    deps.system,
+    deps.log,
+    deps.sink,
+  );
+  const pressure = new EvidencePressure(
+    deps.db,
+    deps.clock,
+    config.evidencePressure,
+    deps.evidenceUsedPercent,
+    deps.system,
+    deps.users,
+  );
   return {
-    sweeper, pressure,
+    sweeper,
+    pressure,
     routes: {},
     jobs: () => (config.sweeper.enabled ? [sweeper.job(), pressure.job(config.sweeper.intervalMs)] : []),
   };

@@ -15,14 +15,20 @@ import { SweepApplier, type PollOutcome } from './sweep-apply.js';
 import { sweeperStore } from './sweeper.store.js';
 
 /** The cameras whose status differs from the one they were read with (a steady sweep writes none). */
-function changed(cams: NodeCamera[], status: (c: NodeCamera) => CameraStatus): Array<{ id: string; status: CameraStatus }> {
+function changed(
+  cams: NodeCamera[],
+  status: (c: NodeCamera) => CameraStatus,
+): Array<{ id: string; status: CameraStatus }> {
   return cams.flatMap((c) => {
     const s = status(c);
     return s === c.status ? [] : [{ id: c.id, status: s }];
   });
 }
 
-export interface SweepSummary { polled: number; reachable: number }
+export interface SweepSummary {
+  polled: number;
+  reachable: number;
+}
 
 /** How often a sweep also closes intervals left open by a deleted node or camera. */
 const ORPHAN_CHECK_MS = 60_000;
@@ -61,7 +67,15 @@ export class Sweeper {
 
   job(): Job {
     // A sweep every interval, whatever a sweep takes (document 4 §6: "each sweep, default 5 s").
-    return { name: 'nodes.sweep', everyMs: this.config.intervalMs, budgetMs: this.config.intervalMs, fixedRate: true, run: async () => { await this.sweep(); } };
+    return {
+      name: 'nodes.sweep',
+      everyMs: this.config.intervalMs,
+      budgetMs: this.config.intervalMs,
+      fixedRate: true,
+      run: async () => {
+        await this.sweep();
+      },
+    };
   }
 
   /** Gives up the lease (a process that stops), so that another process sweeps at once. */
@@ -71,7 +85,8 @@ export class Sweeper {
 
   async sweep(): Promise<SweepSummary> {
     const sampled = this.clock.now();
-    if (!(await sweeperStore.takeLease(this.db, this.holder, new Date(sampled), LEASE_SWEEPS * this.config.intervalMs))) return { polled: 0, reachable: 0 };
+    if (!(await sweeperStore.takeLease(this.db, this.holder, new Date(sampled), LEASE_SWEEPS * this.config.intervalMs)))
+      return { polled: 0, reachable: 0 };
     await this.stopWatchingDisabled();
     if (this.clock.now() - this.lastOrphanCheck >= ORPHAN_CHECK_MS) {
       this.lastOrphanCheck = this.clock.now();
@@ -80,7 +95,11 @@ export class Sweeper {
     // Half a sweep: a claim keeps a node from being polled twice in one sweep.
     const claimed = await this.nodes.claimDue(new Date(sampled), this.config.intervalMs / 2);
     const camsOf = new Map<string, NodeCamera[]>(claimed.map((n) => [n.id, []]));
-    for (const c of await this.cameras.ofNodes(this.db, claimed.map((n) => n.id))) camsOf.get(c.node_id)?.push(c);
+    for (const c of await this.cameras.ofNodes(
+      this.db,
+      claimed.map((n) => n.id),
+    ))
+      camsOf.get(c.node_id)?.push(c);
     const polls: NodePoll[] = [];
     const outcomes: PollOutcome[] = [];
     let reachable = 0;
@@ -91,8 +110,15 @@ export class Sweeper {
         const at = this.clock.now();
         const cams = camsOf.get(n.id) ?? [];
         let token: string | null = null;
-        try { token = this.nodes.openApiToken(n.id, n.api_token_enc); } catch { /* a token that does not open: the node is unreachable */ }
-        const result: PollResult = token === null ? { reachable: false, reason: 'bad_token', errors: ['bad_token'] } : await pollNode(n.url, token, this.config.timeoutMs);
+        try {
+          token = this.nodes.openApiToken(n.id, n.api_token_enc);
+        } catch {
+          /* a token that does not open: the node is unreachable */
+        }
+        const result: PollResult =
+          token === null
+            ? { reachable: false, reason: 'bad_token', errors: ['bad_token'] }
+            : await pollNode(n.url, token, this.config.timeoutMs);
         const errors = [...(result.errors ?? [])];
         if (result.reachable) {
           reachable++;
@@ -108,10 +134,14 @@ export class Sweeper {
         // A full batch is stored at once: a long sweep's first results do not wait for its last polls.
         if (outcomes.length >= APPLY_BATCH) await this.store(outcomes.splice(0, outcomes.length));
         polls.push({
-          node_id: n.id, attempted_ms: at, last_seen_ms: result.reachable ? at : (n.last_seen_at?.getTime() ?? null), reachable: result.reachable,
-          system_telemetry: result.reachable ? result.system.telemetry ?? null : null,
-          storage_telemetry: result.reachable ? result.system.storages ?? null : null,
-          errors, license: result.reachable ? result.system.license ?? null : null,
+          node_id: n.id,
+          attempted_ms: at,
+          last_seen_ms: result.reachable ? at : (n.last_seen_at?.getTime() ?? null),
+          reachable: result.reachable,
+          system_telemetry: result.reachable ? (result.system.telemetry ?? null) : null,
+          storage_telemetry: result.reachable ? (result.system.storages ?? null) : null,
+          errors,
+          license: result.reachable ? (result.system.license ?? null) : null,
         });
       }
     };
@@ -122,11 +152,19 @@ export class Sweeper {
   }
 
   private async store(batch: PollOutcome[]): Promise<void> {
-    try { await this.applier.apply(batch); } catch (err) { this.log.warn({ nodes: batch.length, err: (err as Error).message }, 'sweep results not stored'); }
+    try {
+      await this.applier.apply(batch);
+    } catch (err) {
+      this.log.warn({ nodes: batch.length, err: (err as Error).message }, 'sweep results not stored');
+    }
   }
 
   private async publish(report: SweepReport): Promise<void> {
-    try { await this.sink.publish(report); } catch (err) { this.log.warn({ err: (err as Error).message }, 'sweep report not published'); }
+    try {
+      await this.sink.publish(report);
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'sweep report not published');
+    }
   }
 
   /**
@@ -147,10 +185,17 @@ export class Sweeper {
     const notice = await this.db.transaction().execute(async (trx) => {
       const closes: SystemClose[] = [];
       for (const n of await this.nodes.markDisabled(trx)) {
-        if (n.was) closes.push({ detector: 'system.node_unreachable', occurredAt: new Date(n.was).getTime(), nodeId: n.id });
+        if (n.was)
+          closes.push({ detector: 'system.node_unreachable', occurredAt: new Date(n.was).getTime(), nodeId: n.id });
         const cams = await this.cameras.ofNode(trx, n.id);
-        await this.cameras.setStatuses(trx, changed(cams, () => 'unavailable'));
-        for (const c of await this.cameras.closeOffline(trx, cams.map((x) => x.id))) {
+        await this.cameras.setStatuses(
+          trx,
+          changed(cams, () => 'unavailable'),
+        );
+        for (const c of await this.cameras.closeOffline(
+          trx,
+          cams.map((x) => x.id),
+        )) {
           closes.push({ detector: 'system.camera_offline', occurredAt: new Date(c.was).getTime(), cameraId: c.id });
         }
       }

@@ -15,7 +15,9 @@ export const sweeperStore = {
    */
   async takeLease(db: Db, holder: string, now: Date, ttlMs: number): Promise<boolean> {
     const until = new Date(now.getTime() + ttlMs);
-    const r = await sql<{ holder: string }>`insert into sweeper_lease (id, holder, expires_at) values (1, ${holder}, ${until})
+    const r = await sql<{
+      holder: string;
+    }>`insert into sweeper_lease (id, holder, expires_at) values (1, ${holder}, ${until})
       on conflict (id) do update set holder = excluded.holder, expires_at = excluded.expires_at
       where sweeper_lease.holder = excluded.holder or sweeper_lease.expires_at <= ${now}
       returning holder`.execute(db);

@@ -6,7 +6,11 @@ import { TagsService } from './tags.service.js';
 import { tagsRoutes } from './tags.routes.js';
 
 /** Tags of an organisation's cameras (administrators); camera rights may name them. */
-export function createTags(deps: { db: Db; orgs: OrgsService; audit: AuditService }): DomainParts & { tags: TagsService } {
+export function createTags(deps: {
+  db: Db;
+  orgs: OrgsService;
+  audit: AuditService;
+}): DomainParts & { tags: TagsService } {
   const tags = new TagsService(deps.db, deps.orgs, deps.audit);
   return { tags, routes: { admin: (app) => tagsRoutes(app, { tags }) }, jobs: noJobs };
 }

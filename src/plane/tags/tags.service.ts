@@ -12,7 +12,11 @@ import { rightsChanged } from '../live/bus.js';
 
 /** Tags label cameras and carry camera rights (a user granted a tag sees its cameras). */
 export class TagsService {
-  constructor(private readonly db: Db, private readonly orgs: OrgsService, private readonly audit: AuditService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly orgs: OrgsService,
+    private readonly audit: AuditService,
+  ) {}
 
   /** Whether the organisation has tags (they keep it: 409 org_not_empty). */
   async anyInOrg(db: Db, orgId: string): Promise<boolean> {
@@ -44,7 +48,13 @@ export class TagsService {
       }
       await tagsStore.insert(trx, tag);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId, action: 'tag.create', objectType: 'tag', objectId: tag.id, objectName: tag.name, params: { name: tag.name, org_id: orgId },
+        actor: actorOf(p),
+        orgId,
+        action: 'tag.create',
+        objectType: 'tag',
+        objectId: tag.id,
+        objectName: tag.name,
+        params: { name: tag.name, org_id: orgId },
       });
       return tag;
     });
@@ -58,7 +68,12 @@ export class TagsService {
       if (body.name === undefined || body.name === before.name) return before;
       await tagsStore.rename(trx, id, body.name);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'tag.update', objectType: 'tag', objectId: id, objectName: body.name,
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'tag.update',
+        objectType: 'tag',
+        objectId: id,
+        objectName: body.name,
         params: { changed: ['name'], name: body.name, previous_name: before.name },
       });
       return { ...before, name: body.name };
@@ -74,7 +89,13 @@ export class TagsService {
       // The rights the tag gave go with it (grants and camera links cascade).
       await rightsChanged(trx, before.org_id);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'tag.delete', objectType: 'tag', objectId: id, objectName: before.name, params: {},
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'tag.delete',
+        objectType: 'tag',
+        objectId: id,
+        objectName: before.name,
+        params: {},
       });
       return { id, deleted: true as const };
     });

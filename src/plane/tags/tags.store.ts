@@ -1,12 +1,20 @@
 import type { Db } from '../db/database.js';
 
-export interface TagRecord { id: string; org_id: string; name: string }
+export interface TagRecord {
+  id: string;
+  org_id: string;
+  name: string;
+}
 const COLUMNS = ['id', 'org_id', 'name'] as const;
 
 /** The only SQL of tags. */
 export const tagsStore = {
   async list(db: Db, q: { orgId: string | null; after: string | null; limit: number }): Promise<TagRecord[]> {
-    let s = db.selectFrom('tags').select(COLUMNS).orderBy('id').limit(q.limit + 1);
+    let s = db
+      .selectFrom('tags')
+      .select(COLUMNS)
+      .orderBy('id')
+      .limit(q.limit + 1);
     if (q.orgId) s = s.where('org_id', '=', q.orgId);
     if (q.after) s = s.where('id', '>', q.after);
     return s.execute();
@@ -22,7 +30,10 @@ export const tagsStore = {
   /** How many of `ids` are tags of `orgId`. */
   async countInOrg(db: Db, orgId: string, ids?: string[]): Promise<number> {
     if (ids && !ids.length) return 0;
-    let s = db.selectFrom('tags').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId);
+    let s = db
+      .selectFrom('tags')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId);
     if (ids) s = s.where('id', 'in', ids);
     return Number((await s.executeTakeFirst())?.n ?? 0);
   },

@@ -48,7 +48,9 @@ export class OrgTemplates {
     this.prefixes.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
-  get size(): number { return this.exact.size + this.prefixes.length; }
+  get size(): number {
+    return this.exact.size + this.prefixes.length;
+  }
 
   match(detector: string): Compiled | null {
     const e = this.exact.get(detector);
@@ -61,7 +63,10 @@ export class OrgTemplates {
 function compile(r: TemplateRecord): Compiled {
   const d = r.doc;
   return {
-    id: r.id, system: r.system, doc: d, title: d.title ?? null,
+    id: r.id,
+    system: r.system,
+    doc: d,
+    title: d.title ?? null,
     ignore: r.system && d.ignore_event === true,
     coalesce: d.coalesce ? { sources: d.coalesce.sources, windowMs: d.coalesce.window_secs * 1000 } : null,
     timeoutMs: d.interval_timeout_secs ? d.interval_timeout_secs * 1000 : null,
@@ -81,7 +86,9 @@ export function typedValue(f: TypedField, v: unknown): string | number | boolean
       return undefined;
     case 'enum': {
       const s = typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
-      const ok = s !== undefined && (f.enum_values ?? []).some((x) => (typeof x === 'string' ? x : (x as { value: string }).value) === s);
+      const ok =
+        s !== undefined &&
+        (f.enum_values ?? []).some((x) => (typeof x === 'string' ? x : (x as { value: string }).value) === s);
       return ok ? s : undefined;
     }
     default:
@@ -100,7 +107,10 @@ export function titleWords(t: Title | null): string[] {
 
 export function apply(t: Compiled, ev: { detector: string; cameraId: string | null; payload: unknown }): Applied {
   const d = t.doc;
-  const list_values = (d.list_fields ?? []).map((f) => ({ key: f.key, value: resolvePointer(ev.payload, f.source) ?? null }));
+  const list_values = (d.list_fields ?? []).map((f) => ({
+    key: f.key,
+    value: resolvePointer(ev.payload, f.source) ?? null,
+  }));
   const fields: Record<string, string | number | boolean> = {};
   const tokens: string[] = [];
   const words = titleWords(t.title);
@@ -114,7 +124,10 @@ export function apply(t: Compiled, ev: { detector: string; cameraId: string | nu
   let coalesce: Applied['coalesce'] = null;
   if (t.coalesce) {
     const values = t.coalesce.sources.map((s) => resolvePointer(ev.payload, s) ?? null);
-    const key = createHash('sha256').update(JSON.stringify([t.id, ev.cameraId, ev.detector, values])).digest('base64url').slice(0, 24);
+    const key = createHash('sha256')
+      .update(JSON.stringify([t.id, ev.cameraId, ev.detector, values]))
+      .digest('base64url')
+      .slice(0, 24);
     coalesce = { key, windowMs: t.coalesce.windowMs };
   }
   return { template_id: t.id, title: t.title, list_values, fields, tokens, words, coalesce, timeoutMs: t.timeoutMs };

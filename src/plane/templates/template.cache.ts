@@ -29,7 +29,9 @@ export class TemplateCache {
     if (!p) {
       this.loads++;
       p = templatesStore.forIntake(db, orgId).then((rows) => new OrgTemplates(rows));
-      p.catch(() => { if (this.byOrg.get(orgId) === p) this.byOrg.delete(orgId); });
+      p.catch(() => {
+        if (this.byOrg.get(orgId) === p) this.byOrg.delete(orgId);
+      });
       this.byOrg.set(orgId, p);
     }
     return p;
@@ -42,7 +44,9 @@ export class TemplateCache {
       this.idLoads++;
       if (this.byIdMap.size >= BY_ID_MAX) this.byIdMap.clear();
       p = templatesStore.get(this.db, id);
-      p.catch(() => { if (this.byIdMap.get(id) === p) this.byIdMap.delete(id); });
+      p.catch(() => {
+        if (this.byIdMap.get(id) === p) this.byIdMap.delete(id);
+      });
       this.byIdMap.set(id, p);
     }
     return p;
@@ -56,6 +60,13 @@ export class TemplateCache {
   }
 
   subscribe(bus: LiveBus): void {
-    bus.subscribe(TEMPLATES_CHANNEL, (payload) => this.drop(payload), () => { this.byOrg.clear(); this.byIdMap.clear(); });
+    bus.subscribe(
+      TEMPLATES_CHANNEL,
+      (payload) => this.drop(payload),
+      () => {
+        this.byOrg.clear();
+        this.byIdMap.clear();
+      },
+    );
   }
 }

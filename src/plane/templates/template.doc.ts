@@ -6,16 +6,40 @@ import { errors, type BadRequestCode } from '../errors.js';
  * its own code of document 2's list.
  */
 export const DOC_LIMITS = {
-  docBytes: 32 * 1024, detectorMatch: 256, listFields: 16, attachmentFields: 8, detailBlocks: 16,
-  blockBytes: 4096, coalesceSources: 8, timeoutMax: 86_400, fields: 32,
+  docBytes: 32 * 1024,
+  detectorMatch: 256,
+  listFields: 16,
+  attachmentFields: 8,
+  detailBlocks: 16,
+  blockBytes: 4096,
+  coalesceSources: 8,
+  timeoutMax: 86_400,
+  fields: 32,
 } as const;
 
-export const KNOWN_KEYS = ['detector_match', 'title', 'list_fields', 'attachment_fields', 'detail_layout', 'coalesce',
-  'interval_timeout_secs', 'fields', 'ignore_event'] as const;
+export const KNOWN_KEYS = [
+  'detector_match',
+  'title',
+  'list_fields',
+  'attachment_fields',
+  'detail_layout',
+  'coalesce',
+  'interval_timeout_secs',
+  'fields',
+  'ignore_event',
+] as const;
 
 export type Title = string | Record<string, string>;
-export interface FieldRef { key: string; label: string; source: string }
-export interface TypedField extends FieldRef { type: 'string' | 'number' | 'bool' | 'enum'; unit: string | null; enum_values: unknown[] | null }
+export interface FieldRef {
+  key: string;
+  label: string;
+  source: string;
+}
+export interface TypedField extends FieldRef {
+  type: 'string' | 'number' | 'bool' | 'enum';
+  unit: string | null;
+  enum_values: unknown[] | null;
+}
 export interface TemplateDoc {
   detector_match: string;
   title?: Title;
@@ -29,7 +53,11 @@ export interface TemplateDoc {
   [unknown: string]: unknown;
 }
 
-export interface Checked { doc: TemplateDoc; unknown_fields: string[]; document_bytes: number }
+export interface Checked {
+  doc: TemplateDoc;
+  unknown_fields: string[];
+  document_bytes: number;
+}
 
 const KEY_RE = /^[a-z][a-z0-9_]{0,63}$/;
 const bad = (code: BadRequestCode) => errors.badRequest(code);
@@ -61,7 +89,11 @@ export function resolvePointer(obj: unknown, pointer: string): unknown {
 /** A title: a non-empty string, or an object of language → string. */
 export function isTitle(v: unknown): v is Title {
   if (typeof v === 'string') return v.length >= 1 && v.length <= 1024;
-  return isObj(v) && Object.keys(v).length > 0 && Object.entries(v).every(([k, s]) => k.length >= 1 && k.length <= 35 && typeof s === 'string' && s.length <= 1024);
+  return (
+    isObj(v) &&
+    Object.keys(v).length > 0 &&
+    Object.entries(v).every(([k, s]) => k.length >= 1 && k.length <= 35 && typeof s === 'string' && s.length <= 1024)
+  );
 }
 
 /** `exact.id` or `prefix*` (a lone `*` matches every detector). */
@@ -73,7 +105,11 @@ export function checkDetectorMatch(v: unknown): string {
   return v;
 }
 
-function refs(v: unknown, max: number, codes: { many: BadRequestCode; key: BadRequestCode; source: BadRequestCode; meta: BadRequestCode }): FieldRef[] {
+function refs(
+  v: unknown,
+  max: number,
+  codes: { many: BadRequestCode; key: BadRequestCode; source: BadRequestCode; meta: BadRequestCode },
+): FieldRef[] {
   if (!Array.isArray(v)) throw bad(codes.meta);
   if (v.length > max) throw bad(codes.many);
   const seen = new Set<string>();
@@ -99,10 +135,27 @@ function typedFields(v: unknown): TypedField[] {
     if (e.label !== undefined && typeof e.label !== 'string') throw bad('bad_doc');
     if (e.unit !== undefined && e.unit !== null && typeof e.unit !== 'string') throw bad('bad_doc');
     const ev = e.enum_values;
-    if (type === 'enum' && (!Array.isArray(ev) || !ev.length || ev.length > 256
-      || !ev.every((x) => typeof x === 'string' || (isObj(x) && typeof x.value === 'string' && (x.label === undefined || typeof x.label === 'string'))))) throw bad('bad_doc');
-    return { ...e, key: e.key, label: (e.label as string | undefined) ?? e.key, source: e.source, type, unit: (e.unit as string | null | undefined) ?? null,
-      enum_values: type === 'enum' ? ev as unknown[] : null };
+    if (
+      type === 'enum' &&
+      (!Array.isArray(ev) ||
+        !ev.length ||
+        ev.length > 256 ||
+        !ev.every(
+          (x) =>
+            typeof x === 'string' ||
+            (isObj(x) && typeof x.value === 'string' && (x.label === undefined || typeof x.label === 'string')),
+        ))
+    )
+      throw bad('bad_doc');
+    return {
+      ...e,
+      key: e.key,
+      label: (e.label as string | undefined) ?? e.key,
+      source: e.source,
+      type,
+      unit: (e.unit as string | null | undefined) ?? null,
+      enum_values: type === 'enum' ? (ev as unknown[]) : null,
+    };
   });
 }
 
@@ -117,10 +170,20 @@ export function checkDoc(raw: unknown, opts: { system: boolean }): Checked {
   const doc: TemplateDoc = { ...raw, detector_match: checkDetectorMatch(raw.detector_match) };
   if (raw.title !== undefined && !isTitle(raw.title)) throw bad('template_title_invalid');
   if (raw.list_fields !== undefined) {
-    doc.list_fields = refs(raw.list_fields, DOC_LIMITS.listFields, { many: 'list_fields_too_many', key: 'list_field_bad_key', source: 'list_field_bad_source', meta: 'list_field_bad_metadata' });
+    doc.list_fields = refs(raw.list_fields, DOC_LIMITS.listFields, {
+      many: 'list_fields_too_many',
+      key: 'list_field_bad_key',
+      source: 'list_field_bad_source',
+      meta: 'list_field_bad_metadata',
+    });
   }
   if (raw.attachment_fields !== undefined) {
-    doc.attachment_fields = refs(raw.attachment_fields, DOC_LIMITS.attachmentFields, { many: 'attachment_fields_too_many', key: 'attachment_field_bad_metadata', source: 'attachment_field_bad_source', meta: 'attachment_field_bad_metadata' });
+    doc.attachment_fields = refs(raw.attachment_fields, DOC_LIMITS.attachmentFields, {
+      many: 'attachment_fields_too_many',
+      key: 'attachment_field_bad_metadata',
+      source: 'attachment_field_bad_source',
+      meta: 'attachment_field_bad_metadata',
+    });
   }
   if (raw.detail_layout !== undefined) {
     const dl = raw.detail_layout;
@@ -137,11 +200,17 @@ export function checkDoc(raw: unknown, opts: { system: boolean }): Checked {
     if (c.sources.length > DOC_LIMITS.coalesceSources) throw bad('coalesce_sources_too_many');
     if (!c.sources.length || !c.sources.every(isPointer)) throw bad('coalesce_source_invalid');
     // window_secs belongs to the coalesce rule: a bad one is a bad coalesce source set
-    if (!Number.isInteger(c.window_secs) || (c.window_secs as number) < 1 || (c.window_secs as number) > DOC_LIMITS.timeoutMax) throw bad('coalesce_source_invalid');
+    if (
+      !Number.isInteger(c.window_secs) ||
+      (c.window_secs as number) < 1 ||
+      (c.window_secs as number) > DOC_LIMITS.timeoutMax
+    )
+      throw bad('coalesce_source_invalid');
   }
   if (raw.interval_timeout_secs !== undefined) {
     const t = raw.interval_timeout_secs;
-    if (!Number.isInteger(t) || (t as number) < 1 || (t as number) > DOC_LIMITS.timeoutMax) throw bad('bad_interval_timeout');
+    if (!Number.isInteger(t) || (t as number) < 1 || (t as number) > DOC_LIMITS.timeoutMax)
+      throw bad('bad_interval_timeout');
   }
   if (raw.fields !== undefined) doc.fields = typedFields(raw.fields);
   if (raw.ignore_event !== undefined) {
@@ -149,7 +218,9 @@ export function checkDoc(raw: unknown, opts: { system: boolean }): Checked {
     if (typeof raw.ignore_event !== 'boolean') throw bad('system_template_ignore_invalid');
   }
   const known = new Set<string>(KNOWN_KEYS);
-  const unknown_fields = Object.keys(raw).filter((k) => !known.has(k)).sort();
+  const unknown_fields = Object.keys(raw)
+    .filter((k) => !known.has(k))
+    .sort();
   return { doc, unknown_fields, document_bytes };
 }
 
@@ -172,4 +243,3 @@ export function checkSystemOverride(raw: unknown): { title?: Title; ignore_event
   }
   return out;
 }
-

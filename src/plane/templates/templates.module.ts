@@ -13,9 +13,23 @@ import { templatesRoutes } from './templates.routes.js';
  * matches) come from the feed's store as a function, `recentDetectors`, and the fields saved reports
  * and widgets use (analytics_template_in_use) from the dashboards' store, `analyticsUse`.
  */
-export function createTemplates(deps: { db: Db; clock: Clock; orgs: OrgsService; audit: AuditService; recentDetectors: RecentDetectors; analyticsUse: AnalyticsUse }):
-  DomainParts & { templates: TemplatesService; templateCache: TemplateCache } {
+export function createTemplates(deps: {
+  db: Db;
+  clock: Clock;
+  orgs: OrgsService;
+  audit: AuditService;
+  recentDetectors: RecentDetectors;
+  analyticsUse: AnalyticsUse;
+}): DomainParts & { templates: TemplatesService; templateCache: TemplateCache } {
   const templateCache = new TemplateCache(deps.db);
-  const templates = new TemplatesService(deps.db, deps.clock, deps.orgs, deps.audit, templateCache, deps.recentDetectors, deps.analyticsUse);
+  const templates = new TemplatesService(
+    deps.db,
+    deps.clock,
+    deps.orgs,
+    deps.audit,
+    templateCache,
+    deps.recentDetectors,
+    deps.analyticsUse,
+  );
   return { templates, templateCache, routes: { admin: (app) => templatesRoutes(app, { templates }) }, jobs: noJobs };
 }

@@ -3,69 +3,140 @@ import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { TemplatesService } from './templates.service.js';
 import {
-  MatchesQuery, MatchesReply, TemplateCreateBody, TemplateFieldCodes, TemplateListQuery, TemplatePatchBody, TemplateRow, ValidateBody, ValidateReply,
+  MatchesQuery,
+  MatchesReply,
+  TemplateCreateBody,
+  TemplateFieldCodes,
+  TemplateListQuery,
+  TemplatePatchBody,
+  TemplateRow,
+  ValidateBody,
+  ValidateReply,
 } from './templates.schemas.js';
 
 const config = { validationCode: validationCodes(TemplateFieldCodes) };
 const tags = ['templates'];
-const DOC_ERRORS = 'bad_doc, template_doc_too_large, template_title_invalid, detector_match_required, detector_match_too_long, '
-  + 'list_fields_too_many, list_field_bad_key, list_field_bad_source, list_field_bad_metadata, attachment_fields_too_many, '
-  + 'attachment_field_bad_source, attachment_field_bad_metadata, detail_layout_too_many, detail_layout_block_too_large, '
-  + 'coalesce_sources_too_many, coalesce_source_invalid, bad_interval_timeout, search_field_bad_source';
+const DOC_ERRORS =
+  'bad_doc, template_doc_too_large, template_title_invalid, detector_match_required, detector_match_too_long, ' +
+  'list_fields_too_many, list_field_bad_key, list_field_bad_source, list_field_bad_metadata, attachment_fields_too_many, ' +
+  'attachment_field_bad_source, attachment_field_bad_metadata, detail_layout_too_many, detail_layout_block_too_large, ' +
+  'coalesce_sources_too_many, coalesce_source_invalid, bad_interval_timeout, search_field_bad_source';
 
 /** Administrator scope (document 2, Templates). */
 export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesService }): void {
-  app.get('/api/v1/templates', {
-    schema: { tags, security: sec, querystring: TemplateListQuery, response: { 200: Page(TemplateRow) }, summary: 'System templates plus those of the caller\'s organisation (superadmin: all, or `org`)' },
-    config,
-  }, async (req) => deps.templates.list(principalOf(req), req.query));
-
-  app.post('/api/v1/templates', {
-    schema: {
-      tags, security: sec, body: TemplateCreateBody, response: { 201: TemplateRow }, summary: 'Create an organisation template',
-      description: `Errors: 400 bad_name, ${DOC_ERRORS}; 403 cross_org; 409 max_event_templates_reached, already_exists.`,
+  app.get(
+    '/api/v1/templates',
+    {
+      schema: {
+        tags,
+        security: sec,
+        querystring: TemplateListQuery,
+        response: { 200: Page(TemplateRow) },
+        summary: "System templates plus those of the caller's organisation (superadmin: all, or `org`)",
+      },
+      config,
     },
-    preValidation: strictBody(TemplateCreateBody, TemplateFieldCodes),
-    config,
-  }, async (req, reply) => reply.code(201).send(await deps.templates.create(principalOf(req), req.body)));
+    async (req) => deps.templates.list(principalOf(req), req.query),
+  );
 
-  app.post('/api/v1/templates/validate', {
-    schema: {
-      tags, security: sec, body: ValidateBody, response: { 200: ValidateReply },
-      summary: 'Check a document as saving would (no quota, audit or cache change)', description: `Errors: 400 ${DOC_ERRORS}.`,
+  app.post(
+    '/api/v1/templates',
+    {
+      schema: {
+        tags,
+        security: sec,
+        body: TemplateCreateBody,
+        response: { 201: TemplateRow },
+        summary: 'Create an organisation template',
+        description: `Errors: 400 bad_name, ${DOC_ERRORS}; 403 cross_org; 409 max_event_templates_reached, already_exists.`,
+      },
+      preValidation: strictBody(TemplateCreateBody, TemplateFieldCodes),
+      config,
     },
-    preValidation: strictBody(ValidateBody, TemplateFieldCodes),
-    config,
-  }, async (req) => deps.templates.validate(req.body));
+    async (req, reply) => reply.code(201).send(await deps.templates.create(principalOf(req), req.body)),
+  );
 
-  app.get('/api/v1/templates/:id', {
-    schema: { tags, security: sec, params: IdParams, response: { 200: TemplateRow }, summary: 'One template (a system template: any administrator)' },
-  }, async (req) => deps.templates.get(principalOf(req), req.params.id));
-
-  app.patch('/api/v1/templates/:id', {
-    schema: {
-      tags, security: sec, params: IdParams, body: TemplatePatchBody, response: { 200: TemplateRow },
-      summary: 'Change a template (version increases); a system template: a superadmin overrides only title and ignore_event',
-      description: `Errors: 400 bad_name, ${DOC_ERRORS}, system_template_fields_readonly, system_template_override_required, `
-        + 'system_template_title_invalid, system_template_ignore_invalid; 403 system_template_superadmin_only; 404 not_found; '
-        + '409 already_exists, analytics_template_in_use.',
+  app.post(
+    '/api/v1/templates/validate',
+    {
+      schema: {
+        tags,
+        security: sec,
+        body: ValidateBody,
+        response: { 200: ValidateReply },
+        summary: 'Check a document as saving would (no quota, audit or cache change)',
+        description: `Errors: 400 ${DOC_ERRORS}.`,
+      },
+      preValidation: strictBody(ValidateBody, TemplateFieldCodes),
+      config,
     },
-    preValidation: strictBody(TemplatePatchBody, TemplateFieldCodes),
-    config,
-  }, async (req) => deps.templates.update(principalOf(req), req.params.id, req.body));
+    async (req) => deps.templates.validate(req.body),
+  );
 
-  app.delete('/api/v1/templates/:id', {
-    schema: {
-      tags, security: sec, params: IdParams, response: { 200: Deleted },
-      summary: 'Delete an organisation template', description: 'Errors: 404 not_found; 409 system_template_readonly, analytics_template_in_use.',
+  app.get(
+    '/api/v1/templates/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        response: { 200: TemplateRow },
+        summary: 'One template (a system template: any administrator)',
+      },
     },
-  }, async (req) => deps.templates.delete(principalOf(req), req.params.id));
+    async (req) => deps.templates.get(principalOf(req), req.params.id),
+  );
 
-  app.get('/api/v1/templates/:id/matches', {
-    schema: {
-      tags, security: sec, params: IdParams, querystring: MatchesQuery, response: { 200: MatchesReply },
-      summary: 'Detector ids of the last 7 days that the template\'s mask matches (does not affect intake)',
+  app.patch(
+    '/api/v1/templates/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        body: TemplatePatchBody,
+        response: { 200: TemplateRow },
+        summary:
+          'Change a template (version increases); a system template: a superadmin overrides only title and ignore_event',
+        description:
+          `Errors: 400 bad_name, ${DOC_ERRORS}, system_template_fields_readonly, system_template_override_required, ` +
+          'system_template_title_invalid, system_template_ignore_invalid; 403 system_template_superadmin_only; 404 not_found; ' +
+          '409 already_exists, analytics_template_in_use.',
+      },
+      preValidation: strictBody(TemplatePatchBody, TemplateFieldCodes),
+      config,
     },
-    config,
-  }, async (req) => deps.templates.matches(principalOf(req), req.params.id, req.query));
+    async (req) => deps.templates.update(principalOf(req), req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/v1/templates/:id',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        response: { 200: Deleted },
+        summary: 'Delete an organisation template',
+        description: 'Errors: 404 not_found; 409 system_template_readonly, analytics_template_in_use.',
+      },
+    },
+    async (req) => deps.templates.delete(principalOf(req), req.params.id),
+  );
+
+  app.get(
+    '/api/v1/templates/:id/matches',
+    {
+      schema: {
+        tags,
+        security: sec,
+        params: IdParams,
+        querystring: MatchesQuery,
+        response: { 200: MatchesReply },
+        summary: "Detector ids of the last 7 days that the template's mask matches (does not affect intake)",
+      },
+      config,
+    },
+    async (req) => deps.templates.matches(principalOf(req), req.params.id, req.query),
+  );
 }

@@ -30,12 +30,24 @@ export type AnalyticsUse = (db: Db, templateId: string) => Promise<Set<string>>;
 export const noAnalyticsUse: AnalyticsUse = async () => new Set();
 
 /** Detector ids of an organisation (null: all) seen since `since` that match a mask (the events domain answers). */
-export type RecentDetectors = (orgId: string | null, mask: string, since: Date) => Promise<{ detectors: string[]; distinct: number }>;
+export type RecentDetectors = (
+  orgId: string | null,
+  mask: string,
+  since: Date,
+) => Promise<{ detectors: string[]; distinct: number }>;
 
 export function templateJson(r: TemplateRecord) {
   return {
-    id: r.id, org_id: r.org_id, name: r.name, detector_match: r.detector_match, version: r.version, doc: r.doc,
-    system: r.system, enabled: r.enabled, unknown_fields: r.unknown_fields, updated_at: iso(r.updated_at),
+    id: r.id,
+    org_id: r.org_id,
+    name: r.name,
+    detector_match: r.detector_match,
+    version: r.version,
+    doc: r.doc,
+    system: r.system,
+    enabled: r.enabled,
+    unknown_fields: r.unknown_fields,
+    updated_at: iso(r.updated_at),
   };
 }
 
@@ -50,7 +62,11 @@ function checkName(raw: unknown): string {
 /** JSON with sorted keys: a stored document comes back from jsonb with its keys reordered. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 
@@ -80,7 +96,12 @@ export class TemplatesService {
 
   validate(body: { doc: unknown }) {
     const c = checkDoc(body.doc, { system: false });
-    return { valid: true as const, detector_match: c.doc.detector_match, document_bytes: c.document_bytes, unknown_fields: c.unknown_fields };
+    return {
+      valid: true as const,
+      detector_match: c.doc.detector_match,
+      document_bytes: c.document_bytes,
+      unknown_fields: c.unknown_fields,
+    };
   }
 
   async create(p: Principal, body: { name: unknown; doc: unknown; org_id?: string | null }) {
@@ -95,11 +116,27 @@ export class TemplatesService {
         throw errors.quotaReached('max_event_templates_reached');
       }
       if (await templatesStore.nameTaken(trx, orgId, name)) throw errors.alreadyExists();
-      const t = await templatesStore.insert(trx, {
-        id: uuidv7(), org_id: orgId, name, detector_match: c.doc.detector_match, doc: c.doc, system: false, enabled: true, unknown_fields: c.unknown_fields,
-      }, new Date(this.clock.now()));
+      const t = await templatesStore.insert(
+        trx,
+        {
+          id: uuidv7(),
+          org_id: orgId,
+          name,
+          detector_match: c.doc.detector_match,
+          doc: c.doc,
+          system: false,
+          enabled: true,
+          unknown_fields: c.unknown_fields,
+        },
+        new Date(this.clock.now()),
+      );
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId, action: 'template.create', objectType: 'template', objectId: t.id, objectName: name,
+        actor: actorOf(p),
+        orgId,
+        action: 'template.create',
+        objectType: 'template',
+        objectId: t.id,
+        objectName: name,
         params: { name, detector_match: t.detector_match, org_id: orgId },
       });
       await templatesStore.announce(trx, orgId);
@@ -136,9 +173,16 @@ export class TemplatesService {
       let next: { name: string; doc: TemplateDoc; detector_match: string; enabled: boolean; unknown_fields: string[] };
       if (before.system) {
         if (p.role !== 'superadmin') throw errors.systemTemplateSuperadminOnly();
-        if (body.enabled !== undefined || (body.name !== undefined && body.name !== before.name)) throw errors.badRequest('system_template_fields_readonly');
+        if (body.enabled !== undefined || (body.name !== undefined && body.name !== before.name))
+          throw errors.badRequest('system_template_fields_readonly');
         const override = checkSystemOverride(body.doc);
-        next = { name: before.name, doc: { ...before.doc, ...override }, detector_match: before.detector_match, enabled: before.enabled, unknown_fields: before.unknown_fields };
+        next = {
+          name: before.name,
+          doc: { ...before.doc, ...override },
+          detector_match: before.detector_match,
+          enabled: before.enabled,
+          unknown_fields: before.unknown_fields,
+        };
       } else {
         const name = body.name === undefined ? before.name : checkName(body.name);
         const c = body.doc === undefined ? null : checkDoc(body.doc, { system: false });
@@ -147,16 +191,28 @@ export class TemplatesService {
           const used = changed.size ? await this.analyticsUse(trx, id) : new Set<string>();
           if ([...changed].some((k) => used.has(k))) throw errors.analyticsTemplateInUse();
         }
-        if (name.toLowerCase() !== before.name.toLowerCase() && (await templatesStore.nameTaken(trx, before.org_id, name, id))) throw errors.alreadyExists();
+        if (
+          name.toLowerCase() !== before.name.toLowerCase() &&
+          (await templatesStore.nameTaken(trx, before.org_id, name, id))
+        )
+          throw errors.alreadyExists();
         next = {
-          name, doc: c?.doc ?? before.doc, detector_match: c?.doc.detector_match ?? before.detector_match,
-          enabled: body.enabled ?? before.enabled, unknown_fields: c?.unknown_fields ?? before.unknown_fields,
+          name,
+          doc: c?.doc ?? before.doc,
+          detector_match: c?.doc.detector_match ?? before.detector_match,
+          enabled: body.enabled ?? before.enabled,
+          unknown_fields: c?.unknown_fields ?? before.unknown_fields,
         };
       }
       const t = await templatesStore.update(trx, id, next, new Date(this.clock.now()));
       const changed = (['name', 'doc', 'enabled'] as const).filter((k) => body[k] !== undefined);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'template.update', objectType: 'template', objectId: id, objectName: t.name,
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'template.update',
+        objectType: 'template',
+        objectId: id,
+        objectName: t.name,
         params: { changed, version: t.version, system: t.system, detector_match: t.detector_match },
       });
       await templatesStore.announce(trx, before.org_id);
@@ -174,7 +230,12 @@ export class TemplatesService {
       if ((await this.analyticsUse(trx, id)).size) throw errors.analyticsTemplateInUse();
       await templatesStore.delete(trx, id);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'template.delete', objectType: 'template', objectId: id, objectName: before.name,
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'template.delete',
+        objectType: 'template',
+        objectId: id,
+        objectName: before.name,
         params: { detector_match: before.detector_match },
       });
       await templatesStore.announce(trx, before.org_id);

@@ -31,8 +31,17 @@ export async function obtain(o: TlsOptions): Promise<KeyPair> {
     accountKey = (await acme.crypto.createPrivateEcdsaKey()).toString();
     await writeFileAtomic(accountFile, accountKey, 0o600);
   }
-  const client = new acme.Client({ directoryUrl: o.acmeDirectoryUrl, accountKey, backoffAttempts: 10, backoffMin: 200, backoffMax: 2000 });
-  const [key, csr] = await acme.crypto.createCsr({ commonName: o.hosts[0]!, altNames: o.hosts }, await acme.crypto.createPrivateEcdsaKey());
+  const client = new acme.Client({
+    directoryUrl: o.acmeDirectoryUrl,
+    accountKey,
+    backoffAttempts: 10,
+    backoffMin: 200,
+    backoffMax: 2000,
+  });
+  const [key, csr] = await acme.crypto.createCsr(
+    { commonName: o.hosts[0]!, altNames: o.hosts },
+    await acme.crypto.createPrivateEcdsaKey(),
+  );
   const answers = new Map<string, string>();
   const responder: Server = createServer((req, res) => {
     const token = req.url?.startsWith(CHALLENGE_PATH) ? req.url.slice(CHALLENGE_PATH.length) : '';
@@ -40,14 +49,24 @@ export async function obtain(o: TlsOptions): Promise<KeyPair> {
     res.writeHead(answer ? 200 : 404, { 'content-type': 'text/plain' }).end(answer ?? 'not found');
   });
   const { host, port } = listenOf(o.acmeListen!);
-  await new Promise<void>((resolve, reject) => { responder.once('error', reject); responder.listen(port, host, () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    responder.once('error', reject);
+    responder.listen(port, host, () => resolve());
+  });
   try {
     const cert = await client.auto({
-      csr, email: o.acmeContact?.replace(/^mailto:/, '') ?? undefined, termsOfServiceAgreed: true, challengePriority: ['http-01'],
+      csr,
+      email: o.acmeContact?.replace(/^mailto:/, '') ?? undefined,
+      termsOfServiceAgreed: true,
+      challengePriority: ['http-01'],
       // acme-client would fetch the answer from port 80 itself first; the directory's own validation is what counts.
       skipChallengeVerification: true,
-      challengeCreateFn: async (_authz, challenge, keyAuthorization) => { answers.set(challenge.token, keyAuthorization); },
-      challengeRemoveFn: async (_authz, challenge) => { answers.delete(challenge.token); },
+      challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
+        answers.set(challenge.token, keyAuthorization);
+      },
+      challengeRemoveFn: async (_authz, challenge) => {
+        answers.delete(challenge.token);
+      },
     });
     return { cert, key: key.toString() };
   } finally {

@@ -9,7 +9,9 @@ export class PemProblem extends Error {}
 const readable = async (what: string, path: string): Promise<string> => {
   if (!isAbsolute(path)) throw new PemProblem(`tls.${what} must be an absolute path`);
   let text: string;
-  try { text = await readFile(path, 'utf8'); } catch (err) {
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
     throw new PemProblem(`tls.${what} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) throw new PemProblem(`tls.${what} ${path} is not PEM`);
@@ -27,7 +29,9 @@ export async function readPemPair(cert: string, key: string): Promise<KeyPair> {
   try {
     createSecureContext(pair); // a pair that does not match throws here, not at the first handshake
   } catch (err) {
-    throw new PemProblem(`tls.cert and tls.key do not make a usable pair (${(err as Error).message.replace(/^error:[0-9A-F]+:/, '').slice(0, 120)})`);
+    throw new PemProblem(
+      `tls.cert and tls.key do not make a usable pair (${(err as Error).message.replace(/^error:[0-9A-F]+:/, '').slice(0, 120)})`,
+    );
   }
   return pair;
 }

@@ -14,7 +14,9 @@ import { ConfigError } from '../config/config.js';
 import type { CertificateDescription, KeyPair, TlsOptions } from './tls.types.js';
 
 /** The part of an HTTPS server a new certificate is handed to. */
-export interface SecureServer { setSecureContext(options: { cert: string; key: string }): void }
+export interface SecureServer {
+  setSecureContext(options: { cert: string; key: string }): void;
+}
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -29,7 +31,11 @@ export class TlsService {
   private server: SecureServer | null = null;
   private seen = '';
 
-  constructor(private readonly opts: TlsOptions, private readonly clock: Clock, private readonly log: Pick<Logger, 'warn' | 'info'>) {}
+  constructor(
+    private readonly opts: TlsOptions,
+    private readonly clock: Clock,
+    private readonly log: Pick<Logger, 'warn' | 'info'>,
+  ) {}
 
   /** What the server starts with: null for plain HTTP. */
   async load(): Promise<KeyPair | null> {
@@ -40,7 +46,9 @@ export class TlsService {
     return this.pair;
   }
 
-  attach(server: SecureServer): void { this.server = server; }
+  attach(server: SecureServer): void {
+    this.server = server;
+  }
 
   certificate(): CertificateDescription {
     return describe(this.opts.mode, this.opts.hosts, this.pair?.cert ?? null, this.clock.now(), false);
@@ -48,9 +56,39 @@ export class TlsService {
 
   /** `pem`: the files, checked every 10 s; `self_signed`: the renewal, checked hourly. */
   jobs(): Job[] {
-    if (this.opts.mode === 'pem') return [{ name: 'tls.pem_reload', everyMs: 10_000, budgetMs: 5_000, run: async () => { await this.reloadPem(); } }];
-    if (this.opts.mode === 'self_signed') return [{ name: 'tls.self_signed_renewal', everyMs: 3_600_000, budgetMs: 30_000, run: async () => { await this.renew(); } }];
-    if (this.opts.mode === 'acme') return [{ name: 'tls.acme_renewal', everyMs: 3_600_000, budgetMs: 300_000, run: async () => { await this.renew(); } }];
+    if (this.opts.mode === 'pem')
+      return [
+        {
+          name: 'tls.pem_reload',
+          everyMs: 10_000,
+          budgetMs: 5_000,
+          run: async () => {
+            await this.reloadPem();
+          },
+        },
+      ];
+    if (this.opts.mode === 'self_signed')
+      return [
+        {
+          name: 'tls.self_signed_renewal',
+          everyMs: 3_600_000,
+          budgetMs: 30_000,
+          run: async () => {
+            await this.renew();
+          },
+        },
+      ];
+    if (this.opts.mode === 'acme')
+      return [
+        {
+          name: 'tls.acme_renewal',
+          everyMs: 3_600_000,
+          budgetMs: 300_000,
+          run: async () => {
+            await this.renew();
+          },
+        },
+      ];
     return [];
   }
 
@@ -77,7 +115,10 @@ export class TlsService {
       createSecureContext({ cert, key });
       pair = { cert, key };
     } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'tls: the certificate files do not make a valid pair; the served one stays');
+      this.log.warn(
+        { err: (err as Error).message },
+        'tls: the certificate files do not make a valid pair; the served one stays',
+      );
       return false;
     }
     this.seen = sha(pair.cert + pair.key);

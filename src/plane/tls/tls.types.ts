@@ -23,8 +23,15 @@ export interface CertificateDescription {
   temporary_self_signed: boolean;
   status_hint: string;
   certificate: {
-    fingerprint: string; subject: string; issuer: string; serial: string; hosts: string[];
-    not_before: string; not_after: string; days_left: number; renew_after: string;
+    fingerprint: string;
+    subject: string;
+    issuer: string;
+    serial: string;
+    hosts: string[];
+    not_before: string;
+    not_after: string;
+    days_left: number;
+    renew_after: string;
   } | null;
 }
 
@@ -32,4 +39,7 @@ export interface CertificateDescription {
 export const RENEWAL_WINDOW_DAYS = 30;
 
 /** A certificate (chain) and its private key, PEM text. */
-export interface KeyPair { cert: string; key: string }
+export interface KeyPair {
+  cert: string;
+  key: string;
+}

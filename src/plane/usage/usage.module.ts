@@ -11,7 +11,10 @@ import { usageRoutes } from './usage.routes.js';
  * reads the evidence accounting); the session expiry that keeps sessions_count exact is auth's job.
  */
 export function createUsage(deps: {
-  db: Db; orgs: OrgsService; auth: AuthService; evidence: Pick<EvidenceService, 'usage'>;
+  db: Db;
+  orgs: OrgsService;
+  auth: AuthService;
+  evidence: Pick<EvidenceService, 'usage'>;
 }): DomainParts & { usage: UsageService } {
   const usage = new UsageService(deps.db, deps.orgs, deps.auth, deps.evidence);
   return { usage, routes: { admin: (app) => usageRoutes(app, { usage }) }, jobs: noJobs };

@@ -6,12 +6,19 @@ import { UsageQuery, UsageRow } from './usage.schemas.js';
 
 /** Administrator scope. */
 export function usageRoutes(app: PlaneApp, deps: { usage: UsageService }): void {
-  app.get('/api/v1/usage', {
-    schema: {
-      tags: ['usage'], summary: 'Quota usage of an organisation, from prepared counters (default: own; superadmin: any)',
-      description: 'Errors: 403 forbidden (another organisation), 404 not_found (no such organisation).',
-      security: sec, querystring: UsageQuery, response: { 200: UsageRow },
+  app.get(
+    '/api/v1/usage',
+    {
+      schema: {
+        tags: ['usage'],
+        summary: 'Quota usage of an organisation, from prepared counters (default: own; superadmin: any)',
+        description: 'Errors: 403 forbidden (another organisation), 404 not_found (no such organisation).',
+        security: sec,
+        querystring: UsageQuery,
+        response: { 200: UsageRow },
+      },
+      config: { validationCode: validationCodes() },
     },
-    config: { validationCode: validationCodes() },
-  }, async (req) => deps.usage.usage(principalOf(req), req.query));
+    async (req) => deps.usage.usage(principalOf(req), req.query),
+  );
 }

@@ -19,19 +19,32 @@ export type QuotaResource = keyof typeof QUOTAS;
 
 /** The quota usage object of document 1 (GET /api/v1/usage). */
 export interface Usage {
-  org_id: string; org_name: string;
-  cameras_count: number; max_cameras: number | null;
-  users_count: number; max_users: number | null;
-  attachment_bytes: number; attachment_quota_bytes: number | null;
-  sessions_count: number; max_sessions_per_user: number | null;
-  dashboards_count: number; max_dashboards: number | null;
-  reports_count: number; max_reports: number | null;
-  tags_count: number; max_tags: number | null;
-  event_templates_count: number; max_event_templates: number | null;
-  agents_count: number; max_agents: null;
-  agent_devices_count: number; max_agent_devices: null;
-  agent_access_rules_count: number; max_agent_access_rules: null;
-  events_count: number; attachments_count: number;
+  org_id: string;
+  org_name: string;
+  cameras_count: number;
+  max_cameras: number | null;
+  users_count: number;
+  max_users: number | null;
+  attachment_bytes: number;
+  attachment_quota_bytes: number | null;
+  sessions_count: number;
+  max_sessions_per_user: number | null;
+  dashboards_count: number;
+  max_dashboards: number | null;
+  reports_count: number;
+  max_reports: number | null;
+  tags_count: number;
+  max_tags: number | null;
+  event_templates_count: number;
+  max_event_templates: number | null;
+  agents_count: number;
+  max_agents: null;
+  agent_devices_count: number;
+  max_agent_devices: null;
+  agent_access_rules_count: number;
+  max_agent_access_rules: null;
+  events_count: number;
+  attachments_count: number;
 }
 
 /**
@@ -73,23 +86,38 @@ export class UsageService {
     const org = await this.orgs.find(orgId);
     if (!org) throw errors.notFound();
     const [c, evidence, expired] = await Promise.all([
-      usageStore.counters(this.db, orgId), this.evidence.usage(orgId), this.auth.expiredUncounted(orgId),
+      usageStore.counters(this.db, orgId),
+      this.evidence.usage(orgId),
+      this.auth.expiredUncounted(orgId),
     ]);
     return {
-      org_id: org.id, org_name: org.name,
-      cameras_count: c.cameras, max_cameras: org.max_cameras,
-      users_count: c.users, max_users: org.max_users,
-      attachment_bytes: evidence.bytes, attachment_quota_bytes: org.attachment_quota_bytes,
-      sessions_count: Math.max(0, c.sessions - expired), max_sessions_per_user: org.max_sessions_per_user,
-      dashboards_count: c.dashboards, max_dashboards: org.max_dashboards,
-      reports_count: c.reports, max_reports: org.max_reports,
-      tags_count: c.tags, max_tags: org.max_tags,
-      event_templates_count: c.event_templates, max_event_templates: org.max_event_templates,
+      org_id: org.id,
+      org_name: org.name,
+      cameras_count: c.cameras,
+      max_cameras: org.max_cameras,
+      users_count: c.users,
+      max_users: org.max_users,
+      attachment_bytes: evidence.bytes,
+      attachment_quota_bytes: org.attachment_quota_bytes,
+      sessions_count: Math.max(0, c.sessions - expired),
+      max_sessions_per_user: org.max_sessions_per_user,
+      dashboards_count: c.dashboards,
+      max_dashboards: org.max_dashboards,
+      reports_count: c.reports,
+      max_reports: org.max_reports,
+      tags_count: c.tags,
+      max_tags: org.max_tags,
+      event_templates_count: c.event_templates,
+      max_event_templates: org.max_event_templates,
       // Argus has no agents in this release (document 4 §9): 0, unlimited whatever the row says.
-      agents_count: 0, max_agents: null,
-      agent_devices_count: 0, max_agent_devices: null,
-      agent_access_rules_count: 0, max_agent_access_rules: null,
-      events_count: c.events, attachments_count: evidence.attachments,
+      agents_count: 0,
+      max_agents: null,
+      agent_devices_count: 0,
+      max_agent_devices: null,
+      agent_access_rules_count: 0,
+      max_agent_access_rules: null,
+      events_count: c.events,
+      attachments_count: evidence.attachments,
     };
   }
 }

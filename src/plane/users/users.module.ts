@@ -9,7 +9,12 @@ import { usersAdminRoutes, usersSelfRoutes } from './users.routes.js';
 
 /** Users: administered by administrators, each user edits its own name and password. */
 export function createUsers(deps: {
-  db: Db; clock: Clock; orgs: OrgsService; audit: AuditService; auth: AuthService; grants: OrgChangeRule;
+  db: Db;
+  clock: Clock;
+  orgs: OrgsService;
+  audit: AuditService;
+  auth: AuthService;
+  grants: OrgChangeRule;
 }): DomainParts & { users: UsersService } {
   const users = new UsersService(deps.db, deps.clock, deps.orgs, deps.audit, deps.auth, deps.grants);
   return {

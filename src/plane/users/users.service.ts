@@ -18,10 +18,19 @@ const BOOTSTRAP_LOCK = 724_201_003;
 // What a user may change on its own record: never its role, organisation, login or state.
 const SELF_FIELDS = new Set(['name', 'password']);
 
-export const userRow = (u: UserRecord) => ({ id: u.id, org_id: u.org_id, login: u.login, name: u.name, role: u.role, disabled: u.disabled });
+export const userRow = (u: UserRecord) => ({
+  id: u.id,
+  org_id: u.org_id,
+  login: u.login,
+  name: u.name,
+  role: u.role,
+  disabled: u.disabled,
+});
 
 /** The rights domain's part in a move: a user moved to another organisation loses the grants of the old one. */
-export interface OrgChangeRule { clearGrants(trx: Db, userId: string): Promise<void> }
+export interface OrgChangeRule {
+  clearGrants(trx: Db, userId: string): Promise<void>;
+}
 
 export class UsersService {
   constructor(
@@ -40,7 +49,14 @@ export class UsersService {
       await sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`.execute(trx);
       if (await usersStore.anySuperadmin(trx)) return false;
       const orgId = await this.orgs.ensureDefault(trx);
-      await usersStore.insert(trx, { id: randomUUID(), org_id: orgId, login: creds.login, name: creds.login, role: 'superadmin', password_hash: hash });
+      await usersStore.insert(trx, {
+        id: randomUUID(),
+        org_id: orgId,
+        login: creds.login,
+        name: creds.login,
+        role: 'superadmin',
+        password_hash: hash,
+      });
       return true;
     });
   }
@@ -82,10 +98,22 @@ export class UsersService {
     const id = randomUUID();
     return this.db.transaction().execute(async (trx) => {
       await this.checkQuota(trx, orgId);
-      const u: UserRecord = { id, org_id: orgId, login: body.login, name: body.name ?? body.login, role, disabled: body.disabled ?? false };
+      const u: UserRecord = {
+        id,
+        org_id: orgId,
+        login: body.login,
+        name: body.name ?? body.login,
+        role,
+        disabled: body.disabled ?? false,
+      };
       await usersStore.insert(trx, { ...u, password_hash: hash });
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId, action: 'user.create', objectType: 'user', objectId: id, objectName: u.login,
+        actor: actorOf(p),
+        orgId,
+        action: 'user.create',
+        objectType: 'user',
+        objectId: id,
+        objectName: u.login,
         params: { login: u.login, name: u.name, role, org_id: orgId, disabled: u.disabled },
       });
       return userRow(u);
@@ -132,7 +160,12 @@ export class UsersService {
       const after = { ...before, ...set };
       const { password_hash: _omit, ...visibleSet } = set;
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: after.org_id, action: 'user.update', objectType: 'user', objectId: id, objectName: after.login,
+        actor: actorOf(p),
+        orgId: after.org_id,
+        action: 'user.update',
+        objectType: 'user',
+        objectId: id,
+        objectName: after.login,
         params: { changed, ...visibleSet },
       });
       return userRow(after);
@@ -149,7 +182,12 @@ export class UsersService {
       await this.auth.revokeUser(trx, id);
       await usersStore.delete(trx, id);
       await this.audit.record(trx, {
-        actor: actorOf(p), orgId: before.org_id, action: 'user.delete', objectType: 'user', objectId: id, objectName: before.login,
+        actor: actorOf(p),
+        orgId: before.org_id,
+        action: 'user.delete',
+        objectType: 'user',
+        objectId: id,
+        objectName: before.login,
         params: { login: before.login, role: before.role },
       });
       return { id, deleted: true as const };

@@ -13,10 +13,22 @@ export interface SessionsCursor {
   after: { started_ms: number; id: string } | null;
 }
 
-interface Binding { user: string; camera: string | null; q: string | null }
+interface Binding {
+  user: string;
+  camera: string | null;
+  q: string | null;
+}
 
 export function encodeCursor(c: SessionsCursor, b: Binding): string {
-  const doc = { v: 1, n: c.node, s: c.after?.started_ms ?? null, i: c.after?.id ?? null, u: b.user, c: b.camera, q: b.q };
+  const doc = {
+    v: 1,
+    n: c.node,
+    s: c.after?.started_ms ?? null,
+    i: c.after?.id ?? null,
+    u: b.user,
+    c: b.camera,
+    q: b.q,
+  };
   return Buffer.from(JSON.stringify(doc)).toString('base64url');
 }
 
@@ -26,13 +38,24 @@ const bad = () => errors.badRequest('bad_cursor');
 export function decodeCursor(text: string, b: Binding): SessionsCursor {
   if (text.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(text)) throw bad();
   let doc: unknown;
-  try { doc = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')); } catch { throw bad(); }
+  try {
+    doc = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
   if (typeof doc !== 'object' || doc === null) throw bad();
   const d = doc as Record<string, unknown>;
   if (Object.keys(d).sort().join() !== 'c,i,n,q,s,u,v') throw bad();
   if (d.v !== 1 || typeof d.n !== 'string' || !isUuid(d.n)) throw bad();
   if (d.u !== b.user || d.c !== b.camera || d.q !== b.q) throw bad();
   if (d.s === null && d.i === null) return { node: d.n.toLowerCase(), after: null };
-  if (!Number.isSafeInteger(d.s) || (d.s as number) < 0 || typeof d.i !== 'string' || d.i.length === 0 || d.i.length > 128) throw bad();
+  if (
+    !Number.isSafeInteger(d.s) ||
+    (d.s as number) < 0 ||
+    typeof d.i !== 'string' ||
+    d.i.length === 0 ||
+    d.i.length > 128
+  )
+    throw bad();
   return { node: d.n.toLowerCase(), after: { started_ms: d.s as number, id: d.i } };
 }

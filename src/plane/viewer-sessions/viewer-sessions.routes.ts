@@ -6,12 +6,19 @@ import { SessionsCodes, SessionsPage, SessionsQuery } from './viewer-sessions.sc
 
 /** Administrator scope: GET /api/v1/sessions, the fleet-wide list of live viewers of the caller's cameras. */
 export function viewerSessionsRoutes(app: PlaneApp, deps: { sessions: ViewerSessionsService }): void {
-  app.get('/api/v1/sessions', {
-    schema: {
-      tags: ['sessions'],
-      summary: 'Live viewers of the cameras the caller may see, from at most 4 nodes per request (2 s each). Errors: 400 query_too_long, bad_cursor, bad_limit; 404 not_found; 500 url_build_failed.',
-      security: sec, querystring: SessionsQuery, response: { 200: SessionsPage },
+  app.get(
+    '/api/v1/sessions',
+    {
+      schema: {
+        tags: ['sessions'],
+        summary:
+          'Live viewers of the cameras the caller may see, from at most 4 nodes per request (2 s each). Errors: 400 query_too_long, bad_cursor, bad_limit; 404 not_found; 500 url_build_failed.',
+        security: sec,
+        querystring: SessionsQuery,
+        response: { 200: SessionsPage },
+      },
+      config: { validationCode: validationCodes(SessionsCodes) },
     },
-    config: { validationCode: validationCodes(SessionsCodes) },
-  }, async (req) => deps.sessions.list(principalOf(req), req.query));
+    async (req) => deps.sessions.list(principalOf(req), req.query),
+  );
 }

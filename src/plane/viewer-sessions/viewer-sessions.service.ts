@@ -16,8 +16,17 @@ export const SESSIONS_DEFAULT_LIMIT = 50;
 
 /** A row as a node reports it (its GET /api/v1/sessions), checked field by field. */
 interface NodeRow {
-  id: string; stream: string; protocol: string; client_ip: string; user_agent: string; sub: string; connected_ms: number;
-  subject_kind: string | null; subject_name: string | null; camera_id: string | null; started_at_ms: number;
+  id: string;
+  stream: string;
+  protocol: string;
+  client_ip: string;
+  user_agent: string;
+  sub: string;
+  connected_ms: number;
+  subject_kind: string | null;
+  subject_name: string | null;
+  camera_id: string | null;
+  started_at_ms: number;
 }
 
 const str = (v: unknown, max = 1024): v is string => typeof v === 'string' && v.length <= max;
@@ -28,10 +37,18 @@ function nodeRows(body: unknown): NodeRow[] | null {
   if (!Array.isArray(rows)) return null;
   return rows.flatMap((r: Record<string, unknown>) => {
     if (!r || typeof r !== 'object') return [];
-    if (!str(r.id, 128) || !str(r.stream) || !str(r.protocol) || !str(r.client_ip) || !str(r.user_agent) || !str(r.sub)) return [];
+    if (!str(r.id, 128) || !str(r.stream) || !str(r.protocol) || !str(r.client_ip) || !str(r.user_agent) || !str(r.sub))
+      return [];
     if (!Number.isSafeInteger(r.connected_ms) || !Number.isSafeInteger(r.started_at_ms)) return [];
     if (!strOrNull(r.subject_kind) || !strOrNull(r.subject_name) || !strOrNull(r.camera_id)) return [];
-    return [{ ...r, subject_kind: r.subject_kind ?? null, subject_name: r.subject_name ?? null, camera_id: r.camera_id ?? null } as NodeRow];
+    return [
+      {
+        ...r,
+        subject_kind: r.subject_kind ?? null,
+        subject_name: r.subject_name ?? null,
+        camera_id: r.camera_id ?? null,
+      } as NodeRow,
+    ];
   });
 }
 
@@ -44,12 +61,15 @@ function cameraOf(r: NodeRow): string | null {
   return r.camera_id !== null && isUuid(r.camera_id) ? r.camera_id.toLowerCase() : null;
 }
 
-const byStart = (a: NodeRow, b: NodeRow) => a.started_at_ms - b.started_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-const isAfter = (r: NodeRow, k: { started_ms: number; id: string }) => r.started_at_ms > k.started_ms || (r.started_at_ms === k.started_ms && r.id > k.id);
+const byStart = (a: NodeRow, b: NodeRow) =>
+  a.started_at_ms - b.started_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const isAfter = (r: NodeRow, k: { started_ms: number; id: string }) =>
+  r.started_at_ms > k.started_ms || (r.started_at_ms === k.started_ms && r.id > k.id);
 
 function matches(s: ViewerSession, needle: string): boolean {
-  return [s.stream, s.protocol, s.client_ip, s.user_agent, s.sub, s.node_name, s.camera_name, s.subject_name]
-    .some((f) => f.toLowerCase().includes(needle));
+  return [s.stream, s.protocol, s.client_ip, s.user_agent, s.sub, s.node_name, s.camera_name, s.subject_name].some(
+    (f) => f.toLowerCase().includes(needle),
+  );
 }
 
 /**
@@ -65,7 +85,10 @@ export class ViewerSessionsService {
     private readonly clock: Clock,
     private readonly nodes: NodesService,
     private readonly inventory: SessionsInventory,
-    private readonly opts: { nodesPerRequest: number; timeoutMs: number } = { nodesPerRequest: SESSIONS_NODES_PER_REQUEST, timeoutMs: SESSIONS_NODE_TIMEOUT_MS },
+    private readonly opts: { nodesPerRequest: number; timeoutMs: number } = {
+      nodesPerRequest: SESSIONS_NODES_PER_REQUEST,
+      timeoutMs: SESSIONS_NODE_TIMEOUT_MS,
+    },
   ) {}
 
   async list(p: Principal, args: SessionsArgs) {
@@ -101,7 +124,10 @@ export class ViewerSessionsService {
     const partial: string[] = [];
     const perNode = targets.map((t, k) => {
       const rows = answers[k];
-      if (rows === null) { partial.push(t.node.id); return null; }
+      if (rows === null) {
+        partial.push(t.node.id);
+        return null;
+      }
       const after = cursor && cursor.node === t.node.id ? cursor.after : null;
       const candidates = rows.sort(byStart).flatMap((r) => {
         if (after && !isAfter(r, after)) return [];
@@ -110,7 +136,10 @@ export class ViewerSessionsService {
       });
       return { node: t.node, after, candidates };
     });
-    const visible = await this.inventory.visibleCameras(p, perNode.flatMap((n) => n?.candidates.map((c) => c.cam) ?? []));
+    const visible = await this.inventory.visibleCameras(
+      p,
+      perNode.flatMap((n) => n?.candidates.map((c) => c.cam) ?? []),
+    );
 
     const items: ViewerSession[] = [];
     let next: SessionsCursor | null = null;
@@ -131,14 +160,30 @@ export class ViewerSessionsService {
       }
     }
     if (!next && rest !== undefined) next = { node: rest, after: null };
-    return { items, limit, next_cursor: next ? encodeCursor(next, binding) : null, partial_nodes: partial, sampled_at: sampledAt };
+    return {
+      items,
+      limit,
+      next_cursor: next ? encodeCursor(next, binding) : null,
+      partial_nodes: partial,
+      sampled_at: sampledAt,
+    };
   }
 
   private item(r: NodeRow, node: NodeCall, cameraId: string, cameraName: string): ViewerSession {
     return {
-      stream: r.stream, protocol: r.protocol, client_ip: r.client_ip, user_agent: r.user_agent, sub: r.sub,
-      connected_ms: Math.max(0, r.connected_ms), node_id: node.id, node_name: node.name, camera_id: cameraId, camera_name: cameraName,
-      subject_kind: r.subject_kind ?? 'unknown', subject_id: isUuid(r.sub) ? r.sub.toLowerCase() : null, subject_name: r.subject_name ?? '',
+      stream: r.stream,
+      protocol: r.protocol,
+      client_ip: r.client_ip,
+      user_agent: r.user_agent,
+      sub: r.sub,
+      connected_ms: Math.max(0, r.connected_ms),
+      node_id: node.id,
+      node_name: node.name,
+      camera_id: cameraId,
+      camera_name: cameraName,
+      subject_kind: r.subject_kind ?? 'unknown',
+      subject_id: isUuid(r.sub) ? r.sub.toLowerCase() : null,
+      subject_name: r.subject_name ?? '',
     };
   }
 

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statfsSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN, call, freePort, startNode, type RunningNode } from '../helpers/node-process.js';
@@ -15,12 +24,22 @@ const CONFIG = `auth {\n    api_write_token ${WRITE};\n}\nlog_level info;\n`;
 const dir = mkdtempSync(join(tmpdir(), 'argus-node-full-'));
 let mountError: string | null = existsSync(MAIN) ? null : `${MAIN} is missing: run npm run build`;
 if (!mountError) {
-  try { execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k,mode=0700', 'tmpfs', dir], { stdio: 'pipe' }); }
-  catch (err) { mountError = `mount of a tmpfs is not permitted here (${String((err as { stderr?: Buffer }).stderr ?? err).trim()})`; }
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k,mode=0700', 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (err) {
+    mountError = `mount of a tmpfs is not permitted here (${String((err as { stderr?: Buffer }).stderr ?? err).trim()})`;
+  }
 }
 if (mountError) console.warn(`node full-disk: skipped: ${mountError}`);
 // afterAll unmounts; this covers a run that never reaches it (a filter that skips every test, a crash).
-else process.once('exit', () => { try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }); } catch { /* already gone */ } });
+else
+  process.once('exit', () => {
+    try {
+      execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+    } catch {
+      /* already gone */
+    }
+  });
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const FILLER = join(dir, 'filler');
@@ -42,13 +61,38 @@ describe.skipIf(mountError !== null)('a full disk under the node configuration a
   });
   afterAll(async () => {
     await node?.stop('SIGKILL');
-    if (!mountError) { try { execFileSync('umount', ['-l', dir]); } catch { /* already gone */ } }
-    try { rmdirSync(dir); } catch { /* left for the OS */ }
+    if (!mountError) {
+      try {
+        execFileSync('umount', ['-l', dir]);
+      } catch {
+        /* already gone */
+      }
+    }
+    try {
+      rmdirSync(dir);
+    } catch {
+      /* left for the OS */
+    }
   });
 
-  const history = async () => (await call(node.url, 'GET', '/api/v1/config/history', { token: WRITE })).json as Array<{ epoch: number; hash: string; via: string }>;
+  const history = async () =>
+    (await call(node.url, 'GET', '/api/v1/config/history', { token: WRITE })).json as Array<{
+      epoch: number;
+      hash: string;
+      via: string;
+    }>;
 
-  interface Seen { free: number; level: string; status: number; error?: string; file: string; lastHash: string; served: string; leftovers: string[]; before: string }
+  interface Seen {
+    free: number;
+    level: string;
+    status: number;
+    error?: string;
+    file: string;
+    lastHash: string;
+    served: string;
+    leftovers: string[];
+    before: string;
+  }
   const seen: Seen[] = [];
 
   beforeAll(async () => {
@@ -59,21 +103,38 @@ describe.skipIf(mountError !== null)('a full disk under the node configuration a
       const level = before.includes('log_level debug;') ? 'info' : 'debug';
       const r = await call(node.url, 'PATCH', '/api/v1/config/globals', { token: WRITE, body: { log_level: level } });
       const h = await history();
-      const leftovers = [...readdirSync(dir), ...readdirSync(join(dir, 'data', 'config-history')), ...readdirSync(join(dir, 'data', 'config-history', 'blobs'))]
-        .filter((n) => n.includes('.argus-tmp-'));
-      seen.push({ free, level, status: r.status, error: r.json?.error, file: readFileSync(node.configPath, 'utf8'), lastHash: h[h.length - 1]!.hash,
-        served: (await call(node.url, 'GET', '/api/v1/config', { token: WRITE })).json.text, leftovers, before });
+      const leftovers = [
+        ...readdirSync(dir),
+        ...readdirSync(join(dir, 'data', 'config-history')),
+        ...readdirSync(join(dir, 'data', 'config-history', 'blobs')),
+      ].filter((n) => n.includes('.argus-tmp-'));
+      seen.push({
+        free,
+        level,
+        status: r.status,
+        error: r.json?.error,
+        file: readFileSync(node.configPath, 'utf8'),
+        lastHash: h[h.length - 1]!.hash,
+        served: (await call(node.url, 'GET', '/api/v1/config', { token: WRITE })).json.text,
+        leftovers,
+        before,
+      });
     }
     unlinkSync(FILLER);
-    console.info(`node full-disk config saves: ${JSON.stringify(seen.map((o) => [o.free, o.status, o.error, o.file === o.before ? 'file kept' : 'file replaced', o.lastHash === sha(o.file) ? 'history agrees' : 'HISTORY DISAGREES']))}`);
+    console.info(
+      `node full-disk config saves: ${JSON.stringify(seen.map((o) => [o.free, o.status, o.error, o.file === o.before ? 'file kept' : 'file replaced', o.lastHash === sha(o.file) ? 'history agrees' : 'HISTORY DISAGREES']))}`,
+    );
   });
 
   it('refuses a save that does not fit with 507 storage_full, leaves no temp file, and the file is always whole', () => {
-    const texts = new Set(seen.flatMap((o) => [o.before]).concat(seen.filter((o) => o.status === 200).map((o) => o.file)));
+    const texts = new Set(
+      seen.flatMap((o) => [o.before]).concat(seen.filter((o) => o.status === 200).map((o) => o.file)),
+    );
     expect(seen.filter((o) => o.status !== 200).length).toBeGreaterThan(0);
     expect(seen.some((o) => o.status === 200)).toBe(true);
     for (const o of seen) {
-      if (o.status !== 200) expect({ status: o.status, error: o.error }).toEqual({ status: 507, error: 'storage_full' });
+      if (o.status !== 200)
+        expect({ status: o.status, error: o.error }).toEqual({ status: 507, error: 'storage_full' });
       expect(o.leftovers).toEqual([]);
       // Whole: the file is the text before the save or a text some save produced, never a cut one.
       expect(/log_level (debug|info);\n/.test(o.file) && o.file.endsWith('\n')).toBe(true);

@@ -16,7 +16,12 @@ const CONFIG = `auth {\n    api_write_token ${WRITE};\n}\nlog_level info;\n`;
 const ROUNDS = 5;
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
-interface Entry { epoch: number; hash: string; via: string; actor: string }
+interface Entry {
+  epoch: number;
+  hash: string;
+  via: string;
+  actor: string;
+}
 
 describe.skipIf(!existsSync(MAIN))('kill -9 of the node during configuration-history appends (real executable)', () => {
   let node: RunningNode | undefined;
@@ -40,7 +45,10 @@ describe.skipIf(!existsSync(MAIN))('kill -9 of the node during configuration-his
         let level = readFileSync(running.configPath, 'utf8').includes('log_level debug;') ? 'info' : 'debug';
         while (!stop) {
           try {
-            const r = await call(running.url, 'PATCH', '/api/v1/config/globals', { token: WRITE, body: { log_level: level } });
+            const r = await call(running.url, 'PATCH', '/api/v1/config/globals', {
+              token: WRITE,
+              body: { log_level: level },
+            });
             if (r.status !== 200) throw new Error(`save answered ${r.status} ${r.text}`);
             expect(r.json.changed).toBe(true);
             acked.push({ epoch: r.json.epoch, hash: r.json.hash });
@@ -60,12 +68,19 @@ describe.skipIf(!existsSync(MAIN))('kill -9 of the node during configuration-his
       const h = (await call(node.url, 'GET', '/api/v1/config/history', { token: WRITE })).json as Entry[];
       const file = readFileSync(node.configPath, 'utf8');
       const state = JSON.stringify({ round, acked: acked.length, tail: h.slice(-3) });
-      expect(h.map((e) => e.epoch), state).toEqual(Array.from({ length: h.length }, (_, i) => i + 1));
+      expect(
+        h.map((e) => e.epoch),
+        state,
+      ).toEqual(Array.from({ length: h.length }, (_, i) => i + 1));
       for (const a of acked) expect(h[a.epoch - 1], state).toMatchObject(a);
       expect(h[h.length - 1]!.hash, state).toBe(sha(file));
       const blobs = join(dir, 'data', 'config-history', 'blobs');
       for (const e of h) expect(sha(readFileSync(join(blobs, `${e.hash}.conf`), 'utf8')), state).toBe(e.hash);
-      const leftovers = [...readdirSync(join(dir, 'data', 'config-history')), ...readdirSync(blobs), ...readdirSync(dir)].filter((n) => n.includes('.argus-tmp-'));
+      const leftovers = [
+        ...readdirSync(join(dir, 'data', 'config-history')),
+        ...readdirSync(blobs),
+        ...readdirSync(dir),
+      ].filter((n) => n.includes('.argus-tmp-'));
       expect(leftovers, state).toEqual([]);
       // The save cut by the kill: at most one epoch beyond the last acknowledged one.
       const lastAcked = Math.max(epochsAtStart, acked.length ? acked[acked.length - 1]!.epoch : 0);

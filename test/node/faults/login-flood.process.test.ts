@@ -13,20 +13,51 @@ const FLOODER = '127.0.0.2';
 const VICTIM = '127.0.0.3';
 
 let node: RunningNode;
-const agents = { [FLOODER]: new Agent({ keepAlive: true, maxSockets: 32, localAddress: FLOODER }), [VICTIM]: new Agent({ keepAlive: true, maxSockets: 4, localAddress: VICTIM }) } as Record<string, Agent>;
+const agents = {
+  [FLOODER]: new Agent({ keepAlive: true, maxSockets: 32, localAddress: FLOODER }),
+  [VICTIM]: new Agent({ keepAlive: true, maxSockets: 4, localAddress: VICTIM }),
+} as Record<string, Agent>;
 
-function call(from: string, method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; ms: number; json: any }> {
+function call(
+  from: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; ms: number; json: any }> {
   const started = performance.now();
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: node.port, method, path, agent: agents[from], headers: {
-      ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
-      res.on('end', () => { let json: any = null; try { json = JSON.parse(text); } catch { /* not JSON */ } resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, json }); });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: node.port,
+        method,
+        path,
+        agent: agents[from],
+        headers: {
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+            : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let json: any = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -42,7 +73,9 @@ describe.skipIf(!existsSync(MAIN))('the node under a failed-login flood from one
   });
 
   it('gives one address 5 wrong guesses however many it sends at once, then 429', async () => {
-    const first = await Promise.all(Array.from({ length: 32 }, () => call(FLOODER, 'POST', '/api/v1/auth/login', { body: { password: 'wrong' } })));
+    const first = await Promise.all(
+      Array.from({ length: 32 }, () => call(FLOODER, 'POST', '/api/v1/auth/login', { body: { password: 'wrong' } })),
+    );
     const by = (s: number) => first.filter((r) => r.status === s).length;
     expect({ 401: by(401), 429: by(429) }).toEqual({ 401: 5, 429: 27 });
     for (const r of first.filter((x) => x.status === 429)) expect(r.json).toMatchObject({ error: 'too_many_requests' });
@@ -54,7 +87,10 @@ describe.skipIf(!existsSync(MAIN))('the node under a failed-login flood from one
     let flooding = true;
     let floodAnswers = 0;
     const flood = Array.from({ length: 32 }, async () => {
-      while (flooding) { await call(FLOODER, 'POST', '/api/v1/auth/login', { body: { password: 'wrong' } }); floodAnswers++; }
+      while (flooding) {
+        await call(FLOODER, 'POST', '/api/v1/auth/login', { body: { password: 'wrong' } });
+        floodAnswers++;
+      }
     });
     const logins: number[] = [];
     const reads: number[] = [];
@@ -74,7 +110,12 @@ describe.skipIf(!existsSync(MAIN))('the node under a failed-login flood from one
       await Promise.all(flood);
     }
     const sorted = [...reads].sort((a, b) => a - b);
-    const figures = { floodAnswers, readP50: Math.round(sorted[Math.floor(sorted.length / 2)]!), readMax: Math.round(sorted.at(-1)!), loginMax: Math.round(Math.max(...logins)) };
+    const figures = {
+      floodAnswers,
+      readP50: Math.round(sorted[Math.floor(sorted.length / 2)]!),
+      readMax: Math.round(sorted.at(-1)!),
+      loginMax: Math.round(Math.max(...logins)),
+    };
     console.info(`node login flood: ${JSON.stringify(figures)}`);
     expect(floodAnswers).toBeGreaterThan(100);
     // Generous bounds for a shared 2-core machine: a read must not queue behind the flood's 600 ms delays.

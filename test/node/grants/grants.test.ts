@@ -5,7 +5,10 @@ import { SessionKeyRing } from '../../../src/node/grants/session-keys.js';
 describe('media grant: intent/protocol table', () => {
   it.each([
     [{ stream: 'cam1', intent: 'live', protocols: ['hls'] }, null],
-    [{ stream: 'cam1', intent: 'live', protocols: ['hls', 'webrtc', 'whep', 'llhls', 'dash', 'mse', 'rtsp', 'srt'] }, null],
+    [
+      { stream: 'cam1', intent: 'live', protocols: ['hls', 'webrtc', 'whep', 'llhls', 'dash', 'mse', 'rtsp', 'srt'] },
+      null,
+    ],
     [{ stream: 'cam1', intent: 'live', protocols: ['hls', 'whip'] }, 'intent live cannot include whip'],
     [{ stream: 'cam1', intent: 'live', protocols: ['api'] }, 'protocols cannot include api'],
     [{ stream: 'cam1', intent: 'live', protocols: [] }, 'protocols must hold 1 to 8 values'],
@@ -22,8 +25,14 @@ describe('media grant: intent/protocol table', () => {
     [{ stream: 'vod/cam1/2026-01-01', intent: 'vod', protocols: ['hls'] }, null],
     [{ stream: 'cam1', intent: 'vod', protocols: ['hls'] }, 'for intent vod the stream must start with vod/'],
     [{ stream: 'vod/x', intent: 'vod', protocols: ['dash'] }, 'intent vod allows only hls'],
-    [{ stream: '../etc', intent: 'live', protocols: ['hls'] }, 'stream must be a stream path (letters, digits, _ . - and / between segments)'],
-    [{ stream: 'a//b', intent: 'live', protocols: ['hls'] }, 'stream must be a stream path (letters, digits, _ . - and / between segments)'],
+    [
+      { stream: '../etc', intent: 'live', protocols: ['hls'] },
+      'stream must be a stream path (letters, digits, _ . - and / between segments)',
+    ],
+    [
+      { stream: 'a//b', intent: 'live', protocols: ['hls'] },
+      'stream must be a stream path (letters, digits, _ . - and / between segments)',
+    ],
   ] as Array<[GrantRequest, string | null]>)('%o -> %s', (req, expected) => {
     expect(grantProblem(req)).toBe(expected);
   });
@@ -33,7 +42,11 @@ describe('media grant token', () => {
   it('is bound to stream, protocol set, address and 300 s', async () => {
     let now = 1_800_000_000_000;
     const grants = new MediaGrants({ now: () => now });
-    const g = await grants.issue({ stream: 'cam1', intent: 'live', protocols: ['hls', 'webrtc'] }, '192.0.2.1', 1_800_043_200);
+    const g = await grants.issue(
+      { stream: 'cam1', intent: 'live', protocols: ['hls', 'webrtc'] },
+      '192.0.2.1',
+      1_800_043_200,
+    );
     expect(g.ttl_secs).toBe(300);
     expect(g.expires_at - g.server_time).toBe(300);
     expect(g.session_expires_at).toBe(1_800_043_200);

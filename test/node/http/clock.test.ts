@@ -21,11 +21,19 @@ beforeAll(async () => {
   const text = `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\ntrusted_proxies 127.0.0.1;\nlog_level silent;\nauth { admin_password clock-pw; }\nauth_backend { hs256 viewer-secret-0123456789; }\nstream cam1 { input rtsp://127.0.0.1:9/none; }\n`;
   const configPath = join(dir, 'argus-node.conf');
   await writeFile(configPath, text);
-  node = await buildNodeApp({ configPath, configText: text, config: parseConfig(text, dir).config, clock, logger: pino({ level: 'silent' }) });
+  node = await buildNodeApp({
+    configPath,
+    configText: text,
+    config: parseConfig(text, dir).config,
+    clock,
+    logger: pino({ level: 'silent' }),
+  });
   [base] = await node.listen();
 });
 let stopped = false;
-afterAll(async () => { if (!stopped) await node?.stop(); });
+afterAll(async () => {
+  if (!stopped) await node?.stop();
+});
 
 const login = (password: string, xff = '192.0.2.1') =>
   call(base, 'POST', '/api/v1/auth/login', { body: { password }, headers: { 'x-forwarded-for': xff } });
@@ -43,7 +51,10 @@ describe('time rules (in-process node, manual clock)', () => {
 
   it('a media grant is valid for 300 seconds', async () => {
     const { json: s } = await login('clock-pw');
-    const { json: g } = await call(base, 'POST', '/api/v1/auth/media-grants', { token: s.token, body: { stream: 'cam1', intent: 'live', protocols: ['hls'] } });
+    const { json: g } = await call(base, 'POST', '/api/v1/auth/media-grants', {
+      token: s.token,
+      body: { stream: 'cam1', intent: 'live', protocols: ['hls'] },
+    });
     const t0 = now;
     now = t0 + 299_000;
     expect((await call(base, 'GET', `/cam1/index.m3u8?token=${g.token}`)).status).toBe(503);
@@ -72,7 +83,13 @@ describe('time rules (in-process node, manual clock)', () => {
 
   it('stop gives a stuck recording 5 s, and one that closes ends the wait early', async () => {
     let closed = false;
-    node.services.recordings.add({ stream: 'cam1', close: async () => { await new Promise((r) => setTimeout(r, 100)); closed = true; } });
+    node.services.recordings.add({
+      stream: 'cam1',
+      close: async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        closed = true;
+      },
+    });
     node.services.recordings.add({ stream: 'stuck', close: () => new Promise(() => {}) });
     const t0 = performance.now();
     stopped = true;

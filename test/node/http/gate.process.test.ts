@@ -24,9 +24,12 @@ beforeAll(async () => {
   const r = await call(node.url, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD } });
   session = r.json.token;
 });
-afterAll(async () => { await node?.stop(); });
+afterAll(async () => {
+  await node?.stop();
+});
 
-const get = (path: string, token?: string, headers?: Record<string, string>) => call(node.url, 'GET', path, { token, headers });
+const get = (path: string, token?: string, headers?: Record<string, string>) =>
+  call(node.url, 'GET', path, { token, headers });
 
 describe('POST /api/v1/auth/login (real node)', () => {
   it('200: correct password gives a 12 h bearer session token', async () => {
@@ -42,7 +45,10 @@ describe('POST /api/v1/auth/login (real node)', () => {
   it('400: body without password, and a body that is not JSON', async () => {
     const [missing, notJson, empty] = await Promise.all([
       call(node.url, 'POST', '/api/v1/auth/login', { body: { pass: PASSWORD } }),
-      call(node.url, 'POST', '/api/v1/auth/login', { raw: 'password=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      call(node.url, 'POST', '/api/v1/auth/login', {
+        raw: 'password=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       call(node.url, 'POST', '/api/v1/auth/login'),
     ]);
     for (const r of [missing, notJson, empty]) {
@@ -54,7 +60,10 @@ describe('POST /api/v1/auth/login (real node)', () => {
 
   it('401: wrong password, after the unconditional 600 ms delay, no WWW-Authenticate', async () => {
     const t0 = performance.now();
-    const r = await call(node.url, 'POST', '/api/v1/auth/login', { body: { password: 'wrong' }, headers: { 'x-forwarded-for': '198.51.100.1' } });
+    const r = await call(node.url, 'POST', '/api/v1/auth/login', {
+      body: { password: 'wrong' },
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    });
     const took = performance.now() - t0;
     expect(r.status).toBe(401);
     expect(r.json).toEqual({ error: 'unauthorized' });
@@ -70,8 +79,11 @@ describe('POST /api/v1/auth/login (real node)', () => {
 
   it('429: the throttling window of an address opens after 5 failures; other addresses are not affected', async () => {
     const from = { 'x-forwarded-for': '203.0.113.50' };
-    const fails = await Promise.all(Array.from({ length: 5 }, () =>
-      call(node.url, 'POST', '/api/v1/auth/login', { body: { password: 'guess' }, headers: from })));
+    const fails = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(node.url, 'POST', '/api/v1/auth/login', { body: { password: 'guess' }, headers: from }),
+      ),
+    );
     expect(fails.map((f) => f.status)).toEqual([401, 401, 401, 401, 401]);
     const t0 = performance.now();
     const blocked = await call(node.url, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD }, headers: from });
@@ -79,7 +91,10 @@ describe('POST /api/v1/auth/login (real node)', () => {
     expect(blocked.json.error).toBe('too_many_requests');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(performance.now() - t0).toBeLessThan(600);
-    const other = await call(node.url, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.51' } });
+    const other = await call(node.url, 'POST', '/api/v1/auth/login', {
+      body: { password: PASSWORD },
+      headers: { 'x-forwarded-for': '203.0.113.51' },
+    });
     expect(other.status).toBe(200);
   });
 });
@@ -113,7 +128,10 @@ describe('static API tokens: the level table (real node)', () => {
     ['bogus', 'GET', '/metrics', 401, undefined],
   ] as const)('%s %s %s -> %i %s', async (who, method, path, status, reason) => {
     const token = { read: READ, write: WRITE, session, none: undefined, bogus: 'not-a-token-0123456789' }[who];
-    const r = await call(node.url, method, path, { token, body: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : {} });
+    const r = await call(node.url, method, path, {
+      token,
+      body: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : {},
+    });
     expect(r.status).toBe(status);
     if (status === 403) expect(r.json).toEqual({ error: 'forbidden', reason });
     if (status === 401) {
@@ -154,10 +172,16 @@ describe('static API tokens: the level table (real node)', () => {
 
   it('the events feed reports a stream added through the API', async () => {
     const ac = new AbortController();
-    const r = await fetch(`${node.url}/api/v1/events`, { headers: { authorization: `Bearer ${READ}` }, signal: ac.signal });
+    const r = await fetch(`${node.url}/api/v1/events`, {
+      headers: { authorization: `Bearer ${READ}` },
+      signal: ac.signal,
+    });
     const reader = r.body!.getReader();
     let text = new TextDecoder().decode((await reader.read()).value);
-    const put = await call(node.url, 'PUT', '/api/v1/streams/cam9', { token: WRITE, body: { input: 'testsrc://cam9', on_demand: true } });
+    const put = await call(node.url, 'PUT', '/api/v1/streams/cam9', {
+      token: WRITE,
+      body: { input: 'testsrc://cam9', on_demand: true },
+    });
     expect(put.status).toBe(201);
     while (!text.includes('event: stream')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toMatch(/event: stream\ndata: \{"name":"cam9","state":"parked"/);
@@ -168,7 +192,9 @@ describe('static API tokens: the level table (real node)', () => {
   it('tokens and passwords never appear in the log', async () => {
     await get(`/api/v1/streams?token=${session}&x=1`);
     await node.waitForLog((l) => l.msg === 'request' && String(l.url).endsWith('&x=1'));
-    expect(node.logs.filter((l) => l.msg === 'request' && String(l.url).includes('token=')).map((l) => l.url)).toContain('/api/v1/streams?token=[redacted]&x=1');
+    expect(
+      node.logs.filter((l) => l.msg === 'request' && String(l.url).includes('token=')).map((l) => l.url),
+    ).toContain('/api/v1/streams?token=[redacted]&x=1');
     const all = JSON.stringify(node.logs) + node.stderr.join('');
     for (const secret of [READ, WRITE, PASSWORD, session]) expect(all).not.toContain(secret);
   });
@@ -188,7 +214,11 @@ describe('GET /metrics and GET /api/v1/metrics (real node)', () => {
     const r = await get('/api/v1/metrics', READ);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('application/json');
-    expect(r.json).toMatchObject({ truncated: false, limit_bytes: 262144, gate: { enabled: true, password: true, static_tokens: true } });
+    expect(r.json).toMatchObject({
+      truncated: false,
+      limit_bytes: 262144,
+      gate: { enabled: true, password: true, static_tokens: true },
+    });
     expect(r.text).not.toContain(READ);
   });
 });

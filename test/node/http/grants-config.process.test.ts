@@ -29,16 +29,25 @@ beforeAll(async () => {
   session = r.json.token;
   sessionExpires = r.json.expires_at;
 });
-afterAll(async () => { await node?.stop(); });
+afterAll(async () => {
+  await node?.stop();
+});
 
-const grant = (body: unknown, token: string | undefined = session) => call(node.url, 'POST', '/api/v1/auth/media-grants', { token, body });
+const grant = (body: unknown, token: string | undefined = session) =>
+  call(node.url, 'POST', '/api/v1/auth/media-grants', { token, body });
 const ok = { stream: 'cam1', intent: 'live', protocols: ['hls', 'webrtc'] };
 
 describe('POST /api/v1/auth/media-grants (real node)', () => {
   it('200: the media grant object, fixed 300 s', async () => {
     const r = await grant(ok);
     expect(r.status).toBe(200);
-    expect(Object.keys(r.json).sort()).toEqual(['expires_at', 'server_time', 'session_expires_at', 'token', 'ttl_secs']);
+    expect(Object.keys(r.json).sort()).toEqual([
+      'expires_at',
+      'server_time',
+      'session_expires_at',
+      'token',
+      'ttl_secs',
+    ]);
     expect(r.json.ttl_secs).toBe(300);
     expect(r.json.expires_at - r.json.server_time).toBe(300);
     expect(Math.abs(r.json.server_time - Date.now() / 1000)).toBeLessThan(5);
@@ -59,14 +68,18 @@ describe('POST /api/v1/auth/media-grants (real node)', () => {
     ['duplicate protocols', { ...ok, protocols: ['hls', 'hls'] }],
     ['not JSON', 'stream=cam1'],
   ])('400 invalid_request: %s', async (_n, body) => {
-    const r = typeof body === 'string'
-      ? await call(node.url, 'POST', '/api/v1/auth/media-grants', { token: session, raw: body })
-      : await grant(body);
+    const r =
+      typeof body === 'string'
+        ? await call(node.url, 'POST', '/api/v1/auth/media-grants', { token: session, raw: body })
+        : await grant(body);
     expect(r.status).toBe(400);
     expect(r.json.error).toBe('invalid_request');
   });
 
-  it.each([['read', READ], ['write', WRITE]])('403 for the %s token', async (_n, token) => {
+  it.each([
+    ['read', READ],
+    ['write', WRITE],
+  ])('403 for the %s token', async (_n, token) => {
     const r = await grant(ok, token);
     expect(r.status).toBe(403);
     expect(r.json).toEqual({ error: 'forbidden', reason: 'api_token_is_not_a_media_credential' });
@@ -93,7 +106,9 @@ describe('POST /api/v1/auth/media-grants (real node)', () => {
 
   it('a viewer token of the auth_backend opens the media path and never the API', async () => {
     const viewer = await new SignJWT({ typ: 'viewer', stream: 'cam*', sub: 'u1' })
-      .setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(VIEWER_SECRET));
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(VIEWER_SECRET));
     expect((await call(node.url, 'GET', `/cam1/index.m3u8?token=${viewer}`)).status).toBe(503);
     expect((await call(node.url, 'GET', '/api/v1/streams', { token: viewer })).status).toBe(401);
     expect((await call(node.url, 'GET', '/cam1/index.m3u8')).json.reason).toBe('viewer_token_invalid');
@@ -118,11 +133,15 @@ describe('POST /api/v1/auth/rotate-session-keys (real node)', () => {
   });
 
   it('409 in a cluster (cluster_id set), hot', async () => {
-    expect((await call(node.url, 'PATCH', '/api/v1/config/globals', { token: WRITE, body: { cluster_id: 'eu-1' } })).status).toBe(200);
+    expect(
+      (await call(node.url, 'PATCH', '/api/v1/config/globals', { token: WRITE, body: { cluster_id: 'eu-1' } })).status,
+    ).toBe(200);
     const r = await call(node.url, 'POST', '/api/v1/auth/rotate-session-keys', { token: session });
     expect(r.status).toBe(409);
     expect(r.json.error).toBe('cluster_managed_keys');
-    expect((await call(node.url, 'PATCH', '/api/v1/config/globals', { token: WRITE, body: { cluster_id: null } })).status).toBe(200);
+    expect(
+      (await call(node.url, 'PATCH', '/api/v1/config/globals', { token: WRITE, body: { cluster_id: null } })).status,
+    ).toBe(200);
     expect((await call(node.url, 'POST', '/api/v1/auth/rotate-session-keys', { token: session })).status).toBe(200);
   });
 });
@@ -134,7 +153,10 @@ describe('configuration endpoints (real node)', () => {
     expect(r.json.text).toBe(await readFile(node.configPath, 'utf8'));
     expect(r.json.text).toContain('camera-pass');
     expect(typeof r.json.version).toBe('string');
-    expect(r.json.build).toMatchObject({ version: r.json.version, build_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(r.json.build).toMatchObject({
+      version: r.json.version,
+      build_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
     expect(r.headers.get('cache-control')).toBe('no-store');
     const fwd = await call(node.url, 'GET', '/api/v1/fleet/self/config', { token: session });
     expect(fwd.json.text).toBe(r.json.text);
@@ -151,14 +173,20 @@ describe('configuration endpoints (real node)', () => {
     const last = before.json[before.json.length - 1].epoch;
     const original = await readFile(node.configPath, 'utf8');
 
-    const p = await call(node.url, 'PATCH', '/api/v1/config/globals', { token: session, body: { log_level: 'warn', trusted_proxies: ['10.0.0.0/8'] } });
+    const p = await call(node.url, 'PATCH', '/api/v1/config/globals', {
+      token: session,
+      body: { log_level: 'warn', trusted_proxies: ['10.0.0.0/8'] },
+    });
     expect(p.status).toBe(200);
     expect(p.json).toMatchObject({ epoch: last + 1, changed: true });
     const edited = await readFile(node.configPath, 'utf8');
     expect(edited.startsWith(original)).toBe(true);
     expect(edited.slice(original.length)).toBe('log_level warn;\ntrusted_proxies 10.0.0.0/8;\n');
 
-    const same = await call(node.url, 'PATCH', '/api/v1/config/globals', { token: session, body: { log_level: 'warn' } });
+    const same = await call(node.url, 'PATCH', '/api/v1/config/globals', {
+      token: session,
+      body: { log_level: 'warn' },
+    });
     expect(same.json).toMatchObject({ epoch: last + 1, changed: false });
 
     const rb = await call(node.url, 'POST', '/api/v1/config/rollback', { token: WRITE, body: { epoch: last } });
@@ -166,7 +194,13 @@ describe('configuration endpoints (real node)', () => {
     expect(rb.json).toMatchObject({ epoch: last + 2, changed: true, rolled_from: last + 1 });
     expect(await readFile(node.configPath, 'utf8')).toBe(original);
 
-    const h = (await call(node.url, 'GET', '/api/v1/config/history', { token: session })).json as Array<{ epoch: number; hash: string; via: string; actor: string; ts_ms: number }>;
+    const h = (await call(node.url, 'GET', '/api/v1/config/history', { token: session })).json as Array<{
+      epoch: number;
+      hash: string;
+      via: string;
+      actor: string;
+      ts_ms: number;
+    }>;
     expect(h.map((e) => e.epoch)).toEqual(Array.from({ length: h.length }, (_, i) => i + 1));
     expect(h[0]).toMatchObject({ epoch: 1, via: 'boot', actor: 'system' });
     expect(h.slice(1).every((e) => e.via === 'api')).toBe(true);
@@ -183,14 +217,19 @@ describe('configuration endpoints (real node)', () => {
     const r = await call(node.url, 'POST', '/api/v1/config/rollback', { token: WRITE, body: { epoch: 9999 } });
     expect(r.status).toBe(404);
     expect(r.json).toEqual({ error: 'epoch_not_found', epoch: 9999 });
-    expect((await call(node.url, 'POST', '/api/v1/config/rollback', { token: WRITE, body: { epoch: '1' } })).status).toBe(400);
-    expect((await call(node.url, 'POST', '/api/v1/config/rollback', { token: WRITE, body: { epoch: 1, x: 1 } })).status).toBe(400);
+    expect(
+      (await call(node.url, 'POST', '/api/v1/config/rollback', { token: WRITE, body: { epoch: '1' } })).status,
+    ).toBe(400);
+    expect(
+      (await call(node.url, 'POST', '/api/v1/config/rollback', { token: WRITE, body: { epoch: 1, x: 1 } })).status,
+    ).toBe(400);
   });
 
   it('an invalid change is refused with every problem and no token in the reply; nothing is written', async () => {
     const before = await readFile(node.configPath, 'utf8');
     const r = await call(node.url, 'PATCH', '/api/v1/config/globals', {
-      token: session, body: { auth: { admin_password: PASSWORD, api_read_token: 'short-secret', api_write_token: '' } },
+      token: session,
+      body: { auth: { admin_password: PASSWORD, api_read_token: 'short-secret', api_write_token: '' } },
     });
     expect(r.status).toBe(400);
     expect(r.json.error).toBe('invalid_config');
@@ -203,7 +242,10 @@ describe('configuration endpoints (real node)', () => {
   });
 
   it('PATCH of the auth block rewrites the whole block and applies hot: a token not sent is gone', async () => {
-    const r = await call(node.url, 'PATCH', '/api/v1/config/globals', { token: session, body: { auth: { admin_password: PASSWORD, api_read_token: `${READ}-new` } } });
+    const r = await call(node.url, 'PATCH', '/api/v1/config/globals', {
+      token: session,
+      body: { auth: { admin_password: PASSWORD, api_read_token: `${READ}-new` } },
+    });
     expect(r.status).toBe(200);
     const text = await readFile(node.configPath, 'utf8');
     expect(text).toContain(`auth {\n    admin_password ${PASSWORD};\n    api_read_token ${READ}-new;\n}\nauth_backend`);
@@ -214,15 +256,29 @@ describe('configuration endpoints (real node)', () => {
   });
 
   it('PUT and DELETE of a stream are configuration epochs', async () => {
-    const put = await call(node.url, 'PUT', '/api/v1/streams/cam2', { token: session, body: { input: 'testsrc://two', on_demand: true } });
+    const put = await call(node.url, 'PUT', '/api/v1/streams/cam2', {
+      token: session,
+      body: { input: 'testsrc://two', on_demand: true },
+    });
     expect(put.status).toBe(201);
     expect(put.json.stream).toMatchObject({ name: 'cam2', on_demand: true, state: 'parked' });
-    expect(await readFile(node.configPath, 'utf8')).toContain('stream cam2 {\n    input testsrc://two;\n    on_demand;\n}\n');
-    expect((await call(node.url, 'PUT', '/api/v1/streams/cam2', { token: session, body: { input: 'testsrc://two', on_demand: true } })).status).toBe(200);
+    expect(await readFile(node.configPath, 'utf8')).toContain(
+      'stream cam2 {\n    input testsrc://two;\n    on_demand;\n}\n',
+    );
+    expect(
+      (
+        await call(node.url, 'PUT', '/api/v1/streams/cam2', {
+          token: session,
+          body: { input: 'testsrc://two', on_demand: true },
+        })
+      ).status,
+    ).toBe(200);
     const del = await call(node.url, 'DELETE', '/api/v1/streams/cam2', { token: session });
     expect(del.status).toBe(200);
     expect((await call(node.url, 'DELETE', '/api/v1/streams/cam2', { token: session })).status).toBe(404);
-    expect((await call(node.url, 'PUT', '/api/v1/streams/cam3', { token: session, body: { input: 'ftp://x' } })).json.error).toBe('invalid_config');
+    expect(
+      (await call(node.url, 'PUT', '/api/v1/streams/cam3', { token: session, body: { input: 'ftp://x' } })).json.error,
+    ).toBe('invalid_config');
   });
 });
 
@@ -230,7 +286,18 @@ describe('GET /api/v1/system (real node)', () => {
   it('has every field the plane sweeper reads', async () => {
     const r = await call(node.url, 'GET', '/api/v1/system', { token: session });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.json).sort()).toEqual(['cpus', 'host_cpu_busy_pct', 'license', 'mem_available_mb', 'mem_total_mb', 'proc_cpu_cores', 'rss_mb', 'storages', 'stream_counts', 'version']);
+    expect(Object.keys(r.json).sort()).toEqual([
+      'cpus',
+      'host_cpu_busy_pct',
+      'license',
+      'mem_available_mb',
+      'mem_total_mb',
+      'proc_cpu_cores',
+      'rss_mb',
+      'storages',
+      'stream_counts',
+      'version',
+    ]);
     expect(r.json.stream_counts).toEqual({ total: 1, live: 0, degraded: 0, failing: 1 });
     expect(r.json.license).toBeNull();
     expect(r.json.rss_mb).toBeGreaterThan(0);

@@ -10,11 +10,16 @@ async function start(body: string, opts: Parameters<typeof startNode>[1] = {}): 
   started.push(n);
   return n;
 }
-afterAll(async () => { await Promise.all(started.map((n) => n.stop())); });
+afterAll(async () => {
+  await Promise.all(started.map((n) => n.stop()));
+});
 
 function startupLines(n: RunningNode): { gate: string[]; metrics: string[] } {
   const msgs = n.logs.map((l) => l.msg);
-  return { gate: msgs.filter((m) => m.startsWith('management gate')), metrics: msgs.filter((m) => m.startsWith('/metrics')) };
+  return {
+    gate: msgs.filter((m) => m.startsWith('management gate')),
+    metrics: msgs.filter((m) => m.startsWith('/metrics')),
+  };
 }
 
 describe('a node with no gate credential at all', () => {
@@ -24,9 +29,13 @@ describe('a node with no gate credential at all', () => {
     expect((await call(n.url, 'GET', '/metrics')).status).toBe(401);
     expect((await call(n.url, 'GET', '/metrics', { token: 'anything-at-all-123' })).status).toBe(401);
     const lines = startupLines(n);
-    expect(lines.gate).toEqual(['management gate OPEN: no admin_password, api_read_token or api_write_token is set; the panel and /api/v1 are unauthenticated']);
+    expect(lines.gate).toEqual([
+      'management gate OPEN: no admin_password, api_read_token or api_write_token is set; the panel and /api/v1 are unauthenticated',
+    ]);
     expect(n.logs.find((l) => l.msg === lines.gate[0])?.level).toBe(40);
-    expect(lines.metrics).toEqual(['/metrics is closed (since build 2026.08): no credential is configured, so every request answers 401']);
+    expect(lines.metrics).toEqual([
+      '/metrics is closed (since build 2026.08): no credential is configured, so every request answers 401',
+    ]);
   });
 
   it('login answers 404, media grants 409 admin_auth_disabled', async () => {
@@ -34,14 +43,18 @@ describe('a node with no gate credential at all', () => {
     const login = await call(n.url, 'POST', '/api/v1/auth/login', { body: { password: 'x' } });
     expect(login.status).toBe(404);
     expect(login.json.error).toBe('not_found');
-    const g = await call(n.url, 'POST', '/api/v1/auth/media-grants', { body: { stream: 'cam1', intent: 'live', protocols: ['hls'] } });
+    const g = await call(n.url, 'POST', '/api/v1/auth/media-grants', {
+      body: { stream: 'cam1', intent: 'live', protocols: ['hls'] },
+    });
     expect(g.status).toBe(409);
     expect(g.json).toEqual({ error: 'admin_auth_disabled' });
   });
 
   it('the first-run wizard closes the gate by rewriting the auth block, without restart', async () => {
     const n = started[0];
-    const r = await call(n.url, 'PATCH', '/api/v1/config/globals', { body: { auth: { admin_password: 'first run pw', api_read_token: READ } } });
+    const r = await call(n.url, 'PATCH', '/api/v1/config/globals', {
+      body: { auth: { admin_password: 'first run pw', api_read_token: READ } },
+    });
     expect(r.status).toBe(200);
     expect((await call(n.url, 'GET', '/api/v1/streams')).status).toBe(401);
     expect((await call(n.url, 'GET', '/metrics', { token: READ })).status).toBe(200);
@@ -57,8 +70,12 @@ describe('a node with static tokens and no password', () => {
     const login = await call(n.url, 'POST', '/api/v1/auth/login', { body: { password: 'x' } });
     expect(login.status).toBe(404);
     const lines = startupLines(n);
-    expect(lines.gate).toEqual(['management gate: static API tokens only (no admin_password); the panel login does not exist and POST /api/v1/auth/login answers 404']);
-    expect(lines.metrics).toEqual(['/metrics is closed (since build 2026.08): it accepts Authorization: Bearer with the read token, the write token or an administrator session token']);
+    expect(lines.gate).toEqual([
+      'management gate: static API tokens only (no admin_password); the panel login does not exist and POST /api/v1/auth/login answers 404',
+    ]);
+    expect(lines.metrics).toEqual([
+      '/metrics is closed (since build 2026.08): it accepts Authorization: Bearer with the read token, the write token or an administrator session token',
+    ]);
   });
 
   it('a single read token cannot leave the panel open', async () => {
@@ -71,11 +88,16 @@ describe('a node with static tokens and no password', () => {
 describe('a node with only the password', () => {
   it('/metrics accepts only an administrator session bearer', async () => {
     const n = await start('auth { admin_password pw-only-node; }\n');
-    expect(startupLines(n).metrics).toEqual(['/metrics is closed (since build 2026.08): no static tokens are set, so it accepts only an administrator session bearer']);
+    expect(startupLines(n).metrics).toEqual([
+      '/metrics is closed (since build 2026.08): no static tokens are set, so it accepts only an administrator session bearer',
+    ]);
     const { json } = await call(n.url, 'POST', '/api/v1/auth/login', { body: { password: 'pw-only-node' } });
     expect((await call(n.url, 'GET', '/metrics', { token: json.token })).status).toBe(200);
     expect((await call(n.url, 'GET', '/metrics')).status).toBe(401);
-    const g = await call(n.url, 'POST', '/api/v1/auth/media-grants', { token: json.token, body: { stream: 'cam1', intent: 'live', protocols: ['hls'] } });
+    const g = await call(n.url, 'POST', '/api/v1/auth/media-grants', {
+      token: json.token,
+      body: { stream: 'cam1', intent: 'live', protocols: ['hls'] },
+    });
     expect(g.status).toBe(409);
     expect(g.json).toEqual({ error: 'media_auth_disabled' });
     const rot = await call(n.url, 'POST', '/api/v1/auth/rotate-session-keys', { token: json.token });
@@ -91,7 +113,8 @@ describe('admin_ip_bind', () => {
   it('with trusted_proxies, binds the session to the client address behind the proxy', async () => {
     const n = await start('trusted_proxies 127.0.0.1;\nauth {\n    admin_password bound-pw;\n    admin_ip_bind;\n}\n');
     const { json } = await login(n, '192.0.2.10');
-    const use = (xff: string) => call(n.url, 'GET', '/api/v1/streams', { token: json.token, headers: { 'x-forwarded-for': xff } });
+    const use = (xff: string) =>
+      call(n.url, 'GET', '/api/v1/streams', { token: json.token, headers: { 'x-forwarded-for': xff } });
     expect((await use('192.0.2.10')).status).toBe(200);
     expect((await use('192.0.2.11')).status).toBe(401);
   });
@@ -99,14 +122,22 @@ describe('admin_ip_bind', () => {
   it('without trusted_proxies, the binding fixes on the proxy address', async () => {
     const n = await start('auth {\n    admin_password bound-pw;\n    admin_ip_bind on;\n}\n');
     const { json } = await login(n, '192.0.2.10');
-    const r = await call(n.url, 'GET', '/api/v1/streams', { token: json.token, headers: { 'x-forwarded-for': '192.0.2.99' } });
+    const r = await call(n.url, 'GET', '/api/v1/streams', {
+      token: json.token,
+      headers: { 'x-forwarded-for': '192.0.2.99' },
+    });
     expect(r.status).toBe(200);
   });
 
   it('off: a session token works from any address', async () => {
-    const n = await start('trusted_proxies 127.0.0.1;\nauth {\n    admin_password bound-pw;\n    admin_ip_bind off;\n}\n');
+    const n = await start(
+      'trusted_proxies 127.0.0.1;\nauth {\n    admin_password bound-pw;\n    admin_ip_bind off;\n}\n',
+    );
     const { json } = await login(n, '192.0.2.10');
-    const r = await call(n.url, 'GET', '/api/v1/streams', { token: json.token, headers: { 'x-forwarded-for': '192.0.2.11' } });
+    const r = await call(n.url, 'GET', '/api/v1/streams', {
+      token: json.token,
+      headers: { 'x-forwarded-for': '192.0.2.11' },
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -135,7 +166,10 @@ describe('session tokens across a restart', () => {
   it('a changed password closes the sessions of the old one (hot)', async () => {
     const n = await start('auth {\n    admin_password old-password;\n    session_secret "fixed secret value";\n}\n');
     const { json } = await call(n.url, 'POST', '/api/v1/auth/login', { body: { password: 'old-password' } });
-    const r = await call(n.url, 'PATCH', '/api/v1/config/globals', { token: json.token, body: { auth: { admin_password: 'new-password', session_secret: 'fixed secret value' } } });
+    const r = await call(n.url, 'PATCH', '/api/v1/config/globals', {
+      token: json.token,
+      body: { auth: { admin_password: 'new-password', session_secret: 'fixed secret value' } },
+    });
     expect(r.status).toBe(200);
     expect((await call(n.url, 'GET', '/api/v1/streams', { token: json.token })).status).toBe(401);
   });
@@ -147,7 +181,9 @@ describe('stop', () => {
     const t0 = performance.now();
     expect(await n.stop('SIGTERM')).toBe(0);
     expect(performance.now() - t0).toBeLessThan(3000);
-    expect(n.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['stopping: closing open recordings (up to 5 s)', 'stopped']));
+    expect(n.logs.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['stopping: closing open recordings (up to 5 s)', 'stopped']),
+    );
   });
 });
 
@@ -173,11 +209,24 @@ describe('reload (SIGHUP)', () => {
 
 describe('hot application of every auth parameter', () => {
   it('session_secret and admin_ip_bind changed through the API apply to the next request', async () => {
-    const n = await start('trusted_proxies 127.0.0.1;\nauth {\n    admin_password hot-pw;\n    session_secret "first secret value";\n}\n');
-    const login = async (xff: string) => (await call(n.url, 'POST', '/api/v1/auth/login', { body: { password: 'hot-pw' }, headers: { 'x-forwarded-for': xff } })).json.token as string;
-    const use = async (token: string, xff: string) => (await call(n.url, 'GET', '/api/v1/streams', { token, headers: { 'x-forwarded-for': xff } })).status;
+    const n = await start(
+      'trusted_proxies 127.0.0.1;\nauth {\n    admin_password hot-pw;\n    session_secret "first secret value";\n}\n',
+    );
+    const login = async (xff: string) =>
+      (
+        await call(n.url, 'POST', '/api/v1/auth/login', {
+          body: { password: 'hot-pw' },
+          headers: { 'x-forwarded-for': xff },
+        })
+      ).json.token as string;
+    const use = async (token: string, xff: string) =>
+      (await call(n.url, 'GET', '/api/v1/streams', { token, headers: { 'x-forwarded-for': xff } })).status;
     const first = await login('192.0.2.1');
-    const patch = (auth: Record<string, unknown>) => call(n.url, 'PATCH', '/api/v1/config/globals', { token: first, body: { auth: { admin_password: 'hot-pw', ...auth } } });
+    const patch = (auth: Record<string, unknown>) =>
+      call(n.url, 'PATCH', '/api/v1/config/globals', {
+        token: first,
+        body: { auth: { admin_password: 'hot-pw', ...auth } },
+      });
 
     expect((await patch({ session_secret: 'first secret value', admin_ip_bind: true })).status).toBe(200);
     expect(await use(first, '192.0.2.2')).toBe(200);

@@ -5,7 +5,8 @@ import { signedLicense } from '../helpers/node-process.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const opts = { now: NOW, buildDate: '2026-05-01', keys: TEST_KEYS };
-const lic = (expires: string, updates_until = 'unlimited') => signedLicense({ licensee: 'ACME', expires, updates_until, nodes: 3 });
+const lic = (expires: string, updates_until = 'unlimited') =>
+  signedLicense({ licensee: 'ACME', expires, updates_until, nodes: 3 });
 
 describe('licence evaluation (document 4 section 8)', () => {
   it.each([
@@ -27,7 +28,9 @@ describe('licence evaluation (document 4 section 8)', () => {
   });
 
   it('the message names the updates_until date', () => {
-    expect(evaluateLicense(lic('2027-01-01', '2026-04-30'), opts).refusal?.message).toBe('the licence does not cover builds after 2026-04-30');
+    expect(evaluateLicense(lic('2027-01-01', '2026-04-30'), opts).refusal?.message).toBe(
+      'the licence does not cover builds after 2026-04-30',
+    );
   });
 
   it('a tampered field breaks the signature', () => {

@@ -6,8 +6,20 @@ describe('recording stop grace', () => {
   it('returns as soon as every recording has closed', async () => {
     const r = new Recordings();
     let closed = 0;
-    r.add({ stream: 'a', close: async () => { await sleep(30); closed++; } });
-    r.add({ stream: 'b', close: async () => { await sleep(60); closed++; } });
+    r.add({
+      stream: 'a',
+      close: async () => {
+        await sleep(30);
+        closed++;
+      },
+    });
+    r.add({
+      stream: 'b',
+      close: async () => {
+        await sleep(60);
+        closed++;
+      },
+    });
     const t0 = Date.now();
     expect(await r.closeAll(5000)).toBe(0);
     const took = Date.now() - t0;

@@ -18,7 +18,10 @@ const WRITE = `write-token-${CANARY}-0123`;
 
 class Capture extends Writable {
   text = '';
-  override _write(chunk: Buffer, _enc: string, cb: () => void): void { this.text += chunk.toString(); cb(); }
+  override _write(chunk: Buffer, _enc: string, cb: () => void): void {
+    this.text += chunk.toString();
+    cb();
+  }
 }
 
 let now = Date.parse('2026-03-01T10:00:00Z');
@@ -32,39 +35,55 @@ const out = new Capture();
 beforeAll(async () => {
   dir = await tempDir();
   const port = await freePort();
-  const text = `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level debug;\n`
-    + `auth { api_read_token ${READ}; api_write_token ${WRITE}; }\n`
-    + `stream cam1 { input rtsp://cam:${CANARY}@127.0.0.1:9/none; }\n`;
+  const text =
+    `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level debug;\n` +
+    `auth { api_read_token ${READ}; api_write_token ${WRITE}; }\n` +
+    `stream cam1 { input rtsp://cam:${CANARY}@127.0.0.1:9/none; }\n`;
   const configPath = join(dir, 'argus-node.conf');
   await writeFile(configPath, text);
   node = await buildNodeApp({
-    configPath, configText: text, config: parseConfig(text, dir).config, clock, build, licenseKeys: TEST_KEYS,
+    configPath,
+    configText: text,
+    config: parseConfig(text, dir).config,
+    clock,
+    build,
+    licenseKeys: TEST_KEYS,
     logger: makeNodeLogger('debug', { write: (s: string) => out.write(s) }),
   });
   [base] = await node.listen();
 });
-afterAll(async () => { await node?.stop(); });
+afterAll(async () => {
+  await node?.stop();
+});
 
-type Page = { head_seq: number; capacity: number; entries: Array<{ seq: number; ts_ms: number; level: string; target: string; message: string }> };
+type Page = {
+  head_seq: number;
+  capacity: number;
+  entries: Array<{ seq: number; ts_ms: number; level: string; target: string; message: string }>;
+};
 const logs = async (query = '', token = READ): Promise<Page> => {
   const r = await call(base, 'GET', `/api/v1/logs${query}`, { token });
   expect(r.status, JSON.stringify(r.json)).toBe(200);
   return r.json as Page;
 };
-const own = async (query: string) => (await logs(query)).entries.filter((e) => e.target !== 'argus_node::http' && !e.message.startsWith('request '));
+const own = async (query: string) =>
+  (await logs(query)).entries.filter((e) => e.target !== 'argus_node::http' && !e.message.startsWith('request '));
 
 describe('node gate tiers for /api/v1/logs and /api/v1/license', () => {
-  it.each(['/api/v1/logs', '/api/v1/license'])('%s: read and write tokens read; no or a wrong token 401; read token cannot write', async (path) => {
-    expect((await call(base, 'GET', path, { token: READ })).status).toBe(200);
-    expect((await call(base, 'GET', path, { token: WRITE })).status).toBe(200);
-    const none = await call(base, 'GET', path);
-    expect(none.status).toBe(401);
-    expect(none.json).toEqual({ error: 'unauthorized' });
-    expect((await call(base, 'GET', path, { token: 'not-a-token-0123456789' })).status).toBe(401);
-    const write = await call(base, 'POST', path, { token: READ, body: {} });
-    expect(write.status).toBe(403);
-    expect(write.json).toEqual({ error: 'forbidden', reason: 'read_token_cannot_write' });
-  });
+  it.each(['/api/v1/logs', '/api/v1/license'])(
+    '%s: read and write tokens read; no or a wrong token 401; read token cannot write',
+    async (path) => {
+      expect((await call(base, 'GET', path, { token: READ })).status).toBe(200);
+      expect((await call(base, 'GET', path, { token: WRITE })).status).toBe(200);
+      const none = await call(base, 'GET', path);
+      expect(none.status).toBe(401);
+      expect(none.json).toEqual({ error: 'unauthorized' });
+      expect((await call(base, 'GET', path, { token: 'not-a-token-0123456789' })).status).toBe(401);
+      const write = await call(base, 'POST', path, { token: READ, body: {} });
+      expect(write.status).toBe(403);
+      expect(write.json).toEqual({ error: 'forbidden', reason: 'read_token_cannot_write' });
+    },
+  );
 });
 
 describe('GET /api/v1/logs (node)', () => {
@@ -134,7 +153,10 @@ describe('GET /api/v1/logs (node)', () => {
     await call(base, 'GET', `/cam1/index.m3u8?t=${CANARY}&token=${CANARY}`);
     await call(base, 'GET', '/api/v1/streams', { token: `${CANARY}-wrong-token` });
     await call(base, 'GET', '/api/v1/config', { token: WRITE }); // the config (with its secrets) is read, not logged
-    node.services.log.error({ input: `rtsp://cam:${CANARY}@10.0.0.1/s`, api_token: CANARY }, `ingest failed: password=${CANARY} Authorization: Bearer ${CANARY}`);
+    node.services.log.error(
+      { input: `rtsp://cam:${CANARY}@10.0.0.1/s`, api_token: CANARY },
+      `ingest failed: password=${CANARY} Authorization: Bearer ${CANARY}`,
+    );
     const p = await logs(`?after=${mark}&limit=1000`);
     const text = JSON.stringify(p);
     expect(text).toContain('token=[redacted]'); // the request lines were logged, scrubbed
@@ -169,15 +191,30 @@ describe('GET /api/v1/license (node)', () => {
 
   it('without a licence file: state none, the licence fields null, the build date', async () => {
     const r = await call(base, 'GET', '/api/v1/license', { token: READ });
-    expect(r.json).toEqual({ state: 'none', licensee: null, expires: null, updates_until: null, build_date: '2026-01-15' });
+    expect(r.json).toEqual({
+      state: 'none',
+      licensee: null,
+      expires: null,
+      updates_until: null,
+      build_date: '2026-01-15',
+    });
   });
 
   it('ok, then grace past expires, then unlicensed after 14 days', async () => {
-    await writeFile(file(), signedLicense({ licensee: 'ACME', expires: '2026-06-30', updates_until: 'unlimited', nodes: 3 }));
+    await writeFile(
+      file(),
+      signedLicense({ licensee: 'ACME', expires: '2026-06-30', updates_until: 'unlimited', nodes: 3 }),
+    );
     await node.services.license.load();
     try {
       const read = async () => (await call(base, 'GET', '/api/v1/license', { token: READ })).json;
-      expect(await read()).toEqual({ state: 'ok', licensee: 'ACME', expires: '2026-06-30', updates_until: 'unlimited', build_date: '2026-01-15' });
+      expect(await read()).toEqual({
+        state: 'ok',
+        licensee: 'ACME',
+        expires: '2026-06-30',
+        updates_until: 'unlimited',
+        build_date: '2026-01-15',
+      });
       now = Date.parse('2026-07-05T10:00:00Z');
       expect(await read()).toMatchObject({ state: 'grace' });
       now = Date.parse('2026-07-20T10:00:00Z');
@@ -190,10 +227,16 @@ describe('GET /api/v1/license (node)', () => {
   });
 
   it('a build dated after updates_until is unlicensed', async () => {
-    await writeFile(file(), signedLicense({ licensee: 'ACME', expires: '2027-01-01', updates_until: '2025-12-31', nodes: 3 }));
+    await writeFile(
+      file(),
+      signedLicense({ licensee: 'ACME', expires: '2027-01-01', updates_until: '2025-12-31', nodes: 3 }),
+    );
     await node.services.license.load();
     try {
-      expect((await call(base, 'GET', '/api/v1/license', { token: READ })).json).toMatchObject({ state: 'unlicensed', updates_until: '2025-12-31' });
+      expect((await call(base, 'GET', '/api/v1/license', { token: READ })).json).toMatchObject({
+        state: 'unlicensed',
+        updates_until: '2025-12-31',
+      });
     } finally {
       await rm(file(), { force: true });
       await node.services.license.load();

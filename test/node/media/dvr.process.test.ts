@@ -24,9 +24,15 @@ function body(): string {
   ].join('\n');
 }
 
-async function recorded(stream: string, storage = 'rec'): Promise<Array<{ start: number; duration: number; bytes: number; file: string }>> {
+async function recorded(
+  stream: string,
+  storage = 'rec',
+): Promise<Array<{ start: number; duration: number; bytes: number; file: string }>> {
   const text = await readFile(join(dir, storage, stream, 'index.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 beforeAll(async () => {
@@ -42,7 +48,10 @@ afterAll(async () => {
 
 describe('recording', () => {
   it('writes segments under the storage path with an index', async () => {
-    const segs = await waitFor('5 recorded segments', async () => { const s = await recorded('cam1'); return s.length >= 5 ? s : null; });
+    const segs = await waitFor('5 recorded segments', async () => {
+      const s = await recorded('cam1');
+      return s.length >= 5 ? s : null;
+    });
     const first = segs[0];
     expect(first.file).toMatch(/^\d{4}-\d{2}-\d{2}\/\d+-\d+\.ts$/);
     expect(first.duration).toBeGreaterThanOrEqual(900);
@@ -96,31 +105,52 @@ describe('recording', () => {
     expect(Number(probe.duration)).toBeGreaterThan(2.5);
     expect(Number(probe.duration)).toBeLessThan(3.6);
     // The temporary file is gone once sent.
-    await waitFor('export temp file removed', async () => (await readdir(join(dir, 'data', 'tmp'))).filter((f) => f.endsWith('.mp4')).length === 0, 5000);
+    await waitFor(
+      'export temp file removed',
+      async () => (await readdir(join(dir, 'data', 'tmp'))).filter((f) => f.endsWith('.mp4')).length === 0,
+      5000,
+    );
   });
 
   it('retention removes old segments', async () => {
     // `short` keeps 4 s; the sweep runs every 5 s. Its first segment must go, and what stays is young.
     const first = await waitFor('a first segment', async () => (await recorded('short'))[0]);
-    await waitFor('the first segment removed', async () => !(await recorded('short')).some((s) => s.start === first.start), 20_000, 500);
+    await waitFor(
+      'the first segment removed',
+      async () => !(await recorded('short')).some((s) => s.start === first.start),
+      20_000,
+      500,
+    );
     await expect(stat(join(dir, 'rec', 'short', first.file))).rejects.toThrow();
     const oldest = (await recorded('short'))[0];
     expect(Date.now() - (oldest.start + oldest.duration)).toBeLessThan(4000 + 5000 + 1500);
-    const files = (await readdir(join(dir, 'rec', 'short'), { recursive: true })).filter((f) => String(f).endsWith('.ts'));
+    const files = (await readdir(join(dir, 'rec', 'short'), { recursive: true })).filter((f) =>
+      String(f).endsWith('.ts'),
+    );
     expect(files.length).toBeLessThanOrEqual(12);
     const segs = await recorded('short');
     expect(files.length).toBe(segs.length);
   });
 
   it("the storage's max_bytes is enforced", async () => {
-    await waitFor('enough written to hit max_bytes', async () => {
-      const segs = await recorded('full', 'tiny');
-      return segs.length > 0 && Date.now() - segs[0].start > 0 && segs.reduce((a, s) => a + s.bytes, 0) > SMALL_MAX * 0.7 ? true : null;
-    }, 20_000);
+    await waitFor(
+      'enough written to hit max_bytes',
+      async () => {
+        const segs = await recorded('full', 'tiny');
+        return segs.length > 0 &&
+          Date.now() - segs[0].start > 0 &&
+          segs.reduce((a, s) => a + s.bytes, 0) > SMALL_MAX * 0.7
+          ? true
+          : null;
+      },
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 3000));
     const segs = await recorded('full', 'tiny');
     expect(segs.reduce((a, s) => a + s.bytes, 0)).toBeLessThanOrEqual(SMALL_MAX);
-    const files = (await readdir(join(dir, 'tiny', 'full'), { recursive: true })).filter((f) => String(f).endsWith('.ts'));
+    const files = (await readdir(join(dir, 'tiny', 'full'), { recursive: true })).filter((f) =>
+      String(f).endsWith('.ts'),
+    );
     expect(files.length).toBe(segs.length);
   });
 });

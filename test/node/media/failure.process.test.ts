@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { freePort, startNode, type RunningNode } from '../helpers/node-process.js';
-import { MEDIA_ENV, ffprobe, httpSource, killChild, rtmpSource, stopAndReap, uris, waitState } from './media-helpers.js';
+import {
+  MEDIA_ENV,
+  ffprobe,
+  httpSource,
+  killChild,
+  rtmpSource,
+  stopAndReap,
+  uris,
+  waitState,
+} from './media-helpers.js';
 import { call } from '../helpers/node-process.js';
 
 /**
@@ -22,8 +31,11 @@ beforeAll(async () => {
   source = httpSource(port);
   slow = httpSource(slowPort, 0.4);
   rtmp = rtmpSource(rtmpPort);
-  node = await startNode(`stream cam { input http://127.0.0.1:${port}/live.ts; }\nstream gone { input rtsp://cam-user:cam-secret@127.0.0.1:9/none; }\n`
-    + `stream pull { input rtmp://127.0.0.1:${rtmpPort}/live/cam; }\nstream slow { input http://127.0.0.1:${slowPort}/live.ts; }\n`, { env: MEDIA_ENV });
+  node = await startNode(
+    `stream cam { input http://127.0.0.1:${port}/live.ts; }\nstream gone { input rtsp://cam-user:cam-secret@127.0.0.1:9/none; }\n` +
+      `stream pull { input rtmp://127.0.0.1:${rtmpPort}/live/cam; }\nstream slow { input http://127.0.0.1:${slowPort}/live.ts; }\n`,
+    { env: MEDIA_ENV },
+  );
 });
 afterAll(async () => {
   await killChild(source);
@@ -42,7 +54,10 @@ describe('a supervised ingest', () => {
     const row = await waitState(node, 'pull', 'live', 25_000);
     expect(row).toMatchObject({ video: 'copy', codec: 'h264', resolution: '160x90' });
     const segs = uris((await call(node.url, 'GET', '/pull/live.m3u8')).text);
-    expect(await ffprobe(`${node.url}/pull/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264', width: '160' });
+    expect(await ffprobe(`${node.url}/pull/${segs[segs.length - 1]}`)).toMatchObject({
+      codec_name: 'h264',
+      width: '160',
+    });
   });
 
   it('turns failing with the reason when the source dies, and recovers when it returns', async () => {

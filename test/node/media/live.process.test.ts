@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { call, startNode, tempDir, type RunningNode } from '../helpers/node-process.js';
-import { MEDIA_ENV, TESTSRC, alive, childPids, ffprobe, makeClip, stopAndReap, uris, waitFor, waitState } from './media-helpers.js';
+import {
+  MEDIA_ENV,
+  TESTSRC,
+  alive,
+  childPids,
+  ffprobe,
+  makeClip,
+  stopAndReap,
+  uris,
+  waitFor,
+  waitState,
+} from './media-helpers.js';
 
 /**
  * Live HLS from real ffmpeg: a testsrc stream (encoded), a looping file (copied), an on-demand
@@ -18,8 +29,11 @@ beforeAll(async () => {
   clipUrl = pathToFileURL(clip).toString();
   const mjpeg = join(dir, 'mjpeg.avi');
   await makeClip(mjpeg, 2, 'mjpeg');
-  node = await startNode(`stream cam1 { input "${TESTSRC}"; }\nstream clip { input "${clipUrl}"; }\nstream lazy { input "${TESTSRC}"; on_demand; }\n`
-    + `stream mjpeg { input "${pathToFileURL(mjpeg)}"; }\n`, { dir, env: MEDIA_ENV });
+  node = await startNode(
+    `stream cam1 { input "${TESTSRC}"; }\nstream clip { input "${clipUrl}"; }\nstream lazy { input "${TESTSRC}"; on_demand; }\n` +
+      `stream mjpeg { input "${pathToFileURL(mjpeg)}"; }\n`,
+    { dir, env: MEDIA_ENV },
+  );
 });
 afterAll(async () => {
   expect(await stopAndReap(node)).toEqual([]);
@@ -28,10 +42,18 @@ afterAll(async () => {
 describe('a testsrc stream', () => {
   it('goes live and reports bitrate, frame rate and resolution', async () => {
     const row = await waitState(node, 'cam1', 'live');
-    expect(row).toMatchObject({ input: TESTSRC, resolution: '160x90', codec: 'h264', video: 'encode', last_error: null });
+    expect(row).toMatchObject({
+      input: TESTSRC,
+      resolution: '160x90',
+      codec: 'h264',
+      video: 'encode',
+      last_error: null,
+    });
     expect(typeof row.since_ms).toBe('number');
     const later = await waitFor('fps and bitrate', async () => {
-      const r = (await call(node.url, 'GET', '/api/v1/streams')).json.rows.find((x: { name: string }) => x.name === 'cam1');
+      const r = (await call(node.url, 'GET', '/api/v1/streams')).json.rows.find(
+        (x: { name: string }) => x.name === 'cam1',
+      );
       return r.fps > 0 && r.bitrate_kbps > 0 ? r : null;
     });
     expect(later.fps).toBeGreaterThan(5);
@@ -59,9 +81,16 @@ describe('a testsrc stream', () => {
     expect(seg.headers.get('content-type')).toBe('video/mp2t');
     const bytes = new Uint8Array(await seg.arrayBuffer());
     expect(bytes[0]).toBe(0x47); // MPEG-TS sync byte
-    expect(await ffprobe(`${node.url}/cam1/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264', width: '160', height: '90' });
+    expect(await ffprobe(`${node.url}/cam1/${segs[segs.length - 1]}`)).toMatchObject({
+      codec_name: 'h264',
+      width: '160',
+      height: '90',
+    });
     // ffmpeg as an HLS client follows the multivariant playlist like hls.js and Safari do.
-    expect(await ffprobe(`${node.url}/cam1/index.m3u8`, 'stream=codec_name,width,height')).toMatchObject({ codec_name: 'h264', width: '160' });
+    expect(await ffprobe(`${node.url}/cam1/index.m3u8`, 'stream=codec_name,width,height')).toMatchObject({
+      codec_name: 'h264',
+      width: '160',
+    });
   });
 
   it('preview.jpg is the latest picture', async () => {
@@ -70,7 +99,11 @@ describe('a testsrc stream', () => {
     expect(r.headers.get('content-type')).toBe('image/jpeg');
     const b = new Uint8Array(await r.arrayBuffer());
     expect([b[0], b[1]]).toEqual([0xff, 0xd8]);
-    expect(await ffprobe(`${node.url}/cam1/preview.jpg`, 'stream=codec_name,width,height')).toMatchObject({ codec_name: 'mjpeg', width: '160', height: '90' });
+    expect(await ffprobe(`${node.url}/cam1/preview.jpg`, 'stream=codec_name,width,height')).toMatchObject({
+      codec_name: 'mjpeg',
+      width: '160',
+      height: '90',
+    });
   });
 
   it('embed.html plays with the vendored hls.js, served by the node', async () => {
@@ -97,14 +130,21 @@ describe('a file:// source', () => {
     const row = await waitState(node, 'clip', 'live');
     expect(row).toMatchObject({ video: 'copy', codec: 'h264', resolution: '160x90' });
     // The clip is 2 s long; a live edge 4 s in proves it loops.
-    const seq = await waitFor('media sequence past the clip', async () => {
-      const pl = (await call(node.url, 'GET', '/clip/live.m3u8')).text;
-      const n = uris(pl).length + Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(pl)?.[1] ?? 0);
-      return n >= 5 ? n : null;
-    }, 20_000);
+    const seq = await waitFor(
+      'media sequence past the clip',
+      async () => {
+        const pl = (await call(node.url, 'GET', '/clip/live.m3u8')).text;
+        const n = uris(pl).length + Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(pl)?.[1] ?? 0);
+        return n >= 5 ? n : null;
+      },
+      20_000,
+    );
     expect(seq).toBeGreaterThanOrEqual(5);
     const segs = uris((await call(node.url, 'GET', '/clip/live.m3u8')).text);
-    expect(await ffprobe(`${node.url}/clip/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264', width: '160' });
+    expect(await ffprobe(`${node.url}/clip/${segs[segs.length - 1]}`)).toMatchObject({
+      codec_name: 'h264',
+      width: '160',
+    });
   });
 });
 
@@ -114,7 +154,11 @@ describe('a source whose codec HLS cannot carry', () => {
     expect(row).toMatchObject({ video: 'encode', codec: 'h264', resolution: '160x90' });
     const segs = uris((await call(node.url, 'GET', '/mjpeg/live.m3u8')).text);
     expect(await ffprobe(`${node.url}/mjpeg/${segs[segs.length - 1]}`)).toMatchObject({ codec_name: 'h264' });
-    expect(node.logs.some((l) => l.msg === 'source codec cannot be copied into HLS; encoding instead' && l.stream === 'mjpeg')).toBe(true);
+    expect(
+      node.logs.some(
+        (l) => l.msg === 'source codec cannot be copied into HLS; encoding instead' && l.stream === 'mjpeg',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -126,7 +170,9 @@ describe('an on-demand stream', () => {
     expect(entry.status).toBe(200);
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect((await call(node.url, 'GET', '/lazy/live.m3u8')).text).toContain('#EXTINF');
-    expect((await call(node.url, 'GET', '/api/v1/streams')).json.rows.find((x: { name: string }) => x.name === 'lazy').state).toMatch(/^(live|starting)$/);
+    expect(
+      (await call(node.url, 'GET', '/api/v1/streams')).json.rows.find((x: { name: string }) => x.name === 'lazy').state,
+    ).toMatch(/^(live|starting)$/);
     // The viewer stops fetching: after the idle time (3 s in tests) the stream parks.
     await waitState(node, 'lazy', 'parked', 15_000);
   });
@@ -143,9 +189,17 @@ describe('streams through the API', () => {
     const history = (await call(node.url, 'GET', '/api/v1/config/history')).json;
     expect(history[history.length - 1]).toMatchObject({ via: 'api' });
     // A new input is a new ingest.
-    expect((await call(node.url, 'PUT', '/api/v1/streams/api1', { body: { input: 'testsrc://t?size=192x108&rate=10&bitrate=100' } })).status).toBe(200);
+    expect(
+      (
+        await call(node.url, 'PUT', '/api/v1/streams/api1', {
+          body: { input: 'testsrc://t?size=192x108&rate=10&bitrate=100' },
+        })
+      ).status,
+    ).toBe(200);
     await waitFor('api1 at its new size', async () => {
-      const r = (await call(node.url, 'GET', '/api/v1/streams')).json.rows.find((x: { name: string }) => x.name === 'api1');
+      const r = (await call(node.url, 'GET', '/api/v1/streams')).json.rows.find(
+        (x: { name: string }) => x.name === 'api1',
+      );
       return r?.state === 'live' && r.resolution === '192x108';
     });
     await waitFor('the first ffmpeg of api1 gone', async () => added.every((p) => !alive(p)), 10_000);

@@ -30,21 +30,52 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 beforeAll(async () => {
   dir = await tempDir('argus-gate-');
   // Ten one-second MPEG-TS segments' worth of a tiny H.264 picture.
-  await promisify(execFile)(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=10:duration=10',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p', '-f', 'mpegts', '-y', join(dir, 'seg.ts')], { env: mediaToolEnv(ffmpegPath()) });
+  await promisify(execFile)(
+    ffmpegPath(),
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x90:rate=10:duration=10',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '10',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mpegts',
+      '-y',
+      join(dir, 'seg.ts'),
+    ],
+    { env: mediaToolEnv(ffmpegPath()) },
+  );
   clip = await readFile(join(dir, 'seg.ts'));
   [portA, portB] = [await freePort(), await freePort()];
-  const playlist = (uri: string) => `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\n${uri}\n#EXT-X-ENDLIST\n`;
+  const playlist = (uri: string) =>
+    `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\n${uri}\n#EXT-X-ENDLIST\n`;
   source = createServer((req, res) => {
     const url = req.url ?? '';
     if (url === '/redirect.ts') res.writeHead(302, { location: `http://127.0.0.2:${portB}/evil.ts` }).end();
     else if (url === '/same-host-redirect.ts') res.writeHead(302, { location: '/seg.ts' }).end();
-    else if (url === '/cross.m3u8') res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(playlist(`http://127.0.0.2:${portB}/evil.ts`));
-    else if (url === '/own.m3u8') res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(playlist('seg.ts'));
+    else if (url === '/cross.m3u8')
+      res
+        .writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' })
+        .end(playlist(`http://127.0.0.2:${portB}/evil.ts`));
+    else if (url === '/own.m3u8')
+      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(playlist('seg.ts'));
     else if (url === '/seg.ts') res.writeHead(200, { 'content-type': 'video/mp2t' }).end(clip);
     else res.writeHead(404).end();
   });
-  other = createServer((req, res) => { otherHits.push(req.url ?? ''); res.writeHead(200, { 'content-type': 'video/mp2t' }).end(clip); });
+  other = createServer((req, res) => {
+    otherHits.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'video/mp2t' }).end(clip);
+  });
   await listen(source, '127.0.0.1', portA);
   await listen(other, '127.0.0.2', portB);
 });
@@ -58,8 +89,15 @@ afterAll(async () => {
 async function ingest(input: string, ms: number): Promise<boolean> {
   const segments: unknown[] = [];
   const ing = new Ingest({
-    stream: 'gate', input, liveDir: join(dir, `live-${Math.random().toString(36).slice(2)}`), ffmpeg: ffmpegPath(), segmentSecs: 1,
-    log: pino({ level: 'silent' }), now: () => Date.now(), onState: () => undefined, onSegment: (s) => segments.push(s),
+    stream: 'gate',
+    input,
+    liveDir: join(dir, `live-${Math.random().toString(36).slice(2)}`),
+    ffmpeg: ffmpegPath(),
+    segmentSecs: 1,
+    log: pino({ level: 'silent' }),
+    now: () => Date.now(),
+    onState: () => undefined,
+    onSegment: (s) => segments.push(s),
   });
   ing.start();
   try {
@@ -83,7 +121,7 @@ describe('the source gate', () => {
     expect(otherHits).toEqual([]);
   });
 
-  it('the source\'s own host still serves: a same-host redirect and a same-host playlist', async () => {
+  it("the source's own host still serves: a same-host redirect and a same-host playlist", async () => {
     otherHits.length = 0;
     expect(await ingest(`http://127.0.0.1:${portA}/same-host-redirect.ts`, 20_000)).toBe(true);
     expect(await ingest(`http://127.0.0.1:${portA}/own.m3u8`, 20_000)).toBe(true);

@@ -43,10 +43,15 @@ describe('inputs', () => {
     expect(testsrcOptions(new URL('testsrc://x'))).toEqual({ width: 320, height: 180, rate: 10, bitrate: 150 });
     expect(testsrcOptions(new URL('testsrc://x?size=99999x1&rate=0'))).toMatchObject({ width: 320, rate: 10 });
     expect(planInput('testsrc://x?size=160x90&rate=5')).toMatchObject({ encode: true, nominalFps: 5 });
-    expect(planInput('file:///srv/a%20b.mp4')).toMatchObject({ encode: false, args: ['-re', '-stream_loop', '-1', '-i', '/srv/a b.mp4'] });
+    expect(planInput('file:///srv/a%20b.mp4')).toMatchObject({
+      encode: false,
+      args: ['-re', '-stream_loop', '-1', '-i', '/srv/a b.mp4'],
+    });
     expect(planInput('rtsp://u:p@h/s').args).toEqual(['-rtsp_flags', 'prefer_tcp', '-i', 'rtsp://u:p@h/s']);
     expect(planInput('https://h/x.m3u8').kind).toBe('http');
-    expect(redactCredentials('rtsp://admin:s3cret@10.0.0.1/x: Connection refused')).toBe('rtsp://admin:***@10.0.0.1/x: Connection refused');
+    expect(redactCredentials('rtsp://admin:s3cret@10.0.0.1/x: Connection refused')).toBe(
+      'rtsp://admin:***@10.0.0.1/x: Connection refused',
+    );
   });
 });
 
@@ -66,7 +71,8 @@ describe('health', () => {
 });
 
 describe('playlists', () => {
-  const ffmpegText = '#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:1.000000,\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000+0000\nr2-7.ts\n#EXTINF:0.900000,\nr2-8.ts\n#EXT-X-ENDLIST\n';
+  const ffmpegText =
+    '#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:1.000000,\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000+0000\nr2-7.ts\n#EXTINF:0.900000,\nr2-8.ts\n#EXT-X-ENDLIST\n';
 
   it("ffmpeg's live playlist is read back with sequence numbers and dates", () => {
     const pl = parseLivePlaylist(ffmpegText)!;
@@ -86,11 +92,14 @@ describe('playlists', () => {
   });
 
   it('a recorded range is a VOD playlist with a discontinuity where ffmpeg restarted', () => {
-    const out = playbackPlaylist([
-      { start: 1000, duration: 1000, bytes: 1, file: '' },
-      { start: 2000, duration: 1000, bytes: 1, file: '' },
-      { start: 9000, duration: 2000, bytes: 1, file: '' },
-    ], 'T');
+    const out = playbackPlaylist(
+      [
+        { start: 1000, duration: 1000, bytes: 1, file: '' },
+        { start: 2000, duration: 1000, bytes: 1, file: '' },
+        { start: 9000, duration: 2000, bytes: 1, file: '' },
+      ],
+      'T',
+    );
     expect(out).toContain('#EXT-X-TARGETDURATION:2');
     expect(out.match(/#EXT-X-DISCONTINUITY/g)).toHaveLength(1);
     expect(out).toContain('dvr-9000.ts?t=T');

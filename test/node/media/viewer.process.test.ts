@@ -16,15 +16,29 @@ const READ = 'read-token-0123456789';
 let node: RunningNode;
 let session: string;
 
-function viewer(claims: Record<string, unknown>, opts: { secret?: string; exp?: string | number } = {}): Promise<string> {
-  return new SignJWT({ typ: 'viewer', ...claims }).setProtectedHeader({ alg: 'HS256' })
-    .setExpirationTime(opts.exp ?? '5m').sign(new TextEncoder().encode(opts.secret ?? SECRET));
+function viewer(
+  claims: Record<string, unknown>,
+  opts: { secret?: string; exp?: string | number } = {},
+): Promise<string> {
+  return new SignJWT({ typ: 'viewer', ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime(opts.exp ?? '5m')
+    .sign(new TextEncoder().encode(opts.secret ?? SECRET));
 }
-const alice = () => viewer({ stream: 'cam1', sub: '0190c0de-0000-7000-8000-000000000001', subject_kind: 'user', subject_name: 'alice', camera_id: '0190c0de-0000-7000-8000-0000000000aa', protocols: ['hls'] });
+const alice = () =>
+  viewer({
+    stream: 'cam1',
+    sub: '0190c0de-0000-7000-8000-000000000001',
+    subject_kind: 'user',
+    subject_name: 'alice',
+    camera_id: '0190c0de-0000-7000-8000-0000000000aa',
+    protocols: ['hls'],
+  });
 const get = (path: string, headers: Record<string, string> = {}) => call(node.url, 'GET', path, { headers });
 
 beforeAll(async () => {
-  node = await startNode(`trusted_proxies 127.0.0.1;
+  node = await startNode(
+    `trusted_proxies 127.0.0.1;
 auth {
     admin_password ${PASSWORD};
     api_read_token ${READ};
@@ -33,7 +47,9 @@ auth {
 auth_backend { hs256 ${SECRET}; }
 stream cam1 { input "${TESTSRC}"; }
 stream cam2 { input rtsp://127.0.0.1:9/none; }
-`, { env: MEDIA_ENV });
+`,
+    { env: MEDIA_ENV },
+  );
   session = (await call(node.url, 'POST', '/api/v1/auth/login', { body: { password: PASSWORD } })).json.token;
   await waitState(node, 'cam1', 'live', 20_000, READ);
 });
@@ -65,8 +81,21 @@ describe('viewer tokens', () => {
     ['another stream', () => viewer({ stream: 'cam9', sub: 'u' })],
     ['a prefix that does not match', () => viewer({ stream: 'door*', sub: 'u' })],
     ['protocols without hls', () => viewer({ stream: 'cam1', sub: 'u', protocols: ['webrtc'] })],
-    ['typ not viewer', () => new SignJWT({ typ: 'admin', stream: 'cam1' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(SECRET))],
-    ['no exp', () => new SignJWT({ typ: 'viewer', stream: 'cam1' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET))],
+    [
+      'typ not viewer',
+      () =>
+        new SignJWT({ typ: 'admin', stream: 'cam1' })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(SECRET)),
+    ],
+    [
+      'no exp',
+      () =>
+        new SignJWT({ typ: 'viewer', stream: 'cam1' })
+          .setProtectedHeader({ alg: 'HS256' })
+          .sign(new TextEncoder().encode(SECRET)),
+    ],
     ['garbage', async () => 'not.a.jwt'],
   ])('403 viewer_token_invalid: %s', async (_n, make) => {
     const t = await make();
@@ -109,8 +138,13 @@ describe('GET /api/v1/sessions', () => {
     expect(r.status).toBe(200);
     const row = r.json.rows.find((x: { user_agent: string }) => x.user_agent === 'test-player/1.0');
     expect(row).toMatchObject({
-      stream: 'cam1', protocol: 'hls', client_ip: '127.0.0.1', sub: '0190c0de-0000-7000-8000-000000000001',
-      subject_kind: 'user', subject_name: 'alice', camera_id: '0190c0de-0000-7000-8000-0000000000aa',
+      stream: 'cam1',
+      protocol: 'hls',
+      client_ip: '127.0.0.1',
+      sub: '0190c0de-0000-7000-8000-000000000001',
+      subject_kind: 'user',
+      subject_name: 'alice',
+      camera_id: '0190c0de-0000-7000-8000-0000000000aa',
     });
     expect(row.connected_ms).toBeGreaterThanOrEqual(250);
     expect((await call(node.url, 'GET', '/api/v1/sessions')).status).toBe(401);
@@ -118,8 +152,19 @@ describe('GET /api/v1/sessions', () => {
 
   it('a session ends when its player stops fetching', async () => {
     await get(`/cam1/index.m3u8?token=${await viewer({ stream: 'cam1', sub: 'leaver' })}`);
-    expect((await call(node.url, 'GET', '/api/v1/sessions', { token: READ })).json.rows.some((x: { sub: string }) => x.sub === 'leaver')).toBe(true);
-    await waitFor('idle session gone', async () => !(await call(node.url, 'GET', '/api/v1/sessions', { token: READ })).json.rows.some((x: { sub: string }) => x.sub === 'leaver'), 10_000);
+    expect(
+      (await call(node.url, 'GET', '/api/v1/sessions', { token: READ })).json.rows.some(
+        (x: { sub: string }) => x.sub === 'leaver',
+      ),
+    ).toBe(true);
+    await waitFor(
+      'idle session gone',
+      async () =>
+        !(await call(node.url, 'GET', '/api/v1/sessions', { token: READ })).json.rows.some(
+          (x: { sub: string }) => x.sub === 'leaver',
+        ),
+      10_000,
+    );
   });
 });
 
@@ -141,7 +186,13 @@ describe('session key rotation', () => {
 
 describe('media grants', () => {
   const grant = async (body: Record<string, unknown>, xff = '192.0.2.50') =>
-    (await call(node.url, 'POST', '/api/v1/auth/media-grants', { token: session, body, headers: { 'x-forwarded-for': xff } })).json.token as string;
+    (
+      await call(node.url, 'POST', '/api/v1/auth/media-grants', {
+        token: session,
+        body,
+        headers: { 'x-forwarded-for': xff },
+      })
+    ).json.token as string;
 
   it('a live grant opens the live playlist and its segments from its own address only', async () => {
     const g = await grant({ stream: 'cam1', intent: 'live', protocols: ['hls'] });
@@ -185,17 +236,34 @@ describe('auth_backend jwks', () => {
     const other = await generateKeyPair('ES256');
     const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
     const port = await freePort();
-    jwksServer = createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ keys: [jwk] })); });
+    jwksServer = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
     await new Promise<void>((r) => jwksServer!.listen(port, '127.0.0.1', () => r()));
-    jwksNode = await startNode(`auth_backend { jwks http://127.0.0.1:${port}/jwks.json; }\nstream cam1 { input rtsp://127.0.0.1:9/none; }\n`, { env: MEDIA_ENV });
+    jwksNode = await startNode(
+      `auth_backend { jwks http://127.0.0.1:${port}/jwks.json; }\nstream cam1 { input rtsp://127.0.0.1:9/none; }\n`,
+      { env: MEDIA_ENV },
+    );
     const sign = (key: Parameters<SignJWT['sign']>[0], claims: Record<string, unknown>) =>
-      new SignJWT({ typ: 'viewer', sub: 'j', ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setExpirationTime('5m').sign(key);
+      new SignJWT({ typ: 'viewer', sub: 'j', ...claims })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setExpirationTime('5m')
+        .sign(key);
     // Authorized (503: the camera is unreachable), versus refused (403).
     const ok = await call(jwksNode.url, 'GET', `/cam1/index.m3u8?token=${await sign(privateKey, { stream: 'cam1' })}`);
     expect(ok.status).toBe(503);
-    const forged = await call(jwksNode.url, 'GET', `/cam1/index.m3u8?token=${await sign(other.privateKey, { stream: 'cam1' })}`);
+    const forged = await call(
+      jwksNode.url,
+      'GET',
+      `/cam1/index.m3u8?token=${await sign(other.privateKey, { stream: 'cam1' })}`,
+    );
     expect(forged.status).toBe(403);
-    const wrong = await call(jwksNode.url, 'GET', `/cam1/index.m3u8?token=${await sign(privateKey, { stream: 'cam2' })}`);
+    const wrong = await call(
+      jwksNode.url,
+      'GET',
+      `/cam1/index.m3u8?token=${await sign(privateKey, { stream: 'cam2' })}`,
+    );
     expect(wrong.status).toBe(403);
     const hs = await call(jwksNode.url, 'GET', `/cam1/index.m3u8?token=${await viewer({ stream: 'cam1', sub: 'u' })}`);
     expect(hs.status).toBe(403);

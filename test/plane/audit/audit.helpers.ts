@@ -29,5 +29,7 @@ export function auditWorld(): void {
     adminB = await login(t.plane.app, b);
     operatorA = await login(t.plane.app, o);
   });
-  afterAll(async () => { await plane?.close(); });
+  afterAll(async () => {
+    await plane?.close();
+  });
 }

@@ -14,14 +14,32 @@ describe('GET /api/v1/audit', () => {
     const times = r.body.rows.map((x: any) => Date.parse(x.occurred_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(Object.keys(r.body.rows[0]).sort()).toEqual([
-      'action', 'actor_id', 'actor_name', 'actor_role', 'ended_at', 'id', 'ip', 'node_id', 'object_id',
-      'object_name', 'object_type', 'occurred_at', 'org_id', 'params', 'user_agent',
+      'action',
+      'actor_id',
+      'actor_name',
+      'actor_role',
+      'ended_at',
+      'id',
+      'ip',
+      'node_id',
+      'object_id',
+      'object_name',
+      'object_type',
+      'occurred_at',
+      'org_id',
+      'params',
+      'user_agent',
     ]);
   });
 
   it('refuses role user with the operator message on every audit endpoint', async () => {
-    for (const url of ['/api/v1/audit', '/api/v1/audit/actions', '/api/v1/audit/export.csv', '/api/v1/audit/stream',
-      `/api/v1/audit/00000000-0000-7000-8000-000000000000?occurred_at=2026-01-01T00:00:00Z`]) {
+    for (const url of [
+      '/api/v1/audit',
+      '/api/v1/audit/actions',
+      '/api/v1/audit/export.csv',
+      '/api/v1/audit/stream',
+      `/api/v1/audit/00000000-0000-7000-8000-000000000000?occurred_at=2026-01-01T00:00:00Z`,
+    ]) {
       const r = await operatorA.get(url);
       expect(r.status, url).toBe(403);
       expect(r.body, url).toEqual({ error: 'audit is not visible to operators' });
@@ -68,9 +86,17 @@ describe('GET /api/v1/audit', () => {
     ['before_id alone', `before_id=00000000-0000-7000-8000-000000000000`, 'bad_audit_cursor'],
     ['from after to', 'occurred_from=2026-02-01T00:00:00Z&occurred_to=2026-01-01T00:00:00Z', 'bad_audit_range'],
     ['q of one character', 'q=a&occurred_from=2026-01-01T00:00:00Z', 'audit_search_must_be_2_to_128_chars'],
-    ['q of 129 characters', `q=${'a'.repeat(129)}&occurred_from=2026-01-01T00:00:00Z`, 'audit_search_must_be_2_to_128_chars'],
+    [
+      'q of 129 characters',
+      `q=${'a'.repeat(129)}&occurred_from=2026-01-01T00:00:00Z`,
+      'audit_search_must_be_2_to_128_chars',
+    ],
     ['q without occurred_from', 'q=login', 'audit_search_requires_explicit_range'],
-    ['q over 32 days', 'q=login&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-02T00:00:01Z', 'audit_search_range_max_31_days'],
+    [
+      'q over 32 days',
+      'q=login&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-02T00:00:01Z',
+      'audit_search_range_max_31_days',
+    ],
     ['unknown action', 'action=auth.nonsense', 'bad_audit_action'],
     ['object_type of 65', `object_type=${'x'.repeat(65)}`, 'bad_audit_object_type'],
   ])('answers 400 for %s', async (_name, qs, code) => {
@@ -101,7 +127,9 @@ describe('GET /api/v1/audit', () => {
   });
 
   it('accepts q over exactly 31 days and 128 characters', async () => {
-    const r = await root.get(`/api/v1/audit?q=${'a'.repeat(128)}&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-01T00:00:00Z`);
+    const r = await root.get(
+      `/api/v1/audit?q=${'a'.repeat(128)}&occurred_from=2026-01-01T00:00:00Z&occurred_to=2026-02-01T00:00:00Z`,
+    );
     expect(r.status).toBe(200);
   });
 
@@ -131,7 +159,9 @@ describe('GET /api/v1/audit', () => {
     expect(r.status).toBe(200);
     expect(r.body.rows.length).toBeGreaterThan(0);
     expect(r.body.rows.every((x: any) => x.action === 'auth.login_failed')).toBe(true);
-    const future = await root.get(`/api/v1/audit?occurred_from=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`);
+    const future = await root.get(
+      `/api/v1/audit?occurred_from=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`,
+    );
     expect(future.body.rows).toEqual([]);
   });
 });

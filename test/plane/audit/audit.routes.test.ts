@@ -16,7 +16,9 @@ describe('GET /api/v1/audit/{id}', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual(row);
     const foreign = await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}`);
-    const missing = await adminB.get(`/api/v1/audit/01900000-0000-7000-8000-000000000000?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    const missing = await adminB.get(
+      `/api/v1/audit/01900000-0000-7000-8000-000000000000?occurred_at=${encodeURIComponent(row.occurred_at)}`,
+    );
     expect(foreign.status).toBe(404);
     expect(foreign.text).toBe(missing.text);
     expect(foreign.body).toEqual({ error: 'not_found' });
@@ -24,9 +26,13 @@ describe('GET /api/v1/audit/{id}', () => {
     const malformed = await adminB.get(`/api/v1/audit/not-a-uuid?occurred_at=${encodeURIComponent(row.occurred_at)}`);
     expect(malformed.status).toBe(404);
     expect(malformed.text).toBe(missing.text);
-    const upper = await adminA.get(`/api/v1/audit/${row.id.toUpperCase()}?occurred_at=${encodeURIComponent(row.occurred_at)}`);
+    const upper = await adminA.get(
+      `/api/v1/audit/${row.id.toUpperCase()}?occurred_at=${encodeURIComponent(row.occurred_at)}`,
+    );
     expect(upper.body).toEqual(row);
-    expect((await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}&org=${orgA}`)).body).toEqual({ error: 'cross_org' });
+    expect(
+      (await adminB.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}&org=${orgA}`)).body,
+    ).toEqual({ error: 'cross_org' });
   });
 
   it('lets a superadmin narrow with org: a record of another organisation is then 404', async () => {
@@ -57,13 +63,48 @@ describe('GET /api/v1/audit/actions', () => {
     const r = await adminA.get('/api/v1/audit/actions');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ rows: [...AUDIT_ACTIONS] });
-    for (const named of ['auth.login', 'auth.login_failed', 'auth.keys_rotated', 'node.create', 'storage.update', 'grant.update',
-      'export.dvr', 'data.blob_download', 'data.csv_export', 'settings.update', 'camera.update', 'event.delete']) {
+    for (const named of [
+      'auth.login',
+      'auth.login_failed',
+      'auth.keys_rotated',
+      'node.create',
+      'storage.update',
+      'grant.update',
+      'export.dvr',
+      'data.blob_download',
+      'data.csv_export',
+      'settings.update',
+      'camera.update',
+      'event.delete',
+    ]) {
       expect(r.body.rows).toContain(named);
     }
-    for (const group of ['auth.', 'node.', 'storage.', 'agent', 'grant.', 'view.', 'data.', 'org.', 'user.', 'tag.', 'camera.',
-      'mosaic.', 'report.', 'dashboard.', 'widget.', 'template.', 'token.', 'share.', 'ptz.', 'onvif.']) {
-      expect(r.body.rows.some((a: string) => a.startsWith(group)), group).toBe(true);
+    for (const group of [
+      'auth.',
+      'node.',
+      'storage.',
+      'agent',
+      'grant.',
+      'view.',
+      'data.',
+      'org.',
+      'user.',
+      'tag.',
+      'camera.',
+      'mosaic.',
+      'report.',
+      'dashboard.',
+      'widget.',
+      'template.',
+      'token.',
+      'share.',
+      'ptz.',
+      'onvif.',
+    ]) {
+      expect(
+        r.body.rows.some((a: string) => a.startsWith(group)),
+        group,
+      ).toBe(true);
     }
     for (const a of r.body.rows) expect((await root.get(`/api/v1/audit?action=${a}&limit=1`)).status, a).toBe(200);
   });
@@ -76,7 +117,9 @@ describe('GET /api/v1/audit/export.csv', () => {
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(r.headers['content-disposition']).toBe('attachment; filename=audit.csv');
     const lines = r.text.split('\r\n');
-    expect(lines[0]).toBe('occurred_at,org_id,actor_id,actor_name,actor_role,ip,action,object_type,object_id,object_name,node_id,params');
+    expect(lines[0]).toBe(
+      'occurred_at,org_id,actor_id,actor_name,actor_role,ip,action,object_type,object_id,object_name,node_id,params',
+    );
     const records = parseCsv(r.text, { columns: true }) as Record<string, string>[];
     expect(records.length).toBeGreaterThan(3); // limit ignored
     expect(records.length).toBeLessThanOrEqual(500);
@@ -87,22 +130,33 @@ describe('GET /api/v1/audit/export.csv', () => {
   it('prefixes formula-like cells with an apostrophe, also after spaces', async () => {
     // Recorded directly: a failed login that names no user is audited under a placeholder (issue 10, finding 8).
     for (const name of ['=cmd|calc', '+1+1', '-2-2', '@SUM(A1)', '   =HYPERLINK("x")']) {
-      await t.db.database.db.transaction().execute((trx) => t.plane.services.audit.record(trx, {
-        actor: { id: null, name, role: '', orgId: null, ip: '127.0.0.1', userAgent: '' },
-        action: 'auth.login_failed', objectType: 'user', objectId: null, objectName: name, params: { reason: 'unknown_login' },
-      }));
+      await t.db.database.db.transaction().execute((trx) =>
+        t.plane.services.audit.record(trx, {
+          actor: { id: null, name, role: '', orgId: null, ip: '127.0.0.1', userAgent: '' },
+          action: 'auth.login_failed',
+          objectType: 'user',
+          objectId: null,
+          objectName: name,
+          params: { reason: 'unknown_login' },
+        }),
+      );
     }
     const r = await root.get('/api/v1/audit/export.csv?action=auth.login_failed');
     const records = parseCsv(r.text, { columns: true }) as Record<string, string>[];
     const names = records.map((x) => x.object_name);
-    for (const n of ["'=cmd|calc", "'+1+1", "'-2-2", "'@SUM(A1)", "'   =HYPERLINK(\"x\")"]) expect(names).toContain(n);
+    for (const n of ["'=cmd|calc", "'+1+1", "'-2-2", "'@SUM(A1)", '\'   =HYPERLINK("x")']) expect(names).toContain(n);
     expect(records.every((x) => !/^\s*[=+\-@]/.test(x.actor_name))).toBe(true);
   });
 
   it('applies the list checks and scope', async () => {
-    expect((await root.get('/api/v1/audit/export.csv?before_id=01900000-0000-7000-8000-000000000000')).body).toEqual({ error: 'bad_audit_cursor' });
+    expect((await root.get('/api/v1/audit/export.csv?before_id=01900000-0000-7000-8000-000000000000')).body).toEqual({
+      error: 'bad_audit_cursor',
+    });
     expect((await adminA.get(`/api/v1/audit/export.csv?org=${orgB}`)).body).toEqual({ error: 'cross_org' });
-    const mine = parseCsv((await adminA.get('/api/v1/audit/export.csv')).text, { columns: true }) as Record<string, string>[];
+    const mine = parseCsv((await adminA.get('/api/v1/audit/export.csv')).text, { columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(mine.every((x) => x.org_id === orgA)).toBe(true);
   });
 });
@@ -118,9 +172,21 @@ describe('page sizes with many records', () => {
       for (let i = 0; i < SEEDED; i++) {
         const at = new Date(base + i);
         await auditStore.insert(trx, {
-          id: uuidv7({ msecs: at.getTime() }), occurred_at: at, ended_at: null, org_id: orgA, actor_id: null,
-          actor_name: 'seeder', actor_role: 'superadmin', ip: '127.0.0.1', user_agent: 'seed', action: 'tag.create',
-          object_type: 'seeded', object_id: null, object_name: `seeded-${i}`, params: { i }, node_id: null,
+          id: uuidv7({ msecs: at.getTime() }),
+          occurred_at: at,
+          ended_at: null,
+          org_id: orgA,
+          actor_id: null,
+          actor_name: 'seeder',
+          actor_role: 'superadmin',
+          ip: '127.0.0.1',
+          user_agent: 'seed',
+          action: 'tag.create',
+          object_type: 'seeded',
+          object_id: null,
+          object_name: `seeded-${i}`,
+          params: { i },
+          node_id: null,
         });
       }
     });
@@ -143,14 +209,24 @@ describe('page sizes with many records', () => {
   });
 
   it('exports exactly 500 rows whatever limit says; before_ts/before_id give the next portion', async () => {
-    const first = parseCsv((await root.get('/api/v1/audit/export.csv?object_type=seeded&limit=5')).text, { columns: true }) as Record<string, string>[];
+    const first = parseCsv((await root.get('/api/v1/audit/export.csv?object_type=seeded&limit=5')).text, {
+      columns: true,
+    }) as Record<string, string>[];
     expect(first).toHaveLength(500);
     expect(first[0]!.object_name).toBe(`seeded-${SEEDED - 1}`);
     expect(first[499]!.object_name).toBe(`seeded-${SEEDED - 500}`);
     const last = (await root.get('/api/v1/audit?object_type=seeded&limit=500')).body.rows[499];
     expect(last.object_name).toBe(first[499]!.object_name);
-    const rest = parseCsv((await root.get(
-      `/api/v1/audit/export.csv?object_type=seeded&before_ts=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`)).text, { columns: true }) as Record<string, string>[];
-    expect(rest.map((x) => x.object_name)).toEqual(Array.from({ length: SEEDED - 500 }, (_, i) => `seeded-${SEEDED - 501 - i}`));
+    const rest = parseCsv(
+      (
+        await root.get(
+          `/api/v1/audit/export.csv?object_type=seeded&before_ts=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`,
+        )
+      ).text,
+      { columns: true },
+    ) as Record<string, string>[];
+    expect(rest.map((x) => x.object_name)).toEqual(
+      Array.from({ length: SEEDED - 500 }, (_, i) => `seeded-${SEEDED - 501 - i}`),
+    );
   });
 });

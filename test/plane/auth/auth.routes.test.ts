@@ -3,8 +3,12 @@ import { startPlane, ROOT, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
 
 let t: TestPlane;
-beforeAll(async () => { t = await startPlane(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('login, me, logout', () => {
   it('logs in the bootstrap superadmin and answers me', async () => {
@@ -38,7 +42,7 @@ describe('login, me, logout', () => {
     const b = await c.post('/api/v1/auth/login', { login: 'root', password: 'wrong-password' });
     expect(a.status).toBe(401);
     expect(b.status).toBe(401);
-    expect(a.body).toEqual({ error: "invalid_credentials" });
+    expect(a.body).toEqual({ error: 'invalid_credentials' });
     expect(a.text).toBe(b.text);
   });
 });

@@ -2,7 +2,13 @@ import { expect, it } from 'vitest';
 import { SessionCache } from '../../../src/plane/auth/session-cache.js';
 
 const row = (sid: string, user: string, expires = 10_000) => ({
-  session_id: sid, user_id: user, org_id: 'o', role: 'admin' as const, login: 'l', name: 'n', expires_at: new Date(expires),
+  session_id: sid,
+  user_id: user,
+  org_id: 'o',
+  role: 'admin' as const,
+  login: 'l',
+  name: 'n',
+  expires_at: new Date(expires),
 });
 
 it('serves an entry within its TTL for the same key id only', () => {
@@ -23,7 +29,9 @@ it('never serves a session past its expiry', () => {
 
 it('drops by session, by user and entirely', () => {
   const c = new SessionCache(60_000);
-  c.put(row('s1', 'u1'), 'k', 0); c.put(row('s2', 'u1'), 'k', 0); c.put(row('s3', 'u2'), 'k', 0);
+  c.put(row('s1', 'u1'), 'k', 0);
+  c.put(row('s2', 'u1'), 'k', 0);
+  c.put(row('s3', 'u2'), 'k', 0);
   c.dropSession('s3');
   expect(c.get('s3', 'k', 1)).toBeUndefined();
   c.dropUser('u1');

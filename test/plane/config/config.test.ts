@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, DEFAULT_PLANE_TOML, parsePlaneConfig } from '../../../src/plane/config/config.js';
 
-const parse = (text: string, env: Record<string, string> = {}) => parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env });
+const parse = (text: string, env: Record<string, string> = {}) =>
+  parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env });
 
 function problems(text: string, env: Record<string, string> = {}): string[] {
-  try { parse(text, env); } catch (err) { if (err instanceof ConfigError) return err.problems; throw err; }
+  try {
+    parse(text, env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
   return [];
 }
 
@@ -15,8 +21,14 @@ describe('plane.toml', () => {
     const fromNothing = parse('');
     expect(fromSample).toEqual(fromNothing);
     expect(fromNothing).toMatchObject({
-      dataDir: '/srv/argus', dvrExportMaxSecs: 3600, listen: { host: '127.0.0.1', port: 8080 }, publicUrl: 'http://127.0.0.1:8080',
-      logLevel: 'info', logLevelSource: 'file', moduleRateLimitDefault: 200, sessionTtlSecs: 43200,
+      dataDir: '/srv/argus',
+      dvrExportMaxSecs: 3600,
+      listen: { host: '127.0.0.1', port: 8080 },
+      publicUrl: 'http://127.0.0.1:8080',
+      logLevel: 'info',
+      logLevelSource: 'file',
+      moduleRateLimitDefault: 200,
+      sessionTtlSecs: 43200,
       database: { kind: 'pglite', dir: '/srv/argus/db' },
       live: { globalCapacity: 1024, perPrincipal: 32, heartbeatMs: 15000 },
     });
@@ -42,8 +54,14 @@ describe('plane.toml', () => {
       evidencePressure: { lowPercent: 70, highPercent: 85, criticalPercent: 95, maxBytes: null },
       sweeper: { enabled: true, intervalMs: 5000, timeoutMs: 2000, concurrency: 16 },
     });
-    expect(parse('[evidence_storage]\nlow_watermark_percent = 1\nhigh_watermark_percent = 2\ncritical_watermark_percent = 99\nmax_bytes = 1000\n[sweeper]\nenabled = false\ninterval_secs = 30\ntimeout_secs = 29\nconcurrency = 1'))
-      .toMatchObject({ evidencePressure: { lowPercent: 1, highPercent: 2, criticalPercent: 99, maxBytes: 1000 }, sweeper: { enabled: false, intervalMs: 30000, timeoutMs: 29000, concurrency: 1 } });
+    expect(
+      parse(
+        '[evidence_storage]\nlow_watermark_percent = 1\nhigh_watermark_percent = 2\ncritical_watermark_percent = 99\nmax_bytes = 1000\n[sweeper]\nenabled = false\ninterval_secs = 30\ntimeout_secs = 29\nconcurrency = 1',
+      ),
+    ).toMatchObject({
+      evidencePressure: { lowPercent: 1, highPercent: 2, criticalPercent: 99, maxBytes: 1000 },
+      sweeper: { enabled: false, intervalMs: 30000, timeoutMs: 29000, concurrency: 1 },
+    });
   });
 
   // Document 1, limits: 1 <= low < high < critical <= 99.
@@ -76,7 +94,9 @@ describe('plane.toml', () => {
   });
 
   it('reports every problem at once', () => {
-    const all = problems('dvr_export_max_secs = 1\n[network]\nlisten = "x"\n[logging]\nminimum_level = "x"', { ARGUS_BOOTSTRAP_LOGIN: 'a' });
+    const all = problems('dvr_export_max_secs = 1\n[network]\nlisten = "x"\n[logging]\nminimum_level = "x"', {
+      ARGUS_BOOTSTRAP_LOGIN: 'a',
+    });
     expect(all).toHaveLength(4);
   });
 
@@ -96,13 +116,22 @@ describe('environment', () => {
   it('RUST_LOG, or ARGUS_LOG as its alias, owns the level', () => {
     expect(parse('', { RUST_LOG: 'warn' })).toMatchObject({ logLevel: 'warn', logLevelSource: 'environment' });
     expect(parse('', { ARGUS_LOG: 'debug' })).toMatchObject({ logLevel: 'debug', logLevelSource: 'environment' });
-    expect(problems('', { RUST_LOG: 'chatty' })).toEqual(['RUST_LOG/ARGUS_LOG must be one of debug, info, warn, error']);
+    expect(problems('', { RUST_LOG: 'chatty' })).toEqual([
+      'RUST_LOG/ARGUS_LOG must be one of debug, info, warn, error',
+    ]);
   });
 
   it('takes the bootstrap login and password together', () => {
-    expect(parse('', { ARGUS_BOOTSTRAP_LOGIN: 'boss', ARGUS_BOOTSTRAP_PASSWORD: 'long-enough' }).bootstrap).toEqual({ login: 'boss', password: 'long-enough' });
-    expect(problems('', { ARGUS_BOOTSTRAP_PASSWORD: 'long-enough' })).toEqual(['ARGUS_BOOTSTRAP_LOGIN and ARGUS_BOOTSTRAP_PASSWORD are set together']);
-    expect(problems('', { ARGUS_BOOTSTRAP_LOGIN: 'boss', ARGUS_BOOTSTRAP_PASSWORD: 'short' })).toEqual(['ARGUS_BOOTSTRAP_PASSWORD must have at least 8 characters']);
+    expect(parse('', { ARGUS_BOOTSTRAP_LOGIN: 'boss', ARGUS_BOOTSTRAP_PASSWORD: 'long-enough' }).bootstrap).toEqual({
+      login: 'boss',
+      password: 'long-enough',
+    });
+    expect(problems('', { ARGUS_BOOTSTRAP_PASSWORD: 'long-enough' })).toEqual([
+      'ARGUS_BOOTSTRAP_LOGIN and ARGUS_BOOTSTRAP_PASSWORD are set together',
+    ]);
+    expect(problems('', { ARGUS_BOOTSTRAP_LOGIN: 'boss', ARGUS_BOOTSTRAP_PASSWORD: 'short' })).toEqual([
+      'ARGUS_BOOTSTRAP_PASSWORD must have at least 8 characters',
+    ]);
   });
 
   it('never echoes the bootstrap password in a problem', () => {

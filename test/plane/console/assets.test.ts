@@ -16,14 +16,22 @@ beforeAll(async () => {
   const a = t.plane.app.server.address() as { port: number };
   base = { host: '127.0.0.1', port: a.port };
 }, 60_000);
-afterAll(async () => { await t?.close(); rmSync(fixture.root, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  rmSync(fixture.root, { recursive: true, force: true });
+});
 
-function get(path: string, method = 'GET'): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function get(
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ ...base, path, method }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
+      res.on('data', (c: string) => {
+        body += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
     });
     req.on('error', reject);
@@ -44,10 +52,25 @@ describe('/assets/ serves the bundle and nothing else', () => {
   });
 
   it.each([
-    '/assets/', '/assets', '/assets//', '/assets/%2e%2e/index.html', '/assets/%2e%2e/%2e%2e/%2e%2e/etc/passwd', '/assets/%2E%2E/',
-    '/assets/..%2findex.html', '/assets/..%2Fsecret.txt', '/assets/%2e%2e%2fsecret.txt', '/assets/..%5csecret.txt', '/assets/%5c..%5cindex.html',
-    '/assets/sub', '/assets/sub/', '/assets/.hidden', '/assets/nope.js', '/assets/index-AbC_12-x.js/', `/assets/sub/${fixture.asset}`,
-    '/assets/%252e%252e/index.html', '/assets/x'.padEnd(300, 'x'),
+    '/assets/',
+    '/assets',
+    '/assets//',
+    '/assets/%2e%2e/index.html',
+    '/assets/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+    '/assets/%2E%2E/',
+    '/assets/..%2findex.html',
+    '/assets/..%2Fsecret.txt',
+    '/assets/%2e%2e%2fsecret.txt',
+    '/assets/..%5csecret.txt',
+    '/assets/%5c..%5cindex.html',
+    '/assets/sub',
+    '/assets/sub/',
+    '/assets/.hidden',
+    '/assets/nope.js',
+    '/assets/index-AbC_12-x.js/',
+    `/assets/sub/${fixture.asset}`,
+    '/assets/%252e%252e/index.html',
+    '/assets/x'.padEnd(300, 'x'),
   ])('%s: 404 not_found, no error logged', async (path) => {
     const before = errorLines().length;
     const r = await get(path);

@@ -11,7 +11,9 @@ describe('the console bundle', () => {
   it('index.html loads at most 300 KB of gzipped JavaScript; hls.js is not part of it', () => {
     const html = readFileSync(join(ROOT, 'index.html'), 'utf8');
     const scripts = [...html.matchAll(/<script[^>]+src="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!);
-    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]+href="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!);
+    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]+href="\/assets\/([^"]+\.js)"/g)].map(
+      (m) => m[1]!,
+    );
     const initial = [...scripts, ...preloads];
     expect(initial.length).toBeGreaterThan(0);
     const gz = initial.reduce((n, f) => n + gzipSync(readFileSync(join(ROOT, 'assets', f))).length, 0);

@@ -8,22 +8,29 @@ const ROOT = resolve('dist/console');
 
 describe('the console at / (document 4 §12)', () => {
   let t: TestPlane;
-  beforeAll(async () => { t = await startPlane({ consoleRoot: ROOT }); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startPlane({ consoleRoot: ROOT });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('is built', () => {
     expect(existsSync(resolve(ROOT, 'index.html'))).toBe(true);
   });
 
-  it.each(['/', '/login', '/live', '/feed', '/events/0190c0de-0000-7000-8000-000000000000', '/cameras/x'])('%s answers the application, with its content policy', async (url) => {
-    const r = await t.plane.app.inject({ method: 'GET', url });
-    expect(r.statusCode).toBe(200);
-    expect(r.headers['content-type']).toMatch(/^text\/html/);
-    expect(r.body).toMatch(/<div id="root"><\/div>/);
-    expect(r.headers['cache-control']).toBe('no-cache');
-    expect(r.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(r.headers['content-security-policy']).toContain('media-src \'self\' blob:');
-  });
+  it.each(['/', '/login', '/live', '/feed', '/events/0190c0de-0000-7000-8000-000000000000', '/cameras/x'])(
+    '%s answers the application, with its content policy',
+    async (url) => {
+      const r = await t.plane.app.inject({ method: 'GET', url });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^text\/html/);
+      expect(r.body).toMatch(/<div id="root"><\/div>/);
+      expect(r.headers['cache-control']).toBe('no-cache');
+      expect(r.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(r.headers['content-security-policy']).toContain("media-src 'self' blob:");
+    },
+  );
 
   it('serves the hashed bundle for a year; anything else stays a 404 of the API', async () => {
     const js = readdirSync(resolve(ROOT, 'assets')).find((f) => f.startsWith('index-') && f.endsWith('.js'))!;

@@ -20,14 +20,21 @@ describe('contentPolicy', () => {
     expect(csp).not.toMatch(/ https?:( |;|$)/);
   });
 
-  it('leaves out an origin that would change the policy (a host may hold ; , \' under the URL standard)', () => {
-    const csp = contentPolicy(["http://a;script-src*", 'http://b,c', "http://x'unsafe-eval'", 'http://[::1]:8081', 'javascript:alert(1)', 'http://ok:1']);
+  it("leaves out an origin that would change the policy (a host may hold ; , ' under the URL standard)", () => {
+    const csp = contentPolicy([
+      'http://a;script-src*',
+      'http://b,c',
+      "http://x'unsafe-eval'",
+      'http://[::1]:8081',
+      'javascript:alert(1)',
+      'http://ok:1',
+    ]);
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self' http://ok:1");
     expect(csp.split('; ')).toHaveLength(10);
   });
 });
 
-describe('the console\'s headers', () => {
+describe("the console's headers", () => {
   const fixture = consoleFixture();
   const clock = new ManualClock(Date.UTC(2026, 10, 25, 12));
   let t: TestPlane;
@@ -36,7 +43,10 @@ describe('the console\'s headers', () => {
     t = await startPlane({ consoleRoot: fixture.root, clock });
     root = await login(t.plane.app);
   }, 60_000);
-  afterAll(async () => { await t?.close(); rmSync(fixture.root, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(fixture.root, { recursive: true, force: true });
+  });
 
   const page = async (url = '/') => {
     const r = await t.plane.app.inject({ method: 'GET', url });
@@ -65,8 +75,12 @@ describe('the console\'s headers', () => {
     await addNode('http://10.20.30.40:8081/other'); // the same origin once
     clock.advance(5_000);
     const two = String((await page('/live'))['content-security-policy']);
-    expect(directive(two, 'connect-src')).toBe("connect-src 'self' http://10.20.30.40:8081 https://node-b.example:8443");
-    expect(directive(two, 'media-src')).toBe("media-src 'self' blob: http://10.20.30.40:8081 https://node-b.example:8443");
+    expect(directive(two, 'connect-src')).toBe(
+      "connect-src 'self' http://10.20.30.40:8081 https://node-b.example:8443",
+    );
+    expect(directive(two, 'media-src')).toBe(
+      "media-src 'self' blob: http://10.20.30.40:8081 https://node-b.example:8443",
+    );
 
     // A disabled node is still registered (its cameras may come back); a deleted one is gone.
     expect((await root.patch(`/api/v1/nodes/${a}`, { enabled: false })).status).toBe(200);

@@ -7,7 +7,11 @@ import { SecretBox, loadOrCreateSecretKey } from '../../../src/plane/crypto/secr
 describe('secret key file', () => {
   it('is created once with mode 0600 and read back unchanged', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'argus-key-'));
-    const [a, b, c] = await Promise.all([loadOrCreateSecretKey(dir), loadOrCreateSecretKey(dir), loadOrCreateSecretKey(dir)]);
+    const [a, b, c] = await Promise.all([
+      loadOrCreateSecretKey(dir),
+      loadOrCreateSecretKey(dir),
+      loadOrCreateSecretKey(dir),
+    ]);
     expect(a).toHaveLength(32);
     expect(Buffer.from(b!)).toEqual(Buffer.from(a));
     expect(Buffer.from(c!)).toEqual(Buffer.from(a));

@@ -22,7 +22,9 @@ describe('the report-exposure rule under parallel writes', () => {
     // A second session of the same administrator: two clients, as two browser tabs would be.
     admin2 = admin.as(admin.token);
   }, 60_000);
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const report = async (visibility = 'org') => {
     const r = await admin.post('/api/v1/analytics-reports', { name: unique('r'), definition: DEF, visibility });
@@ -35,7 +37,11 @@ describe('the report-exposure rule under parallel writes', () => {
     return r.body as { id: string; revision: number };
   };
   const addWidget = (c: Client, dashboardId: string, reportId: string) =>
-    c.post(`/api/v1/analytics-dashboards/${dashboardId}/widgets`, { title: 'w', visualization: 'bar', report_id: reportId });
+    c.post(`/api/v1/analytics-dashboards/${dashboardId}/widgets`, {
+      title: 'w',
+      visualization: 'bar',
+      report_id: reportId,
+    });
   const ok = (s: number) => s >= 200 && s < 300;
 
   /** The stored state: no widget shows a report on a dashboard seen by more people than the report. */
@@ -51,7 +57,10 @@ describe('the report-exposure rule under parallel writes', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await report();
       const d = await dashboard('org');
-      const [w, n] = await Promise.all([addWidget(admin, d.id, r.id), admin2.patch(`/api/v1/analytics-reports/${r.id}`, { revision: r.revision, visibility: 'admins' })]);
+      const [w, n] = await Promise.all([
+        addWidget(admin, d.id, r.id),
+        admin2.patch(`/api/v1/analytics-reports/${r.id}`, { revision: r.revision, visibility: 'admins' }),
+      ]);
       if (ok(w.status) && ok(n.status)) both.push(i);
       // The loser answers the rule's own code, not a conflict of the database.
       if (!ok(w.status)) expect(w.body, w.text).toEqual({ error: 'analytics_report_visibility' });
@@ -82,7 +91,11 @@ describe('the report-exposure rule under parallel writes', () => {
     for (let i = 0; i < ROUNDS; i++) {
       const r = await report();
       const d = await dashboard('org');
-      const w = await admin.post(`/api/v1/analytics-dashboards/${d.id}/widgets`, { title: 'w', visualization: 'bar', inline_definition: DEF });
+      const w = await admin.post(`/api/v1/analytics-dashboards/${d.id}/widgets`, {
+        title: 'w',
+        visualization: 'bar',
+        inline_definition: DEF,
+      });
       expect(w.status, w.text).toBe(201);
       const [sw, n] = await Promise.all([
         admin.patch(`/api/v1/analytics-widgets/${w.body.id}`, { revision: w.body.revision, report_id: r.id }),

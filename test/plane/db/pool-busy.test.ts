@@ -18,12 +18,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a saturated pool answers db_bus
     database = await openDatabase({ kind: 'postgres', url: base.url!, max: 2, poolWaitMs: 300 });
     t = await startPlane({ db: { database, url: base.url, drop: async () => {} } });
   });
-  afterAll(async () => { await t?.close(); await database?.close(); await base?.drop(); });
+  afterAll(async () => {
+    await t?.close();
+    await database?.close();
+    await base?.drop();
+  });
 
   it('a wait past the bound is a pool wait time-out, not a connection failure', async () => {
     let open!: () => void;
-    const gate = new Promise<void>((r) => { open = r; });
-    const holders = Array.from({ length: 2 }, () => database.db.transaction().execute(async (trx) => { await sql`select 1`.execute(trx); await gate; }));
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const holders = Array.from({ length: 2 }, () =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await gate;
+      }),
+    );
     try {
       while (database.poolStats().in_use < 2) await new Promise((r) => setTimeout(r, 10));
       const err = await sql`select 1`.execute(database.db).catch((e: unknown) => e);
@@ -39,20 +50,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a saturated pool answers db_bus
     const login = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: ROOT });
     const token = login.json().token as string;
     let open!: () => void;
-    const gate = new Promise<void>((r) => { open = r; });
-    const holders = Array.from({ length: 2 }, () => database.db.transaction().execute(async (trx) => { await sql`select 1`.execute(trx); await gate; }));
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const holders = Array.from({ length: 2 }, () =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await gate;
+      }),
+    );
     try {
       while (database.poolStats().in_use < 2) await new Promise((r) => setTimeout(r, 10));
-      const me = await t.plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
+      const me = await t.plane.app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(me.statusCode, me.body).toBe(503);
       expect(me.json()).toEqual({ error: 'db_busy', retry_after: 1 });
       expect(me.headers['retry-after']).toBe('1');
-      expect((await t.plane.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok', database: 'up' });
+      expect((await t.plane.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({
+        status: 'ok',
+        database: 'up',
+      });
     } finally {
       open();
       await Promise.all(holders);
     }
     expect(t.plane.services.health.isUp).toBe(true);
-    expect((await t.plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.plane.app.inject({
+          method: 'GET',
+          url: '/api/v1/auth/me',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

@@ -15,12 +15,33 @@ beforeAll(async () => {
   const now = Date.now();
   await eventsStore.ensurePartitions(t.database.db, new Date(now - 86_400_000), new Date(now + 86_400_000));
 });
-afterAll(async () => { await t?.drop(); });
+afterAll(async () => {
+  await t?.drop();
+});
 
 const row = (over: Partial<EventInsert> = {}): EventInsert => ({
-  id: eventId(Date.now()), occurred_at: new Date(), camera_id: null, node_id: null, category: 'camera', detector: 'd', detector_title: null,
-  severity: null, confidence: null, interval: false, ended_at: null, template_id: null, subject_type: null, subject_ref: null, ext_id: null,
-  list_values: '[]', fields: '{}', payload: '{}', attachments: '[]', search_text: 'd', search_tokens: [], ...over,
+  id: eventId(Date.now()),
+  occurred_at: new Date(),
+  camera_id: null,
+  node_id: null,
+  category: 'camera',
+  detector: 'd',
+  detector_title: null,
+  severity: null,
+  confidence: null,
+  interval: false,
+  ended_at: null,
+  template_id: null,
+  subject_type: null,
+  subject_ref: null,
+  ext_id: null,
+  list_values: '[]',
+  fields: '{}',
+  payload: '{}',
+  attachments: '[]',
+  search_text: 'd',
+  search_tokens: [],
+  ...over,
 });
 
 describe('event ids', () => {
@@ -34,7 +55,8 @@ describe('event ids', () => {
     const same = Array.from({ length: 50_000 }, () => eventId(at));
     expect(same.every((i) => timeOfEventId(i)!.getTime() === at)).toBe(true);
     expect(new Set(same).size).toBe(same.length);
-    for (const bad of ['', 'x', '00000000-0000-4000-8000-000000000000', `${id}0`, id.replace(/-/g, ''), `../${id}`]) expect(timeOfEventId(bad)).toBeNull();
+    for (const bad of ['', 'x', '00000000-0000-4000-8000-000000000000', `${id}0`, id.replace(/-/g, ''), `../${id}`])
+      expect(timeOfEventId(bad)).toBeNull();
   });
 });
 
@@ -42,7 +64,9 @@ describe('stream positions', () => {
   it('safeHead waits for writers in flight, so a cursor never skips a row committed after it', async () => {
     const db = t.database.db;
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     let seqA = 0;
     const writer = db.transaction().execute(async (trx) => {
       await eventsStore.beginWrite(trx);
@@ -51,11 +75,14 @@ describe('stream positions', () => {
     });
     while (!seqA) await new Promise((r) => setTimeout(r, 5));
     let head: number | null = null;
-    const reader = eventsStore.safeHead(db).then((h) => { head = h.head; });
+    const reader = eventsStore.safeHead(db).then((h) => {
+      head = h.head;
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(head).toBeNull(); // still waiting for the writer
     release();
-    await writer; await reader;
+    await writer;
+    await reader;
     expect(head).toBeGreaterThanOrEqual(seqA);
   });
 
@@ -73,9 +100,30 @@ describe('stream positions', () => {
 
 describe('frames', () => {
   const frame = (over: Partial<EventFrame> = {}): EventFrame => ({
-    seq: 1, id: eventId(Date.now()), occurred_at: new Date().toISOString(), ended_at: null, org_id: ORG, camera_id: null, camera_name: null,
-    node_id: null, node_name: null, detector: 'd', detector_title: null, category: 'camera', severity: 1, template_id: null, interval: false,
-    confidence: null, subject_type: null, subject_ref: null, ext_id: null, list_values: [], starred: false, updated: false, deleted: false, ...over,
+    seq: 1,
+    id: eventId(Date.now()),
+    occurred_at: new Date().toISOString(),
+    ended_at: null,
+    org_id: ORG,
+    camera_id: null,
+    camera_name: null,
+    node_id: null,
+    node_name: null,
+    detector: 'd',
+    detector_title: null,
+    category: 'camera',
+    severity: 1,
+    template_id: null,
+    interval: false,
+    confidence: null,
+    subject_type: null,
+    subject_ref: null,
+    ext_id: null,
+    list_values: [],
+    starred: false,
+    updated: false,
+    deleted: false,
+    ...over,
   });
 
   it('a frame over 8 KiB keeps its keys and carries reconcile_required instead of its data', () => {
@@ -89,12 +137,24 @@ describe('frames', () => {
   it('one notice per batch: frames inline when they fit the notification bound, else the range only', () => {
     const small = JSON.parse(batchNotice(5, 6, [frame({ seq: 5 }), frame({ seq: 6 })]));
     expect(small.frames).toHaveLength(2);
-    const big = batchNotice(1, 100, Array.from({ length: 100 }, (_, i) => frame({ seq: i + 1 })));
+    const big = batchNotice(
+      1,
+      100,
+      Array.from({ length: 100 }, (_, i) => frame({ seq: i + 1 })),
+    );
     expect(JSON.parse(big)).toEqual({ from: 1, to: 100, seqs: [[1, 100]] });
     // runs interleaved with other writers' positions
-    const gappy = batchNotice(1, 300, Array.from({ length: 100 }, (_, i) => frame({ seq: 1 + i * 3 })));
+    const gappy = batchNotice(
+      1,
+      300,
+      Array.from({ length: 100 }, (_, i) => frame({ seq: 1 + i * 3 })),
+    );
     expect(JSON.parse(gappy).seqs).toHaveLength(100);
-    const huge = batchNotice(1, 3000, Array.from({ length: 500 }, (_, i) => frame({ seq: 1000000000 + i * 3 })));
+    const huge = batchNotice(
+      1,
+      3000,
+      Array.from({ length: 500 }, (_, i) => frame({ seq: 1000000000 + i * 3 })),
+    );
     expect(JSON.parse(huge)).toEqual({ from: 1, to: 3000 });
   });
 });
@@ -107,29 +167,53 @@ describe('EventNotifier', () => {
       const n = new EventNotifier(t.database.db, { warn: () => {} });
       const notices = Array.from({ length: 40 }, (_, i) => JSON.stringify({ from: i, to: i, pad: 'x'.repeat(900) }));
       await Promise.all(notices.map((x) => n.publish(x)));
-      for (let i = 0; i < 100 && got.flatMap((p) => JSON.parse(p)).length < 40; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && got.flatMap((p) => JSON.parse(p)).length < 40; i++)
+        await new Promise((r) => setTimeout(r, 20));
       const all = got.flatMap((p) => JSON.parse(p));
       expect(all.map((x: any) => x.from)).toEqual(notices.map((_, i) => i));
       expect(got.length).toBeLessThan(40);
       for (const p of got) expect(Buffer.byteLength(p)).toBeLessThan(8000);
-    } finally { await stop(); }
+    } finally {
+      await stop();
+    }
   });
 });
 
 describe('day partitions', () => {
   it('creates one partition per UTC day of the range, once; rows outside them land in the default partition', async () => {
     const db = t.database.db;
-    const from = new Date('2030-03-30T12:00:00Z'), to = new Date('2030-04-02T00:00:00Z');
+    const from = new Date('2030-03-30T12:00:00Z'),
+      to = new Date('2030-04-02T00:00:00Z');
     expect(await eventsStore.ensurePartitions(db, from, to)).toBe(3);
     expect(await eventsStore.ensurePartitions(db, from, to)).toBe(0);
-    const parts = await sql<{ name: string; bound: string }>`select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
-      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'events'::regclass and c.relname like 'events_2030%' order by 1`.execute(db);
+    const parts = await sql<{
+      name: string;
+      bound: string;
+    }>`select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'events'::regclass and c.relname like 'events_2030%' order by 1`.execute(
+      db,
+    );
     expect(parts.rows.map((p) => p.name)).toEqual(['events_20300330', 'events_20300331', 'events_20300401']);
     expect(parts.rows[0]!.bound).toContain('2030-03-30 00:00:00+00');
-    const inside = row({ id: eventId(Date.parse('2030-03-31T23:59:59.999Z')), occurred_at: new Date('2030-03-31T23:59:59.999Z') });
-    const outside = row({ id: eventId(Date.parse('2031-01-01T00:00:00Z')), occurred_at: new Date('2031-01-01T00:00:00Z') });
-    await db.transaction().execute(async (trx) => { await eventsStore.beginWrite(trx); await eventsStore.insertBatch(trx, ORG, null, [inside, outside]); });
-    const where = await sql<{ id: string; part: string }>`select id, tableoid::regclass::text as part from events where id in (${inside.id}, ${outside.id})`.execute(db);
-    expect(Object.fromEntries(where.rows.map((r) => [r.id, r.part]))).toEqual({ [inside.id]: 'events_20300331', [outside.id]: 'events_default' });
+    const inside = row({
+      id: eventId(Date.parse('2030-03-31T23:59:59.999Z')),
+      occurred_at: new Date('2030-03-31T23:59:59.999Z'),
+    });
+    const outside = row({
+      id: eventId(Date.parse('2031-01-01T00:00:00Z')),
+      occurred_at: new Date('2031-01-01T00:00:00Z'),
+    });
+    await db.transaction().execute(async (trx) => {
+      await eventsStore.beginWrite(trx);
+      await eventsStore.insertBatch(trx, ORG, null, [inside, outside]);
+    });
+    const where = await sql<{
+      id: string;
+      part: string;
+    }>`select id, tableoid::regclass::text as part from events where id in (${inside.id}, ${outside.id})`.execute(db);
+    expect(Object.fromEntries(where.rows.map((r) => [r.id, r.part]))).toEqual({
+      [inside.id]: 'events_20300331',
+      [outside.id]: 'events_default',
+    });
   });
 });

@@ -14,8 +14,19 @@ describe('POST /api/v1/attachments', () => {
     const up = await modA.req('POST', '/api/v1/attachments', bytes, { 'content-type': 'image/jpeg' });
     expect(up.status, up.text).toBe(201);
     expect(up.body).toEqual({ ref: expect.stringMatching(/^[0-9a-f-]{36}$/), size: 9, content_type: 'image/jpeg' });
-    const meta = await db().selectFrom('attachments').selectAll().where('ref', '=', up.body.ref).executeTakeFirstOrThrow();
-    expect(meta).toMatchObject({ org_id: x.a.orgId, token_id: tokA, backend: 'local', size: 9, camera_id: null, event_id: null });
+    const meta = await db()
+      .selectFrom('attachments')
+      .selectAll()
+      .where('ref', '=', up.body.ref)
+      .executeTakeFirstOrThrow();
+    expect(meta).toMatchObject({
+      org_id: x.a.orgId,
+      token_id: tokA,
+      backend: 'local',
+      size: 9,
+      camera_id: null,
+      event_id: null,
+    });
     expect(meta.storage_key).toMatch(new RegExp(`^${x.a.orgId}/\\d{4}-\\d{2}-\\d{2}/${up.body.ref}$`));
     expect(await readFile(join(dir, meta.storage_key))).toEqual(bytes);
     expect((await readdir(join(dir, meta.storage_key, '..'))).filter((f) => f.includes('tmp'))).toEqual([]);
@@ -23,13 +34,24 @@ describe('POST /api/v1/attachments', () => {
     const e = await modA.post('/api/v1/events', { events: [ev({ camera_id: camA, attachments: [up.body.ref] })] });
     const row = await rowOf(e.body.results[0].id);
     expect(row.attachments).toEqual([{ ref: up.body.ref, content_type: 'image/jpeg', size: 9 }]);
-    const linked = await db().selectFrom('attachments').selectAll().where('ref', '=', up.body.ref).executeTakeFirstOrThrow();
+    const linked = await db()
+      .selectFrom('attachments')
+      .selectAll()
+      .where('ref', '=', up.body.ref)
+      .executeTakeFirstOrThrow();
     expect([linked.camera_id, linked.event_id]).toEqual([camA, row.id]);
     // another camera cannot borrow it; another organisation does not see it
-    const m = await modA.post('/api/v1/events', { events: [ev({ camera_id: camA2, attachments: [up.body.ref] }), ev({ camera_id: camA, attachments: [up.body.ref] })] });
+    const m = await modA.post('/api/v1/events', {
+      events: [
+        ev({ camera_id: camA2, attachments: [up.body.ref] }),
+        ev({ camera_id: camA, attachments: [up.body.ref] }),
+      ],
+    });
     expect(m.body.results[0]).toEqual({ index: 0, error: 'attachment_camera_mismatch' });
     expect(m.body.results[1].id).toBeDefined();
-    expect((await modB.post('/api/v1/events', { events: [ev({ attachments: [up.body.ref] })] })).body.results[0]).toEqual({ index: 0, error: 'unknown_attachment' });
+    expect(
+      (await modB.post('/api/v1/events', { events: [ev({ attachments: [up.body.ref] })] })).body.results[0],
+    ).toEqual({ index: 0, error: 'unknown_attachment' });
   });
 
   it('any type is kept raw; no type is application/octet-stream', async () => {
@@ -43,9 +65,13 @@ describe('POST /api/v1/attachments', () => {
   });
 
   it('413 attachment_too_large over 16 MiB; 16 MiB exactly passes', async () => {
-    const over = await modA.req('POST', '/api/v1/attachments', Buffer.alloc(16 * 1024 * 1024 + 1), { 'content-type': 'video/mp4' });
+    const over = await modA.req('POST', '/api/v1/attachments', Buffer.alloc(16 * 1024 * 1024 + 1), {
+      'content-type': 'video/mp4',
+    });
     expect([over.status, over.body]).toEqual([413, { error: 'attachment_too_large' }]);
-    const exact = await modA.req('POST', '/api/v1/attachments', Buffer.alloc(16 * 1024 * 1024), { 'content-type': 'video/mp4' });
+    const exact = await modA.req('POST', '/api/v1/attachments', Buffer.alloc(16 * 1024 * 1024), {
+      'content-type': 'video/mp4',
+    });
     expect(exact.status).toBe(201);
   });
 
@@ -53,17 +79,25 @@ describe('POST /api/v1/attachments', () => {
     const org = (await x.root.post('/api/v1/orgs', { name: unique('quota'), attachment_quota_bytes: 10 })).body;
     const r = await x.root.post('/api/v1/module-tokens', { name: unique('q'), org_id: org.id });
     const mod = new Client(t.plane.app, r.body.secret);
-    expect((await mod.req('POST', '/api/v1/attachments', Buffer.alloc(8), { 'content-type': 'image/png' })).status).toBe(201);
+    expect(
+      (await mod.req('POST', '/api/v1/attachments', Buffer.alloc(8), { 'content-type': 'image/png' })).status,
+    ).toBe(201);
     const no = await mod.req('POST', '/api/v1/attachments', Buffer.alloc(3), { 'content-type': 'image/png' });
     expect([no.status, no.body]).toEqual([507, { error: 'attachment_quota_exceeded' }]);
-    expect((await mod.req('POST', '/api/v1/attachments', Buffer.alloc(2), { 'content-type': 'image/png' })).status).toBe(201);
+    expect(
+      (await mod.req('POST', '/api/v1/attachments', Buffer.alloc(2), { 'content-type': 'image/png' })).status,
+    ).toBe(201);
     expect(await t.plane.services.events.evidence.usage(org.id)).toEqual({ bytes: 10, attachments: 2 });
     const files = await readdir(join(dir, org.id), { recursive: true, withFileTypes: true });
     expect(files.filter((f) => f.isFile())).toHaveLength(2);
   });
 
   it('needs a module token', async () => {
-    expect((await x.a.admin.req('POST', '/api/v1/attachments', Buffer.from('x'), { 'content-type': 'image/png' })).body).toEqual({ error: 'unauthorized' });
-    expect((await x.anon.req('POST', '/api/v1/attachments', Buffer.from('x'), { 'content-type': 'image/png' })).status).toBe(401);
+    expect(
+      (await x.a.admin.req('POST', '/api/v1/attachments', Buffer.from('x'), { 'content-type': 'image/png' })).body,
+    ).toEqual({ error: 'unauthorized' });
+    expect(
+      (await x.anon.req('POST', '/api/v1/attachments', Buffer.from('x'), { 'content-type': 'image/png' })).status,
+    ).toBe(401);
   });
 });

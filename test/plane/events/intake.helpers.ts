@@ -30,7 +30,8 @@ export async function token(admin: Client, rate: number | null = 100_000): Promi
   return { id: r.body.id, client: new Client(t.plane.app, r.body.secret) };
 }
 export const db = () => t.db.database.db;
-export const rowOf = (id: string) => db().selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export const rowOf = (id: string) =>
+  db().selectFrom('events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 export function intakeWorld(): void {
   let plane: TestPlane | undefined;
@@ -41,11 +42,17 @@ export function intakeWorld(): void {
     const world = await cameraWorld(t, x);
     nodeId = world.node;
     const cam = (admin: Client) => world.camera(admin);
-    camA = await cam(x.a.admin); camA2 = await cam(x.a.admin); camB = await cam(x.b.admin);
+    camA = await cam(x.a.admin);
+    camA2 = await cam(x.a.admin);
+    camB = await cam(x.b.admin);
     const a = await token(x.a.admin);
-    tokA = a.id; modA = a.client;
+    tokA = a.id;
+    modA = a.client;
     modA2 = (await token(x.a.admin)).client;
     modB = (await token(x.b.admin)).client;
   });
-  afterAll(async () => { await plane?.close(); await rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await plane?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 }

@@ -13,16 +13,35 @@ describe('GET /api/v1/events/stream', () => {
     const me = await login(t.plane.app);
     const principal = await t.plane.services.auth.authenticate(me.token!, { ip: '127.0.0.1', userAgent: 'test' });
     const chunks: string[] = [];
-    const raw = new Writable({ highWaterMark: 1, write(chunk, _e, _cb) { chunks.push(String(chunk)); } }) as any;
-    raw.writeHead = () => raw; raw.flushHeaders = () => {};
-    await t.plane.services.events.stream.stream({ headers: {}, raw: { socket: { setNoDelay() {} } } } as any, { raw, hijack() {} } as any, principal, {});
-    for (let i = 0; i < 20 && !raw.writableEnded; i++) await send(modA, Array.from({ length: 100 }, () => ({ detector: 'lag', subject_ref: 'y'.repeat(200) })));
+    const raw = new Writable({
+      highWaterMark: 1,
+      write(chunk, _e, _cb) {
+        chunks.push(String(chunk));
+      },
+    }) as any;
+    raw.writeHead = () => raw;
+    raw.flushHeaders = () => {};
+    await t.plane.services.events.stream.stream(
+      { headers: {}, raw: { socket: { setNoDelay() {} } } } as any,
+      { raw, hijack() {} } as any,
+      principal,
+      {},
+    );
+    for (let i = 0; i < 20 && !raw.writableEnded; i++)
+      await send(
+        modA,
+        Array.from({ length: 100 }, () => ({ detector: 'lag', subject_ref: 'y'.repeat(200) })),
+      );
     await new Promise((r) => setTimeout(r, 200));
     expect(raw.writableEnded).toBe(true);
     const queued = (raw._writableState.getBuffer() as Array<{ chunk: unknown }>).map((b) => String(b.chunk));
     expect([...chunks, ...queued].join('')).toMatch(/: resync-required\n\n$/);
     // its slot is free again
-    expect([...(t.plane.services.streams as any).open].some((x: any) => x.principal.sessionId === principal.sessionId && !x.closed)).toBe(false);
+    expect(
+      [...(t.plane.services.streams as any).open].some(
+        (x: any) => x.principal.sessionId === principal.sessionId && !x.closed,
+      ),
+    ).toBe(false);
   });
 
   it('ends at midnight UTC by the plane clock', async () => {
@@ -33,7 +52,9 @@ describe('GET /api/v1/events/stream', () => {
       expect(s.status).toBe(200);
       await s.until((r) => r.ended, 3000);
       expect(s.raw).not.toContain('resync-required');
-    } finally { clock.set(real); }
+    } finally {
+      clock.set(real);
+    }
     expect(untilMidnightUtc(Date.UTC(2026, 0, 15, 23, 59, 59, 900))).toBe(100);
     expect(untilMidnightUtc(Date.UTC(2026, 0, 16))).toBe(86_400_000);
   });
@@ -43,7 +64,11 @@ describe('GET /api/v1/events/stream', () => {
     const all: SseReader[] = [];
     for (let i = 0; i < 32; i++) all.push(await open(me));
     const over = await open(me);
-    expect([over.status, over.body, over.headers!.get('retry-after')]).toEqual([429, { error: 'live_stream_capacity', scope: 'principal', retry_after: 2 }, '2']);
+    expect([over.status, over.body, over.headers!.get('retry-after')]).toEqual([
+      429,
+      { error: 'live_stream_capacity', scope: 'principal', retry_after: 2 },
+      '2',
+    ]);
     // a slot is freed when the response body closes
     all.pop()!.close();
     let again: SseReader | null = null;

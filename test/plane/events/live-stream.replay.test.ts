@@ -10,7 +10,11 @@ liveStreamWorld();
 describe('GET /api/v1/events/stream', () => {
   it('replays after a feed cursor with delivery=replay, then goes live; the header wins over the parameter', async () => {
     const cursor = await head();
-    const { ids } = await send(modA, [{ detector: 'p1', camera_id: cam1 }, { detector: 'p2', camera_id: cam1 }, { detector: 'p3' }]);
+    const { ids } = await send(modA, [
+      { detector: 'p1', camera_id: cam1 },
+      { detector: 'p2', camera_id: cam1 },
+      { detector: 'p3' },
+    ]);
     await caughtUp();
     const s = await open(x.a.admin, '?last_event_id=g:0', { 'last-event-id': cursor });
     await s.until((r) => r.events.length >= 3);
@@ -25,7 +29,11 @@ describe('GET /api/v1/events/stream', () => {
     const byParam = await open(x.a.operator, `?last_event_id=${cursor}`);
     await byParam.until((r) => r.events.length >= 2);
     await byParam.until((r) => r.events.length >= 3);
-    expect(byParam.events.map((e) => [e.data.id, e.replay])).toEqual([[ids[0], true], [ids[1], true], [live.ids[0], true]]);
+    expect(byParam.events.map((e) => [e.data.id, e.replay])).toEqual([
+      [ids[0], true],
+      [ids[1], true],
+      [live.ids[0], true],
+    ]);
     byParam.close();
   });
 
@@ -41,22 +49,47 @@ describe('GET /api/v1/events/stream', () => {
     const db = t.db.database.db;
     // An in-flight writer holds a drawn stream position uncommitted while the feed starts.
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const id = eventId(clock.now());
     let drawn = false;
     const writer = db.transaction().execute(async (trx) => {
       await eventsStore.beginWrite(trx);
-      await eventsStore.insertBatch(trx, x.a.orgId, null, [{
-        id, occurred_at: new Date(timeOfEventId(id)!.getTime()), camera_id: null, node_id: null, category: 'camera', detector: 'slow',
-        detector_title: null, severity: 2, confidence: null, interval: false, ended_at: null, template_id: null, subject_type: null,
-        subject_ref: null, ext_id: null, list_values: '[]', fields: '{}', payload: '{}', attachments: '[]', search_text: 'slow', search_tokens: [],
-      }]);
+      await eventsStore.insertBatch(trx, x.a.orgId, null, [
+        {
+          id,
+          occurred_at: new Date(timeOfEventId(id)!.getTime()),
+          camera_id: null,
+          node_id: null,
+          category: 'camera',
+          detector: 'slow',
+          detector_title: null,
+          severity: 2,
+          confidence: null,
+          interval: false,
+          ended_at: null,
+          template_id: null,
+          subject_type: null,
+          subject_ref: null,
+          ext_id: null,
+          list_values: '[]',
+          fields: '{}',
+          payload: '{}',
+          attachments: '[]',
+          search_text: 'slow',
+          search_tokens: [],
+        },
+      ]);
       drawn = true;
       await gate;
     });
     while (!drawn) await new Promise((r) => setTimeout(r, 5));
     let answered = false;
-    const page = x.a.admin.get('/api/v1/events?detector=nothing-matches').then((r) => { answered = true; return r; });
+    const page = x.a.admin.get('/api/v1/events?detector=nothing-matches').then((r) => {
+      answered = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(answered).toBe(false); // the cursor waits for the writer in flight
     release();
@@ -72,8 +105,13 @@ describe('GET /api/v1/events/stream', () => {
     s.close();
   });
 
-  it.each([['no prefix', '12'], ['a damaged number', 'g:x1'], ['a bad purge day', 'd2026:1'], ['the future', 'g:999999999'],
-    ['a purge day that does not apply', 'd20260101:1']])('ends with resync-required for a cursor with %s', async (_n, cursor) => {
+  it.each([
+    ['no prefix', '12'],
+    ['a damaged number', 'g:x1'],
+    ['a bad purge day', 'd2026:1'],
+    ['the future', 'g:999999999'],
+    ['a purge day that does not apply', 'd20260101:1'],
+  ])('ends with resync-required for a cursor with %s', async (_n, cursor) => {
     const s = await open(x.a.admin, '', { 'last-event-id': cursor });
     await s.until((r) => r.ended);
     expect(s.events).toEqual([]);
@@ -82,7 +120,11 @@ describe('GET /api/v1/events/stream', () => {
 
   it('ends with resync-required when the cursor was evicted from the 512-frame ring', async () => {
     const old = await head();
-    for (let i = 0; i < 2; i++) await send(modA, Array.from({ length: 300 }, () => ({ detector: 'evict' })));
+    for (let i = 0; i < 2; i++)
+      await send(
+        modA,
+        Array.from({ length: 300 }, () => ({ detector: 'evict' })),
+      );
     await caughtUp();
     const s = await open(x.a.admin, '', { 'last-event-id': old });
     await s.until((r) => r.ended);
@@ -98,5 +140,4 @@ describe('GET /api/v1/events/stream', () => {
     expect(ok.events.every((e) => e.replay)).toBe(true);
     ok.close();
   });
-
 });

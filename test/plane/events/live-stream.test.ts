@@ -2,16 +2,53 @@ import { describe, expect, it } from 'vitest';
 import { startPlane } from '../harness.js';
 import { SseReader } from '../sse-client.js';
 import { unique } from '../inventory.helpers.js';
-import { auth, cam1, cam2, camB, clock, head, liveStreamWorld, modA, modB, now, open, send, t, x } from './live-stream.helpers.js';
+import {
+  auth,
+  cam1,
+  cam2,
+  camB,
+  clock,
+  head,
+  liveStreamWorld,
+  modA,
+  modB,
+  now,
+  open,
+  send,
+  t,
+  x,
+} from './live-stream.helpers.js';
 
 // GET /api/v1/events/stream: the frames and who gets them, and the stream across plane processes.
 // Resuming from a cursor: live-stream.replay.test.ts; lag, midnight and capacity: live-stream.limits.test.ts.
 liveStreamWorld();
 
 // Document 2's frame fields; reconcile_required only when true.
-const FRAME_KEYS = ['camera_id', 'camera_name', 'category', 'confidence', 'deleted', 'detector', 'detector_title', 'ended_at', 'ext_id', 'id',
-  'interval', 'list_values', 'node_id', 'node_name', 'occurred_at', 'org_id', 'seq', 'severity', 'starred', 'subject_ref', 'subject_type',
-  'template_id', 'updated'];
+const FRAME_KEYS = [
+  'camera_id',
+  'camera_name',
+  'category',
+  'confidence',
+  'deleted',
+  'detector',
+  'detector_title',
+  'ended_at',
+  'ext_id',
+  'id',
+  'interval',
+  'list_values',
+  'node_id',
+  'node_name',
+  'occurred_at',
+  'org_id',
+  'seq',
+  'severity',
+  'starred',
+  'subject_ref',
+  'subject_type',
+  'template_id',
+  'updated',
+];
 
 describe('GET /api/v1/events/stream', () => {
   it('sends live frames: id g:<seq>, data only, the summary fields, severity as a number, debug included, heartbeats', async () => {
@@ -20,7 +57,15 @@ describe('GET /api/v1/events/stream', () => {
     expect(s.headers!.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(s.headers!.get('cache-control')).toBe('no-store');
     const { ids } = await send(modA, [
-      { detector: 'lpr.plate', camera_id: cam1, severity: 'debug', subject_type: 'plate', subject_ref: 'AB123', ext_id: unique('x'), confidence: 87.5 },
+      {
+        detector: 'lpr.plate',
+        camera_id: cam1,
+        severity: 'debug',
+        subject_type: 'plate',
+        subject_ref: 'AB123',
+        ext_id: unique('x'),
+        confidence: 87.5,
+      },
       { detector: 'motion', camera_id: cam2, severity: 'critical', interval: true, detector_title: { en: 'Motion' } },
     ]);
     await s.until((r) => r.events.length >= 2 && r.comments.includes(''));
@@ -30,8 +75,21 @@ describe('GET /api/v1/events/stream', () => {
     expect(Object.keys(a!.data).sort()).toEqual(FRAME_KEYS);
     const cam = (await x.a.admin.get(`/api/v1/cameras/${cam1}`)).body;
     expect(a!.data).toMatchObject({
-      id: ids[0], org_id: x.a.orgId, camera_id: cam1, camera_name: cam.name, node_id: cam.node_id, detector: 'lpr.plate', severity: 0,
-      category: 'camera', interval: false, subject_type: 'plate', subject_ref: 'AB123', confidence: 87.5, starred: false, list_values: [], ended_at: null,
+      id: ids[0],
+      org_id: x.a.orgId,
+      camera_id: cam1,
+      camera_name: cam.name,
+      node_id: cam.node_id,
+      detector: 'lpr.plate',
+      severity: 0,
+      category: 'camera',
+      interval: false,
+      subject_type: 'plate',
+      subject_ref: 'AB123',
+      confidence: 87.5,
+      starred: false,
+      list_values: [],
+      ended_at: null,
     });
     expect(b!.data).toMatchObject({ id: ids[1], severity: 4, interval: true, detector_title: { en: 'Motion' } });
     expect(s.raw).not.toMatch(/^event:/m);
@@ -43,7 +101,11 @@ describe('GET /api/v1/events/stream', () => {
     const op = await open(x.a.operator);
     const adminB = await open(x.b.admin);
     const rootB = await open(x.root, `?org=${x.b.orgId}`);
-    const { ids } = await send(modA, [{ detector: 'd', camera_id: cam2 }, { detector: 'd' }, { detector: 'd', camera_id: cam1 }]);
+    const { ids } = await send(modA, [
+      { detector: 'd', camera_id: cam2 },
+      { detector: 'd' },
+      { detector: 'd', camera_id: cam1 },
+    ]);
     const [idB] = (await send(modB, [{ detector: 'd', camera_id: camB }])).ids;
     await op.until((r) => r.events.some((e) => e.data.id === ids[2]));
     await adminB.until((r) => r.events.some((e) => e.data.id === idB));
@@ -60,12 +122,22 @@ describe('GET /api/v1/events/stream', () => {
   it('follows grant changes at once: a revoked camera stops, a granted one starts', async () => {
     const op = await open(x.a.operator);
     await new Promise((r) => setTimeout(r, 50));
-    expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam2], tag_ids: [] })).status).toBe(200);
-    const { ids } = await send(modA, [{ detector: 'r', camera_id: cam1 }, { detector: 'r', camera_id: cam2 }]);
+    expect(
+      (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam2], tag_ids: [] })).status,
+    ).toBe(200);
+    const { ids } = await send(modA, [
+      { detector: 'r', camera_id: cam1 },
+      { detector: 'r', camera_id: cam2 },
+    ]);
     await op.until((r) => r.events.some((e) => e.data.id === ids[1]));
     expect(op.events.map((e) => e.data.id)).toEqual([ids[1]]);
-    expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
-    const again = await send(modA, [{ detector: 'r', camera_id: cam2 }, { detector: 'r', camera_id: cam1 }]);
+    expect(
+      (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status,
+    ).toBe(200);
+    const again = await send(modA, [
+      { detector: 'r', camera_id: cam2 },
+      { detector: 'r', camera_id: cam1 },
+    ]);
     await op.until((r) => r.events.some((e) => e.data.id === again.ids[1]));
     expect(op.events.map((e) => e.data.id)).toEqual([ids[1], again.ids[1]]);
     op.close();
@@ -86,11 +158,21 @@ describe('GET /api/v1/events/stream', () => {
     expect(closed).toMatchObject({ updated: true, interval: true, ended_at: expect.any(String), starred: true });
     expect(closed.seq).toBeGreaterThan(star.seq);
 
-    const title = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 'x'.repeat(256)]));
+    const title = Object.fromEntries(
+      Array.from({ length: 32 }, (_, i) => [
+        `x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+        'x'.repeat(256),
+      ]),
+    );
     const big = await send(modA, [{ detector: 'big', camera_id: cam1, detector_title: title, subject_ref: 'S1' }]);
     await s.until((r) => r.events.some((e) => e.data.id === big.ids[0]));
     const f = s.events.find((e) => e.data.id === big.ids[0])!;
-    expect(f.data).toMatchObject({ reconcile_required: true, detector_title: null, subject_ref: null, camera_id: cam1 });
+    expect(f.data).toMatchObject({
+      reconcile_required: true,
+      detector_title: null,
+      subject_ref: null,
+      camera_id: cam1,
+    });
     expect(Buffer.byteLength(f.raw)).toBeLessThan(8192);
     s.close();
   });
@@ -98,7 +180,10 @@ describe('GET /api/v1/events/stream', () => {
   it('rows read from the table (a batch too big to carry inline) arrive in order, replayable', async () => {
     const cursor = await head();
     const s = await open(x.a.admin);
-    const { ids } = await send(modA, Array.from({ length: 200 }, (_, i) => ({ detector: `bulk${i}`, camera_id: cam1, payload: { i } })));
+    const { ids } = await send(
+      modA,
+      Array.from({ length: 200 }, (_, i) => ({ detector: `bulk${i}`, camera_id: cam1, payload: { i } })),
+    );
     await s.until((r) => r.events.filter((e) => ids.includes(e.data.id)).length === 200);
     const got = s.events.filter((e) => ids.includes(e.data.id));
     expect(got.map((e) => e.data.id)).toEqual(ids);
@@ -118,17 +203,25 @@ describe('GET /api/v1/events/stream', () => {
 describe('event stream across processes', () => {
   it('a process that starts later fills its ring from the table: changed rows replay as updated frames', async () => {
     const cursor = await head();
-    const { ids } = await send(modA, [{ detector: 'late-ring', camera_id: cam1 }, { detector: 'late-ring-2', camera_id: cam1 }]);
+    const { ids } = await send(modA, [
+      { detector: 'late-ring', camera_id: cam1 },
+      { detector: 'late-ring-2', camera_id: cam1 },
+    ]);
     expect((await x.a.admin.post(`/api/v1/events/${ids[0]}/star`)).status).toBe(200);
     const three = await startPlane({ db: t.db, clock });
     try {
       const url3 = await three.plane.app.listen({ host: '127.0.0.1', port: 0 });
       const s = await SseReader.open(`${url3}/api/v1/events/stream`, { ...auth(x.a.admin), 'last-event-id': cursor });
       await s.until((r) => r.events.length >= 2);
-      expect(s.events.map((e) => [e.data.id, e.replay, e.data.updated ?? false])).toEqual([[ids[1], true, false], [ids[0], true, true]]);
+      expect(s.events.map((e) => [e.data.id, e.replay, e.data.updated ?? false])).toEqual([
+        [ids[1], true, false],
+        [ids[0], true, true],
+      ]);
       expect(s.events[1]!.data).toMatchObject({ starred: true, interval: false });
       s.close();
-    } finally { await three.close(); }
+    } finally {
+      await three.close();
+    }
   });
 
   it('delivers a batch written through one plane process to a stream on another, with the same cursors', async () => {
@@ -138,11 +231,18 @@ describe('event stream across processes', () => {
       const s2 = await SseReader.open(`${url2}/api/v1/events/stream`, auth(x.a.admin));
       const s1 = await open(x.a.admin);
       const { ids } = await send(modA, [{ detector: 'xp1', camera_id: cam1 }, { detector: 'xp2' }]);
-      const big = await send(modA, Array.from({ length: 100 }, (_, i) => ({ detector: `xpb${i}` })));
-      for (const s of [s1, s2]) await s.until((r) => r.events.filter((e) => [...ids, ...big.ids].includes(e.data.id)).length === 102);
+      const big = await send(
+        modA,
+        Array.from({ length: 100 }, (_, i) => ({ detector: `xpb${i}` })),
+      );
+      for (const s of [s1, s2])
+        await s.until((r) => r.events.filter((e) => [...ids, ...big.ids].includes(e.data.id)).length === 102);
       const seen = (s: SseReader) => s.events.map((e) => `${e.id}/${e.data.id}`);
       expect(seen(s2)).toEqual(seen(s1));
-      s1.close(); s2.close();
-    } finally { await two.close(); }
+      s1.close();
+      s2.close();
+    } finally {
+      await two.close();
+    }
   });
 });

@@ -44,17 +44,28 @@ export function navigationWorld(): void {
     x = await tenants(t);
     const world = await cameraWorld(t, x);
     const cam = (admin: Client) => world.camera(admin);
-    cam1 = await cam(x.a.admin); cam2 = await cam(x.a.admin); camB = await cam(x.b.admin);
-    expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
+    cam1 = await cam(x.a.admin);
+    cam2 = await cam(x.a.admin);
+    camB = await cam(x.b.admin);
+    expect(
+      (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status,
+    ).toBe(200);
     const tok = (admin: Client) => world.moduleToken(admin);
-    const modA = await tok(x.a.admin), modB = await tok(x.b.admin);
+    const modA = await tok(x.a.admin),
+      modB = await tok(x.b.admin);
     const items = A.map(([, e]) => ({
-      detector: e.detector, occurred_at: at(e.t as number), severity: e.severity,
+      detector: e.detector,
+      occurred_at: at(e.t as number),
+      severity: e.severity,
       camera_id: e.camera === 1 ? cam1 : e.camera === 2 ? cam2 : undefined,
     }));
-    (await send(modA, items)).forEach((id: string, i: number) => { ids[A[i]![0]] = id; });
+    (await send(modA, items)).forEach((id: string, i: number) => {
+      ids[A[i]![0]] = id;
+    });
     ids.b0 = (await send(modB, [{ detector: 'motion', occurred_at: at(2), camera_id: camB, severity: 'info' }]))[0];
     [lo, hi] = [ids.a2!, ids.a3!].sort();
   });
-  afterAll(async () => { await plane?.close(); });
+  afterAll(async () => {
+    await plane?.close();
+  });
 }

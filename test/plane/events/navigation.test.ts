@@ -16,21 +16,63 @@ describe('GET /api/v1/events/adjacent', () => {
 
   it('previous and next of one camera: inclusive at the anchor time without anchor_id, strict with it; full rows; debug included', async () => {
     const e = await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(4))}&direction=previous`);
-    expect(e).toMatchObject({ id: ids.a5, camera_id: cam1, detector: 'face', severity: 'error', payload: {}, starred: false });
-    expect(Object.keys(e).sort()).toEqual(['attachments', 'camera_id', 'camera_name', 'category', 'confidence', 'detector', 'detector_title',
-      'ended_at', 'ext_id', 'id', 'interval', 'list_values', 'node_id', 'node_name', 'occurred_at', 'org_id', 'payload', 'severity',
-      'starred', 'subject_ref', 'subject_type', 'template_id']);
-    expect(name((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(4))}&anchor_id=${ids.a5}&direction=previous`)).id)).toBe(name(hi));
-    expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(2))}&anchor_id=${hi}&direction=previous`)).id).toBe(lo);
+    expect(e).toMatchObject({
+      id: ids.a5,
+      camera_id: cam1,
+      detector: 'face',
+      severity: 'error',
+      payload: {},
+      starred: false,
+    });
+    expect(Object.keys(e).sort()).toEqual([
+      'attachments',
+      'camera_id',
+      'camera_name',
+      'category',
+      'confidence',
+      'detector',
+      'detector_title',
+      'ended_at',
+      'ext_id',
+      'id',
+      'interval',
+      'list_values',
+      'node_id',
+      'node_name',
+      'occurred_at',
+      'org_id',
+      'payload',
+      'severity',
+      'starred',
+      'subject_ref',
+      'subject_type',
+      'template_id',
+    ]);
+    expect(
+      name((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(4))}&anchor_id=${ids.a5}&direction=previous`)).id),
+    ).toBe(name(hi));
+    expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(2))}&anchor_id=${hi}&direction=previous`)).id).toBe(
+      lo,
+    );
     expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(2))}&anchor_id=${lo}&direction=next`)).id).toBe(hi);
     // debug events are not hidden here: no feed filters
-    expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(0))}&anchor_id=${ids.a0}&direction=next`)).id).toBe(ids.a1);
+    expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(0))}&anchor_id=${ids.a0}&direction=next`)).id).toBe(
+      ids.a1,
+    );
     expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(0))}&direction=next`)).id).toBe(ids.a0);
-    expect((await adj(x.a.operator, `camera=${cam1}&anchor=${enc(new Date(BASE + 500).toISOString())}&direction=next`)).id).toBe(ids.a1);
+    expect(
+      (await adj(x.a.operator, `camera=${cam1}&anchor=${enc(new Date(BASE + 500).toISOString())}&direction=next`)).id,
+    ).toBe(ids.a1);
     // no more events of the camera (a6 has none)
-    expect(await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(4))}&anchor_id=${ids.a5}&direction=next`)).toBeNull();
-    expect(await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(0))}&anchor_id=${ids.a0}&direction=previous`)).toBeNull();
-    expect((await adj(x.a.admin, `camera=${cam1}&anchor=${enc(at(0))}&anchor_id=${ids.a0.toUpperCase()}&direction=next`)).id).toBe(ids.a1);
+    expect(
+      await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(4))}&anchor_id=${ids.a5}&direction=next`),
+    ).toBeNull();
+    expect(
+      await adj(x.a.operator, `camera=${cam1}&anchor=${enc(at(0))}&anchor_id=${ids.a0}&direction=previous`),
+    ).toBeNull();
+    expect(
+      (await adj(x.a.admin, `camera=${cam1}&anchor=${enc(at(0))}&anchor_id=${ids.a0.toUpperCase()}&direction=next`)).id,
+    ).toBe(ids.a1);
   });
 
   it('excluded_detectors: a JSON array of exact ids', async () => {
@@ -46,28 +88,45 @@ describe('GET /api/v1/events/adjacent', () => {
 
   it('a camera outside the rights, of another organisation, unknown or of another shape looks like no more events', async () => {
     expect((await adj(x.a.admin, `camera=${cam2}&anchor=${enc(at(9))}&direction=previous`)).id).toBe(ids.a4);
-    for (const [c, camera] of [[x.a.operator, cam2], [x.b.admin, cam1], [x.a.admin, camB], [x.b.operator, camB],
-      [x.a.admin, '00000000-0000-4000-8000-000000000000'], [x.a.admin, 'nope']] as Array<[Client, string]>) {
+    for (const [c, camera] of [
+      [x.a.operator, cam2],
+      [x.b.admin, cam1],
+      [x.a.admin, camB],
+      [x.b.operator, camB],
+      [x.a.admin, '00000000-0000-4000-8000-000000000000'],
+      [x.a.admin, 'nope'],
+    ] as Array<[Client, string]>) {
       expect(await adj(c, `camera=${camera}&anchor=${enc(at(9))}&direction=previous`), camera).toBeNull();
     }
     expect((await adj(x.root, `camera=${camB}&anchor=${enc(at(9))}&direction=previous`)).id).toBe(ids.b0);
-    expect((await x.anon.get(`/api/v1/events/adjacent?camera=${cam1}&anchor=${enc(at(9))}&direction=previous`)).status).toBe(401);
+    expect(
+      (await x.anon.get(`/api/v1/events/adjacent?camera=${cam1}&anchor=${enc(at(9))}&direction=previous`)).status,
+    ).toBe(401);
   });
 
   it('errors: bad_direction, bad_excluded_detectors, bad_anchor, bad_camera, unknown_field', async () => {
     const q = `camera=${cam1}&anchor=${enc(at(0))}`;
     const long = JSON.stringify(['é'.repeat(129)]); // 129 characters, 258 bytes
     const cases: Array<[string, string]> = [
-      [`${q}&direction=up`, 'bad_direction'], [q, 'bad_direction'], [`${q}&direction=`, 'bad_direction'],
+      [`${q}&direction=up`, 'bad_direction'],
+      [q, 'bad_direction'],
+      [`${q}&direction=`, 'bad_direction'],
       [`${q}&direction=next&excluded_detectors=lpr.plate`, 'bad_excluded_detectors'],
       [`${q}&direction=next&excluded_detectors=${enc('{"a":1}')}`, 'bad_excluded_detectors'],
       [`${q}&direction=next&excluded_detectors=${enc('"motion"')}`, 'bad_excluded_detectors'],
       [`${q}&direction=next&excluded_detectors=${enc('[""]')}`, 'bad_excluded_detectors'],
       [`${q}&direction=next&excluded_detectors=${enc('[1]')}`, 'bad_excluded_detectors'],
       [`${q}&direction=next&excluded_detectors=${enc(long)}`, 'bad_excluded_detectors'],
-      [`${q}&direction=next&excluded_detectors=${enc(JSON.stringify(Array.from({ length: 65 }, (_, i) => `d${i}`)))}`, 'bad_excluded_detectors'],
-      [`${q}&direction=next&excluded_detectors=${enc('["a"]')}&excluded_detectors=${enc('["b"]')}`, 'bad_excluded_detectors'],
-      [`camera=${cam1}&direction=next`, 'bad_anchor'], [`camera=${cam1}&anchor=yesterday&direction=next`, 'bad_anchor'],
+      [
+        `${q}&direction=next&excluded_detectors=${enc(JSON.stringify(Array.from({ length: 65 }, (_, i) => `d${i}`)))}`,
+        'bad_excluded_detectors',
+      ],
+      [
+        `${q}&direction=next&excluded_detectors=${enc('["a"]')}&excluded_detectors=${enc('["b"]')}`,
+        'bad_excluded_detectors',
+      ],
+      [`camera=${cam1}&direction=next`, 'bad_anchor'],
+      [`camera=${cam1}&anchor=yesterday&direction=next`, 'bad_anchor'],
       [`${q}&anchor_id=x&direction=next`, 'bad_anchor'],
       [`anchor=${enc(at(0))}&direction=next`, 'bad_camera'],
       [`${q}&direction=next&detector=motion`, 'unknown_field'],
@@ -83,7 +142,9 @@ describe('GET /api/v1/events/navigate', () => {
   const nav = async (c: Client, anchor: string, direction: string, q = '') => {
     const e = ids[anchor] ?? anchor;
     const occurred = Object.entries(ids).find(([, v]) => v === e) ? A.find(([k]) => ids[k] === e)?.[1].t : undefined;
-    const r = await c.get(`/api/v1/events/navigate?anchor=${enc(at(occurred as number))}&anchor_id=${e}&direction=${direction}${q}`);
+    const r = await c.get(
+      `/api/v1/events/navigate?anchor=${enc(at(occurred as number))}&anchor_id=${e}&direction=${direction}${q}`,
+    );
     expect(r.status, r.text).toBe(200);
     if (r.body.event) expect(r.body.event).toEqual({ id: r.body.event.id, occurred_at: expect.any(String) });
     return r.body.event ? name(r.body.event.id) : null;
@@ -123,20 +184,27 @@ describe('GET /api/v1/events/navigate', () => {
     expect(await nav(x.b.admin, 'a0', 'next')).toBeNull();
     expect(await nav(x.b.admin, 'a0', 'previous')).toBe('b0');
     expect(await nav(x.b.admin, 'a4', 'next')).toBe('b0');
-    const foreign = await x.a.operator.get(`/api/v1/events/navigate?anchor=${enc(at(4))}&anchor_id=${ids.a5}&direction=next&org=${x.b.orgId}`);
+    const foreign = await x.a.operator.get(
+      `/api/v1/events/navigate?anchor=${enc(at(4))}&anchor_id=${ids.a5}&direction=next&org=${x.b.orgId}`,
+    );
     expect([foreign.status, foreign.body]).toEqual([403, { error: 'cross_org' }]);
   });
 
   it('errors: bad_direction, bad_anchor, the feed filter errors', async () => {
     const q = `anchor=${enc(at(4))}&anchor_id=${ids.a5}`;
     const cases: Array<[string, string]> = [
-      [`${q}&direction=down`, 'bad_direction'], [q, 'bad_direction'],
-      [`anchor_id=${ids.a5}&direction=next`, 'bad_anchor'], [`anchor=${enc(at(4))}&direction=next`, 'bad_anchor'],
-      [`anchor=x&anchor_id=${ids.a5}&direction=next`, 'bad_anchor'], [`${q.split('&')[0]}&anchor_id=x&direction=next`, 'bad_anchor'],
+      [`${q}&direction=down`, 'bad_direction'],
+      [q, 'bad_direction'],
+      [`anchor_id=${ids.a5}&direction=next`, 'bad_anchor'],
+      [`anchor=${enc(at(4))}&direction=next`, 'bad_anchor'],
+      [`anchor=x&anchor_id=${ids.a5}&direction=next`, 'bad_anchor'],
+      [`${q.split('&')[0]}&anchor_id=x&direction=next`, 'bad_anchor'],
       [`${q}&direction=next&after_ts=${enc(at(1))}`, 'bad_event_cursor'],
       [`${q}&direction=next&from=${enc(at(3))}&to=${enc(at(3))}`, 'bad_event_range'],
-      [`${q}&direction=next&severity=fatal`, 'bad_severity'], [`${q}&direction=next&severity=none&severity_max=1`, 'bad_severity_range'],
-      [`${q}&direction=next&category=module`, 'bad_category'], [`${q}&direction=next&colour=red`, 'unknown_field'],
+      [`${q}&direction=next&severity=fatal`, 'bad_severity'],
+      [`${q}&direction=next&severity=none&severity_max=1`, 'bad_severity_range'],
+      [`${q}&direction=next&category=module`, 'bad_category'],
+      [`${q}&direction=next&colour=red`, 'unknown_field'],
     ];
     for (const [query, code] of cases) {
       const r = await x.a.admin.get(`/api/v1/events/navigate?${query}`);

@@ -17,14 +17,29 @@ beforeAll(async () => {
   t = await startPlane();
   root = await login(t.plane.app);
   const org = (await root.post('/api/v1/orgs', { name: unique('sp') })).body.id;
-  expect((await root.post('/api/v1/templates', { name: unique('t'), org_id: org, doc: {
-    detector_match: 'lpr.*', fields: [{ key: 'plate', label: 'Plate', source: '/plate', type: 'string' }] } })).status).toBe(201);
-  mod = new Client(t.plane.app, (await root.post('/api/v1/module-tokens', { name: unique('m'), org_id: org, rate_limit: 100000 })).body.secret);
+  expect(
+    (
+      await root.post('/api/v1/templates', {
+        name: unique('t'),
+        org_id: org,
+        doc: {
+          detector_match: 'lpr.*',
+          fields: [{ key: 'plate', label: 'Plate', source: '/plate', type: 'string' }],
+        },
+      })
+    ).status,
+  ).toBe(201);
+  mod = new Client(
+    t.plane.app,
+    (await root.post('/api/v1/module-tokens', { name: unique('m'), org_id: org, rate_limit: 100000 })).body.secret,
+  );
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('events.search_pending', () => {
-  it('is one of the plane\'s jobs', async () => {
+  it("is one of the plane's jobs", async () => {
     const deadline = Date.now() + 5000;
     let job = t.plane.services.jobs.list().find((j) => j.name === 'events.search_pending');
     while (job && job.runs === 0 && Date.now() < deadline) {
@@ -46,7 +61,9 @@ describe('events.search_pending', () => {
     const db = t.db.database.db;
     await cleanPendingSearchEntries(db, Date.now() + 60_000);
     const events = Array.from({ length: 200 }, (_, i) => ({
-      detector: 'lpr.gate', occurred_at: new Date(Date.now() - 60_000 - i * 1000).toISOString(), payload: { plate: `SP${i}` },
+      detector: 'lpr.gate',
+      occurred_at: new Date(Date.now() - 60_000 - i * 1000).toISOString(),
+      payload: { plate: `SP${i}` },
     }));
     const r = await mod.post('/api/v1/events', { events });
     expect(r.status, r.text).toBe(200);
@@ -59,7 +76,10 @@ describe('events.search_pending', () => {
 
   it('stops at its deadline and leaves the rest to the next run', async () => {
     let calls = 0;
-    const pages = await cleanPendingSearchEntries(t.db.database.db, 1, () => { calls++; return 2; });
+    const pages = await cleanPendingSearchEntries(t.db.database.db, 1, () => {
+      calls++;
+      return 2;
+    });
     expect(pages).toBe(0);
     expect(calls).toBe(1);
   });

@@ -20,10 +20,19 @@ async function upload(bytes: Buffer, type = 'image/jpeg'): Promise<string> {
   return r.body.ref;
 }
 async function attach(ref: string, camera: string | null) {
-  const r = await mod.post('/api/v1/events', { events: [{ detector: 'snap', occurred_at: new Date().toISOString(), camera_id: camera, attachments: [ref] }] });
+  const r = await mod.post('/api/v1/events', {
+    events: [{ detector: 'snap', occurred_at: new Date().toISOString(), camera_id: camera, attachments: [ref] }],
+  });
   expect(r.body.results[0].id, r.text).toBeDefined();
 }
-const keyOf = async (ref: string) => (await t.db.database.db.selectFrom('attachments').select('storage_key').where('ref', '=', ref).executeTakeFirstOrThrow()).storage_key;
+const keyOf = async (ref: string) =>
+  (
+    await t.db.database.db
+      .selectFrom('attachments')
+      .select('storage_key')
+      .where('ref', '=', ref)
+      .executeTakeFirstOrThrow()
+  ).storage_key;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argus-evidence-'));
@@ -31,11 +40,15 @@ beforeAll(async () => {
   x = await tenants(t);
   const world = await cameraWorld(t, x);
   const cam = () => world.camera(x.a.admin);
-  cam1 = await cam(); cam2 = await cam();
+  cam1 = await cam();
+  cam2 = await cam();
   await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] });
   mod = await world.moduleToken(x.a.admin);
 });
-afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('GET /api/v1/attachments/{ref}', () => {
   it('the bytes with the original type, exact length, no-store and no-cache; audited as data.blob_download', async () => {
@@ -48,10 +61,18 @@ describe('GET /api/v1/attachments/{ref}', () => {
     expect(r.headers['content-length']).toBe('1000');
     expect(r.headers['cache-control']).toBe('private, no-store');
     expect(r.headers['pragma']).toBe('no-cache');
-    const res = await t.plane.app.inject({ method: 'GET', url: `/api/v1/attachments/${ref}`, headers: { authorization: `Bearer ${x.a.operator.token}` } });
+    const res = await t.plane.app.inject({
+      method: 'GET',
+      url: `/api/v1/attachments/${ref}`,
+      headers: { authorization: `Bearer ${x.a.operator.token}` },
+    });
     expect(res.rawPayload).toEqual(bytes);
     const audit = await lastAudit(x.root, 'data.blob_download', ref);
-    expect(audit).toMatchObject({ org_id: x.a.orgId, object_type: 'attachment', params: { size: 1000, preview: false } });
+    expect(audit).toMatchObject({
+      org_id: x.a.orgId,
+      object_type: 'attachment',
+      params: { size: 1000, preview: false },
+    });
   });
 
   it('camera rights on every request: 404 alike for unknown, malformed, foreign and ungranted; unbound ones are for administrators', async () => {
@@ -59,8 +80,13 @@ describe('GET /api/v1/attachments/{ref}', () => {
     await attach(other, cam2);
     const unbound = await upload(Buffer.from('unbound'));
     for (const [c, ref] of [
-      [x.a.operator, other], [x.a.operator, unbound], [x.b.admin, other], [x.b.operator, unbound], [x.a.admin, 'nope'],
-      [x.a.admin, '00000000-0000-4000-8000-000000000000'], [x.a.admin, '0190d3c4-0000-7000-8000-000000000000'],
+      [x.a.operator, other],
+      [x.a.operator, unbound],
+      [x.b.admin, other],
+      [x.b.operator, unbound],
+      [x.a.admin, 'nope'],
+      [x.a.admin, '00000000-0000-4000-8000-000000000000'],
+      [x.a.admin, '0190d3c4-0000-7000-8000-000000000000'],
     ] as Array<[Client, string]>) {
       const r = await c.get(`/api/v1/attachments/${ref}`);
       expect([r.status, r.text], ref).toEqual([404, NOT_FOUND]);
@@ -100,10 +126,22 @@ describe('GET /api/v1/attachments/{ref}', () => {
     const ref = await upload(Buffer.alloc(16 * 1024 * 1024, 7), 'video/mp4');
     await t.plane.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.plane.app.server.address() as { port: number }).port;
-    const open = () => new Promise<IncomingMessage>((res, rej) => {
-      const req = get({ host: '127.0.0.1', port, path: `/api/v1/attachments/${ref}`, headers: { authorization: `Bearer ${x.a.admin.token}` } }, (r) => { r.pause(); res(r); });
-      req.on('error', rej);
-    });
+    const open = () =>
+      new Promise<IncomingMessage>((res, rej) => {
+        const req = get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/v1/attachments/${ref}`,
+            headers: { authorization: `Bearer ${x.a.admin.token}` },
+          },
+          (r) => {
+            r.pause();
+            res(r);
+          },
+        );
+        req.on('error', rej);
+      });
     const held = [await open(), await open(), await open(), await open()];
     for (const r of held) expect(r.statusCode).toBe(200);
     const busy = await x.a.admin.get(`/api/v1/attachments/${ref}`);

@@ -24,14 +24,31 @@ async function upload(bytes: Buffer, type: string): Promise<string> {
 }
 async function attach(ref: string, camera: string | null): Promise<{ id: string; occurred_at: Date }> {
   const occurred = new Date();
-  const r = await mod.post('/api/v1/events', { events: [{ detector: 'snap', occurred_at: occurred.toISOString(), camera_id: camera, attachments: [ref] }] });
+  const r = await mod.post('/api/v1/events', {
+    events: [{ detector: 'snap', occurred_at: occurred.toISOString(), camera_id: camera, attachments: [ref] }],
+  });
   expect(r.body.results[0].id, r.text).toBeDefined();
   return { id: r.body.results[0].id, occurred_at: occurred };
 }
-const keyOf = async (ref: string) => (await t.db.database.db.selectFrom('attachments').select('storage_key').where('ref', '=', ref).executeTakeFirstOrThrow()).storage_key;
+const keyOf = async (ref: string) =>
+  (
+    await t.db.database.db
+      .selectFrom('attachments')
+      .select('storage_key')
+      .where('ref', '=', ref)
+      .executeTakeFirstOrThrow()
+  ).storage_key;
 const built = () => t.plane.services.events.previews.builder.idle();
-const raw = (c: Client, ref: string) => t.plane.app.inject({ method: 'GET', url: `/api/v1/attachments/${ref}/preview`, headers: { authorization: `Bearer ${c.token}` } });
-const png = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+const raw = (c: Client, ref: string) =>
+  t.plane.app.inject({
+    method: 'GET',
+    url: `/api/v1/attachments/${ref}/preview`,
+    headers: { authorization: `Bearer ${c.token}` },
+  });
+const png = (w: number, h: number) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argus-preview-'));
@@ -39,11 +56,15 @@ beforeAll(async () => {
   x = await tenants(t);
   const world = await cameraWorld(t, x);
   const cam = () => world.camera(x.a.admin);
-  cam1 = await cam(); cam2 = await cam();
+  cam1 = await cam();
+  cam2 = await cam();
   await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] });
   mod = await world.moduleToken(x.a.admin);
 });
-afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('GET /api/v1/attachments/{ref}/preview', () => {
   it('an image: a JPEG within 320 x 320 built in the background; exact length, no-store and no-cache; audited with preview true', async () => {
@@ -62,18 +83,39 @@ describe('GET /api/v1/attachments/{ref}/preview', () => {
     // stored next to the evidence
     expect(await readFile(join(dir, previewKey(await keyOf(ref))))).toEqual(r.rawPayload);
     const audit = await lastAudit(x.root, 'data.blob_download', ref);
-    expect(audit).toMatchObject({ org_id: x.a.orgId, object_type: 'attachment', params: { size: r.rawPayload.length, preview: true } });
+    expect(audit).toMatchObject({
+      org_id: x.a.orgId,
+      object_type: 'attachment',
+      params: { size: r.rawPayload.length, preview: true },
+    });
     // a small image is not enlarged
     const small = await upload(await png(40, 30), 'image/png');
     await built();
     const s = await raw(x.a.admin, small);
-    expect([(await sharp(s.rawPayload).metadata()).width, (await sharp(s.rawPayload).metadata()).height]).toEqual([40, 30]);
+    expect([(await sharp(s.rawPayload).metadata()).width, (await sharp(s.rawPayload).metadata()).height]).toEqual([
+      40, 30,
+    ]);
   });
 
   it.skipIf(!ffmpeg)('a video: a JPEG of its first frame, never the video', async () => {
     const file = join(dir, 'clip.mp4');
-    execFileSync(ffmpeg!, ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=5', '-t', '1',
-      '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', file]);
+    execFileSync(ffmpeg!, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=5',
+      '-t',
+      '1',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-y',
+      file,
+    ]);
     const bytes = await readFile(file);
     const ref = await upload(bytes, 'video/mp4');
     await attach(ref, cam1);
@@ -115,8 +157,13 @@ describe('GET /api/v1/attachments/{ref}/preview', () => {
     const unbound = await upload(await png(10, 10), 'image/png');
     await built();
     for (const [c, ref] of [
-      [x.a.operator, other], [x.a.operator, unbound], [x.b.admin, other], [x.b.operator, unbound], [x.a.admin, 'nope'],
-      [x.a.admin, '00000000-0000-4000-8000-000000000000'], [x.a.admin, '0190d3c4-0000-7000-8000-000000000000'],
+      [x.a.operator, other],
+      [x.a.operator, unbound],
+      [x.b.admin, other],
+      [x.b.operator, unbound],
+      [x.a.admin, 'nope'],
+      [x.a.admin, '00000000-0000-4000-8000-000000000000'],
+      [x.a.admin, '0190d3c4-0000-7000-8000-000000000000'],
     ] as Array<[Client, string]>) {
       const r = await c.get(`/api/v1/attachments/${ref}/preview`);
       expect([r.status, r.text], ref).toEqual([404, NOT_FOUND]);
@@ -149,10 +196,17 @@ describe('GET /api/v1/attachments/{ref}/preview', () => {
     await built();
     await t.plane.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.plane.app.server.address() as { port: number }).port;
-    const open = (path: string) => new Promise<IncomingMessage>((res, rej) => {
-      const req = get({ host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${x.a.admin.token}` } }, (r) => { r.pause(); res(r); });
-      req.on('error', rej);
-    });
+    const open = (path: string) =>
+      new Promise<IncomingMessage>((res, rej) => {
+        const req = get(
+          { host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${x.a.admin.token}` } },
+          (r) => {
+            r.pause();
+            res(r);
+          },
+        );
+        req.on('error', rej);
+      });
     const held = [];
     for (let i = 0; i < 4; i++) held.push(await open(`/api/v1/attachments/${big}`));
     for (const r of held) expect(r.statusCode).toBe(200);

@@ -14,20 +14,42 @@ export async function fakeS3(): Promise<{ endpoint: string; requests: IncomingHt
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (req.method === 'PUT') { objects.set(path, Buffer.concat(chunks)); res.writeHead(200, { etag: '"1"' }).end(); return; }
-      if (req.method === 'DELETE') { objects.delete(path); res.writeHead(204).end(); return; }
-      const body = objects.get(path);
-      if (body) { res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/octet-stream' }).end(body); return; }
-      if (req.url?.includes('list-type=2')) {
-        res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>evidence</Name><IsTruncated>false</IsTruncated><KeyCount>0</KeyCount></ListBucketResult>');
+      if (req.method === 'PUT') {
+        objects.set(path, Buffer.concat(chunks));
+        res.writeHead(200, { etag: '"1"' }).end();
         return;
       }
-      res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code></Error>');
+      if (req.method === 'DELETE') {
+        objects.delete(path);
+        res.writeHead(204).end();
+        return;
+      }
+      const body = objects.get(path);
+      if (body) {
+        res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/octet-stream' }).end(body);
+        return;
+      }
+      if (req.url?.includes('list-type=2')) {
+        res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>evidence</Name><IsTruncated>false</IsTruncated><KeyCount>0</KeyCount></ListBucketResult>',
+          );
+        return;
+      }
+      res
+        .writeHead(404, { 'content-type': 'application/xml' })
+        .end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code></Error>');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
-    endpoint: `127.0.0.1:${(server.address() as AddressInfo).port}`, requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    endpoint: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

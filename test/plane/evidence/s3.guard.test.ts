@@ -13,7 +13,11 @@ vi.mock('node:dns', async (original) => {
     'mapped.example': [{ address: '::ffff:a9fe:a9fe', family: 6 }],
     'fine.example': [{ address: '127.0.0.1', family: 4 }],
   };
-  const lookup = ((host: string, options: { all?: boolean }, cb: (err: Error | null, a: unknown, f?: number) => void) => {
+  const lookup = ((
+    host: string,
+    options: { all?: boolean },
+    cb: (err: Error | null, a: unknown, f?: number) => void,
+  ) => {
     const a = answers[host];
     if (!a) return dns.lookup(host, options as never, cb as never);
     process.nextTick(() => (options.all ? cb(null, a) : cb(null, a[0]!.address, a[0]!.family)));
@@ -23,11 +27,24 @@ vi.mock('node:dns', async (original) => {
 
 describe('the s3 storage checks the address at connect time', () => {
   let s3: Awaited<ReturnType<typeof fakeS3>>;
-  beforeAll(async () => { s3 = await fakeS3(); });
-  afterAll(async () => { await s3?.close(); });
+  beforeAll(async () => {
+    s3 = await fakeS3();
+  });
+  afterAll(async () => {
+    await s3?.close();
+  });
   const port = () => s3.endpoint.split(':')[1];
-  const storage = (host: string, allowPrivateTargets = false) => new S3EvidenceStorage({ endpoint: `${host}:${port()}`, bucket: 'evidence', region: 'us-east-1',
-    https: false, addressing: 'path', accessKey: 'AK', secretKey: 'SK', allowPrivateTargets });
+  const storage = (host: string, allowPrivateTargets = false) =>
+    new S3EvidenceStorage({
+      endpoint: `${host}:${port()}`,
+      bucket: 'evidence',
+      region: 'us-east-1',
+      https: false,
+      addressing: 'path',
+      accessKey: 'AK',
+      secretKey: 'SK',
+      allowPrivateTargets,
+    });
 
   it('a name that resolves to a metadata or link-local address is refused when the socket connects; nothing is sent', async () => {
     for (const host of ['moved.example', 'mapped.example']) {
@@ -40,12 +57,20 @@ describe('the s3 storage checks the address at connect time', () => {
   it('a name that resolves to an allowed address connects through the same check', async () => {
     const s = storage('fine.example');
     await s.put('k', Buffer.from('bytes'), 'x');
-    expect((await s.exists('k'))).toBe(true);
+    expect(await s.exists('k')).toBe(true);
   });
 
   it('an address refused as written fails every call without a connection, unless allow_private_targets', async () => {
     const before = s3.requests.length;
-    const literal = new S3EvidenceStorage({ endpoint: '[::ffff:0:a9fe:a9fe]', bucket: 'evidence', region: 'us-east-1', https: false, addressing: 'path', accessKey: null, secretKey: null });
+    const literal = new S3EvidenceStorage({
+      endpoint: '[::ffff:0:a9fe:a9fe]',
+      bucket: 'evidence',
+      region: 'us-east-1',
+      https: false,
+      addressing: 'path',
+      accessKey: null,
+      secretKey: null,
+    });
     await expect(literal.put('k', Buffer.from('x'), 'x')).rejects.toMatchObject({ code: 'EREFUSEDTARGET' });
     await expect(literal.open('k')).rejects.toMatchObject({ code: 'EREFUSEDTARGET' });
     expect(s3.requests.length).toBe(before);

@@ -25,16 +25,36 @@ describe('evidence storage on s3 (s3rver)', () => {
   let server: ChildProcess;
   let dir: string;
   let port: number;
-  const s3 = () => new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const s3 = () =>
+    new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'argus-s3-'));
     port = await freePort();
     server = await startS3rver(port, dir);
-    t = await startPlane({ config: {
-      evidence: { backend: 's3', dir: join(dir, 'unused'), s3: { endpoint: `127.0.0.1:${port}`, bucket: 'evidence', region: 'us-east-1', https: false, addressing: 'path', accessKey: 'S3RVER', secretKey: 'S3RVER' } },
-      evidencePressure: { lowPercent: 70, highPercent: 85, criticalPercent: 95, maxBytes: 1 << 30 },
-    } });
+    t = await startPlane({
+      config: {
+        evidence: {
+          backend: 's3',
+          dir: join(dir, 'unused'),
+          s3: {
+            endpoint: `127.0.0.1:${port}`,
+            bucket: 'evidence',
+            region: 'us-east-1',
+            https: false,
+            addressing: 'path',
+            accessKey: 'S3RVER',
+            secretKey: 'S3RVER',
+          },
+        },
+        evidencePressure: { lowPercent: 70, highPercent: 85, criticalPercent: 95, maxBytes: 1 << 30 },
+      },
+    });
     x = await tenants(t);
     const world = await cameraWorld(t, x);
     camera = await world.camera(x.a.admin);
@@ -51,37 +71,79 @@ describe('evidence storage on s3 (s3rver)', () => {
       const bytes = randomBytes(size);
       const up = await mod.req('POST', '/api/v1/attachments', bytes, { 'content-type': 'image/jpeg' });
       expect(up.status, up.text).toBe(201);
-      const ev = await mod.post('/api/v1/events', { events: [{ detector: 's3.test', occurred_at: new Date().toISOString(), camera_id: camera, attachments: [up.body.ref] }] });
+      const ev = await mod.post('/api/v1/events', {
+        events: [
+          { detector: 's3.test', occurred_at: new Date().toISOString(), camera_id: camera, attachments: [up.body.ref] },
+        ],
+      });
       expect(ev.status, ev.text).toBe(200);
-      const down = await t.plane.app.inject({ method: 'GET', url: `/api/v1/attachments/${up.body.ref}`, headers: { authorization: `Bearer ${x.a.admin.token}` } });
+      const down = await t.plane.app.inject({
+        method: 'GET',
+        url: `/api/v1/attachments/${up.body.ref}`,
+        headers: { authorization: `Bearer ${x.a.admin.token}` },
+      });
       expect(down.statusCode).toBe(200);
       expect(Buffer.compare(down.rawPayload, bytes)).toBe(0);
-      const row = await sql<{ storage_key: string }>`select storage_key from attachments where ref = ${up.body.ref}::uuid`.execute(t.db.database.db);
+      const row = await sql<{
+        storage_key: string;
+      }>`select storage_key from attachments where ref = ${up.body.ref}::uuid`.execute(t.db.database.db);
       const obj = await s3().send(new GetObjectCommand({ Bucket: 'evidence', Key: row.rows[0]!.storage_key }));
       expect(Number(obj.ContentLength)).toBe(size);
     }
   });
 
   it('a server that dies during an upload: the upload fails and leaves no attachment', async () => {
-    const before = Number((await sql<{ n: string }>`select count(*) as n from attachments`.execute(t.db.database.db)).rows[0]!.n);
+    const before = Number(
+      (await sql<{ n: string }>`select count(*) as n from attachments`.execute(t.db.database.db)).rows[0]!.n,
+    );
     await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
     const planePort = (t.plane.app.server.address() as { port: number }).port;
     // The plane answers an error, or (the body still coming) closes the connection on it.
     const status = await new Promise<number>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: planePort, method: 'POST', path: '/api/v1/attachments',
-        headers: { authorization: `Bearer ${mod.token}`, 'content-type': 'image/jpeg', 'content-length': 12 * 1024 * 1024 } }, (res) => { res.resume(); resolve(res.statusCode!); });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: planePort,
+          method: 'POST',
+          path: '/api/v1/attachments',
+          headers: {
+            authorization: `Bearer ${mod.token}`,
+            'content-type': 'image/jpeg',
+            'content-length': 12 * 1024 * 1024,
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', () => resolve(-1));
       let sent = 0;
       const chunk = randomBytes(256 * 1024);
       const pump = () => {
-        if (sent >= 12 * 1024 * 1024) { req.end(); return; }
-        if (sent === 6 * 1024 * 1024) { server.kill('SIGKILL'); server.once('exit', () => { sent += chunk.length; req.write(chunk); setImmediate(pump); }); }
-        else { sent += chunk.length; if (req.write(chunk)) setImmediate(pump); else req.once('drain', pump); }
+        if (sent >= 12 * 1024 * 1024) {
+          req.end();
+          return;
+        }
+        if (sent === 6 * 1024 * 1024) {
+          server.kill('SIGKILL');
+          server.once('exit', () => {
+            sent += chunk.length;
+            req.write(chunk);
+            setImmediate(pump);
+          });
+        } else {
+          sent += chunk.length;
+          if (req.write(chunk)) setImmediate(pump);
+          else req.once('drain', pump);
+        }
       };
       pump();
     });
     expect(status === -1 || status >= 500, `status ${status}`).toBe(true);
-    const after = Number((await sql<{ n: string }>`select count(*) as n from attachments`.execute(t.db.database.db)).rows[0]!.n);
+    const after = Number(
+      (await sql<{ n: string }>`select count(*) as n from attachments`.execute(t.db.database.db)).rows[0]!.n,
+    );
     expect(after).toBe(before);
   }, 60_000);
 });

@@ -4,6 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 export async function startS3rver(port: number, dir: string): Promise<ChildProcess> {
   const code = `const S3rver = require('s3rver'); new S3rver({ port: ${port}, address: '127.0.0.1', silent: true, directory: ${JSON.stringify(dir)}, configureBuckets: [{ name: 'evidence' }] }).run().then(() => console.log('ready'));`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => { proc.stdout!.once('data', () => resolve()); proc.once('exit', (c) => reject(new Error(`s3rver exited ${c}`))); });
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout!.once('data', () => resolve());
+    proc.once('exit', (c) => reject(new Error(`s3rver exited ${c}`)));
+  });
   return proc;
 }

@@ -35,15 +35,24 @@ const summary = async () => {
 
 beforeAll(async () => {
   clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
-  t = await startPlane({ clock, config: { sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs: 2000, concurrency: 4 } } });
+  t = await startPlane({
+    clock,
+    config: { sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs: 2000, concurrency: 4 } },
+  });
   root = await login(t.plane.app);
   const port = await freePort();
   const dir = await tempDir();
   // The node starts empty: every stream it will hold comes from the plane.
-  const config = `auth {\n    admin_password "fleet-admin-password";\n    api_write_token ${WRITE};\n}\n`
-    + `auth_backend { hs256 ${SECRET}; }\nstorage main ${dir}/rec;\n`;
+  const config =
+    `auth {\n    admin_password "fleet-admin-password";\n    api_write_token ${WRITE};\n}\n` +
+    `auth_backend { hs256 ${SECRET}; }\nstorage main ${dir}/rec;\n`;
   node = await startNode(config, { dir, port, env: MEDIA_ENV });
-  const n = await root.post('/api/v1/nodes', { name: unique('fleet-node'), url: node.url, api_token: WRITE, auth_backend_secret: SECRET });
+  const n = await root.post('/api/v1/nodes', {
+    name: unique('fleet-node'),
+    url: node.url,
+    api_token: WRITE,
+    auth_backend_secret: SECRET,
+  });
   expect(n.status, n.text).toBe(201);
   nodeId = n.body.id;
   await sweep();
@@ -54,7 +63,12 @@ afterAll(async () => {
 });
 
 it('a testsrc camera created in the plane is provisioned and recorded on its node, and goes live in the fleet summary', async () => {
-  const c = await root.post('/api/v1/cameras', { name: unique('fleet-cam'), node_id: nodeId, main_source: TESTSRC, recording: { retention: '1d' } });
+  const c = await root.post('/api/v1/cameras', {
+    name: unique('fleet-cam'),
+    node_id: nodeId,
+    main_source: TESTSRC,
+    recording: { retention: '1d' },
+  });
   expect(c.status, c.text).toBe(201);
   camId = c.body.id;
   // The write reaches the node after the reply (docs/fleet-sweep.md).
@@ -64,13 +78,27 @@ it('a testsrc camera created in the plane is provisioned and recorded on its nod
   expect(main).toBeDefined();
   expect(main!.dvr).toEqual({ storage: 'main', retention: '1d' });
 
-  await waitFor('camera live', async () => { await sweep(); return (await root.get(`/api/v1/cameras/${camId}`)).body.status === 'live'; }, 40_000, 500);
+  await waitFor(
+    'camera live',
+    async () => {
+      await sweep();
+      return (await root.get(`/api/v1/cameras/${camId}`)).body.status === 'live';
+    },
+    40_000,
+    500,
+  );
   const s = await summary();
-  expect(s).toMatchObject({ nodes_total: 1, nodes_reachable: 1, cameras_total: 1, cameras_live: 1, stream_samples_stale: 0 });
+  expect(s).toMatchObject({
+    nodes_total: 1,
+    nodes_reachable: 1,
+    cameras_total: 1,
+    cameras_live: 1,
+    stream_samples_stale: 0,
+  });
   expect(s.streams_live).toBeGreaterThanOrEqual(1);
 }, 60_000);
 
-it('it plays with the plane\'s token, and the viewer is found in GET /api/v1/sessions', async () => {
+it("it plays with the plane's token, and the viewer is found in GET /api/v1/sessions", async () => {
   const play = await root.post(`/api/v1/cameras/${camId}/play`, { profile: 'MAIN', intent: 'live' });
   expect(play.status, play.text).toBe(200);
   const headers = { 'user-agent': 'fleet-e2e-player/1.0' };
@@ -78,11 +106,15 @@ it('it plays with the plane\'s token, and the viewer is found in GET /api/v1/ses
   expect(entry.status).toBe(200);
   const variant = (await entry.text()).split('\n').find((l) => l && !l.startsWith('#'))!;
   expect((await fetch(new URL(variant, play.body.url), { headers })).status).toBe(200);
-  const row = await waitFor('the viewer in the fleet list', async () => {
-    const r = await root.get(`/api/v1/sessions?camera_id=${camId}`);
-    expect(r.status, r.text).toBe(200);
-    return (r.body.items as Array<Record<string, unknown>>).find((i) => i.user_agent === 'fleet-e2e-player/1.0');
-  }, 10_000);
+  const row = await waitFor(
+    'the viewer in the fleet list',
+    async () => {
+      const r = await root.get(`/api/v1/sessions?camera_id=${camId}`);
+      expect(r.status, r.text).toBe(200);
+      return (r.body.items as Array<Record<string, unknown>>).find((i) => i.user_agent === 'fleet-e2e-player/1.0');
+    },
+    10_000,
+  );
   expect(row).toMatchObject({ stream: `${camId}_main`, node_id: nodeId, camera_id: camId, subject_kind: 'user' });
 });
 
@@ -96,7 +128,9 @@ it('the node stops: nodes_reachable drops, system.node_unreachable opens, the ca
   expect(s).toMatchObject({ nodes_total: 1, nodes_reachable: 0, cameras_live: 0, cameras_unavailable: 1 });
   const ev = await root.get('/api/v1/events?detector=system.node_unreachable');
   expect(ev.status, ev.text).toBe(200);
-  const open = (ev.body.rows as Array<{ node_id: string; ended_at: string | null }>).filter((e) => e.node_id === nodeId);
+  const open = (ev.body.rows as Array<{ node_id: string; ended_at: string | null }>).filter(
+    (e) => e.node_id === nodeId,
+  );
   expect(open).toHaveLength(1);
   expect(open[0]!.ended_at).toBeNull();
   expect(t.logs.text).not.toContain(WRITE);

@@ -16,13 +16,27 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 // Operations left out: live streams never end by themselves; logout and key rotation end the
 // fuzzer's own session (they take no input besides `scope`, which only picks the mode).
 // GET settings answers its documented 500 plane_config_unreadable here (no plane.toml): tested in test/plane/settings.
-const SKIP = new Set(['GET /api/v1/settings/plane', 'GET /api/v1/events/stream', 'GET /api/v1/audit/stream', 'GET /api/v1/logs/plane/stream', 'POST /api/v1/auth/logout', 'POST /api/v1/admin/keys/rotate',
-  'GET /api/v1/monitor/fleet/summary/stream', 'GET /api/v1/monitor/nodes', 'GET /api/v1/monitor/plane/stream']);
+const SKIP = new Set([
+  'GET /api/v1/settings/plane',
+  'GET /api/v1/events/stream',
+  'GET /api/v1/audit/stream',
+  'GET /api/v1/logs/plane/stream',
+  'POST /api/v1/auth/logout',
+  'POST /api/v1/admin/keys/rotate',
+  'GET /api/v1/monitor/fleet/summary/stream',
+  'GET /api/v1/monitor/nodes',
+  'GET /api/v1/monitor/plane/stream',
+]);
 // Module-token routes (a separate credential space).
 export const MODULE = new Set(['POST /api/v1/events', 'POST /api/v1/attachments']);
 
 export type Schema = Record<string, any>;
-interface Op { method: string; path: string; params: Array<{ in: string; name: string; schema?: Schema }>; body: Schema | null }
+interface Op {
+  method: string;
+  path: string;
+  params: Array<{ in: string; name: string; schema?: Schema }>;
+  body: Schema | null;
+}
 
 // Markers replaced in the serialised body by text JSON.stringify cannot produce.
 const RAW: Record<string, string> = {
@@ -36,22 +50,75 @@ const RAW: Record<string, string> = {
 const BAD_UTF8 = '@@BADUTF8@@';
 
 const nastyStrings = fc.constantFrom(
-  '\ud800', '\udfff', 'a\ud800b', 'a\u0000b', '\u0000', '', ' ', '\t\r\n', 'x'.repeat(5000), `a${BAD_UTF8}b`,
-  '@@DEEP@@', '@@DEEPARR@@', '@@HUGE@@', '@@NEGHUGE@@', '@@BIGINT@@', '@@TINY@@',
-  '=1+1', '-1', '0', '9999999999999999999999', 'NaN', '2026-13-45T99:99:99Z', '275760-09-13T00:00:00.001Z',
-  '00000000-0000-4000-8000-000000000000', 'g:99999999999999999999', '../../etc/passwd', 'null', '\u202e\u2028\u00a0',
-  '-271821-04-20T00:00:00Z', '0000-01-01', '2026-02-30T00:00:00Z',
+  '\ud800',
+  '\udfff',
+  'a\ud800b',
+  'a\u0000b',
+  '\u0000',
+  '',
+  ' ',
+  '\t\r\n',
+  'x'.repeat(5000),
+  `a${BAD_UTF8}b`,
+  '@@DEEP@@',
+  '@@DEEPARR@@',
+  '@@HUGE@@',
+  '@@NEGHUGE@@',
+  '@@BIGINT@@',
+  '@@TINY@@',
+  '=1+1',
+  '-1',
+  '0',
+  '9999999999999999999999',
+  'NaN',
+  '2026-13-45T99:99:99Z',
+  '275760-09-13T00:00:00.001Z',
+  '00000000-0000-4000-8000-000000000000',
+  'g:99999999999999999999',
+  '../../etc/passwd',
+  'null',
+  '\u202e\u2028\u00a0',
+  '-271821-04-20T00:00:00Z',
+  '0000-01-01',
+  '2026-02-30T00:00:00Z',
 );
 // Issue 25, finding 7: times JavaScript parses but PostgreSQL refuses, and dates that do not exist.
 export const EXTREME_TIMES = [
-  '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '0000-01-01T00:00:00Z', '0000-01-01', '10000-01-01T00:00:00Z',
-  '9999-12-31T23:59:59-01:00', '2026-02-30T00:00:00Z', '2026-02-30', '2026-01-01T24:00:00Z', '2026-01-01T00:00:00Z[UTC]',
+  '-271821-04-20T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '0000-01-01',
+  '10000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59-01:00',
+  '2026-02-30T00:00:00Z',
+  '2026-02-30',
+  '2026-01-01T24:00:00Z',
+  '2026-01-01T00:00:00Z[UTC]',
 ];
-const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 }).map((a) => String.fromCharCode(...a));
-const nastyNumbers = fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, 2 ** 63, -(2 ** 31) - 1, 2 ** 31, 0.5, -0, Number.MAX_SAFE_INTEGER);
+const codeUnits = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 })
+  .map((a) => String.fromCharCode(...a));
+const nastyNumbers = fc.constantFrom(
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  2 ** 63,
+  -(2 ** 31) - 1,
+  2 ** 31,
+  0.5,
+  -0,
+  Number.MAX_SAFE_INTEGER,
+);
 export const leaf: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 4, arbitrary: nastyStrings }, { weight: 2, arbitrary: codeUnits }, { weight: 2, arbitrary: nastyNumbers },
-  fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}), fc.uuid(),
+  { weight: 4, arbitrary: nastyStrings },
+  { weight: 2, arbitrary: codeUnits },
+  { weight: 2, arbitrary: nastyNumbers },
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant([]),
+  fc.constant({}),
+  fc.uuid(),
 );
 
 export function resolve(doc: Schema, s: Schema | undefined): Schema {
@@ -65,7 +132,8 @@ export function shaped(doc: Schema, raw: Schema | undefined, depth = 0): fc.Arbi
   const s = resolve(doc, raw);
   const alts: Array<fc.Arbitrary<unknown>> = [leaf];
   if (depth < 4) {
-    for (const k of ['anyOf', 'oneOf', 'allOf']) for (const sub of (s[k] ?? []) as Schema[]) alts.push(shaped(doc, sub, depth + 1));
+    for (const k of ['anyOf', 'oneOf', 'allOf'])
+      for (const sub of (s[k] ?? []) as Schema[]) alts.push(shaped(doc, sub, depth + 1));
     if (s.properties) {
       const rec: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of Object.entries(s.properties as Record<string, Schema>)) rec[k] = shaped(doc, v, depth + 1);
@@ -78,12 +146,17 @@ export function shaped(doc: Schema, raw: Schema | undefined, depth = 0): fc.Arbi
 
 /** Percent-encodes a string as bytes, so lone surrogates become ill-formed UTF-8 (as a client can send). */
 export function enc(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
-  if (s.includes(BAD_UTF8)) return s.split(BAD_UTF8).map((p) => enc(p)).join('%FF%FE%C0%AF');
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
+  if (s.includes(BAD_UTF8))
+    return s
+      .split(BAD_UTF8)
+      .map((p) => enc(p))
+      .join('%FF%FE%C0%AF');
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    if (cp >= 0xd800 && cp <= 0xdfff) out += `%${(0xe0 | (cp >> 12)).toString(16)}%${(0x80 | ((cp >> 6) & 63)).toString(16)}%${(0x80 | (cp & 63)).toString(16)}`;
+    if (cp >= 0xd800 && cp <= 0xdfff)
+      out += `%${(0xe0 | (cp >> 12)).toString(16)}%${(0x80 | ((cp >> 6) & 63)).toString(16)}%${(0x80 | (cp & 63)).toString(16)}`;
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -111,16 +184,21 @@ export function plausible(doc: Schema, raw: Schema | undefined, depth = 0): unkn
       if (s.format === 'date-time') return new Date().toISOString();
       if (s.format === 'uri') return 'http://127.0.0.1:9/';
       return 'fuzz-' + 'x'.repeat(Math.max(0, (s.minLength ?? 1) - 5));
-    case 'integer': case 'number': return s.minimum ?? 1;
-    case 'boolean': return false;
-    case 'array': return depth > 3 ? [] : [plausible(doc, s.items, depth + 1)].slice(0, s.minItems ?? 0);
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return depth > 3 ? [] : [plausible(doc, s.items, depth + 1)].slice(0, s.minItems ?? 0);
     case 'object': {
       if (depth > 3) return {};
       const out: Record<string, unknown> = {};
       for (const k of (s.required ?? []) as string[]) out[k] = plausible(doc, s.properties?.[k], depth + 1);
       return out;
     }
-    default: return 'fuzz';
+    default:
+      return 'fuzz';
   }
 }
 
@@ -133,7 +211,20 @@ export function isTimeField(doc: Schema, name: string, raw: Schema | undefined):
 }
 
 // The values the sweep puts in each field, one at a time.
-export const SWEEP: unknown[] = ['\ud800', 'a\udfffb', 'a\u0000b', `a${BAD_UTF8}b`, '@@DEEP@@', '@@HUGE@@', '@@BIGINT@@', 2 ** 63, -1e308, 'x'.repeat(5000), [], {}];
+export const SWEEP: unknown[] = [
+  '\ud800',
+  'a\udfffb',
+  'a\u0000b',
+  `a${BAD_UTF8}b`,
+  '@@DEEP@@',
+  '@@HUGE@@',
+  '@@BIGINT@@',
+  2 ** 63,
+  -1e308,
+  'x'.repeat(5000),
+  [],
+  {},
+];
 
 /**
  * The fuzz suites' world (openapi.fuzz.test.ts, openapi.fuzz.generated.test.ts): a plane, root
@@ -169,10 +260,16 @@ export function fuzzWorld(): void {
     // Paths document 1 answers 501 by design; the fuzz is about the routes that exist.
     const live: Op[] = [];
     for (const op of ops) {
-      const r = await t.plane.app.inject({ method: op.method as any, url: op.path.replace(/\{[^}]+\}/g, 'x'), headers: { authorization: `Bearer ${root.token}` } });
+      const r = await t.plane.app.inject({
+        method: op.method as any,
+        url: op.path.replace(/\{[^}]+\}/g, 'x'),
+        headers: { authorization: `Bearer ${root.token}` },
+      });
       if (r.statusCode !== 501) live.push(op);
     }
     ops = live;
   }, 60_000);
-  afterAll(async () => { await plane?.close(); });
+  afterAll(async () => {
+    await plane?.close();
+  });
 }

@@ -5,17 +5,31 @@ import { login } from '../client.js';
 
 let t: TestPlane;
 beforeAll(async () => {
-  t = await startPlane({ config: { live: { globalCapacity: 10, perPrincipal: 5, heartbeatMs: 60_000, ringSize: 100, lagBytes: 2048 } } });
+  t = await startPlane({
+    config: { live: { globalCapacity: 10, perPrincipal: 5, heartbeatMs: 60_000, ringSize: 100, lagBytes: 2048 } },
+  });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** A response body whose reader never reads: every write stays queued. */
 function stalledResponse() {
   const chunks: string[] = [];
-  const raw = new Writable({ highWaterMark: 1, write(chunk, _enc, _cb) { chunks.push(String(chunk)); /* never acknowledged */ } }) as any;
+  const raw = new Writable({
+    highWaterMark: 1,
+    write(chunk, _enc, _cb) {
+      chunks.push(String(chunk)); /* never acknowledged */
+    },
+  }) as any;
   raw.writeHead = () => raw;
   raw.flushHeaders = () => {};
-  return { reply: { raw, hijack() {} } as any, req: { headers: {}, raw: { socket: { setNoDelay() {} } } } as any, chunks, raw };
+  return {
+    reply: { raw, hijack() {} } as any,
+    req: { headers: {}, raw: { socket: { setNoDelay() {} } } } as any,
+    chunks,
+    raw,
+  };
 }
 
 it('ends a lagging subscriber with a terminal resync-required instead of buffering', async () => {

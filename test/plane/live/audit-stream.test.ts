@@ -22,7 +22,12 @@ async function ringHolds(seq: number) {
 }
 
 beforeAll(async () => {
-  t = await startPlane({ config: { live: { globalCapacity: 40, perPrincipal: 32, heartbeatMs: 200, ringSize: 50, lagBytes: 1 << 20 }, loginThrottle: { attempts: 1000, windowSecs: 60 } } });
+  t = await startPlane({
+    config: {
+      live: { globalCapacity: 40, perPrincipal: 32, heartbeatMs: 200, ringSize: 50, lagBytes: 1 << 20 },
+      loginThrottle: { attempts: 1000, windowSecs: 60 },
+    },
+  });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   const db = t.db.database.db;
   orgA = await seedOrg(db, 'org-a');
@@ -31,7 +36,9 @@ beforeAll(async () => {
   adminBCreds = await seedUser(db, orgB, 'admin', 'admin-b');
   root = await login(t.plane.app);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('GET /api/v1/audit/stream', () => {
   it('sends live frames with id g:<n>, data only, no params or user_agent, and heartbeats', async () => {
@@ -44,8 +51,23 @@ describe('GET /api/v1/audit/stream', () => {
     await s.until((r) => r.comments.includes(''));
     const e = s.events.find((x) => x.data.action === 'auth.login')!;
     expect(e.id).toBe(`g:${e.data.seq}`);
-    expect(Object.keys(e.data).sort()).toEqual(['action', 'actor_id', 'actor_name', 'actor_role', 'ended_at', 'id', 'ip', 'node_id',
-      'object_id', 'object_name', 'object_type', 'occurred_at', 'org_id', 'seq', 'updated']);
+    expect(Object.keys(e.data).sort()).toEqual([
+      'action',
+      'actor_id',
+      'actor_name',
+      'actor_role',
+      'ended_at',
+      'id',
+      'ip',
+      'node_id',
+      'object_id',
+      'object_name',
+      'object_type',
+      'occurred_at',
+      'org_id',
+      'seq',
+      'updated',
+    ]);
     expect(e.data.updated).toBe(false);
     expect(s.raw).not.toMatch(/^event:/m);
     // The heartbeat is a comment line holding only a colon.
@@ -75,17 +97,21 @@ describe('GET /api/v1/audit/stream', () => {
     byParam.close();
   });
 
-  it.each([['no prefix', '12'], ['non-numeric tail', 'g:x1'], ['the future', 'g:99999999']])(
-    'ends with resync-required for a cursor with %s', async (_n, cursor) => {
-      const s = await stream(root, '', { 'last-event-id': cursor });
-      await s.until((r) => r.ended);
-      expect(s.comments).toContain('resync-required');
-      expect(s.events).toEqual([]);
-    });
+  it.each([
+    ['no prefix', '12'],
+    ['non-numeric tail', 'g:x1'],
+    ['the future', 'g:99999999'],
+  ])('ends with resync-required for a cursor with %s', async (_n, cursor) => {
+    const s = await stream(root, '', { 'last-event-id': cursor });
+    await s.until((r) => r.ended);
+    expect(s.comments).toContain('resync-required');
+    expect(s.events).toEqual([]);
+  });
 
   it('ends with resync-required when the cursor was evicted from the ring', async () => {
     const old = await head();
-    for (let i = 0; i < 55; i++) await new Client(t.plane.app).post('/api/v1/auth/login', { login: `ghost${i}`, password: 'nope-nope' });
+    for (let i = 0; i < 55; i++)
+      await new Client(t.plane.app).post('/api/v1/auth/login', { login: `ghost${i}`, password: 'nope-nope' });
     const s = await stream(root, '', { 'last-event-id': old });
     await s.until((r) => r.ended);
     expect(s.raw.trim().endsWith(': resync-required')).toBe(true);
@@ -95,7 +121,9 @@ describe('GET /api/v1/audit/stream', () => {
     const s = await stream(root);
     const rows = (await root.get('/api/v1/audit?action=auth.login&limit=1')).body.rows;
     const row = rows[0];
-    await t.db.database.db.transaction().execute((trx) => t.plane.services.audit.close(trx, row.id, new Date(row.occurred_at)));
+    await t.db.database.db
+      .transaction()
+      .execute((trx) => t.plane.services.audit.close(trx, row.id, new Date(row.occurred_at)));
     await s.until((r) => r.events.some((e) => e.data.id === row.id));
     const f = s.events.find((e) => e.data.id === row.id)!;
     expect(f.data.updated).toBe(true);
@@ -162,7 +190,10 @@ describe('GET /api/v1/audit/stream', () => {
     for (let i = 0; i < 15; i++) open.push(await stream(two));
     open.push(await SseReader.open(`${base}/api/v1/events/stream`, auth(two)));
     expect(open.map((s) => s.status)).toEqual(Array(32).fill(200));
-    for (const [c, url] of [[one, '/api/v1/audit/stream'], [two, '/api/v1/events/stream']] as const) {
+    for (const [c, url] of [
+      [one, '/api/v1/audit/stream'],
+      [two, '/api/v1/events/stream'],
+    ] as const) {
       const over = await SseReader.open(`${base}${url}`, auth(c));
       expect(over.status, url).toBe(429);
       expect(over.body).toEqual({ error: 'live_stream_capacity', scope: 'principal', retry_after: 2 });
@@ -186,8 +217,12 @@ describe('GET /api/v1/audit/stream', () => {
 
 describe('audit stream across restarts and processes', () => {
   let db: TestDb;
-  beforeAll(async () => { db = await freshDatabase(); });
-  afterAll(async () => { await db.drop(); });
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
 
   it('keeps g:<n> cursors valid across a plane restart', async () => {
     const first = await startPlane({ db });
@@ -207,17 +242,20 @@ describe('audit stream across restarts and processes', () => {
     await second.close();
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('delivers a record written through one process to a stream on another', async () => {
-    const one = await startPlane({ db });
-    const two = await startPlane({ db });
-    const url = await two.plane.app.listen({ host: '127.0.0.1', port: 0 });
-    const c2 = await login(two.plane.app);
-    const s = await SseReader.open(`${url}/api/v1/audit/stream`, auth(c2));
-    const c1 = await login(one.plane.app);
-    const me = (await c1.get('/api/v1/auth/me')).body.session.id;
-    await s.until((r) => r.events.some((e) => e.data.object_id === me));
-    s.close();
-    await one.close();
-    await two.close();
-  });
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'delivers a record written through one process to a stream on another',
+    async () => {
+      const one = await startPlane({ db });
+      const two = await startPlane({ db });
+      const url = await two.plane.app.listen({ host: '127.0.0.1', port: 0 });
+      const c2 = await login(two.plane.app);
+      const s = await SseReader.open(`${url}/api/v1/audit/stream`, auth(c2));
+      const c1 = await login(one.plane.app);
+      const me = (await c1.get('/api/v1/auth/me')).body.session.id;
+      await s.until((r) => r.events.some((e) => e.data.object_id === me));
+      s.close();
+      await one.close();
+      await two.close();
+    },
+  );
 });

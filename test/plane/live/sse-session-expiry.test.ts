@@ -4,8 +4,12 @@ import { login } from '../client.js';
 import { SseReader } from '../sse-client.js';
 
 let t: TestPlane;
-beforeAll(async () => { t = await startPlane({ config: { sessionTtlSecs: 3 } }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane({ config: { sessionTtlSecs: 3 } });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 it('ends an open stream when its session expires: an SSE body does not extend the token', async () => {
   const base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });

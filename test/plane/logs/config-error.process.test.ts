@@ -11,10 +11,17 @@ const CANARY = 'CfgCanary31d';
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [PLANE_MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...env } });
+    const p = spawn(process.execPath, [PLANE_MAIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     let out = '';
-    p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     p.on('close', (code) => resolve({ code, out }));
   });
 }
@@ -24,7 +31,10 @@ describe('argus-plane serve with a broken plane.toml', () => {
     const dir = await mkdtemp(join(tmpdir(), 'argus-cfg-'));
     try {
       const file = join(dir, 'plane.toml');
-      await writeFile(file, `[network]\npublic_url = "http://ops:${CANARY}@bad host"\n[logging]\nminimum_level = "loud"\n`);
+      await writeFile(
+        file,
+        `[network]\npublic_url = "http://ops:${CANARY}@bad host"\n[logging]\nminimum_level = "loud"\n`,
+      );
       const r = await run(['serve', '--config', file], { RUST_LOG: '' });
       expect(r.code).toBe(2);
       expect(r.out).toContain('public_url is not a URL');

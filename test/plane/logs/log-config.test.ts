@@ -4,9 +4,15 @@ import { captureSource } from '../../../src/plane/logs/logs.service.js';
 
 // The capture level's owner (document 1, document 4 section 1): RUST_LOG, its alias ARGUS_LOG, or
 // plane.toml [logging] minimum_level; and [events] purge_record_retention_days (docs/logs.md).
-const parse = (text: string, env: Record<string, string> = {}) => parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env });
+const parse = (text: string, env: Record<string, string> = {}) =>
+  parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env });
 const problems = (text: string, env: Record<string, string> = {}): string[] => {
-  try { parse(text, env); } catch (e) { if (e instanceof ConfigError) return e.problems; throw e; }
+  try {
+    parse(text, env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
   return [];
 };
 
@@ -34,7 +40,9 @@ describe('RUST_LOG / ARGUS_LOG', () => {
   });
 
   it.each([['loud'], ['hyper=debug'], ['argus_plane=verbose']])('RUST_LOG=%s is a configuration problem', (value) => {
-    expect(problems('', { RUST_LOG: value })).toEqual([expect.stringMatching(/^RUST_LOG\/ARGUS_LOG must be one of debug, info, warn, error/)]);
+    expect(problems('', { RUST_LOG: value })).toEqual([
+      expect.stringMatching(/^RUST_LOG\/ARGUS_LOG must be one of debug, info, warn, error/),
+    ]);
   });
 });
 
@@ -43,7 +51,9 @@ describe('[events] purge_record_retention_days', () => {
     expect(parse('').purgeRecordRetentionDays).toBe(30);
     expect(parse('[events]\npurge_record_retention_days = 7\n').purgeRecordRetentionDays).toBe(7);
     for (const v of ['0', '3651', '1.5', '"7"']) {
-      expect(problems(`[events]\npurge_record_retention_days = ${v}\n`)).toEqual(['[events] purge_record_retention_days must be an integer in 1..3650']);
+      expect(problems(`[events]\npurge_record_retention_days = ${v}\n`)).toEqual([
+        '[events] purge_record_retention_days must be an integer in 1..3650',
+      ]);
     }
   });
 });

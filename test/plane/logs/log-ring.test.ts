@@ -39,9 +39,21 @@ describe('scrubSecrets: credential-like values', () => {
   });
 
   it('keeps what only looks like a secret name, and keeps a JSON line valid', () => {
-    const line = JSON.stringify({ level: 30, port: 8080, token_count: 3, password_set: true, token: null, text: 'tokens' });
+    const line = JSON.stringify({
+      level: 30,
+      port: 8080,
+      token_count: 3,
+      password_set: true,
+      token: null,
+      text: 'tokens',
+    });
     expect(scrubSecrets(line)).toBe(line);
-    const secretLine = JSON.stringify({ level: 30, password: CANARY, nested: { api_token: CANARY, url: `http://a:${CANARY}@h/` }, msg: `Bearer ${CANARY}` });
+    const secretLine = JSON.stringify({
+      level: 30,
+      password: CANARY,
+      nested: { api_token: CANARY, url: `http://a:${CANARY}@h/` },
+      msg: `Bearer ${CANARY}`,
+    });
     const out = scrubSecrets(secretLine);
     expect(out).not.toContain(CANARY);
     expect(() => JSON.parse(out)).not.toThrow();
@@ -94,7 +106,8 @@ describe('LogRing', () => {
     ring.capture('warn', 'argus_plane::sweeper', 'node B slow', 3);
     ring.capture('error', 'argus_plane::http', 'request failed', 4);
     ring.capture('info', 'argus_plane::sweeper', 'node C polled', 5);
-    const seqs = (f: Parameters<LogRing['page']>[0], after = 0, limit = 500) => ring.page(f, after, limit).map((e) => e.seq);
+    const seqs = (f: Parameters<LogRing['page']>[0], after = 0, limit = 500) =>
+      ring.page(f, after, limit).map((e) => e.seq);
     expect(seqs({})).toEqual([5, 4, 3, 2, 1]);
     expect(seqs({ level: 'all' })).toEqual([5, 4, 3, 2, 1]);
     expect(seqs({ level: 'info' })).toEqual([5, 4, 3, 2]);
@@ -123,8 +136,27 @@ describe('ringSink (the pino destination)', () => {
   it('writes the scrubbed line out and captures level, target, time and the fields in the message', () => {
     const ring = new LogRing();
     let out = '';
-    const sink = ringSink(ring, { write: (s: string) => { out += s; } }, 'argus_plane');
-    sink.write(JSON.stringify({ level: 40, time: 1234, pid: 1, hostname: 'h', part: 'sweeper', msg: 'node slow', node_id: 'n1', url: `http://u:${CANARY}@x/` }) + '\n');
+    const sink = ringSink(
+      ring,
+      {
+        write: (s: string) => {
+          out += s;
+        },
+      },
+      'argus_plane',
+    );
+    sink.write(
+      JSON.stringify({
+        level: 40,
+        time: 1234,
+        pid: 1,
+        hostname: 'h',
+        part: 'sweeper',
+        msg: 'node slow',
+        node_id: 'n1',
+        url: `http://u:${CANARY}@x/`,
+      }) + '\n',
+    );
     sink.write(JSON.stringify({ level: 50, time: 1235, reqId: 'req-1', msg: 'request failed' }) + '\n');
     sink.write(JSON.stringify({ level: 20, time: 1236, msg: 'plain' }) + '\n');
     sink.write('not json token=' + CANARY + '\n');
@@ -132,7 +164,11 @@ describe('ringSink (the pino destination)', () => {
     const [raw, plain, http, slow] = ring.page({}, 0, 10);
     expect(slow).toMatchObject({ seq: 1, ts_ms: 1234, level: 'warn', target: 'argus_plane::sweeper' });
     expect(slow!.message).toMatch(/^node slow \{"node_id":"n1","url":"http:\/\/u:\[redacted\]@x\/"\}$/);
-    expect(http).toMatchObject({ level: 'error', target: 'argus_plane::http', message: 'request failed {"reqId":"req-1"}' });
+    expect(http).toMatchObject({
+      level: 'error',
+      target: 'argus_plane::http',
+      message: 'request failed {"reqId":"req-1"}',
+    });
     expect(plain).toMatchObject({ level: 'debug', target: 'argus_plane', message: 'plain' });
     expect(raw).toMatchObject({ level: 'info', target: 'argus_plane', message: 'not json token=[redacted]' });
   });

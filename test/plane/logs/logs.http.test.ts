@@ -12,7 +12,14 @@ let root: Client;
 const page = async (query = '') => {
   const r = await root.get(`/api/v1/logs/plane${query}`);
   expect(r.status, r.text).toBe(200);
-  return r.body as { head_seq: number; capacity: number; capture_level: string; capture_source: string; capture_environment_override: boolean; entries: Array<{ seq: number; ts_ms: number; level: string; target: string; message: string }> };
+  return r.body as {
+    head_seq: number;
+    capacity: number;
+    capture_level: string;
+    capture_source: string;
+    capture_environment_override: boolean;
+    entries: Array<{ seq: number; ts_ms: number; level: string; target: string; message: string }>;
+  };
 };
 const log = () => t.plane.app.log;
 /** The entries of a page without the request lines (a q search logs its own URL, which holds the q). */
@@ -23,7 +30,9 @@ beforeAll(async () => {
   x = await tenants(t);
   root = x.root;
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('GET /api/v1/logs/plane', () => {
   it('answers the envelope: head_seq, capacity 4096, capture_* from the settings file, entries newest first', async () => {
@@ -68,13 +77,22 @@ describe('GET /api/v1/logs/plane', () => {
     child.error('FILTERMARK three');
     log().child({ part: 'filtertest2' }).error('filtermark four');
     const msgs = async (q: string) => (await own(q)).map((e) => e.message);
-    expect(await msgs('?q=filtermark')).toEqual(['filtermark four', 'FILTERMARK three', 'filtermark two', 'FilterMark one']);
+    expect(await msgs('?q=filtermark')).toEqual([
+      'filtermark four',
+      'FILTERMARK three',
+      'filtermark two',
+      'FilterMark one',
+    ]);
     expect(await msgs('?q=filtermark&level=all')).toHaveLength(4);
     expect(await msgs('?q=filtermark&level=info')).toHaveLength(4);
     expect(await msgs('?q=filtermark&level=debug')).toHaveLength(4);
     expect(await msgs('?q=filtermark&level=warn')).toEqual(['filtermark four', 'FILTERMARK three', 'filtermark two']);
     expect(await msgs('?q=filtermark&level=error')).toEqual(['filtermark four', 'FILTERMARK three']);
-    expect(await msgs('?target=argus_plane::filtertest')).toEqual(['FILTERMARK three', 'filtermark two', 'FilterMark one']);
+    expect(await msgs('?target=argus_plane::filtertest')).toEqual([
+      'FILTERMARK three',
+      'filtermark two',
+      'FilterMark one',
+    ]);
     expect(await msgs('?target=argus_plane::filtertes')).toEqual([]);
     expect(await msgs('?q=FILTERTEST2')).toEqual(['filtermark four']); // q searches the target too
   });
@@ -107,11 +125,15 @@ describe('GET /api/v1/logs/plane', () => {
   });
 
   it('128 characters of target and q are accepted (é counts as one)', async () => {
-    expect((await root.get(`/api/v1/logs/plane?target=${'a'.repeat(128)}&q=${encodeURIComponent('é'.repeat(128))}`)).status).toBe(200);
+    expect(
+      (await root.get(`/api/v1/logs/plane?target=${'a'.repeat(128)}&q=${encodeURIComponent('é'.repeat(128))}`)).status,
+    ).toBe(200);
   });
 
   it('truncates a message to 4096 bytes and a target to 128 bytes', async () => {
-    log().child({ part: 'T'.repeat(200) }).info('trunc-mark ' + 'm'.repeat(6000));
+    log()
+      .child({ part: 'T'.repeat(200) })
+      .info('trunc-mark ' + 'm'.repeat(6000));
     const [e] = await own('?q=trunc-mark');
     expect(Buffer.byteLength(e!.message)).toBe(4096);
     expect(Buffer.byteLength(e!.target)).toBe(128);
@@ -132,11 +154,24 @@ describe('canary secrets never reach the ring, the API reply or stdout', () => {
     await x.anon.post('/api/v1/auth/login', { login: 'root', password: secret });
     await x.anon.post('/api/v1/auth/login', { login: secret, password: secret });
     // a node whose API token is the canary, polled while unreachable
-    const node = await root.post('/api/v1/nodes', { name: `canary-node-${process.pid}`, url: 'http://127.0.0.1:9', api_token: secret, auth_backend_secret: secret });
+    const node = await root.post('/api/v1/nodes', {
+      name: `canary-node-${process.pid}`,
+      url: 'http://127.0.0.1:9',
+      api_token: secret,
+      auth_backend_secret: secret,
+    });
     expect(node.status, node.text).toBe(201);
     await t.plane.services.sweeper.sweep();
     // free text and fields of the plane's own lines
-    log().warn({ password: secret, api_token: secret, auth_backend_secret: secret, s3: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: secret } }, `camera source rtsp://cam:${secret}@10.1.1.1/ token=${secret}`);
+    log().warn(
+      {
+        password: secret,
+        api_token: secret,
+        auth_backend_secret: secret,
+        s3: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: secret },
+      },
+      `camera source rtsp://cam:${secret}@10.1.1.1/ token=${secret}`,
+    );
     log().error(`upstream said: Authorization: Bearer ${secret}`);
 
     t.plane.services.logs.setCaptureLevel('info');
@@ -169,17 +204,24 @@ describe('capture level', () => {
 });
 
 describe('RUST_LOG / ARGUS_LOG own the level', () => {
-  it.each([['RUST_LOG'], ['ARGUS_LOG']] as const)('%s: override true, source names it, a change is 409 rust_log_override', async (name) => {
-    const p2 = await startPlane({ config: { logLevel: 'warn', logLevelSource: 'environment', logLevelEnv: name } });
-    try {
-      const su = await login(p2.plane.app);
-      const r = await su.get('/api/v1/logs/plane');
-      expect(r.body).toMatchObject({ capture_environment_override: true, capture_source: `environment ${name}` });
-      let err: unknown;
-      try { p2.plane.services.logs.setCaptureLevel('debug'); } catch (e) { err = e; }
-      expect(err).toMatchObject({ status: 409, code: 'rust_log_override' });
-    } finally {
-      await p2.close();
-    }
-  });
+  it.each([['RUST_LOG'], ['ARGUS_LOG']] as const)(
+    '%s: override true, source names it, a change is 409 rust_log_override',
+    async (name) => {
+      const p2 = await startPlane({ config: { logLevel: 'warn', logLevelSource: 'environment', logLevelEnv: name } });
+      try {
+        const su = await login(p2.plane.app);
+        const r = await su.get('/api/v1/logs/plane');
+        expect(r.body).toMatchObject({ capture_environment_override: true, capture_source: `environment ${name}` });
+        let err: unknown;
+        try {
+          p2.plane.services.logs.setCaptureLevel('debug');
+        } catch (e) {
+          err = e;
+        }
+        expect(err).toMatchObject({ status: 409, code: 'rust_log_override' });
+      } finally {
+        await p2.close();
+      }
+    },
+  );
 });

@@ -11,7 +11,9 @@ let base: string;
 const open: SseReader[] = [];
 
 beforeAll(async () => {
-  t = await startPlane({ config: { live: { globalCapacity: 1024, perPrincipal: 3, heartbeatMs: 200, ringSize: 8192, lagBytes: 1 << 20 } } });
+  t = await startPlane({
+    config: { live: { globalCapacity: 1024, perPrincipal: 3, heartbeatMs: 200, ringSize: 8192, lagBytes: 1 << 20 } },
+  });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   root = await login(t.plane.app);
 }, 60_000);
@@ -21,11 +23,17 @@ afterAll(async () => {
 });
 
 const tail = async (query: string, headers: Record<string, string> = {}) => {
-  const r = await SseReader.open(`${base}/api/v1/logs/plane/stream${query}`, { authorization: `Bearer ${root.token}`, ...headers });
+  const r = await SseReader.open(`${base}/api/v1/logs/plane/stream${query}`, {
+    authorization: `Bearer ${root.token}`,
+    ...headers,
+  });
   open.push(r);
   return r;
 };
-const done = (r: SseReader) => { r.close(); open.splice(open.indexOf(r), 1); };
+const done = (r: SseReader) => {
+  r.close();
+  open.splice(open.indexOf(r), 1);
+};
 const log = () => t.plane.app.log;
 
 describe('GET /api/v1/logs/plane/stream', () => {
@@ -91,7 +99,9 @@ describe('GET /api/v1/logs/plane/stream', () => {
 
   it('scrubs what it streams', async () => {
     const r = await tail('?target=argus_plane::leak');
-    log().child({ part: 'leak' }).warn({ password: CANARY }, `connect postgres://argus:${CANARY}@db/argus token=${CANARY}`);
+    log()
+      .child({ part: 'leak' })
+      .warn({ password: CANARY }, `connect postgres://argus:${CANARY}@db/argus token=${CANARY}`);
     await r.until((x) => x.events.length >= 1);
     expect(r.raw).toContain('[redacted]');
     expect(r.raw).not.toContain(CANARY);

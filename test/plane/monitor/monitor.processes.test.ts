@@ -26,12 +26,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two plane processes on one data
       const dir = await mkdtemp(join(tmpdir(), 'argus-mon-'));
       dirs.push(dir);
       const port = await freePort();
-      await writeFile(join(dir, 'plane.toml'), `[network]\npublic_url = "http://127.0.0.1:${port}"\nlisten = "127.0.0.1:${port}"\n[sweeper]\nenabled = false\n`);
+      await writeFile(
+        join(dir, 'plane.toml'),
+        `[network]\npublic_url = "http://127.0.0.1:${port}"\nlisten = "127.0.0.1:${port}"\n[sweeper]\nenabled = false\n`,
+      );
       const p = new PlaneProcess(dir, db.url, port);
       await p.start();
       planes.push(p);
     }
-    publisher = new FleetMonitor(db.database.db, async () => ({ total: 2, live: 1, unavailable: 1, degraded: 0, failing: 0 }), pino({ level: 'silent' }));
+    publisher = new FleetMonitor(
+      db.database.db,
+      async () => ({ total: 2, live: 1, unavailable: 1, degraded: 0, failing: 0 }),
+      pino({ level: 'silent' }),
+    );
   }, 120_000);
   afterAll(async () => {
     for (const p of planes) await p.stop();
@@ -40,11 +47,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two plane processes on one data
   });
 
   it('serve the same summary text and the same numbered node frames', async () => {
-    const tokens = await Promise.all(planes.map(async (p) => (await p.req('POST', '/api/v1/auth/login', ROOT)).body.token as string));
-    const readers = await Promise.all(planes.map((p, i) => SseReader.open(`${p.base}/api/v1/monitor/nodes`, { authorization: `Bearer ${tokens[i]}` })));
+    const tokens = await Promise.all(
+      planes.map(async (p) => (await p.req('POST', '/api/v1/auth/login', ROOT)).body.token as string),
+    );
+    const readers = await Promise.all(
+      planes.map((p, i) => SseReader.open(`${p.base}/api/v1/monitor/nodes`, { authorization: `Bearer ${tokens[i]}` })),
+    );
     const ids = nodeIds(3);
-    const summaries = async () => Promise.all(planes.map(async (p, i) => (await fetch(`${p.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${tokens[i]}` } })).text()));
-    await publisher.publish(report(ids.map((id) => poll(id)), { nodes_total: 4 }));
+    const summaries = async () =>
+      Promise.all(
+        planes.map(async (p, i) =>
+          (
+            await fetch(`${p.base}/api/v1/monitor/fleet/summary`, { headers: { authorization: `Bearer ${tokens[i]}` } })
+          ).text(),
+        ),
+      );
+    await publisher.publish(
+      report(
+        ids.map((id) => poll(id)),
+        { nodes_total: 4 },
+      ),
+    );
     // Both processes hold sweep 1 before sweep 2 is stored: a process that loads two sweeps at once
     // serves only the newer frame of each node (the snapshot), so the frame lists would differ by timing.
     await eventually(async () => (await summaries()).every((s) => JSON.parse(s).seq === 1), 10_000);
@@ -53,7 +76,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two plane processes on one data
     await eventually(async () => (await summaries()).every((s) => JSON.parse(s).seq === 2), 10_000);
     const [a, b] = await summaries();
     expect(b).toBe(a);
-    expect(JSON.parse(a!)).toMatchObject({ seq: 2, nodes_total: 4, nodes_reachable: 1, nodes_grace: 1, cameras_total: 2, cameras_unavailable: 1 });
+    expect(JSON.parse(a!)).toMatchObject({
+      seq: 2,
+      nodes_total: 4,
+      nodes_reachable: 1,
+      nodes_grace: 1,
+      cameras_total: 2,
+      cameras_unavailable: 1,
+    });
 
     for (const r of readers) await r.until((x) => x.events.length >= 5, 10_000);
     expect(readers[1]!.events.map((e) => e.id)).toEqual(['1', '2', '3', '4', '5']);
@@ -61,9 +91,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two plane processes on one data
     for (const r of readers) r.close();
 
     // A new subscriber of either process: the same snapshot (the node not polled any more is gone).
-    const snaps = await Promise.all(planes.map((p, i) => SseReader.open(`${p.base}/api/v1/monitor/nodes`, { authorization: `Bearer ${tokens[i]}` })));
+    const snaps = await Promise.all(
+      planes.map((p, i) => SseReader.open(`${p.base}/api/v1/monitor/nodes`, { authorization: `Bearer ${tokens[i]}` })),
+    );
     for (const r of snaps) await r.until((x) => x.events.length >= 2);
-    expect(snaps.map((r) => r.events.map((e) => [e.id, e.data.node_id]))).toEqual([[['4', ids[0]], ['5', ids[1]]], [['4', ids[0]], ['5', ids[1]]]]);
+    expect(snaps.map((r) => r.events.map((e) => [e.id, e.data.node_id]))).toEqual([
+      [
+        ['4', ids[0]],
+        ['5', ids[1]],
+      ],
+      [
+        ['4', ids[0]],
+        ['5', ids[1]],
+      ],
+    ]);
     for (const r of snaps) r.close();
   }, 60_000);
 });

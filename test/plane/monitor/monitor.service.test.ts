@@ -12,10 +12,15 @@ import { controllableResponse, eventually, nodeIds, poll, report } from './monit
 
 function fakeHost(): HostReadings & { cpu: number; stat: string } {
   const h = {
-    cpu: 0, stat: 'cpu  100 0 100 800 0 0 0 0 0 0',
-    cpuMicros: () => h.cpu, rssBytes: () => 64 * 1024 * 1024, cpus: () => 8,
-    procStat: async () => h.stat, memInfo: async () => 'MemTotal:       8192000 kB\nMemFree:  1 kB\nMemAvailable:   4096000 kB\n',
-    openFds: async () => 17, uptimeSecs: () => 10,
+    cpu: 0,
+    stat: 'cpu  100 0 100 800 0 0 0 0 0 0',
+    cpuMicros: () => h.cpu,
+    rssBytes: () => 64 * 1024 * 1024,
+    cpus: () => 8,
+    procStat: async () => h.stat,
+    memInfo: async () => 'MemTotal:       8192000 kB\nMemFree:  1 kB\nMemAvailable:   4096000 kB\n',
+    openFds: async () => 17,
+    uptimeSecs: () => 10,
   };
   return h;
 }
@@ -28,9 +33,20 @@ describe('process sampler', () => {
     clock.advance(2000);
     const first = await sampler.sample();
     expect(first).toEqual({
-      seq: 1, sampled_at_ms: Date.UTC(2026, 0, 15) + 2000, uptime_s: 12, rss_mb: 64, proc_cpu_cores: 0, cpus: 8,
-      host_cpu_busy_pct: 20, mem_total_mb: 8000, mem_available_mb: 4000, open_fds: 17,
-      db_pool_max: 10, db_pool_size: 3, db_pool_idle: 2, db_pool_in_use: 1,
+      seq: 1,
+      sampled_at_ms: Date.UTC(2026, 0, 15) + 2000,
+      uptime_s: 12,
+      rss_mb: 64,
+      proc_cpu_cores: 0,
+      cpus: 8,
+      host_cpu_busy_pct: 20,
+      mem_total_mb: 8000,
+      mem_available_mb: 4000,
+      open_fds: 17,
+      db_pool_max: 10,
+      db_pool_size: 3,
+      db_pool_idle: 2,
+      db_pool_in_use: 1,
     });
     // 2 s later: 0.84 s of CPU time is 0.42 cores; the host was busy 300 of 400 jiffies.
     clock.advance(2000);
@@ -40,7 +56,10 @@ describe('process sampler', () => {
     expect(second.proc_cpu_cores).toBe(0.42);
     expect(second.host_cpu_busy_pct).toBe(75);
     expect(second.uptime_s).toBe(14);
-    for (let i = 0; i < 905; i++) { clock.advance(2000); await sampler.sample(); }
+    for (let i = 0; i < 905; i++) {
+      clock.advance(2000);
+      await sampler.sample();
+    }
     const env = JSON.parse(sampler.envelope());
     expect(env.cadence_secs).toBe(2);
     expect(env.retention_points).toBe(900);
@@ -68,9 +87,13 @@ describe('process sampler', () => {
 describe('a lagging node-telemetry subscriber', () => {
   let t: TestPlane;
   beforeAll(async () => {
-    t = await startPlane({ config: { live: { globalCapacity: 10, perPrincipal: 5, heartbeatMs: 60_000, ringSize: 100, lagBytes: 2048 } } });
+    t = await startPlane({
+      config: { live: { globalCapacity: 10, perPrincipal: 5, heartbeatMs: 60_000, ringSize: 100, lagBytes: 2048 } },
+    });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('gets nothing while its socket is full, then a rebuilt snapshot of every node above what it was sent: no silent gap', async () => {
     const ids = nodeIds(8);
@@ -110,11 +133,17 @@ describe('a lagging node-telemetry subscriber', () => {
     // Five streams each for two superadmins fill the process; a third one meets the global bound.
     const org = await seedOrg(t.db.database.db, 'cap-org');
     const clients: Client[] = [await login(t.plane.app)];
-    for (const name of ['cap-1', 'cap-2']) clients.push(await login(t.plane.app, await seedUser(t.db.database.db, org, 'superadmin', name)));
+    for (const name of ['cap-1', 'cap-2'])
+      clients.push(await login(t.plane.app, await seedUser(t.db.database.db, org, 'superadmin', name)));
     const held: SseReader[] = [];
     await eventually(() => t.plane.services.streams.count === 0);
-    for (let i = 0; i < 10; i++) held.push(await SseReader.open(`${base}/api/v1/monitor/nodes`, { authorization: `Bearer ${clients[i % 2]!.token}` }));
-    const r = await SseReader.open(`${base}/api/v1/monitor/plane/stream`, { authorization: `Bearer ${clients[2]!.token}` });
+    for (let i = 0; i < 10; i++)
+      held.push(
+        await SseReader.open(`${base}/api/v1/monitor/nodes`, { authorization: `Bearer ${clients[i % 2]!.token}` }),
+      );
+    const r = await SseReader.open(`${base}/api/v1/monitor/plane/stream`, {
+      authorization: `Bearer ${clients[2]!.token}`,
+    });
     expect(r.status).toBe(429);
     expect(r.body).toEqual({ error: 'live_stream_capacity', scope: 'global', retry_after: 2 });
     expect(r.headers!.get('retry-after')).toBe('2');
@@ -130,20 +159,30 @@ describe('two plane processes on one database', () => {
     a = await startPlane({ db });
     b = await startPlane({ db });
   });
-  afterAll(async () => { await a?.close(); await b?.close(); await db?.drop(); });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+  });
 
   it('serve the same summary and the same numbered frames; only the sweeping process publishes', async () => {
     const ids = nodeIds(3);
     const baseB = await b.plane.app.listen({ host: '127.0.0.1', port: 0 });
     const rootB = await login(b.plane.app);
     const s = await SseReader.open(`${baseB}/api/v1/monitor/nodes`, { authorization: `Bearer ${rootB.token}` });
-    const sum = await SseReader.open(`${baseB}/api/v1/monitor/fleet/summary/stream`, { authorization: `Bearer ${rootB.token}` });
+    const sum = await SseReader.open(`${baseB}/api/v1/monitor/fleet/summary/stream`, {
+      authorization: `Bearer ${rootB.token}`,
+    });
 
     await a.plane.services.fleet.publish(report(ids.map((id) => poll(id))));
     // The next sweep from the other process: it continues the numbering.
     await b.plane.services.fleet.publish(report([poll(ids[0]!), poll(ids[2]!)]));
     await a.plane.services.fleet.publish(report([poll(ids[2]!)], { nodes_total: 1 }));
-    await eventually(() => b.plane.services.fleet.summary.seq === a.plane.services.fleet.summary.seq && a.plane.services.fleet.summary.seq === 3);
+    await eventually(
+      () =>
+        b.plane.services.fleet.summary.seq === a.plane.services.fleet.summary.seq &&
+        a.plane.services.fleet.summary.seq === 3,
+    );
     await eventually(() => a.plane.services.fleet.frameHead === 6);
 
     const rootA = await login(a.plane.app);
@@ -167,7 +206,12 @@ describe('two plane processes on one database', () => {
 
   it('a publisher that has not yet loaded the sweeps of another first applies them: every frame reaches its streams once, in order', async () => {
     // Two monitors that hear no NOTIFY: each knows only what it publishes itself.
-    const quiet = () => new FleetMonitor(db.database.db, async () => ({ total: 0, live: 0, unavailable: 0, degraded: 0, failing: 0 }), pino({ level: 'silent' }));
+    const quiet = () =>
+      new FleetMonitor(
+        db.database.db,
+        async () => ({ total: 0, live: 0, unavailable: 0, degraded: 0, failing: 0 }),
+        pino({ level: 'silent' }),
+      );
     const x = quiet();
     const y = quiet();
     await x.load();
@@ -212,7 +256,9 @@ describe('from memory only', () => {
       expect((await root.get('/api/v1/monitor/plane')).body.samples.length).toBeGreaterThanOrEqual(1);
       const base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
       // The query parameter is no resume point of the node stream (header only): full snapshot.
-      const s = await SseReader.open(`${base}/api/v1/monitor/nodes?last_event_id=${t.plane.services.fleet.frameHead}`, { authorization: `Bearer ${root.token}` });
+      const s = await SseReader.open(`${base}/api/v1/monitor/nodes?last_event_id=${t.plane.services.fleet.frameHead}`, {
+        authorization: `Bearer ${root.token}`,
+      });
       await s.until((r) => r.events.length >= 2);
       expect(s.events.map((e) => e.data.node_id)).toEqual(ids);
       s.close();

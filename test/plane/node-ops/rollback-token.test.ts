@@ -26,12 +26,18 @@ let nodeId: string;
 beforeAll(async () => {
   dir = await tempDir();
   const port = await freePort();
-  const text = `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level info;\n`
-    + `auth {\n    # the plane's token\n    api_read_token ${READ};\n    api_write_token ${FIRST};\n}\n`;
+  const text =
+    `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level info;\n` +
+    `auth {\n    # the plane's token\n    api_read_token ${READ};\n    api_write_token ${FIRST};\n}\n`;
   await writeFile(join(dir, 'argus-node.conf'), text);
   node = await buildNodeApp({
-    configPath: join(dir, 'argus-node.conf'), configText: text, config: parseConfig(text, dir).config,
-    clock: { now: () => Date.now() }, build: BUILD, licenseKeys: TEST_KEYS, logger: makeNodeLogger('warn', { write: () => undefined }),
+    configPath: join(dir, 'argus-node.conf'),
+    configText: text,
+    config: parseConfig(text, dir).config,
+    clock: { now: () => Date.now() },
+    build: BUILD,
+    licenseKeys: TEST_KEYS,
+    logger: makeNodeLogger('warn', { write: () => undefined }),
   });
   [base] = await node.listen();
   t = await startPlane();
@@ -48,7 +54,10 @@ afterAll(async () => {
 
 describe('rollback past a change of the write token', () => {
   it('the plane keeps managing the node: the token in use is carried across, the rest rolls back', async () => {
-    const change = await x.root.patch(`/api/v1/nodes/${nodeId}/config/globals`, { log_level: 'debug', auth: { api_read_token: READ, api_write_token: SECOND } });
+    const change = await x.root.patch(`/api/v1/nodes/${nodeId}/config/globals`, {
+      log_level: 'debug',
+      auth: { api_read_token: READ, api_write_token: SECOND },
+    });
     expect(change.status, change.text).toBe(200);
     expect((await call(base, 'GET', '/api/v1/config', { token: SECOND })).status).toBe(200);
 
@@ -61,11 +70,17 @@ describe('rollback past a change of the write token', () => {
     expect(cfg.status, cfg.text).toBe(200);
     expect(cfg.body.text).toContain(`api_write_token ${SECOND};`);
     expect(cfg.body.text).not.toContain(FIRST);
-    expect(cfg.body.text).toContain('# the plane\'s token'); // the version's own lines, comments too
+    expect(cfg.body.text).toContain("# the plane's token"); // the version's own lines, comments too
     expect((await x.root.get(`/api/v1/nodes/${nodeId}/logging`)).body).toEqual({ level: 'info' });
     expect((await call(base, 'GET', '/api/v1/streams', { token: FIRST })).status).toBe(401);
     const a = await lastAudit(x.root, 'node.update', nodeId);
-    expect(a.params).toEqual({ changed: ['rollback'], rolled_back_to: 1, rolled_from: change.body.epoch, epoch: r.body.epoch, kept_in_use: ['api_write_token'] });
+    expect(a.params).toEqual({
+      changed: ['rollback'],
+      rolled_back_to: 1,
+      rolled_from: change.body.epoch,
+      epoch: r.body.epoch,
+      kept_in_use: ['api_write_token'],
+    });
   });
 
   it('a version with the same token rolls back as it is', async () => {

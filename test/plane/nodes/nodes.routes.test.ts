@@ -5,28 +5,61 @@ import { SecretBox } from '../../../src/plane/crypto/secret-box.js';
 
 let t: TestPlane;
 let x: Tenants;
-beforeAll(async () => { t = await startPlane(); x = await tenants(t); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane();
+  x = await tenants(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const TOKEN = `node-token-${CANARY}`;
 const BACKEND = `backend-${CANARY}`;
-const ROW = ['id', 'name', 'url', 'enabled', 'state', 'last_seen_at', 'version', 'api_token_configured', 'auth_backend_secret_configured'];
+const ROW = [
+  'id',
+  'name',
+  'url',
+  'enabled',
+  'state',
+  'last_seen_at',
+  'version',
+  'api_token_configured',
+  'auth_backend_secret_configured',
+];
 
 describe('nodes', () => {
   it('registers a node; secrets are write-only, stored encrypted, never in replies or audit', async () => {
-    const r = await x.root.post('/api/v1/nodes', { name: unique('edge'), url: 'http://10.0.0.5:8081/', api_token: TOKEN, auth_backend_secret: BACKEND });
+    const r = await x.root.post('/api/v1/nodes', {
+      name: unique('edge'),
+      url: 'http://10.0.0.5:8081/',
+      api_token: TOKEN,
+      auth_backend_secret: BACKEND,
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual([...ROW].sort());
     expect(r.body).toMatchObject({
-      url: 'http://10.0.0.5:8081', enabled: true, state: 'unknown', last_seen_at: null, version: null,
-      api_token_configured: true, auth_backend_secret_configured: true,
+      url: 'http://10.0.0.5:8081',
+      enabled: true,
+      state: 'unknown',
+      last_seen_at: null,
+      version: null,
+      api_token_configured: true,
+      auth_backend_secret_configured: true,
     });
     expect(r.text).not.toContain(CANARY);
-    const stored = await t.db.database.db.selectFrom('nodes').selectAll().where('id', '=', r.body.id).executeTakeFirstOrThrow();
+    const stored = await t.db.database.db
+      .selectFrom('nodes')
+      .selectAll()
+      .where('id', '=', r.body.id)
+      .executeTakeFirstOrThrow();
     expect(stored.api_token_enc).not.toContain(CANARY);
     expect(stored.auth_backend_secret_enc).not.toContain(CANARY);
     expect(new SecretBox(TEST_SECRET_KEY).open(stored.api_token_enc, `node:${r.body.id}:api_token`)).toBe(TOKEN);
-    expect(await t.plane.services.nodes.credentials(r.body.id)).toEqual({ url: 'http://10.0.0.5:8081', apiToken: TOKEN, authBackendSecret: BACKEND });
+    expect(await t.plane.services.nodes.credentials(r.body.id)).toEqual({
+      url: 'http://10.0.0.5:8081',
+      apiToken: TOKEN,
+      authBackendSecret: BACKEND,
+    });
     const a = await lastAudit(x.root, 'node.create', r.body.id);
     expect(a).toMatchObject({ node_id: r.body.id, object_type: 'node' });
     const one = await x.root.get(`/api/v1/audit/${a.id}?occurred_at=${encodeURIComponent(a.occurred_at)}`);
@@ -45,7 +78,8 @@ describe('nodes', () => {
   });
 
   it('GET of one node answers 405 with Allow', async () => {
-    const n = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'https://node.example', api_token: TOKEN })).body;
+    const n = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'https://node.example', api_token: TOKEN }))
+      .body;
     const r = await x.root.get(`/api/v1/nodes/${n.id}`);
     expect(r.status).toBe(405);
     expect(r.body).toEqual({ error: 'method_not_allowed' });
@@ -54,10 +88,27 @@ describe('nodes', () => {
   });
 
   it('patches fields and secrets; null clears auth_backend_secret; audited node.update without secrets', async () => {
-    const n = (await x.root.post('/api/v1/nodes', { name: unique('p'), url: 'http://a.example', api_token: TOKEN, auth_backend_secret: BACKEND })).body;
-    const r = await x.root.patch(`/api/v1/nodes/${n.id}`, { enabled: false, api_token: `${TOKEN}-2`, auth_backend_secret: null, url: 'https://b.example:9443' });
+    const n = (
+      await x.root.post('/api/v1/nodes', {
+        name: unique('p'),
+        url: 'http://a.example',
+        api_token: TOKEN,
+        auth_backend_secret: BACKEND,
+      })
+    ).body;
+    const r = await x.root.patch(`/api/v1/nodes/${n.id}`, {
+      enabled: false,
+      api_token: `${TOKEN}-2`,
+      auth_backend_secret: null,
+      url: 'https://b.example:9443',
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ enabled: false, url: 'https://b.example:9443', api_token_configured: true, auth_backend_secret_configured: false });
+    expect(r.body).toMatchObject({
+      enabled: false,
+      url: 'https://b.example:9443',
+      api_token_configured: true,
+      auth_backend_secret_configured: false,
+    });
     expect((await t.plane.services.nodes.credentials(n.id))?.apiToken).toBe(`${TOKEN}-2`);
     const a = await lastAudit(x.root, 'node.update', n.id);
     const one = await x.root.get(`/api/v1/audit/${a.id}?occurred_at=${encodeURIComponent(a.occurred_at)}`);
@@ -67,13 +118,21 @@ describe('nodes', () => {
 
   it('validates: url scheme, credentials in the url, secrets, names, unknown fields, taken names', async () => {
     const base = { name: unique('v'), url: 'http://n.example', api_token: TOKEN };
-    for (const url of ['ftp://n.example', 'not a url', 'http://user:pw@n.example', 'http://n.example/?a=1', 'rtsp://n.example']) {
+    for (const url of [
+      'ftp://n.example',
+      'not a url',
+      'http://user:pw@n.example',
+      'http://n.example/?a=1',
+      'rtsp://n.example',
+    ]) {
       const r = await x.root.post('/api/v1/nodes', { ...base, url });
       expect(r.status, url).toBe(400);
       expect(r.body).toEqual({ error: 'bad_url' });
     }
     expect((await x.root.post('/api/v1/nodes', { ...base, api_token: '' })).body).toEqual({ error: 'bad_token' });
-    expect((await x.root.post('/api/v1/nodes', { name: 'x', url: 'http://n.example' })).body).toEqual({ error: 'bad_token' });
+    expect((await x.root.post('/api/v1/nodes', { name: 'x', url: 'http://n.example' })).body).toEqual({
+      error: 'bad_token',
+    });
     expect((await x.root.post('/api/v1/nodes', { ...base, name: '' })).body).toEqual({ error: 'bad_name' });
     expect((await x.root.post('/api/v1/nodes', { ...base, state: 'online' })).body).toEqual({ error: 'unknown_field' });
     expect((await x.root.post('/api/v1/nodes', base)).status).toBe(201);
@@ -84,7 +143,8 @@ describe('nodes', () => {
   });
 
   it('deletes a node without cameras; one with cameras is 409 node_in_use', async () => {
-    const n = (await x.root.post('/api/v1/nodes', { name: unique('d'), url: 'http://d.example', api_token: TOKEN })).body;
+    const n = (await x.root.post('/api/v1/nodes', { name: unique('d'), url: 'http://d.example', api_token: TOKEN }))
+      .body;
     const cam = await x.a.admin.post('/api/v1/cameras', { name: 'c', node_id: n.id, main_source: 'rtsp://cam/1' });
     expect(cam.status).toBe(201);
     const busy = await x.root.del(`/api/v1/nodes/${n.id}`);
@@ -112,7 +172,12 @@ describe('nodes', () => {
 
   it('is superadmin only', async () => {
     for (const c of [x.a.admin, x.b.operator]) {
-      for (const [m, url] of [['GET', '/api/v1/nodes'], ['POST', '/api/v1/nodes'], ['PATCH', `/api/v1/nodes/${randomId()}`], ['DELETE', `/api/v1/nodes/${randomId()}`]] as const) {
+      for (const [m, url] of [
+        ['GET', '/api/v1/nodes'],
+        ['POST', '/api/v1/nodes'],
+        ['PATCH', `/api/v1/nodes/${randomId()}`],
+        ['DELETE', `/api/v1/nodes/${randomId()}`],
+      ] as const) {
         const r = await c.req(m, url, m === 'PATCH' || m === 'POST' ? { enabled: true } : undefined);
         expect(r.status).toBe(403);
         expect(r.body).toEqual({ error: 'forbidden' });

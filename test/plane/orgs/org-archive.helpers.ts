@@ -28,11 +28,17 @@ export async function poll(root: Client, id: string, done: (job: any) => boolean
 }
 export const finished = (root: Client, id: string) => poll(root, id, (j) => j.finished_at !== null);
 export async function files(dir: string, orgId: string): Promise<string[]> {
-  try { return (await readdir(join(dir, orgId), { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name); }
-  catch { return []; }
+  try {
+    return (await readdir(join(dir, orgId), { recursive: true, withFileTypes: true }))
+      .filter((d) => d.isFile())
+      .map((d) => d.name);
+  } catch {
+    return [];
+  }
 }
 export async function rowsOf(db: TestDb, orgId: string) {
-  const count = async (q: ReturnType<typeof sql<{ n: number }>>) => Number((await q.execute(db.database.db)).rows[0]!.n);
+  const count = async (q: ReturnType<typeof sql<{ n: number }>>) =>
+    Number((await q.execute(db.database.db)).rows[0]!.n);
   return {
     orgs: await count(sql`select count(*)::int as n from orgs where id = ${orgId}`),
     events: await count(sql`select count(*)::int as n from events where org_id = ${orgId}`),

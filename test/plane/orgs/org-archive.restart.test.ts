@@ -23,12 +23,22 @@ class FlakyStorage extends LocalEvidenceStorage {
 describe('archive cleanup: failure and restart', () => {
   let db: TestDb;
   let dir: string;
-  beforeAll(async () => { db = await freshDatabase(); dir = await mkdtemp(join(tmpdir(), 'argus-archive-r-')); });
-  afterAll(async () => { await db?.drop(); await rm(dir, { recursive: true, force: true }); });
+  beforeAll(async () => {
+    db = await freshDatabase();
+    dir = await mkdtemp(join(tmpdir(), 'argus-archive-r-'));
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('a failed batch leaves last_error and its progress; another process started later resumes and finishes', async () => {
     const storage = new FlakyStorage(dir);
-    const one = await startPlane({ db, evidenceStorage: storage, config: { evidence: { backend: 'local', dir }, live } });
+    const one = await startPlane({
+      db,
+      evidenceStorage: storage,
+      config: { evidence: { backend: 'local', dir }, live },
+    });
     let orgId: string, jobId: string, refs: string[];
     try {
       const root = await login(one.plane.app);
@@ -46,8 +56,19 @@ describe('archive cleanup: failure and restart', () => {
       expect(r.status, r.text).toBe(200);
       jobId = r.body.cleanup_job_id;
       const failed = await poll(root, jobId, (j) => j.last_error !== null);
-      expect(failed).toMatchObject({ kind: 'archive', state: 'queued', progress: {}, finished_at: null, last_error: 'evidence storage unavailable' });
-      const done = await sql<{ a: number; e: number }>`select deleted_attachments::int as a, deleted_events::int as e from cleanup_jobs where id = ${jobId}`.execute(db.database.db);
+      expect(failed).toMatchObject({
+        kind: 'archive',
+        state: 'queued',
+        progress: {},
+        finished_at: null,
+        last_error: 'evidence storage unavailable',
+      });
+      const done = await sql<{
+        a: number;
+        e: number;
+      }>`select deleted_attachments::int as a, deleted_events::int as e from cleanup_jobs where id = ${jobId}`.execute(
+        db.database.db,
+      );
       expect(done.rows[0]).toEqual({ a: 1, e: 0 });
       expect(await files(dir, org.id)).toHaveLength(2);
       // the organisation stays deleted for every read while its cleanup waits
@@ -60,7 +81,14 @@ describe('archive cleanup: failure and restart', () => {
       const root = await login(two.plane.app);
       const job = await finished(root, jobId!);
       expect(job).toMatchObject({ state: 'finished', progress: { events: 3, attachments: 3 }, last_error: null });
-      expect(await rowsOf(db, orgId!)).toEqual({ orgs: 0, events: 0, attachments: 0, module_tokens: 0, templates: 0, usage: 0 });
+      expect(await rowsOf(db, orgId!)).toEqual({
+        orgs: 0,
+        events: 0,
+        attachments: 0,
+        module_tokens: 0,
+        templates: 0,
+        usage: 0,
+      });
       expect(await files(dir, orgId!)).toEqual([]);
       await expect(stat(join(dir, orgId!))).resolves.toBeDefined(); // directories stay; files are gone
     } finally {
@@ -75,15 +103,35 @@ describe('archive cleanup: failure and restart', () => {
       const root = await login(one.plane.app);
       const { org, mod } = await archiveOrg(root, one.plane.app);
       const refs = await Promise.all([1, 2, 3, 4, 5].map((i) => upload(mod, 100 * i)));
-      await send(mod, Array.from({ length: 40 }, (_, i) => ({ detector: 'pair', occurred_at: at(i), attachments: i < 5 ? [refs[i]] : [] })));
+      await send(
+        mod,
+        Array.from({ length: 40 }, (_, i) => ({
+          detector: 'pair',
+          occurred_at: at(i),
+          attachments: i < 5 ? [refs[i]] : [],
+        })),
+      );
       for (const p of [one, two]) p.plane.services.events.archive.batch = 3;
       const r = await root.del(`/api/v1/orgs/${org.id}`);
       await two.plane.services.events.archive.runQueued(Date.now() + 20_000);
       const job = await finished(root, r.body.cleanup_job_id);
-      expect(job).toMatchObject({ preview: { events: 40, attachments: 5, attachment_bytes: 1500 }, progress: { events: 40, attachments: 5 }, last_error: null });
-      const tombs = await sql<{ n: number }>`select count(*)::int as n from event_tombstones where org_id = ${org.id}`.execute(db.database.db);
+      expect(job).toMatchObject({
+        preview: { events: 40, attachments: 5, attachment_bytes: 1500 },
+        progress: { events: 40, attachments: 5 },
+        last_error: null,
+      });
+      const tombs = await sql<{
+        n: number;
+      }>`select count(*)::int as n from event_tombstones where org_id = ${org.id}`.execute(db.database.db);
       expect(tombs.rows[0]!.n).toBe(40);
-      expect(await rowsOf(db, org.id)).toEqual({ orgs: 0, events: 0, attachments: 0, module_tokens: 0, templates: 0, usage: 0 });
+      expect(await rowsOf(db, org.id)).toEqual({
+        orgs: 0,
+        events: 0,
+        attachments: 0,
+        module_tokens: 0,
+        templates: 0,
+        usage: 0,
+      });
     } finally {
       await two.close();
       await one.close();

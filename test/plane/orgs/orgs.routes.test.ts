@@ -4,19 +4,46 @@ import { tenants, lastAudit, unique, NOT_FOUND, randomId, type Tenants } from '.
 
 let t: TestPlane;
 let x: Tenants;
-beforeAll(async () => { t = await startPlane(); x = await tenants(t); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane();
+  x = await tenants(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
 
-const LIMITS = ['max_cameras', 'max_users', 'attachment_quota_bytes', 'max_sessions_per_user', 'max_dashboards', 'max_reports',
-  'max_tags', 'max_event_templates', 'max_agents', 'max_agent_devices', 'max_agent_access_rules'];
+const LIMITS = [
+  'max_cameras',
+  'max_users',
+  'attachment_quota_bytes',
+  'max_sessions_per_user',
+  'max_dashboards',
+  'max_reports',
+  'max_tags',
+  'max_event_templates',
+  'max_agents',
+  'max_agent_devices',
+  'max_agent_access_rules',
+];
 
 describe('organisations', () => {
   it('creates with every max_* limit, null meaning unlimited, and audits org.create', async () => {
     const name = unique('acme');
-    const r = await x.root.post('/api/v1/orgs', { name, max_users: 5, attachment_quota_bytes: 10 * 2 ** 40, max_tags: 0 });
+    const r = await x.root.post('/api/v1/orgs', {
+      name,
+      max_users: 5,
+      attachment_quota_bytes: 10 * 2 ** 40,
+      max_tags: 0,
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(['id', 'name', ...LIMITS].sort());
-    expect(r.body).toMatchObject({ name, max_users: 5, attachment_quota_bytes: 10 * 2 ** 40, max_tags: 0, max_cameras: null });
+    expect(r.body).toMatchObject({
+      name,
+      max_users: 5,
+      attachment_quota_bytes: 10 * 2 ** 40,
+      max_tags: 0,
+      max_cameras: null,
+    });
     const a = await lastAudit(x.root, 'org.create', r.body.id);
     expect(a).toMatchObject({ action: 'org.create', object_type: 'org', object_name: name, org_id: r.body.id });
   });
@@ -53,11 +80,19 @@ describe('organisations', () => {
   it('rejects bad bodies with their codes', async () => {
     expect((await x.root.post('/api/v1/orgs', { name: '' })).body).toEqual({ error: 'bad_name' });
     expect((await x.root.post('/api/v1/orgs', {})).body).toEqual({ error: 'bad_name' });
-    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: -1 })).body).toEqual({ error: 'bad_limit_value' });
-    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: 1.5 })).body).toEqual({ error: 'bad_limit_value' });
+    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: -1 })).body).toEqual({
+      error: 'bad_limit_value',
+    });
+    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: 1.5 })).body).toEqual({
+      error: 'bad_limit_value',
+    });
     // no coercion in bodies: "" or "5" is not a limit (it would otherwise become unlimited or 5)
-    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: '' })).body).toEqual({ error: 'bad_limit_value' });
-    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: '5' })).body).toEqual({ error: 'bad_limit_value' });
+    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: '' })).body).toEqual({
+      error: 'bad_limit_value',
+    });
+    expect((await x.root.post('/api/v1/orgs', { name: 'x', max_users: '5' })).body).toEqual({
+      error: 'bad_limit_value',
+    });
     expect((await x.root.post('/api/v1/orgs', { name: 42 })).body).toEqual({ error: 'bad_name' });
     const unknown = await x.root.post('/api/v1/orgs', { name: 'x', plan: 'gold' });
     expect(unknown.status).toBe(400);
@@ -98,8 +133,10 @@ describe('organisations', () => {
   it('is superadmin only: administrators and operators 403 forbidden, anonymous 401', async () => {
     for (const c of [x.a.admin, x.a.operator, x.b.admin]) {
       for (const [m, url, body] of [
-        ['GET', '/api/v1/orgs', undefined], ['POST', '/api/v1/orgs', { name: 'evil' }],
-        ['PATCH', `/api/v1/orgs/${x.a.orgId}`, { name: 'evil' }], ['DELETE', `/api/v1/orgs/${x.b.orgId}`, undefined],
+        ['GET', '/api/v1/orgs', undefined],
+        ['POST', '/api/v1/orgs', { name: 'evil' }],
+        ['PATCH', `/api/v1/orgs/${x.a.orgId}`, { name: 'evil' }],
+        ['DELETE', `/api/v1/orgs/${x.b.orgId}`, undefined],
       ] as const) {
         const r = await c.req(m, url, body);
         expect(r.status, `${m} ${url}`).toBe(403);

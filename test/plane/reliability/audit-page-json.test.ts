@@ -11,17 +11,44 @@ beforeAll(async () => {
   root = await login(t.plane.app);
   const me = (await root.get('/api/v1/auth/me')).body.user;
   const { audit } = t.plane.services;
-  const actor = { id: me.id, name: 'Zoë "quotes" \\ back\nslash\ttab \u2028 😀', role: 'superadmin', orgId: me.org_id, ip: '::1', userAgent: 'ua/1 <script>' };
-  await t.db.database.db.transaction().execute((trx) => audit.record(trx, {
-    actor, action: 'camera.update', objectType: 'camera', objectId: '0190a000-0000-7000-8000-000000000001', objectName: "=cmd|' /C calc'!A0",
-    params: { nested: { a: [1, 2.5, null, true, 'x'], '': 'empty key' }, big: 2 ** 53 - 1, unicode: 'ü\u0000'.slice(0, 1) },
-    nodeId: '0190a000-0000-7000-8000-000000000002',
-  }));
-  await t.db.database.db.transaction().execute((trx) => audit.record(trx, {
-    actor, action: 'export.dvr', objectType: 'camera', objectId: null, objectName: '', params: {}, endedAt: new Date(Date.now() + 1234),
-  }));
+  const actor = {
+    id: me.id,
+    name: 'Zoë "quotes" \\ back\nslash\ttab \u2028 😀',
+    role: 'superadmin',
+    orgId: me.org_id,
+    ip: '::1',
+    userAgent: 'ua/1 <script>',
+  };
+  await t.db.database.db.transaction().execute((trx) =>
+    audit.record(trx, {
+      actor,
+      action: 'camera.update',
+      objectType: 'camera',
+      objectId: '0190a000-0000-7000-8000-000000000001',
+      objectName: "=cmd|' /C calc'!A0",
+      params: {
+        nested: { a: [1, 2.5, null, true, 'x'], '': 'empty key' },
+        big: 2 ** 53 - 1,
+        unicode: 'ü\u0000'.slice(0, 1),
+      },
+      nodeId: '0190a000-0000-7000-8000-000000000002',
+    }),
+  );
+  await t.db.database.db.transaction().execute((trx) =>
+    audit.record(trx, {
+      actor,
+      action: 'export.dvr',
+      objectType: 'camera',
+      objectId: null,
+      objectName: '',
+      params: {},
+      endedAt: new Date(Date.now() + 1234),
+    }),
+  );
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('the audit page rendered by the database', () => {
   it('equals the plane-rendered rows field by field, in the same order, with the same cursor', async () => {
@@ -29,11 +56,22 @@ describe('the audit page rendered by the database', () => {
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
     const p = await t.db.database.db.selectFrom('users').select(['id', 'org_id']).executeTakeFirstOrThrow();
-    const principal = { userId: p.id, orgId: p.org_id, role: 'superadmin' as const, login: 'root', name: 'root', sessionId: 'x', expiresAt: Date.now() + 60_000, ip: '', userAgent: '' };
+    const principal = {
+      userId: p.id,
+      orgId: p.org_id,
+      role: 'superadmin' as const,
+      login: 'root',
+      name: 'root',
+      sessionId: 'x',
+      expiresAt: Date.now() + 60_000,
+      ip: '',
+      userAgent: '',
+    };
     const mine = await t.plane.services.audit.list(principal, { limit: 500 });
     expect(r.body.rows.length).toBeGreaterThanOrEqual(3);
     expect(r.body).toEqual(mine);
-    for (let i = 0; i < r.body.rows.length; i++) expect(Object.keys(r.body.rows[i])).toEqual(Object.keys(mine.rows[i]!));
+    for (let i = 0; i < r.body.rows.length; i++)
+      expect(Object.keys(r.body.rows[i])).toEqual(Object.keys(mine.rows[i]!));
     expect(r.body.rows[0].ended_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(r.body.rows[1].params.big).toBe(2 ** 53 - 1);
   });
@@ -45,7 +83,10 @@ describe('the audit page rendered by the database', () => {
     for (;;) {
       const page = await root.get(q);
       expect(page.status).toBe(200);
-      if (!page.body.rows.length) { expect(page.text).toMatch(/^\{"rows":\[\],"stream_cursor":"g:\d+"\}$/); break; }
+      if (!page.body.rows.length) {
+        expect(page.text).toMatch(/^\{"rows":\[\],"stream_cursor":"g:\d+"\}$/);
+        break;
+      }
       const last = page.body.rows[page.body.rows.length - 1];
       seen.push(...page.body.rows.map((x: any) => x.id));
       q = `/api/v1/audit?limit=1&before_ts=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}`;

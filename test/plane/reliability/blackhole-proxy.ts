@@ -40,15 +40,30 @@ export class BlackholeProxy {
       const pair = { client, upstream, dead: false };
       this.pairs.add(pair);
       upstream.on('error', () => {});
-      const drop = () => { client.destroy(); upstream.destroy(); this.pairs.delete(pair); };
-      client.on('close', () => { if (!pair.dead) drop(); });
-      upstream.on('close', () => { if (!pair.dead) drop(); });
-      client.on('data', (b) => { if (!pair.dead) upstream.write(b); });
-      upstream.on('data', (b) => { if (!pair.dead) client.write(b); });
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+        this.pairs.delete(pair);
+      };
+      client.on('close', () => {
+        if (!pair.dead) drop();
+      });
+      upstream.on('close', () => {
+        if (!pair.dead) drop();
+      });
+      client.on('data', (b) => {
+        if (!pair.dead) upstream.write(b);
+      });
+      upstream.on('data', (b) => {
+        if (!pair.dead) client.write(b);
+      });
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+      server.listen(0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     this.server = server;
     this.port = (server.address() as net.AddressInfo).port;
@@ -60,10 +75,15 @@ export class BlackholeProxy {
     for (const p of this.pairs) p.dead = true;
   }
 
-  heal(): void { this.holing = false; }
+  heal(): void {
+    this.holing = false;
+  }
 
   async close(): Promise<void> {
-    for (const p of this.pairs) { p.client.destroy(); p.upstream.destroy(); }
+    for (const p of this.pairs) {
+      p.client.destroy();
+      p.upstream.destroy();
+    }
     this.pairs.clear();
     const s = this.server;
     this.server = null;

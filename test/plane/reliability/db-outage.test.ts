@@ -8,11 +8,22 @@ import { TcpProxy, sidOf } from './proxy.js';
 
 const BASE = process.env.TEST_DATABASE_URL;
 
-interface Outcome { status: number; body: any; started: number; ended: number; sid?: string }
+interface Outcome {
+  status: number;
+  body: any;
+  started: number;
+  ended: number;
+  sid?: string;
+}
 
 async function plainOn(database: Database): Promise<{ plane: Plane; logs: LogCapture }> {
   const logs = new LogCapture();
-  const plane = await buildApp({ config: testConfig(), database, clock: systemClock, logger: makeLogger('info', logs) });
+  const plane = await buildApp({
+    config: testConfig(),
+    database,
+    clock: systemClock,
+    logger: makeLogger('info', logs),
+  });
   await plane.app.ready();
   return { plane, logs };
 }
@@ -78,8 +89,15 @@ describe.skipIf(!BASE)('database outage under write load (TCP proxy cut, Postgre
     await proxy.restore();
     let back: number | null = null;
     while (Date.now() - restoredAt < 5000) {
-      const r = await plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${probeToken}` } });
-      if (r.statusCode === 200) { back = Date.now() - restoredAt; break; }
+      const r = await plane.app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/me',
+        headers: { authorization: `Bearer ${probeToken}` },
+      });
+      if (r.statusCode === 200) {
+        back = Date.now() - restoredAt;
+        break;
+      }
       expect(r.statusCode).toBe(503);
       await sleep(50);
     }
@@ -89,16 +107,28 @@ describe.skipIf(!BASE)('database outage under write load (TCP proxy cut, Postgre
 
     // Only 200 or 503 db_unavailable, never a 500 and never a hang.
     const statuses = new Set(outcomes.map((o) => o.status));
-    const summary = JSON.stringify({ back, outcomes: outcomes.map((o) => [o.status, o.started - cutAt, o.ended - o.started]) });
+    const summary = JSON.stringify({
+      back,
+      outcomes: outcomes.map((o) => [o.status, o.started - cutAt, o.ended - o.started]),
+    });
     expect([...statuses].sort(), summary).toEqual([200, 503]);
     for (const o of outcomes.filter((x) => x.status === 503)) expect(o.body).toEqual({ error: 'db_unavailable' });
     expect(Math.max(...outcomes.map((o) => o.ended - o.started)), summary).toBeLessThan(6000);
-    expect(outcomes.some((o) => o.status === 200 && o.ended < cutAt), summary).toBe(true);
-    expect(outcomes.some((o) => o.status === 200 && o.started > restoredAt), summary).toBe(true);
+    expect(
+      outcomes.some((o) => o.status === 200 && o.ended < cutAt),
+      summary,
+    ).toBe(true);
+    expect(
+      outcomes.some((o) => o.status === 200 && o.started > restoredAt),
+      summary,
+    ).toBe(true);
 
     // /health answered all along and saw the outage; it is up again now.
     for (const h of healthDuring) expect(h.status).toBe(200);
-    expect(healthDuring.some((h) => h.body.database === 'down'), JSON.stringify(healthDuring)).toBe(true);
+    expect(
+      healthDuring.some((h) => h.body.database === 'down'),
+      JSON.stringify(healthDuring),
+    ).toBe(true);
     expect(await health(plane)).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
     expect(back, summary).not.toBeNull();
     expect(back!, summary).toBeLessThan(2000);
@@ -108,8 +138,12 @@ describe.skipIf(!BASE)('database outage under write load (TCP proxy cut, Postgre
     expect(acked.length).toBeGreaterThan(5);
     const sessions = await database.db.selectFrom('sessions').select('id').where('id', 'in', acked).execute();
     expect(sessions.length).toBe(acked.length);
-    const audited = await database.db.selectFrom('audit').select('object_id')
-      .where('action', '=', 'auth.login').where('object_id', 'in', acked).execute();
+    const audited = await database.db
+      .selectFrom('audit')
+      .select('object_id')
+      .where('action', '=', 'auth.login')
+      .where('object_id', 'in', acked)
+      .execute();
     expect(new Set(audited.map((a) => a.object_id)).size).toBe(acked.length);
   });
 });
@@ -128,7 +162,11 @@ describe.skipIf(!BASE)('a plane started while the database is unreachable', () =
         const r = await plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: ROOT });
         expect(r.statusCode).toBe(503);
         expect(r.json()).toEqual({ error: 'db_unavailable' });
-        const me = await plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: 'Bearer x.y.z' } });
+        const me = await plane.app.inject({
+          method: 'GET',
+          url: '/api/v1/auth/me',
+          headers: { authorization: 'Bearer x.y.z' },
+        });
         expect(me.statusCode).toBe(401);
         await sleep(400);
       }
@@ -137,7 +175,11 @@ describe.skipIf(!BASE)('a plane started while the database is unreachable', () =
       expect(await health(plane)).toEqual({ status: 200, body: { status: 'ok', database: 'up' } });
       const r = await plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: ROOT });
       expect(r.statusCode).toBe(200);
-      const me = await plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${r.json().token}` } });
+      const me = await plane.app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/me',
+        headers: { authorization: `Bearer ${r.json().token}` },
+      });
       expect(me.statusCode).toBe(200);
     } finally {
       await plane.close();

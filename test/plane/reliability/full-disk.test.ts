@@ -11,11 +11,21 @@ import { tenants, cameraWorld, type Tenants } from '../inventory.helpers.js';
 // A small tmpfs is the full disk; mounting needs root (or CAP_SYS_ADMIN): elsewhere the suite skips.
 const dir = mkdtempSync(join(tmpdir(), 'argus-full-'));
 let mountError: string | null = null;
-try { execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dir], { stdio: 'pipe' }); }
-catch (err) { mountError = String((err as { stderr?: Buffer }).stderr ?? err).trim(); }
+try {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dir], { stdio: 'pipe' });
+} catch (err) {
+  mountError = String((err as { stderr?: Buffer }).stderr ?? err).trim();
+}
 if (mountError) console.warn(`full-disk: skipped: mount of a tmpfs is not permitted here (${mountError})`);
 // afterAll unmounts; this covers a run that never reaches it (a filter that skips every test, a crash).
-else process.once('exit', () => { try { execFileSync('umount', ['-l', dir], { stdio: 'ignore' }); } catch { /* already gone */ } });
+else
+  process.once('exit', () => {
+    try {
+      execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+    } catch {
+      /* already gone */
+    }
+  });
 
 /** Every file under `root`, as relative path -> size. */
 function files(root: string): Map<string, number> {
@@ -23,7 +33,8 @@ function files(root: string): Map<string, number> {
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
-      if (e.isDirectory()) walk(p); else out.set(relative(root, p), statSync(p).size);
+      if (e.isDirectory()) walk(p);
+      else out.set(relative(root, p), statSync(p).size);
     }
   };
   walk(root);
@@ -42,8 +53,18 @@ describe.skipIf(mountError !== null)('a full disk under the evidence storage (2 
   });
   afterAll(async () => {
     await t?.close();
-    if (!mountError) { try { execFileSync('umount', ['-l', dir]); } catch { /* already gone */ } }
-    try { rmdirSync(dir); } catch { /* left for the OS */ }
+    if (!mountError) {
+      try {
+        execFileSync('umount', ['-l', dir]);
+      } catch {
+        /* already gone */
+      }
+    }
+    try {
+      rmdirSync(dir);
+    } catch {
+      /* left for the OS */
+    }
   });
 
   it('refuses the upload that does not fit with a clear error and leaves no partial file and no orphan row', async () => {
@@ -55,7 +76,9 @@ describe.skipIf(mountError !== null)('a full disk under the evidence storage (2 
     }
     const stored = outcomes.filter((o) => o.status === 201);
     const refused = outcomes.filter((o) => o.status !== 201);
-    console.info(`full-disk evidence: ${JSON.stringify(outcomes.map((o) => [o.size, o.status, o.body?.error ?? o.body?.ref?.slice(0, 8)]))}`);
+    console.info(
+      `full-disk evidence: ${JSON.stringify(outcomes.map((o) => [o.size, o.status, o.body?.error ?? o.body?.ref?.slice(0, 8)]))}`,
+    );
     expect(stored.length).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);
 
@@ -70,7 +93,11 @@ describe.skipIf(mountError !== null)('a full disk under the evidence storage (2 
     const db = t.db.database.db;
     const rows = await db.selectFrom('attachments').select(['ref', 'size']).where('org_id', '=', x.a.orgId).execute();
     expect(rows.map((r) => r.ref).sort()).toEqual(stored.map((o) => o.body.ref).sort());
-    const usage = await db.selectFrom('org_evidence_usage').select(['bytes', 'attachments']).where('org_id', '=', x.a.orgId).executeTakeFirst();
+    const usage = await db
+      .selectFrom('org_evidence_usage')
+      .select(['bytes', 'attachments'])
+      .where('org_id', '=', x.a.orgId)
+      .executeTakeFirst();
     expect(usage).toEqual({ bytes: stored.reduce((s, o) => s + o.size, 0), attachments: stored.length });
 
     // A clear error: the storage is full (507), not an anonymous internal error.

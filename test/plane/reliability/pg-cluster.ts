@@ -17,7 +17,11 @@ const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 export async function clusterUnavailable(): Promise<string | null> {
   if (!existsSync(join(BIN, 'initdb')) || !existsSync(join(BIN, 'pg_ctl'))) return `no initdb/pg_ctl in ${BIN}`;
   if (process.getuid?.() === 0) {
-    try { await run('id', ['-u', 'postgres']); } catch { return 'running as root and there is no postgres user to run the cluster as'; }
+    try {
+      await run('id', ['-u', 'postgres']);
+    } catch {
+      return 'running as root and there is no postgres user to run the cluster as';
+    }
     if (!existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) return 'running as root without runuser';
   }
   return null;
@@ -42,21 +46,28 @@ export class PgCluster {
     // Small and quick: fsync off (only an OS crash would lose what the killed server wrote, and
     // the machine does not crash here), no socket dir in /var/run. synchronous_commit stays on: off,
     // a commit is acknowledged before its WAL is written, and an immediate stop loses it.
-    await writeFile(join(c.data, 'postgresql.auto.conf'),
+    await writeFile(
+      join(c.data, 'postgresql.auto.conf'),
       `port = ${c.port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\nfsync = off\n` +
-      `full_page_writes = off\nshared_buffers = 32MB\nmax_connections = 60\n`);
+        `full_page_writes = off\nshared_buffers = 32MB\nmax_connections = 60\n`,
+    );
     if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', c.dir]);
     await c.start();
     return c;
   }
 
-  get data(): string { return join(this.dir, 'data'); }
-  url(db = 'postgres'): string { return `postgres://postgres@127.0.0.1:${this.port}/${db}`; }
+  get data(): string {
+    return join(this.dir, 'data');
+  }
+  url(db = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${db}`;
+  }
 
   private async pg(tool: string, args: string[]): Promise<string> {
-    const [cmd, argv] = process.getuid?.() === 0
-      ? ['runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]]
-      : [join(BIN, tool), args];
+    const [cmd, argv] =
+      process.getuid?.() === 0
+        ? ['runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]]
+        : [join(BIN, tool), args];
     const { stdout } = await run(cmd as string, argv as string[], { cwd: tmpdir(), timeout: 60_000 });
     return stdout;
   }

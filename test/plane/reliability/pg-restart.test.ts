@@ -14,7 +14,13 @@ import { PgCluster, clusterUnavailable } from './pg-cluster.js';
 const unavailable = await clusterUnavailable();
 if (unavailable) console.warn(`pg-restart: skipped: ${unavailable}`);
 
-interface Outcome { status: number; body: any; started: number; ended: number; sid?: string }
+interface Outcome {
+  status: number;
+  body: any;
+  started: number;
+  ended: number;
+  sid?: string;
+}
 
 describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real under write load (own cluster)', () => {
   let cluster: PgCluster;
@@ -42,7 +48,12 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
   });
 
   const inject = (method: 'GET' | 'POST', url: string, payload?: unknown, token?: string) =>
-    tp.plane.app.inject({ method, url, ...(payload ? { payload: payload as any } : {}), headers: token ? { authorization: `Bearer ${token}` } : {} });
+    tp.plane.app.inject({
+      method,
+      url,
+      ...(payload ? { payload: payload as any } : {}),
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
 
   it('loses no acknowledged write, answers only 503 db_unavailable while stopped, and is back within 2 s of the start', async () => {
     const probe = (await inject('POST', '/api/v1/auth/login', ROOT)).json().token as string;
@@ -62,8 +73,18 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
     const events: Array<{ status: number; body: any; ids?: string[] }> = [];
     const intake = async () => {
       while (!stop) {
-        const r = await mod.post('/api/v1/events', { events: Array.from({ length: 20 }, () => ({ occurred_at: new Date().toISOString(), detector: 'fault.restart', camera_id: cam })) });
-        events.push(r.status === 200 ? { status: 200, body: null, ids: r.body.results.map((i: any) => i.id) } : { status: r.status, body: r.body });
+        const r = await mod.post('/api/v1/events', {
+          events: Array.from({ length: 20 }, () => ({
+            occurred_at: new Date().toISOString(),
+            detector: 'fault.restart',
+            camera_id: cam,
+          })),
+        });
+        events.push(
+          r.status === 200
+            ? { status: 200, body: null, ids: r.body.results.map((i: any) => i.id) }
+            : { status: r.status, body: r.body },
+        );
         if (r.status !== 200) await sleep(25);
       }
     };
@@ -71,7 +92,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
     const recoveries: number[] = [];
     const health: Array<{ status: number; database: string }> = [];
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 100 && outcomes.filter((o) => o.status === 200).length < 5 * (round + 1); i++) await sleep(50);
+      for (let i = 0; i < 100 && outcomes.filter((o) => o.status === 200).length < 5 * (round + 1); i++)
+        await sleep(50);
       await cluster.stop(round === 0 ? 'fast' : 'immediate');
       const stoppedAt = Date.now();
       while (Date.now() - stoppedAt < 1200) {
@@ -83,9 +105,15 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
       const startedAt = Date.now();
       for (;;) {
         const r = await inject('GET', '/api/v1/auth/me', undefined, probe);
-        if (r.statusCode === 200) { recoveries.push(Date.now() - startedAt); break; }
+        if (r.statusCode === 200) {
+          recoveries.push(Date.now() - startedAt);
+          break;
+        }
         expect(r.statusCode, r.body).toBe(503);
-        if (Date.now() - startedAt > 10_000) { recoveries.push(Infinity); break; }
+        if (Date.now() - startedAt > 10_000) {
+          recoveries.push(Infinity);
+          break;
+        }
         await sleep(50);
       }
     }
@@ -96,8 +124,14 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
     const acked = outcomes.filter((o) => o.sid).map((o) => o.sid!);
     const failed = outcomes.filter((o) => o.status !== 200);
     const ackedEvents = events.flatMap((e) => e.ids ?? []);
-    const summary = JSON.stringify({ recoveries, acked: acked.length, failed: failed.length, statuses: [...new Set(outcomes.map((o) => o.status))],
-      eventsAcked: ackedEvents.length, intakeStatuses: [...new Set(events.map((e) => e.status))] });
+    const summary = JSON.stringify({
+      recoveries,
+      acked: acked.length,
+      failed: failed.length,
+      statuses: [...new Set(outcomes.map((o) => o.status))],
+      eventsAcked: ackedEvents.length,
+      intakeStatuses: [...new Set(events.map((e) => e.status))],
+    });
     console.info(`pg-restart: ${summary}, slowest request ${Math.max(...outcomes.map((o) => o.ended - o.started))} ms`);
     expect([...new Set(outcomes.map((o) => o.status))].sort(), summary).toEqual([200, 503]);
     for (const o of failed) expect(o.body).toEqual({ error: 'db_unavailable' });
@@ -111,7 +145,8 @@ describe.skipIf(unavailable !== null)('PostgreSQL stopped and started for real u
     try {
       const [s] = await direct`select count(*)::int as n from sessions where id = any(${acked}::uuid[])`;
       expect(s!.n).toBe(acked.length);
-      const [a] = await direct`select count(distinct object_id)::int as n from audit where action = 'auth.login' and object_id = any(${acked}::uuid[])`;
+      const [a] =
+        await direct`select count(distinct object_id)::int as n from audit where action = 'auth.login' and object_id = any(${acked}::uuid[])`;
       expect(a!.n).toBe(acked.length);
       const [e] = await direct`select count(*)::int as n from events where id = any(${ackedEvents}::uuid[])`;
       expect(e!.n).toBe(ackedEvents.length);

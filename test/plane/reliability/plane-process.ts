@@ -13,18 +13,35 @@ export class PlaneProcess {
   out = '';
   child!: ChildProcess;
   base = '';
-  constructor(private readonly dir: string, private readonly databaseUrl: string | null, private readonly port: number) {
+  constructor(
+    private readonly dir: string,
+    private readonly databaseUrl: string | null,
+    private readonly port: number,
+  ) {
     this.base = `http://127.0.0.1:${port}`;
   }
 
   async start(): Promise<void> {
-    const env: NodeJS.ProcessEnv = { ...process.env, ARGUS_BOOTSTRAP_LOGIN: ROOT.login, ARGUS_BOOTSTRAP_PASSWORD: ROOT.password };
-    delete env.RUST_LOG; delete env.ARGUS_LOG; delete env.DATABASE_URL;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ARGUS_BOOTSTRAP_LOGIN: ROOT.login,
+      ARGUS_BOOTSTRAP_PASSWORD: ROOT.password,
+    };
+    delete env.RUST_LOG;
+    delete env.ARGUS_LOG;
+    delete env.DATABASE_URL;
     if (this.databaseUrl) env.DATABASE_URL = this.databaseUrl;
     this.out = '';
-    this.child = spawn(process.execPath, [PLANE_MAIN, 'serve', '--config', join(this.dir, 'plane.toml')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (b) => { this.out += b.toString(); });
-    this.child.stderr!.on('data', (b) => { this.out += b.toString(); });
+    this.child = spawn(process.execPath, [PLANE_MAIN, 'serve', '--config', join(this.dir, 'plane.toml')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (b) => {
+      this.out += b.toString();
+    });
+    this.child.stderr!.on('data', (b) => {
+      this.out += b.toString();
+    });
     const until = Date.now() + 60_000;
     while (!this.out.includes('argus-plane: database ready')) {
       if (this.child.exitCode !== null) throw new Error(`plane exited (${this.child.exitCode}):\n${this.out}`);
@@ -36,7 +53,10 @@ export class PlaneProcess {
   async req(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
     const r = await fetch(this.base + path, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(20_000),
     });

@@ -10,8 +10,12 @@ import { startPlane, ROOT, type TestPlane } from '../harness.js';
 // a bound) and only the heartbeat, on a connection of its own, decides that the database is away.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a saturated connection pool is not a database outage', () => {
   let t: TestPlane;
-  beforeAll(async () => { t = await startPlane(); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await startPlane();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('keeps /health up and answers no db_unavailable while every connection is busy for 3 s', async () => {
     const login = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: ROOT });
@@ -20,11 +24,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a saturated connection pool is 
     const max = t.db.database.poolStats().max;
     const hogs = Array.from({ length: max }, () => sql`select pg_sleep(3)`.execute(t.db.database.db));
     await sleep(200);
-    const me = await t.plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
+    const me = await t.plane.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
     const health = (await t.plane.app.inject({ method: 'GET', url: '/health' })).json();
     await Promise.all(hogs);
     const after = (await t.plane.app.inject({ method: 'GET', url: '/health' })).json();
-    console.info(`pool saturation: /auth/me ${me.statusCode} ${me.body}; health during ${JSON.stringify(health)}, after ${JSON.stringify(after)}`);
+    console.info(
+      `pool saturation: /auth/me ${me.statusCode} ${me.body}; health during ${JSON.stringify(health)}, after ${JSON.stringify(after)}`,
+    );
     expect(health).toEqual({ status: 'ok', database: 'up' });
     expect(me.json()).not.toEqual({ error: 'db_unavailable' });
   });

@@ -25,12 +25,28 @@ class PlaneProcess {
     this.dir = await mkdtemp(join(tmpdir(), 'argus-proc-'));
     const port = await freePort();
     this.base = `http://127.0.0.1:${port}`;
-    await writeFile(join(this.dir, 'plane.toml'), `[network]\npublic_url = "${this.base}"\nlisten = "127.0.0.1:${port}"\n`);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ARGUS_BOOTSTRAP_LOGIN: ROOT.login, ARGUS_BOOTSTRAP_PASSWORD: ROOT.password };
-    delete env.RUST_LOG; delete env.ARGUS_LOG;
-    this.child = spawn(process.execPath, [MAIN, 'serve', '--config', join(this.dir, 'plane.toml')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (b) => { this.out += b.toString(); });
-    this.child.stderr!.on('data', (b) => { this.out += b.toString(); });
+    await writeFile(
+      join(this.dir, 'plane.toml'),
+      `[network]\npublic_url = "${this.base}"\nlisten = "127.0.0.1:${port}"\n`,
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      ARGUS_BOOTSTRAP_LOGIN: ROOT.login,
+      ARGUS_BOOTSTRAP_PASSWORD: ROOT.password,
+    };
+    delete env.RUST_LOG;
+    delete env.ARGUS_LOG;
+    this.child = spawn(process.execPath, [MAIN, 'serve', '--config', join(this.dir, 'plane.toml')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (b) => {
+      this.out += b.toString();
+    });
+    this.child.stderr!.on('data', (b) => {
+      this.out += b.toString();
+    });
     await this.waitFor('argus-plane: listening', 15_000);
   }
 
@@ -46,7 +62,10 @@ class PlaneProcess {
   async req(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
     const r = await fetch(this.base + path, {
       method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(10_000),
     });
@@ -54,7 +73,9 @@ class PlaneProcess {
     return { status: r.status, body: text ? JSON.parse(text) : null };
   }
 
-  get alive(): boolean { return this.child.exitCode === null && this.child.signalCode === null; }
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
 
   async stop(): Promise<number | null> {
     if (this.alive) {
@@ -88,7 +109,10 @@ describe.skipIf(!BASE)('the real plane executable across database outages (TCP p
   it('starts while the database is unreachable, answers health and 503, and becomes ready by itself', async () => {
     for (let i = 0; i < 3; i++) {
       expect(await proc.req('GET', '/health')).toEqual({ status: 200, body: { status: 'ok', database: 'down' } });
-      expect(await proc.req('POST', '/api/v1/auth/login', ROOT)).toEqual({ status: 503, body: { error: 'db_unavailable' } });
+      expect(await proc.req('POST', '/api/v1/auth/login', ROOT)).toEqual({
+        status: 503,
+        body: { error: 'db_unavailable' },
+      });
       await sleep(300);
     }
     expect(proc.alive).toBe(true);
@@ -115,14 +139,23 @@ describe.skipIf(!BASE)('the real plane executable across database outages (TCP p
       await sleep(600);
       await proxy.cut();
       const cutAt = Date.now();
-      while (Date.now() - cutAt < 1200) { healthDuring.push(await proc.req('GET', '/health')); await sleep(100); }
+      while (Date.now() - cutAt < 1200) {
+        healthDuring.push(await proc.req('GET', '/health'));
+        await sleep(100);
+      }
       expect(proc.alive).toBe(true);
       await proxy.restore();
       const restoredAt = Date.now();
       for (;;) {
         const r = await proc.req('GET', '/health');
-        if (r.body.database === 'up') { recoveries.push(Date.now() - restoredAt); break; }
-        if (Date.now() - restoredAt > 5000) { recoveries.push(Infinity); break; }
+        if (r.body.database === 'up') {
+          recoveries.push(Date.now() - restoredAt);
+          break;
+        }
+        if (Date.now() - restoredAt > 5000) {
+          recoveries.push(Infinity);
+          break;
+        }
         await sleep(50);
       }
     }
@@ -144,7 +177,8 @@ describe.skipIf(!BASE)('the real plane executable across database outages (TCP p
     try {
       const rows = await direct`select count(*)::int as n from sessions where id = any(${acked}::uuid[])`;
       expect(rows[0]!.n).toBe(acked.length);
-      const audited = await direct`select count(distinct object_id)::int as n from audit where action = 'auth.login' and object_id = any(${acked}::uuid[])`;
+      const audited =
+        await direct`select count(distinct object_id)::int as n from audit where action = 'auth.login' and object_id = any(${acked}::uuid[])`;
       expect(audited[0]!.n).toBe(acked.length);
     } finally {
       await direct.end();

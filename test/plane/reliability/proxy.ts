@@ -27,7 +27,9 @@ export class TcpProxy {
     return u.toString();
   }
 
-  get listening(): boolean { return this.server !== null; }
+  get listening(): boolean {
+    return this.server !== null;
+  }
 
   async start(port = 0): Promise<void> {
     const server = net.createServer((client) => {
@@ -35,7 +37,12 @@ export class TcpProxy {
       const upstream = net.connect(this.upstream.port, this.upstream.host);
       this.sockets.add(client);
       this.sockets.add(upstream);
-      const drop = () => { client.destroy(); upstream.destroy(); this.sockets.delete(client); this.sockets.delete(upstream); };
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+        this.sockets.delete(client);
+        this.sockets.delete(upstream);
+      };
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
       client.pipe(upstream);
@@ -43,7 +50,10 @@ export class TcpProxy {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     this.server = server;
     this.port = (server.address() as net.AddressInfo).port;
@@ -62,7 +72,9 @@ export class TcpProxy {
     if (!this.server) await this.start(this.port);
   }
 
-  async close(): Promise<void> { await this.cut(); }
+  async close(): Promise<void> {
+    await this.cut();
+  }
 }
 
 /** The `sid` claim of a session JWT (the id of its row in `sessions`). */

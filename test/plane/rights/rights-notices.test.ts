@@ -22,14 +22,24 @@ const notices: string[] = [];
 const auth = (c: Client) => ({ authorization: `Bearer ${c.token}` });
 
 async function camera(tagIds: string[]): Promise<string> {
-  const r = await x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: node, main_source: 'rtsp://10.0.0.1/a', tag_ids: tagIds });
+  const r = await x.a.admin.post('/api/v1/cameras', {
+    name: unique('cam'),
+    node_id: node,
+    main_source: 'rtsp://10.0.0.1/a',
+    tag_ids: tagIds,
+  });
   expect(r.status, r.text).toBe(201);
   return r.body.id;
 }
 async function send(items: Array<Record<string, unknown>>): Promise<string[]> {
-  const r = await mod.post('/api/v1/events', { events: items.map((i) => ({ occurred_at: new Date().toISOString(), severity: 'info', ...i })) });
+  const r = await mod.post('/api/v1/events', {
+    events: items.map((i) => ({ occurred_at: new Date().toISOString(), severity: 'info', ...i })),
+  });
   expect(r.status, r.text).toBe(200);
-  return r.body.results.map((i: any) => { expect(i.id, JSON.stringify(i)).toBeDefined(); return i.id as string; });
+  return r.body.results.map((i: any) => {
+    expect(i.id, JSON.stringify(i)).toBeDefined();
+    return i.id as string;
+  });
 }
 /** An operator stream on the second process, with its rights loaded. */
 async function operatorStream(): Promise<SseReader> {
@@ -39,7 +49,10 @@ async function operatorStream(): Promise<SseReader> {
 }
 /** Sends `probe` then a frame of the directly granted camera and waits for that marker. */
 async function deliveredBeforeMarker(s: SseReader, probeCamera: string): Promise<boolean> {
-  const [probe, marker] = await send([{ detector: 'probe', camera_id: probeCamera }, { detector: 'marker', camera_id: direct }]);
+  const [probe, marker] = await send([
+    { detector: 'probe', camera_id: probeCamera },
+    { detector: 'marker', camera_id: direct },
+  ]);
   await s.until((r) => r.events.some((e) => e.data.id === marker));
   return s.events.some((e) => e.data.id === probe);
 }
@@ -66,15 +79,29 @@ beforeAll(async () => {
   two = await startPlane({ db: t.db });
   base2 = await two.plane.app.listen({ host: '127.0.0.1', port: 0 });
   x = await tenants(t);
-  node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id;
+  node = (
+    await x.root.post('/api/v1/nodes', {
+      name: unique('n'),
+      url: 'http://127.0.0.1:9',
+      api_token: 'node-write-token-123456',
+    })
+  ).body.id;
   tag = (await x.a.admin.post('/api/v1/tags', { name: unique('yard') })).body.id;
   direct = await camera([]);
-  expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [direct], tag_ids: [tag] })).status).toBe(200);
-  mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1_000_000 })).body.secret);
+  expect(
+    (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [direct], tag_ids: [tag] })).status,
+  ).toBe(200);
+  mod = new Client(
+    t.plane.app,
+    (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1_000_000 })).body.secret,
+  );
   two.plane.services.bus.subscribe(channels.rights, (p) => notices.push(p));
   await new Promise((r) => setTimeout(r, 200));
 });
-afterAll(async () => { await two?.close(); await t?.close(); });
+afterAll(async () => {
+  await two?.close();
+  await t?.close();
+});
 
 describe('rights notices', () => {
   it('a camera that loses the tag that granted it: its next frame is not delivered', async () => {
@@ -103,7 +130,10 @@ describe('rights notices', () => {
 
   it('a deleted tag takes its rights with it at once', async () => {
     const other = (await x.a.admin.post('/api/v1/tags', { name: unique('gate') })).body.id;
-    expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [direct], tag_ids: [tag, other] })).status).toBe(200);
+    expect(
+      (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [direct], tag_ids: [tag, other] }))
+        .status,
+    ).toBe(200);
     const cam = await camera([other]);
     const s = await operatorStream();
     expect(await deliveredBeforeMarker(s, cam)).toBe(true);

@@ -16,16 +16,26 @@ beforeAll(async () => {
   // Every call that would mark the database down is recorded (and still made).
   const health = t.plane.services.health;
   const markDown = health.markDown.bind(health);
-  health.markDown = (reason: unknown) => { downs.push(reason); markDown(reason); };
+  health.markDown = (reason: unknown) => {
+    downs.push(reason);
+    markDown(reason);
+  };
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 function abortedLogin(): Promise<void> {
   return new Promise((resolve) => {
     const s: Socket = connect(port, '127.0.0.1', () => {
-      s.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lo');
+      s.write(
+        'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lo',
+      );
       // Let the server start reading the body, then reset the connection.
-      setTimeout(() => { s.resetAndDestroy(); resolve(); }, 20);
+      setTimeout(() => {
+        s.resetAndDestroy();
+        resolve();
+      }, 20);
     });
     s.on('error', () => resolve());
   });
@@ -37,7 +47,11 @@ describe('a request body aborted by the client', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(downs).toEqual([]);
     expect(t.plane.services.health.isUp).toBe(true);
-    const r = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login: 'nobody', password: 'x-pass-word' } });
+    const r = await t.plane.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { login: 'nobody', password: 'x-pass-word' },
+    });
     expect(r.statusCode).toBe(401);
   });
 
@@ -45,7 +59,13 @@ describe('a request body aborted by the client', () => {
     const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
     expect(isConnectionError(aborted)).toBe(false);
     // fetch to an unreachable node: "fetch failed" with an ECONNREFUSED cause
-    expect(isConnectionError(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }))).toBe(false);
+    expect(
+      isConnectionError(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+        }),
+      ),
+    ).toBe(false);
     expect(isConnectionError(new Error('Connection terminated unexpectedly'))).toBe(false);
   });
 });

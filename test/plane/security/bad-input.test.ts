@@ -15,14 +15,29 @@ beforeAll(async () => {
   expect(r.status, r.text).toBe(201);
   mod = new Client(t.plane.app, r.body.secret);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const ev = (over: Record<string, unknown> = {}) => ({ detector: 'fuzz.check', occurred_at: new Date().toISOString(), ...over });
+const ev = (over: Record<string, unknown> = {}) => ({
+  detector: 'fuzz.check',
+  occurred_at: new Date().toISOString(),
+  ...over,
+});
 /** JSON text nested n deep (the test client would overflow serialising such an object). */
 const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 async function postText(url: string, text: string) {
-  const res = await t.plane.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${root.token}`, 'content-type': 'application/json' }, payload: text });
-  return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').startsWith('application/json') ? res.json() : undefined, text: res.body };
+  const res = await t.plane.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${root.token}`, 'content-type': 'application/json' },
+    payload: text,
+  });
+  return {
+    status: res.statusCode,
+    body: String(res.headers['content-type'] ?? '').startsWith('application/json') ? res.json() : undefined,
+    text: res.body,
+  };
 }
 
 function expectClientError(r: { status: number; body: any; text: string }) {
@@ -33,14 +48,18 @@ function expectClientError(r: { status: number; body: any; text: string }) {
 
 describe('intake: a bad item fails only itself', () => {
   it('a lone surrogate in one payload', async () => {
-    const r = await mod.post('/api/v1/events', { events: [ev({ payload: { plate: '\ud800' } }), ev({ payload: { plate: 'AB123' } })] });
+    const r = await mod.post('/api/v1/events', {
+      events: [ev({ payload: { plate: '\ud800' } }), ev({ payload: { plate: 'AB123' } })],
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body.results[0]).toEqual({ index: 0, error: 'bad_payload' });
     expect(typeof r.body.results[1].id).toBe('string');
   });
 
   it('a lone surrogate in a text field or a payload key', async () => {
-    const r = await mod.post('/api/v1/events', { events: [ev({ subject_ref: 'x\udc00' }), ev({ payload: { ['k\udbff']: 1 } }), ev()] });
+    const r = await mod.post('/api/v1/events', {
+      events: [ev({ subject_ref: 'x\udc00' }), ev({ payload: { ['k\udbff']: 1 } }), ev()],
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body.results[0]).toEqual({ index: 0, error: 'bad_subject' });
     expect(r.body.results[1]).toEqual({ index: 1, error: 'bad_payload' });
@@ -50,8 +69,22 @@ describe('intake: a bad item fails only itself', () => {
   it('a payload nested 10,000 deep', async () => {
     const r = await mod.req('POST', '/api/v1/events', undefined, { 'content-type': 'application/json' });
     expect(r.status).toBe(400); // no body at all: still an envelope
-    const text = '{"events":[' + JSON.stringify(ev()).slice(0, -1) + ',"payload":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000) + '},' + JSON.stringify(ev()) + ']}';
-    const res = await t.plane.app.inject({ method: 'POST', url: '/api/v1/events', headers: { authorization: `Bearer ${mod.token}`, 'content-type': 'application/json' }, payload: text });
+    const text =
+      '{"events":[' +
+      JSON.stringify(ev()).slice(0, -1) +
+      ',"payload":' +
+      '{"a":'.repeat(10_000) +
+      '1' +
+      '}'.repeat(10_000) +
+      '},' +
+      JSON.stringify(ev()) +
+      ']}';
+    const res = await t.plane.app.inject({
+      method: 'POST',
+      url: '/api/v1/events',
+      headers: { authorization: `Bearer ${mod.token}`, 'content-type': 'application/json' },
+      payload: text,
+    });
     expect(res.statusCode, res.body).toBeLessThan(500);
     if (res.statusCode === 200) expect(res.json().results[0]).toEqual({ index: 0, error: 'bad_payload' });
   });

@@ -9,7 +9,9 @@ beforeAll(async () => {
   // request lines are debug lines: logged here so that the test sees every path a secret could take
   t.plane.services.logs.setCaptureLevel('debug');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('secrets never reach logs, audit params, error bodies or CSV', () => {
   it('after logins, failed logins, user and node changes with canary secrets, no canary and no token is anywhere', async () => {
@@ -17,7 +19,10 @@ describe('secrets never reach logs, audit params, error bodies or CSV', () => {
     const replies: Reply[] = [];
     const tokens: string[] = [];
     const anon = new Client(t.plane.app);
-    const keep = (r: Reply) => { replies.push(r); return r; };
+    const keep = (r: Reply) => {
+      replies.push(r);
+      return r;
+    };
 
     const root = await login(t.plane.app);
     tokens.push(root.token!);
@@ -27,7 +32,9 @@ describe('secrets never reach logs, audit params, error bodies or CSV', () => {
     keep(await anon.post('/api/v1/auth/login', { login: ROOT.login, password: 42 }));
     keep(await anon.post('/api/v1/auth/login', { login: ROOT.login }));
 
-    const created = keep(await root.post('/api/v1/users', { login: 'canary-user', password: `user-${CANARY}-1`, role: 'admin' }));
+    const created = keep(
+      await root.post('/api/v1/users', { login: 'canary-user', password: `user-${CANARY}-1`, role: 'admin' }),
+    );
     expect(created.status).toBe(201);
     keep(await root.post('/api/v1/users', { login: 'canary-short', password: CANARY.slice(0, 3) }));
     keep(await root.patch(`/api/v1/users/${created.body.id}`, { password: `user-${CANARY}-2` }));
@@ -37,9 +44,14 @@ describe('secrets never reach logs, audit params, error bodies or CSV', () => {
     keep(await user.post('/api/v1/auth/logout'));
     keep(await user.get('/api/v1/auth/me'));
 
-    const node = keep(await root.post('/api/v1/nodes', {
-      name: 'canary-node', url: 'http://127.0.0.1:9', api_token: `tok-${CANARY}`, auth_backend_secret: `sec-${CANARY}`,
-    }));
+    const node = keep(
+      await root.post('/api/v1/nodes', {
+        name: 'canary-node',
+        url: 'http://127.0.0.1:9',
+        api_token: `tok-${CANARY}`,
+        auth_backend_secret: `sec-${CANARY}`,
+      }),
+    );
     expect(node.status).toBe(201);
     keep(await root.patch(`/api/v1/nodes/${node.body.id}`, { api_token: `tok2-${CANARY}` }));
     keep(await root.post('/api/v1/nodes', { name: 'bad-node', url: 'not a url', api_token: `tok3-${CANARY}` }));
@@ -52,7 +64,16 @@ describe('secrets never reach logs, audit params, error bodies or CSV', () => {
     const audit = keep(await root.get('/api/v1/audit?limit=500'));
     expect(audit.status).toBe(200);
     const actions = new Set(audit.body.rows.map((r: any) => r.action));
-    for (const a of ['auth.login', 'auth.login_failed', 'auth.logout', 'user.create', 'user.update', 'node.create', 'node.update']) expect(actions).toContain(a);
+    for (const a of [
+      'auth.login',
+      'auth.login_failed',
+      'auth.logout',
+      'user.create',
+      'user.update',
+      'node.create',
+      'node.update',
+    ])
+      expect(actions).toContain(a);
     for (const row of audit.body.rows) {
       const one = keep(await root.get(`/api/v1/audit/${row.id}?occurred_at=${encodeURIComponent(row.occurred_at)}`));
       expect(one.status).toBe(200);
@@ -69,7 +90,9 @@ describe('secrets never reach logs, audit params, error bodies or CSV', () => {
     for (const m of marks) expect(t.logs.text).not.toContain(m);
 
     // Nor does any row of any table hold one in clear.
-    const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(t.db.database.db);
+    const tables = await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(t.db.database.db);
     expect(tables.rows.length).toBeGreaterThan(5);
     for (const { name } of tables.rows) {
       const rows = await sql.raw<{ t: string }>(`select x::text as t from "${name}" x`).execute(t.db.database.db);

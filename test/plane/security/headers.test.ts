@@ -11,9 +11,12 @@ beforeAll(async () => {
   root = await login(t.plane.app);
   anon = new Client(t.plane.app);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const LEAK = /\bat [^\s]+ \(|\.(ts|js|mjs):\d+|\/work\/|node_modules|\/src\/|\b(select|insert|update|delete)\b .*\b(from|into|set)\b|relation "|syntax error/i;
+const LEAK =
+  /\bat [^\s]+ \(|\.(ts|js|mjs):\d+|\/work\/|node_modules|\/src\/|\b(select|insert|update|delete)\b .*\b(from|into|set)\b|relation "|syntax error/i;
 
 function expectCommonHeaders(r: Reply) {
   expect(r.headers['x-content-type-options']).toBe('nosniff');
@@ -30,7 +33,11 @@ function expectErrorBody(r: Reply, status: number, body: Record<string, unknown>
 
 describe('headers of every response', () => {
   it('public replies: nosniff, no X-Powered-By, a charset on JSON', async () => {
-    for (const r of [await anon.get('/health'), await anon.get('/api/v1/openapi.json'), await anon.post('/api/v1/auth/login', { login: 'x', password: 'y-password' })]) {
+    for (const r of [
+      await anon.get('/health'),
+      await anon.get('/api/v1/openapi.json'),
+      await anon.post('/api/v1/auth/login', { login: 'x', password: 'y-password' }),
+    ]) {
       expectCommonHeaders(r);
       expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
     }
@@ -85,7 +92,13 @@ describe('error bodies', () => {
   });
 
   it('501 not_implemented on every method of the paths document 1 lists', async () => {
-    for (const path of ['/api/v1/config', '/api/v1/config/globals', '/api/v1/config/logging', '/api/v1/license', '/api/v1/logs']) {
+    for (const path of [
+      '/api/v1/config',
+      '/api/v1/config/globals',
+      '/api/v1/config/logging',
+      '/api/v1/license',
+      '/api/v1/logs',
+    ]) {
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
         for (const c of [anon, root]) {
           const r = await c.req(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
@@ -96,7 +109,12 @@ describe('error bodies', () => {
   });
 
   it('400s carry no stack, path or SQL', async () => {
-    const bad = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"login": ' });
+    const bad = await t.plane.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"login": ',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'bad_json' });
     const noTs = await root.get('/api/v1/audit/0190a000-0000-7000-8000-000000000000');

@@ -4,11 +4,20 @@ import { startPlane, ROOT, type TestPlane } from '../harness.js';
 import { seedUser } from '../fixtures.js';
 
 let t: TestPlane;
-beforeAll(async () => { t = await startPlane({ config: { loginThrottle: { attempts: 5, windowSecs: 300 } } }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane({ config: { loginThrottle: { attempts: 5, windowSecs: 300 } } });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 async function attempt(login: string, password: string, ip: string) {
-  const r = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login, password }, remoteAddress: ip });
+  const r = await t.plane.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { login, password },
+    remoteAddress: ip,
+  });
   return { status: r.statusCode, body: r.json(), headers: r.headers, text: r.body };
 }
 
@@ -49,8 +58,12 @@ describe('login throttling', () => {
   });
 
   it('refuses a throttled attempt before any password check: only the 5 checked failures are audited', async () => {
-    const rows = await t.db.database.db.selectFrom('audit').select('object_name')
-      .where('action', '=', 'auth.login_failed').where('object_name', '=', 'victim').execute();
+    const rows = await t.db.database.db
+      .selectFrom('audit')
+      .select('object_name')
+      .where('action', '=', 'auth.login_failed')
+      .where('object_name', '=', 'victim')
+      .execute();
     expect(rows.length).toBe(5);
   });
 });
@@ -62,19 +75,39 @@ describe('an unknown login and a wrong password', () => {
     let round = 0;
     const go = async (login: string, password = 'not-the-password') => {
       const t0 = performance.now();
-      const r = await t.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login, password }, remoteAddress: `10.0.3.${round}` });
-      return { ms: performance.now() - t0, status: r.statusCode, text: r.body, type: r.headers['content-type'], keys: Object.keys(r.headers).sort() };
+      const r = await t.plane.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { login, password },
+        remoteAddress: `10.0.3.${round}`,
+      });
+      return {
+        ms: performance.now() - t0,
+        status: r.statusCode,
+        text: r.body,
+        type: r.headers['content-type'],
+        keys: Object.keys(r.headers).sort(),
+      };
     };
-    await go(ROOT.login); await go('warm-up-unknown'); await go(ROOT.login, ROOT.password);
-    const unknown: number[] = [], wrong: number[] = [];
+    await go(ROOT.login);
+    await go('warm-up-unknown');
+    await go(ROOT.login, ROOT.password);
+    const unknown: number[] = [],
+      wrong: number[] = [];
     for (round = 1; round <= 10; round++) {
       const a = await go(`unknown-${round}`);
       const b = await go(ROOT.login);
       expect((await go(ROOT.login, ROOT.password)).status).toBe(200);
       expect(a.status).toBe(401);
-      expect({ status: b.status, text: b.text, type: b.type, keys: b.keys }).toEqual({ status: a.status, text: a.text, type: a.type, keys: a.keys });
+      expect({ status: b.status, text: b.text, type: b.type, keys: b.keys }).toEqual({
+        status: a.status,
+        text: a.text,
+        type: a.type,
+        keys: a.keys,
+      });
       expect(JSON.parse(a.text)).toEqual({ error: 'invalid_credentials' });
-      unknown.push(a.ms); wrong.push(b.ms);
+      unknown.push(a.ms);
+      wrong.push(b.ms);
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const ratio = median(unknown) / median(wrong);
@@ -91,16 +124,31 @@ describe('one budget for every plane process', () => {
       await seedUser(t.db.database.db, orgId, 'user', 'shared-victim');
       for (let i = 0; i < 5; i++) {
         const app = i % 2 ? other.plane.app : t.plane.app;
-        const r = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login: 'shared-victim', password: `wrong-${i}` }, remoteAddress: `10.0.4.${i + 1}` });
+        const r = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { login: 'shared-victim', password: `wrong-${i}` },
+          remoteAddress: `10.0.4.${i + 1}`,
+        });
         expect(r.statusCode).toBe(401);
       }
       for (const app of [t.plane.app, other.plane.app]) {
-        const r = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { login: 'shared-victim', password: 'wrong-again' }, remoteAddress: '10.0.4.99' });
+        const r = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { login: 'shared-victim', password: 'wrong-again' },
+          remoteAddress: '10.0.4.99',
+        });
         expect(r.statusCode).toBe(429);
         expect(r.json().error).toBe('too_many_login_attempts');
       }
       // The login is not stored as such: the counters hold a hash of it.
-      const keys = (await t.db.database.db.selectFrom('login_throttle' as any).select('key' as any).execute()).map((k: any) => String(k.key));
+      const keys = (
+        await t.db.database.db
+          .selectFrom('login_throttle' as any)
+          .select('key' as any)
+          .execute()
+      ).map((k: any) => String(k.key));
       expect(keys.some((k) => k.toLowerCase().includes('shared-victim'))).toBe(false);
       expect(keys.some((k) => k.startsWith('login:'))).toBe(true);
     } finally {
@@ -112,9 +160,13 @@ describe('one budget for every plane process', () => {
     const { loginThrottleStore } = await import('../../../src/plane/auth/login-throttle.store.js');
     const db = t.db.database.db;
     const { sql } = await import('kysely');
-    await sql`insert into login_throttle (key, points, expire) values ('addr:old', 3, ${Date.now() - 1000}), ('addr:live', 3, ${Date.now() + 60_000})`.execute(db);
+    await sql`insert into login_throttle (key, points, expire) values ('addr:old', 3, ${Date.now() - 1000}), ('addr:live', 3, ${Date.now() + 60_000})`.execute(
+      db,
+    );
     await loginThrottleStore.pruneExpired(db, Date.now(), 1000);
-    const left = (await sql<{ key: string }>`select key from login_throttle where key in ('addr:old', 'addr:live')`.execute(db)).rows.map((r) => r.key);
+    const left = (
+      await sql<{ key: string }>`select key from login_throttle where key in ('addr:old', 'addr:live')`.execute(db)
+    ).rows.map((r) => r.key);
     expect(left).toEqual(['addr:live']);
     expect(t.plane.services.jobs.list().map((j) => j.name)).toContain('auth.login_throttle_prune');
   });

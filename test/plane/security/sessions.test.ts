@@ -10,7 +10,13 @@ const TYP = 'argus-session+jwt';
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const parts = (token: string) => {
   const [h, p, s] = token.split('.');
-  return { header: JSON.parse(Buffer.from(h!, 'base64url').toString()), payload: JSON.parse(Buffer.from(p!, 'base64url').toString()), h: h!, p: p!, s: s! };
+  return {
+    header: JSON.parse(Buffer.from(h!, 'base64url').toString()),
+    payload: JSON.parse(Buffer.from(p!, 'base64url').toString()),
+    h: h!,
+    p: p!,
+    s: s!,
+  };
 };
 
 async function expect401(c: Client, token: string) {
@@ -32,7 +38,9 @@ describe('forged and stale session tokens', () => {
     const key = await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow();
     secret = new Uint8Array(key.secret);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** Same claims as the genuine token, signed as told. */
   async function resign(over: { alg?: string; kid?: string; typ?: string; key?: any }) {
@@ -62,15 +70,21 @@ describe('forged and stale session tokens', () => {
       flipped[i] = flipped[i]! ^ 0x01;
       await expect401(good, `${h}.${p}.${flipped.toString('base64url')}`);
     }
-    await expect401(good, `${h}.${b64({ ...payload, role: 'superadmin', sub: '00000000-0000-4000-8000-000000000000' })}.${s}`);
+    await expect401(
+      good,
+      `${h}.${b64({ ...payload, role: 'superadmin', sub: '00000000-0000-4000-8000-000000000000' })}.${s}`,
+    );
   });
 
   it('refuses an unknown key id, even when signed with the right secret', async () => {
     await expect401(good, await resign({ kid: 'ffffffffffff.1' }));
-    await expect401(good, await resign({ kid: undefined as any, typ: TYP }).then((tk) => {
-      const { p, s } = parts(tk);
-      return `${b64({ alg: 'HS256', typ: TYP })}.${p}.${s}`;
-    }));
+    await expect401(
+      good,
+      await resign({ kid: undefined as any, typ: TYP }).then((tk) => {
+        const { p, s } = parts(tk);
+        return `${b64({ alg: 'HS256', typ: TYP })}.${p}.${s}`;
+      }),
+    );
   });
 
   it('refuses another key type or token type with the same claims', async () => {
@@ -87,7 +101,11 @@ describe('forged and stale session tokens', () => {
 
   it('refuses garbage and a token in the wrong header form', async () => {
     for (const tk of ['x', 'a.b.c', '..', `${good.token}.x`]) await expect401(good, tk);
-    const r = await t.plane.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Basic ${good.token}` } });
+    const r = await t.plane.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Basic ${good.token}` },
+    });
     expect(r.statusCode).toBe(401);
     expect(r.json()).toEqual({ error: 'unauthorized' });
   });
@@ -128,7 +146,9 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     admin = await login(t.plane.app, adminCreds);
     operator = await login(t.plane.app, operatorCreds);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('is forbidden to an administrator and an operator, and to anonymous callers', async () => {
     for (const c of [admin, operator]) {
@@ -148,8 +168,11 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     admin = await login(t.plane.app, adminCreds);
     operator = await login(t.plane.app, operatorCreds);
     const before = t.plane.services.auth.currentKid()!;
-    const streams = await Promise.all([root, admin, admin].map((c) =>
-      SseReader.open(`${base}/api/v1/audit/stream`, { authorization: `Bearer ${c.token}` })));
+    const streams = await Promise.all(
+      [root, admin, admin].map((c) =>
+        SseReader.open(`${base}/api/v1/audit/stream`, { authorization: `Bearer ${c.token}` }),
+      ),
+    );
     for (const s of streams) expect(s.status).toBe(200);
     expect(t.plane.services.streams.count).toBe(3);
 
@@ -175,7 +198,12 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     expect(parts(root.token!).header.kid).toBe(r.body.kid);
     const audit = await root.get('/api/v1/audit?action=auth.keys_rotated&limit=1');
     expect(audit.status).toBe(200);
-    expect(audit.body.rows[0]).toMatchObject({ action: 'auth.keys_rotated', actor_role: 'superadmin', actor_name: ROOT.login, params: { scope: expectScope } });
+    expect(audit.body.rows[0]).toMatchObject({
+      action: 'auth.keys_rotated',
+      actor_role: 'superadmin',
+      actor_name: ROOT.login,
+      params: { scope: expectScope },
+    });
     return { before, after: r.body.kid as string };
   }
 
@@ -185,14 +213,23 @@ describe('POST /api/v1/admin/keys/rotate', () => {
     expect(after).toBe(`${m0}.${Number(e0) + 1}`);
   });
 
-  it('leaves node control tokens alone: the plane still opens a node\'s write token and viewer secret after either rotation', async () => {
+  it("leaves node control tokens alone: the plane still opens a node's write token and viewer secret after either rotation", async () => {
     root = await login(t.plane.app);
-    const node = (await root.post('/api/v1/nodes', { name: 'rot-node', url: 'http://127.0.0.1:9', api_token: 'node-write-token-1', auth_backend_secret: 'node-viewer-secret-1' })).body;
+    const node = (
+      await root.post('/api/v1/nodes', {
+        name: 'rot-node',
+        url: 'http://127.0.0.1:9',
+        api_token: 'node-write-token-1',
+        auth_backend_secret: 'node-viewer-secret-1',
+      })
+    ).body;
     for (const qs of ['', '?scope=material']) {
       expect((await root.post(`/api/v1/admin/keys/rotate${qs}`)).status).toBe(200);
       root = await login(t.plane.app);
       expect(await t.plane.services.nodes.credentials(node.id)).toEqual({
-        url: 'http://127.0.0.1:9', apiToken: 'node-write-token-1', authBackendSecret: 'node-viewer-secret-1',
+        url: 'http://127.0.0.1:9',
+        apiToken: 'node-write-token-1',
+        authBackendSecret: 'node-viewer-secret-1',
       });
       const row = (await root.get('/api/v1/nodes')).body.rows.find((n: any) => n.id === node.id);
       expect(row).toMatchObject({ api_token_configured: true, auth_backend_secret_configured: true });
@@ -200,10 +237,12 @@ describe('POST /api/v1/admin/keys/rotate', () => {
   });
 
   it('with scope=material replaces the key material', async () => {
-    const secretBefore = (await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow()).secret;
+    const secretBefore = (await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow())
+      .secret;
     const { before, after } = await rotate('?scope=material', 'material');
     expect(after.split('.')[0]).not.toBe(before.split('.')[0]);
-    const secretAfter = (await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow()).secret;
+    const secretAfter = (await t.db.database.db.selectFrom('signing_keys').select('secret').executeTakeFirstOrThrow())
+      .secret;
     expect(Buffer.from(secretAfter).equals(Buffer.from(secretBefore))).toBe(false);
   });
 

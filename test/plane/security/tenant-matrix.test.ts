@@ -15,7 +15,13 @@ import { OpsNode } from '../node-ops/ops-node.js';
 type Actor = 'superadmin' | 'adminA' | 'operatorA' | 'adminB' | 'operatorB' | 'anonymous';
 const ACTORS: Actor[] = ['anonymous', 'operatorB', 'adminB', 'operatorA', 'adminA', 'superadmin'];
 
-interface Ctx { root: Client; adminA: Client; orgA: string; nodeId: string; t: TestPlane }
+interface Ctx {
+  root: Client;
+  adminA: Client;
+  orgA: string;
+  nodeId: string;
+  t: TestPlane;
+}
 interface Entry {
   /** creates the org-A object; returns its id and any query string the route needs */
   make(ctx: Ctx): Promise<{ id: string; query?: string }>;
@@ -26,46 +32,117 @@ interface Entry {
 
 const uniq = () => randomUUID().slice(0, 8);
 const makeTag = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/tags', { name: `tag-${uniq()}` })).body.id });
-const makeUser = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/users', { login: `u-${uniq()}`, name: 'u', password: 'long-enough-1', role: 'user' })).body.id });
-const makeCamera = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: c.nodeId, main_source: 'rtsp://10.0.0.1/a' })).body.id });
+const makeUser = async (c: Ctx) => ({
+  id: (
+    await c.adminA.post('/api/v1/users', { login: `u-${uniq()}`, name: 'u', password: 'long-enough-1', role: 'user' })
+  ).body.id,
+});
+const makeCamera = async (c: Ctx) => ({
+  id: (
+    await c.adminA.post('/api/v1/cameras', {
+      name: `cam-${uniq()}`,
+      node_id: c.nodeId,
+      main_source: 'rtsp://10.0.0.1/a',
+    })
+  ).body.id,
+});
 const makePlayable = async (c: Ctx) => {
-  const node = (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456', auth_backend_secret: 'viewer-secret-123456' })).body.id;
-  return { id: (await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' })).body.id };
+  const node = (
+    await c.root.post('/api/v1/nodes', {
+      name: `n-${uniq()}`,
+      url: 'http://127.0.0.1:9',
+      api_token: 'node-write-token-123456',
+      auth_backend_secret: 'viewer-secret-123456',
+    })
+  ).body.id;
+  return {
+    id: (
+      await c.adminA.post('/api/v1/cameras', { name: `cam-${uniq()}`, node_id: node, main_source: 'rtsp://10.0.0.1/a' })
+    ).body.id,
+  };
 };
-const makeNode = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: 'http://127.0.0.1:9', api_token: 'node-write-token-123456' })).body.id });
+const makeNode = async (c: Ctx) => ({
+  id: (
+    await c.root.post('/api/v1/nodes', {
+      name: `n-${uniq()}`,
+      url: 'http://127.0.0.1:9',
+      api_token: 'node-write-token-123456',
+    })
+  ).body.id,
+});
 // a node that answers the per-node routes (a fake one, closed with the plane)
 const opsNodes: OpsNode[] = [];
 const makeOpsNode = async (c: Ctx) => {
   const fake = await OpsNode.start();
   opsNodes.push(fake);
-  return { id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: fake.url, api_token: fake.token })).body.id };
+  return {
+    id: (await c.root.post('/api/v1/nodes', { name: `n-${uniq()}`, url: fake.url, api_token: fake.token })).body.id,
+  };
 };
 const makeOrg = async (c: Ctx) => ({ id: (await c.root.post('/api/v1/orgs', { name: `o-${uniq()}` })).body.id });
-const makeModuleToken = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id });
+const makeModuleToken = async (c: Ctx) => ({
+  id: (await c.adminA.post('/api/v1/module-tokens', { name: `mt-${uniq()}` })).body.id,
+});
 const makeEvent = async (c: Ctx, interval = false) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `ev-${uniq()}` })).body.secret;
-  const r = await c.adminA.as(secret).post('/api/v1/events', { events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }] });
+  const r = await c.adminA
+    .as(secret)
+    .post('/api/v1/events', {
+      events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }],
+    });
   return { id: r.body.results[0].id };
 };
-const makeTemplate = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/templates', { name: `tp-${uniq()}`, doc: { detector_match: 'matrix.*' } })).body.id });
+const makeTemplate = async (c: Ctx) => ({
+  id: (await c.adminA.post('/api/v1/templates', { name: `tp-${uniq()}`, doc: { detector_match: 'matrix.*' } })).body.id,
+});
 // Saved reports, dashboards and widgets of organisation A seen by its administrators only (visibility admins).
 const DEFINITION = { period: 'last_24h', measure: 'count_events' };
-const makeReport = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/analytics-reports', { name: `r-${uniq()}`, definition: DEFINITION, visibility: 'admins' })).body.id });
-const makeDashboard = async (c: Ctx) => ({ id: (await c.adminA.post('/api/v1/analytics-dashboards', { name: `d-${uniq()}`, visibility: 'admins' })).body.id });
+const makeReport = async (c: Ctx) => ({
+  id: (
+    await c.adminA.post('/api/v1/analytics-reports', {
+      name: `r-${uniq()}`,
+      definition: DEFINITION,
+      visibility: 'admins',
+    })
+  ).body.id,
+});
+const makeDashboard = async (c: Ctx) => ({
+  id: (await c.adminA.post('/api/v1/analytics-dashboards', { name: `d-${uniq()}`, visibility: 'admins' })).body.id,
+});
 const makeWidget = async (c: Ctx) => {
   const d = await makeDashboard(c);
-  return { id: (await c.adminA.post(`/api/v1/analytics-dashboards/${d.id}/widgets`, { title: 'w', visualization: 'kpi', inline_definition: DEFINITION })).body.id };
+  return {
+    id: (
+      await c.adminA.post(`/api/v1/analytics-dashboards/${d.id}/widgets`, {
+        title: 'w',
+        visualization: 'kpi',
+        inline_definition: DEFINITION,
+      })
+    ).body.id,
+  };
 };
 const makeAttachment = async (c: Ctx) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `at-${uniq()}` })).body.secret;
-  const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: Buffer.from('matrix'), headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
+  const r = await c.t.plane.app.inject({
+    method: 'POST',
+    url: '/api/v1/attachments',
+    payload: Buffer.from('matrix'),
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' },
+  });
   return { id: r.json().ref };
 };
 // an unbound image attachment with its preview built
 const makePreviewed = async (c: Ctx) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `pv-${uniq()}` })).body.secret;
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).png().toBuffer();
-  const r = await c.t.plane.app.inject({ method: 'POST', url: '/api/v1/attachments', payload: png, headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' } });
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } })
+    .png()
+    .toBuffer();
+  const r = await c.t.plane.app.inject({
+    method: 'POST',
+    url: '/api/v1/attachments',
+    payload: png,
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' },
+  });
   await c.t.plane.services.events.previews.builder.idle();
   return { id: r.json().ref };
 };
@@ -85,7 +162,11 @@ export const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/users/{id}': { make: makeUser, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/users/{id}': { make: makeUser, allowed: ['superadmin', 'adminA'] },
   'GET /api/v1/users/{id}/grants': { make: makeUser, allowed: ['superadmin', 'adminA'] },
-  'PUT /api/v1/users/{id}/grants': { make: makeUser, body: { camera_ids: [], tag_ids: [] }, allowed: ['superadmin', 'adminA'] },
+  'PUT /api/v1/users/{id}/grants': {
+    make: makeUser,
+    body: { camera_ids: [], tag_ids: [] },
+    allowed: ['superadmin', 'adminA'],
+  },
   'PATCH /api/v1/tags/{id}': { make: makeTag, body: { name: `t-${uniq()}` }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/tags/{id}': { make: makeTag, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/nodes/{id}': { make: makeNode, body: { enabled: false }, allowed: ['superadmin'] },
@@ -94,12 +175,20 @@ export const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/cameras/{id}': { make: makeCamera, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
   'POST /api/v1/cameras/{id}/play': { make: makePlayable, body: {}, allowed: ['superadmin', 'adminA'] },
-  'PATCH /api/v1/module-tokens/{id}': { make: makeModuleToken, body: { rate_limit: 5 }, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/module-tokens/{id}': {
+    make: makeModuleToken,
+    body: { rate_limit: 5 },
+    allowed: ['superadmin', 'adminA'],
+  },
   'POST /api/v1/module-tokens/{id}/rotate': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/module-tokens/{id}': { make: makeModuleToken, allowed: ['superadmin', 'adminA'] },
   // a camera-less event: administrators of its organisation see it, an operator (no camera rights to it) does not
   'GET /api/v1/events/{id}': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
-  'PATCH /api/v1/events/{id}': { make: (c) => makeEvent(c, true), body: { ended_at: new Date(Date.now() + 5 * 60_000).toISOString() }, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/events/{id}': {
+    make: (c) => makeEvent(c, true),
+    body: { ended_at: new Date(Date.now() + 5 * 60_000).toISOString() },
+    allowed: ['superadmin', 'adminA'],
+  },
   'POST /api/v1/events/{id}/star': { make: (c) => makeEvent(c), allowed: ['superadmin', 'adminA'] },
   // an attachment no event references yet: its organisation's administrators only
   'GET /api/v1/attachments/{ref}': { make: makeAttachment, allowed: ['superadmin', 'adminA'] },
@@ -111,14 +200,30 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
   // saved reports, dashboards, widgets (visibility admins): operators are refused by role on writes (403 either way)
   'GET /api/v1/analytics-reports/{id}': { make: makeReport, allowed: ['superadmin', 'adminA'] },
-  'PATCH /api/v1/analytics-reports/{id}': { make: makeReport, body: { revision: 1, name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/analytics-reports/{id}': {
+    make: makeReport,
+    body: { revision: 1, name: 'renamed' },
+    allowed: ['superadmin', 'adminA'],
+  },
   'DELETE /api/v1/analytics-reports/{id}': { make: makeReport, allowed: ['superadmin', 'adminA'] },
   'GET /api/v1/analytics-reports/{id}/run': { make: makeReport, allowed: ['superadmin', 'adminA'] },
   'GET /api/v1/analytics-dashboards/{id}': { make: makeDashboard, allowed: ['superadmin', 'adminA'] },
-  'PATCH /api/v1/analytics-dashboards/{id}': { make: makeDashboard, body: { revision: 1, name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/analytics-dashboards/{id}': {
+    make: makeDashboard,
+    body: { revision: 1, name: 'renamed' },
+    allowed: ['superadmin', 'adminA'],
+  },
   'DELETE /api/v1/analytics-dashboards/{id}': { make: makeDashboard, allowed: ['superadmin', 'adminA'] },
-  'POST /api/v1/analytics-dashboards/{id}/widgets': { make: makeDashboard, body: { title: 't', visualization: 'bar', inline_definition: DEFINITION }, allowed: ['superadmin', 'adminA'] },
-  'PATCH /api/v1/analytics-widgets/{id}': { make: makeWidget, body: { revision: 1, title: 'renamed' }, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/analytics-dashboards/{id}/widgets': {
+    make: makeDashboard,
+    body: { title: 't', visualization: 'bar', inline_definition: DEFINITION },
+    allowed: ['superadmin', 'adminA'],
+  },
+  'PATCH /api/v1/analytics-widgets/{id}': {
+    make: makeWidget,
+    body: { revision: 1, title: 'renamed' },
+    allowed: ['superadmin', 'adminA'],
+  },
   'DELETE /api/v1/analytics-widgets/{id}': { make: makeWidget, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/templates/{id}': { make: makeTemplate, body: { enabled: false }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/templates/{id}': { make: makeTemplate, allowed: ['superadmin', 'adminA'] },
@@ -126,7 +231,11 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/nodes/{id}/logs': { make: makeOpsNode, allowed: ['superadmin'] },
   'GET /api/v1/nodes/{id}/sessions': { make: makeOpsNode, allowed: ['superadmin'] },
   'GET /api/v1/nodes/{id}/config': { make: makeOpsNode, allowed: ['superadmin'] },
-  'PATCH /api/v1/nodes/{id}/config/globals': { make: makeOpsNode, body: { log_level: 'info' }, allowed: ['superadmin'] },
+  'PATCH /api/v1/nodes/{id}/config/globals': {
+    make: makeOpsNode,
+    body: { log_level: 'info' },
+    allowed: ['superadmin'],
+  },
   'GET /api/v1/nodes/{id}/logging': { make: makeOpsNode, allowed: ['superadmin'] },
   'PATCH /api/v1/nodes/{id}/logging': { make: makeOpsNode, body: { level: 'info' }, allowed: ['superadmin'] },
   'GET /api/v1/nodes/{id}/license': { make: makeOpsNode, allowed: ['superadmin'] },
@@ -164,7 +273,10 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(async () => { await t?.close(); for (const n of opsNodes) await n.close(); });
+afterAll(async () => {
+  await t?.close();
+  for (const n of opsNodes) await n.close();
+});
 
 describe('tenant isolation matrix', () => {
   it('has an entry for every route with a path id in the OpenAPI document', () => {
@@ -206,7 +318,9 @@ describe('tenant isolation matrix', () => {
     const cam = await makeCamera(ctx);
     const other = await makeCamera(ctx);
     const op = (await clients.operatorA.get('/api/v1/auth/me')).body.user.id;
-    expect((await clients.adminA.put(`/api/v1/users/${op}/grants`, { camera_ids: [cam.id], tag_ids: [] })).status).toBe(200);
+    expect((await clients.adminA.put(`/api/v1/users/${op}/grants`, { camera_ids: [cam.id], tag_ids: [] })).status).toBe(
+      200,
+    );
     expect((await clients.operatorA.get(`/api/v1/cameras/${cam.id}`)).status).toBe(200);
     const hidden = await clients.operatorA.get(`/api/v1/cameras/${other.id}`);
     const missing = await clients.operatorA.get(`/api/v1/cameras/${randomUUID()}`);

@@ -4,7 +4,13 @@ import { startPlane, type TestPlane } from '../harness.js';
 
 // Finding 3 of issue 10: header, body and idle time-outs, and a shutdown bounded even with
 // stalled clients. Short limits here so the test takes seconds; the defaults are in limits.ts.
-const http = { headersTimeoutMs: 600, requestTimeoutMs: 1_000, idleTimeoutMs: 1_500, keepAliveTimeoutMs: 500, drainMs: 800 };
+const http = {
+  headersTimeoutMs: 600,
+  requestTimeoutMs: 1_000,
+  idleTimeoutMs: 1_500,
+  keepAliveTimeoutMs: 500,
+  drainMs: 800,
+};
 let t: TestPlane;
 let port = 0;
 beforeAll(async () => {
@@ -12,7 +18,9 @@ beforeAll(async () => {
   await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   port = (t.plane.app.server.address() as AddressInfo).port;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** Opens a connection, writes `text`, and resolves with how long the server kept it open (ms). */
 function heldFor(text: string, giveUpMs = 6_000): Promise<{ ms: number; socket: Socket; closed: Promise<number> }> {
@@ -22,7 +30,10 @@ function heldFor(text: string, giveUpMs = 6_000): Promise<{ ms: number; socket: 
       socket.write(text);
       const closed = new Promise<number>((done) => {
         const timer = setTimeout(() => done(Infinity), giveUpMs);
-        socket.on('close', () => { clearTimeout(timer); done(Date.now() - started); });
+        socket.on('close', () => {
+          clearTimeout(timer);
+          done(Date.now() - started);
+        });
       });
       resolve({ ms: 0, socket, closed });
     });
@@ -31,7 +42,8 @@ function heldFor(text: string, giveUpMs = 6_000): Promise<{ ms: number; socket: 
   });
 }
 
-const STALLED_LOGIN = 'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lo';
+const STALLED_LOGIN =
+  'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lo';
 
 describe('HTTP time-outs', () => {
   it('closes a request whose headers never finish', async () => {
@@ -53,7 +65,9 @@ describe('HTTP time-outs', () => {
 
 describe('shutdown', () => {
   it('ends within the drain bound even with a stalled client', async () => {
-    const own = await startPlane({ config: { http: { ...http, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, idleTimeoutMs: 60_000 } } });
+    const own = await startPlane({
+      config: { http: { ...http, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, idleTimeoutMs: 60_000 } },
+    });
     await own.plane.app.listen({ host: '127.0.0.1', port: 0 });
     const p = (own.plane.app.server.address() as AddressInfo).port;
     const s = connect(p, '127.0.0.1', () => s.write(STALLED_LOGIN));

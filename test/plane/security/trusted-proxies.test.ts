@@ -8,8 +8,9 @@ const parse = (text: string) => parsePlaneConfig({ text, configFile: null, env: 
 describe('[network] trusted_proxies', () => {
   it('reads addresses and CIDRs; absent means none', () => {
     expect(parse('').trustedProxies).toEqual([]);
-    expect(parse('[network]\ntrusted_proxies = ["10.0.0.0/8", "::1", "192.168.1.7", "loopback"]').trustedProxies)
-      .toEqual(['10.0.0.0/8', '::1', '192.168.1.7', 'loopback']);
+    expect(
+      parse('[network]\ntrusted_proxies = ["10.0.0.0/8", "::1", "192.168.1.7", "loopback"]').trustedProxies,
+    ).toEqual(['10.0.0.0/8', '::1', '192.168.1.7', 'loopback']);
   });
 
   it('reports a bad entry at start', () => {
@@ -22,15 +23,33 @@ describe('[network] trusted_proxies', () => {
 
 describe('a plane behind a trusted proxy', () => {
   let t: TestPlane;
-  beforeAll(async () => { t = await startPlane({ config: { trustedProxies: ['10.0.0.1/32'], loginThrottle: { attempts: 5, windowSecs: 300 } } }); });
-  afterAll(async () => { await t?.close(); });
-
-  const fail = (login: string, remote: string, forwarded?: string) => t.plane.app.inject({
-    method: 'POST', url: '/api/v1/auth/login', payload: { login, password: 'wrong-pass' }, remoteAddress: remote,
-    headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
+  beforeAll(async () => {
+    t = await startPlane({
+      config: { trustedProxies: ['10.0.0.1/32'], loginThrottle: { attempts: 5, windowSecs: 300 } },
+    });
   });
-  const lastIp = async () => (await t.db.database.db.selectFrom('audit').select(['ip', 'occurred_at'])
-    .where('action', '=', 'auth.login_failed').orderBy('occurred_at', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow()).ip;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const fail = (login: string, remote: string, forwarded?: string) =>
+    t.plane.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { login, password: 'wrong-pass' },
+      remoteAddress: remote,
+      headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
+    });
+  const lastIp = async () =>
+    (
+      await t.db.database.db
+        .selectFrom('audit')
+        .select(['ip', 'occurred_at'])
+        .where('action', '=', 'auth.login_failed')
+        .orderBy('occurred_at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
+    ).ip;
 
   it('audits the forwarded client address from a trusted proxy', async () => {
     expect((await fail('someone', '10.0.0.1', '203.0.113.5')).statusCode).toBe(401);

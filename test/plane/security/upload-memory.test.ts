@@ -19,7 +19,10 @@ beforeAll(async () => {
   const r = await root.post('/api/v1/module-tokens', { name: unique('up'), rate_limit: 100_000 });
   secret = r.body.secret;
 });
-afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const MiB = 1024 * 1024;
 
@@ -32,18 +35,30 @@ describe('attachment uploads', () => {
     await new Promise((r) => setTimeout(r, 200));
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
-    const replies = await Promise.all(Array.from({ length: 40 }, () => t.plane.app.inject({
-      method: 'POST', url: '/api/v1/attachments', payload: body,
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/jpeg' },
-    })));
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        t.plane.app.inject({
+          method: 'POST',
+          url: '/api/v1/attachments',
+          payload: body,
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/jpeg' },
+        }),
+      ),
+    );
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     for (const r of replies) expect(r.statusCode, r.body).toBe(201);
     const grew = (peak - baseline) / MiB;
     expect(grew, `+${grew.toFixed(0)} MiB`).toBeLessThan(64);
     // What was stored is what was sent.
-    const row = await t.db.database.db.selectFrom('attachments' as any).selectAll().where('ref' as any, '=', replies[0]!.json().ref).executeTakeFirst() as any;
+    const row = (await t.db.database.db
+      .selectFrom('attachments' as any)
+      .selectAll()
+      .where('ref' as any, '=', replies[0]!.json().ref)
+      .executeTakeFirst()) as any;
     if (row?.sha256) expect(Buffer.from(row.sha256).toString('hex')).toBe(sha);
     expect(replies[0]!.json().size).toBe(16 * MiB);
   }, 120_000);
@@ -52,7 +67,9 @@ describe('attachment uploads', () => {
     const { Readable } = await import('node:stream');
     const chunks = Array.from({ length: 17 }, () => Buffer.alloc(MiB, 1));
     const r = await t.plane.app.inject({
-      method: 'POST', url: '/api/v1/attachments', payload: Readable.from(chunks),
+      method: 'POST',
+      url: '/api/v1/attachments',
+      payload: Readable.from(chunks),
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/octet-stream' },
     });
     expect(r.statusCode).toBe(413);
@@ -64,16 +81,22 @@ describe('the upload gate', () => {
   it('runs at most `max` at once, queues `maxWaiting`, refuses the rest with 429 attachment_upload_busy', async () => {
     const { UploadGate } = await import('../../../src/plane/evidence/upload-gate.js');
     const gate = new UploadGate(2, 1);
-    const a = await gate.enter(), b = await gate.enter();
+    const a = await gate.enter(),
+      b = await gate.enter();
     let cEntered = false;
-    const c = gate.enter().then((release) => { cEntered = true; return release; });
+    const c = gate.enter().then((release) => {
+      cEntered = true;
+      return release;
+    });
     await expect(gate.enter()).rejects.toMatchObject({ status: 429, code: 'attachment_upload_busy' });
     await new Promise((r) => setTimeout(r, 10));
     expect(cEntered).toBe(false);
-    a(); a();
+    a();
+    a();
     const releaseC = await c;
     expect(cEntered).toBe(true);
-    b(); releaseC();
+    b();
+    releaseC();
     (await gate.enter())();
   });
 });

@@ -7,8 +7,13 @@ import { NOT_IMPLEMENTED_PATHS } from '../../../src/plane/service/service.routes
 
 let t: TestPlane;
 let root: Client;
-beforeAll(async () => { t = await startPlane(); root = await login(t.plane.app); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane();
+  root = await login(t.plane.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('service endpoints', () => {
   it('GET /health is public and says whether the database answers', async () => {
@@ -21,7 +26,17 @@ describe('service endpoints', () => {
     expect((await new Client(t.plane.app).get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
     const r = await root.get('/api/v1/version');
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['debug', 'dirty', 'features', 'git', 'git_sha', 'opt_level', 'profile', 'target', 'version']);
+    expect(Object.keys(r.body).sort()).toEqual([
+      'debug',
+      'dirty',
+      'features',
+      'git',
+      'git_sha',
+      'opt_level',
+      'profile',
+      'target',
+      'version',
+    ]);
     expect(r.body.git_sha).toMatch(/^([0-9a-f]{40}|unknown)$/);
     expect(typeof r.body.dirty).toBe('boolean');
     expect(Array.isArray(r.body.features)).toBe(true);
@@ -52,7 +67,13 @@ describe('service endpoints', () => {
   });
 
   it('answers 501 not_implemented on every method of the not-implemented paths', async () => {
-    expect(NOT_IMPLEMENTED_PATHS).toEqual(['/api/v1/config', '/api/v1/config/globals', '/api/v1/config/logging', '/api/v1/license', '/api/v1/logs']);
+    expect(NOT_IMPLEMENTED_PATHS).toEqual([
+      '/api/v1/config',
+      '/api/v1/config/globals',
+      '/api/v1/config/logging',
+      '/api/v1/license',
+      '/api/v1/logs',
+    ]);
     for (const path of NOT_IMPLEMENTED_PATHS) {
       for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
         const r = await root.req(m, path, m === 'GET' || m === 'DELETE' ? undefined : {});
@@ -82,9 +103,20 @@ describe('GET /api/v1/openapi.json', () => {
     expect(r.status).toBe(200);
     const doc = r.body;
     expect(doc.openapi).toBe('3.1.0');
-    for (const p of ['/health', '/api/v1/version', '/api/v1/auth/login', '/api/v1/auth/logout', '/api/v1/auth/me',
-      '/api/v1/admin/keys/rotate', '/api/v1/audit', '/api/v1/audit/{id}', '/api/v1/audit/actions', '/api/v1/audit/export.csv',
-      '/api/v1/audit/stream', ...NOT_IMPLEMENTED_PATHS]) {
+    for (const p of [
+      '/health',
+      '/api/v1/version',
+      '/api/v1/auth/login',
+      '/api/v1/auth/logout',
+      '/api/v1/auth/me',
+      '/api/v1/admin/keys/rotate',
+      '/api/v1/audit',
+      '/api/v1/audit/{id}',
+      '/api/v1/audit/actions',
+      '/api/v1/audit/export.csv',
+      '/api/v1/audit/stream',
+      ...NOT_IMPLEMENTED_PATHS,
+    ]) {
       expect(doc.paths[p], p).toBeDefined();
     }
     const envelope = doc.components.schemas.ErrorEnvelope;
@@ -104,7 +136,17 @@ describe('GET /api/v1/version without the database', () => {
       await own.db.database.close();
       const r = await c.get('/api/v1/version');
       expect(r.status).toBe(200);
-      expect(Object.keys(r.body).sort()).toEqual(['debug', 'dirty', 'features', 'git', 'git_sha', 'opt_level', 'profile', 'target', 'version']);
+      expect(Object.keys(r.body).sort()).toEqual([
+        'debug',
+        'dirty',
+        'features',
+        'git',
+        'git_sha',
+        'opt_level',
+        'profile',
+        'target',
+        'version',
+      ]);
       // The control: a route that reads the database fails now.
       expect((await c.get('/api/v1/audit?limit=1')).status).toBeGreaterThanOrEqual(500);
       // Still not public, and a forged token is refused without a database either.
@@ -114,7 +156,9 @@ describe('GET /api/v1/version without the database', () => {
       expect((await forged.get('/api/v1/version')).body).toEqual({ error: 'unauthorized' });
     } finally {
       // An in-process PGlite closed under the plane also ends its LISTEN, whose unlisten then fails.
-      await own.close().catch((err) => { if (own.db.url) throw err; });
+      await own.close().catch((err) => {
+        if (own.db.url) throw err;
+      });
     }
   });
 });

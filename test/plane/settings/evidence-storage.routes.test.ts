@@ -16,51 +16,114 @@ import { planeWithFile } from './plane-with-file.js';
 describe('saved evidence limits (issue 25, finding 15)', () => {
   let p: Awaited<ReturnType<typeof planeWithFile>>;
   let root: Client;
-  beforeAll(async () => { p = await planeWithFile(); root = await login(p.t.plane.app, ROOT); });
-  afterAll(async () => { await p?.close(); });
+  beforeAll(async () => {
+    p = await planeWithFile();
+    root = await login(p.t.plane.app, ROOT);
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
 
   it('the GET shows the saved watermarks, max_bytes and volume_retention; a change to them alone is pending until a restart', async () => {
-    const same = { backend: 'local', dir: join(p.dir, 'evidence'), volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
-    const limits = { max_bytes: null, volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
-    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage).toMatchObject({ saved: { backend: 'local', dir: same.dir, ...limits }, pending_restart: false });
-    const changed = { ...same, low_watermark_percent: 50, high_watermark_percent: 60, critical_watermark_percent: 90, max_bytes: 256 * 1024 * 1024, volume_retention: 'oldest_purge_day' };
-    const r = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: changed, acknowledge_destructive_volume_retention: true });
+    const same = {
+      backend: 'local',
+      dir: join(p.dir, 'evidence'),
+      volume_retention: 'disabled',
+      low_watermark_percent: 70,
+      high_watermark_percent: 85,
+      critical_watermark_percent: 95,
+    };
+    const limits = {
+      max_bytes: null,
+      volume_retention: 'disabled',
+      low_watermark_percent: 70,
+      high_watermark_percent: 85,
+      critical_watermark_percent: 95,
+    };
+    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage).toMatchObject({
+      saved: { backend: 'local', dir: same.dir, ...limits },
+      pending_restart: false,
+    });
+    const changed = {
+      ...same,
+      low_watermark_percent: 50,
+      high_watermark_percent: 60,
+      critical_watermark_percent: 90,
+      max_bytes: 256 * 1024 * 1024,
+      volume_retention: 'oldest_purge_day',
+    };
+    const r = await root.req('PATCH', '/api/v1/settings/plane', {
+      evidence_storage: changed,
+      acknowledge_destructive_volume_retention: true,
+    });
     expect(r.status, r.text).toBe(200);
     const shown = (await root.get('/api/v1/settings/plane')).body.evidence_storage;
     expect(shown).toMatchObject({
-      saved: { backend: 'local', dir: same.dir, low_watermark_percent: 50, high_watermark_percent: 60, critical_watermark_percent: 90, max_bytes: 256 * 1024 * 1024, volume_retention: 'oldest_purge_day' },
-      effective: { dir: same.dir, ...limits }, pending_restart: true,
+      saved: {
+        backend: 'local',
+        dir: same.dir,
+        low_watermark_percent: 50,
+        high_watermark_percent: 60,
+        critical_watermark_percent: 90,
+        max_bytes: 256 * 1024 * 1024,
+        volume_retention: 'oldest_purge_day',
+      },
+      effective: { dir: same.dir, ...limits },
+      pending_restart: true,
     });
     // one limit at a time is enough to be pending; back to the running values, nothing is
     for (const one of [{ low_watermark_percent: 60 }, { max_bytes: 128 * 1024 * 1024 }]) {
       await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...same, ...one } });
-      expect((await root.get('/api/v1/settings/plane')).body.evidence_storage.pending_restart, JSON.stringify(one)).toBe(true);
+      expect(
+        (await root.get('/api/v1/settings/plane')).body.evidence_storage.pending_restart,
+        JSON.stringify(one),
+      ).toBe(true);
     }
     await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: same });
-    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage).toMatchObject({ saved: limits, pending_restart: false });
+    expect((await root.get('/api/v1/settings/plane')).body.evidence_storage).toMatchObject({
+      saved: limits,
+      pending_restart: false,
+    });
   });
 });
 
 describe('POST /api/v1/settings/plane/evidence-storage/test', () => {
   let p: Awaited<ReturnType<typeof planeWithFile>>;
   let root: Client;
-  beforeAll(async () => { p = await planeWithFile(); root = await login(p.t.plane.app, ROOT); });
-  afterAll(async () => { await p?.close(); });
-  const E = { backend: 'local', volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 };
+  beforeAll(async () => {
+    p = await planeWithFile();
+    root = await login(p.t.plane.app, ROOT);
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+  const E = {
+    backend: 'local',
+    volume_retention: 'disabled',
+    low_watermark_percent: 70,
+    high_watermark_percent: 85,
+    critical_watermark_percent: 95,
+  };
 
   it('writes, reads back and deletes a probe in a writable folder, saving nothing; 502 with the failure otherwise', async () => {
     const before = await readFile(p.file, 'utf8');
-    const ok = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: join(p.dir, 'candidate') } });
+    const ok = await root.post('/api/v1/settings/plane/evidence-storage/test', {
+      evidence_storage: { ...E, dir: join(p.dir, 'candidate') },
+    });
     expect([ok.status, ok.body]).toEqual([200, { ok: true, rotation_blocked: false }]);
     expect(await readFile(p.file, 'utf8')).toBe(before);
     const { readdir } = await import('node:fs/promises');
     expect(await readdir(join(p.dir, 'candidate'))).toEqual([]);
     // a file where the folder should be: the check fails with what failed
     await writeFile(join(p.dir, 'occupied'), 'x');
-    const bad = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: join(p.dir, 'occupied', 'sub') } });
+    const bad = await root.post('/api/v1/settings/plane/evidence-storage/test', {
+      evidence_storage: { ...E, dir: join(p.dir, 'occupied', 'sub') },
+    });
     expect(bad.status).toBe(502);
     expect(bad.body.error).toMatch(/^create the folder failed: (ENOTDIR|EEXIST)$/);
-    const invalid = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...E, dir: 'relative' } });
+    const invalid = await root.post('/api/v1/settings/plane/evidence-storage/test', {
+      evidence_storage: { ...E, dir: 'relative' },
+    });
     expect([invalid.status, invalid.body]).toEqual([400, { error: 'evidence_storage.dir must be an absolute path' }]);
   });
 });
@@ -71,35 +134,76 @@ describe('settings of an s3 evidence storage', () => {
   let s3rver: import('node:child_process').ChildProcess;
   let port: number;
   const SECRET = `s3-secret-${CANARY}`;
-  const S3 = () => ({ backend: 's3', endpoint: `127.0.0.1:${port}`, bucket: 'evidence', https: false, addressing: 'path', access_key: 'S3RVER', secret_key: 'S3RVER',
-    max_bytes: 1 << 30, volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 });
+  const S3 = () => ({
+    backend: 's3',
+    endpoint: `127.0.0.1:${port}`,
+    bucket: 'evidence',
+    https: false,
+    addressing: 'path',
+    access_key: 'S3RVER',
+    secret_key: 'S3RVER',
+    max_bytes: 1 << 30,
+    volume_retention: 'disabled',
+    low_watermark_percent: 70,
+    high_watermark_percent: 85,
+    critical_watermark_percent: 95,
+  });
   beforeAll(async () => {
     p = await planeWithFile();
     root = await login(p.t.plane.app, ROOT);
     port = await freePort();
     s3rver = await startS3rver(port, join(p.dir, 's3'));
   });
-  afterAll(async () => { s3rver?.kill('SIGKILL'); await p?.close(); });
+  afterAll(async () => {
+    s3rver?.kill('SIGKILL');
+    await p?.close();
+  });
 
   it('the pre-check writes, reads and deletes a probe in the bucket; a metadata endpoint is refused; a dead one is 502', async () => {
     const ok = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: S3() });
     expect([ok.status, ok.body]).toEqual([200, { ok: true, rotation_blocked: false }]);
-    const meta = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...S3(), endpoint: '169.254.169.254' } });
-    expect([meta.status, meta.body]).toEqual([502, { error: 'the endpoint resolves to a link-local or metadata address' }]);
-    const dead = await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...S3(), endpoint: `127.0.0.1:${await freePort()}` } });
+    const meta = await root.post('/api/v1/settings/plane/evidence-storage/test', {
+      evidence_storage: { ...S3(), endpoint: '169.254.169.254' },
+    });
+    expect([meta.status, meta.body]).toEqual([
+      502,
+      { error: 'the endpoint resolves to a link-local or metadata address' },
+    ]);
+    const dead = await root.post('/api/v1/settings/plane/evidence-storage/test', {
+      evidence_storage: { ...S3(), endpoint: `127.0.0.1:${await freePort()}` },
+    });
     expect(dead.status).toBe(502);
     expect(dead.body.error).toMatch(/^write a probe object failed: /);
-    expect((await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: { ...S3(), secret_key: undefined } })).body).toEqual({ error: 'access_key and secret_key are given together' });
+    expect(
+      (
+        await root.post('/api/v1/settings/plane/evidence-storage/test', {
+          evidence_storage: { ...S3(), secret_key: undefined },
+        })
+      ).body,
+    ).toEqual({ error: 'access_key and secret_key are given together' });
   });
 
   it('PATCH to s3: saved in place after the pre-check, keys shown only as flags, never in a reply, the audit or the logs', async () => {
     // (s3rver does not check signatures, so the canary secret passes the pre-check)
-    const saved = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...S3(), secret_key: SECRET } });
+    const saved = await root.req('PATCH', '/api/v1/settings/plane', {
+      evidence_storage: { ...S3(), secret_key: SECRET },
+    });
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body.evidence_storage).toMatchObject({ saved: { backend: 's3', endpoint: `127.0.0.1:${port}`, bucket: 'evidence', access_key_configured: true, secret_key_configured: true }, pending_restart: true });
+    expect(saved.body.evidence_storage).toMatchObject({
+      saved: {
+        backend: 's3',
+        endpoint: `127.0.0.1:${port}`,
+        bucket: 'evidence',
+        access_key_configured: true,
+        secret_key_configured: true,
+      },
+      pending_restart: true,
+    });
     expect(saved.text).not.toContain(CANARY);
     // omitting both keys keeps the stored ones
-    const kept = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...S3(), access_key: undefined, secret_key: undefined, low_watermark_percent: 60 } });
+    const kept = await root.req('PATCH', '/api/v1/settings/plane', {
+      evidence_storage: { ...S3(), access_key: undefined, secret_key: undefined, low_watermark_percent: 60 },
+    });
     expect(kept.status, kept.text).toBe(200);
     expect(await readFile(p.file, 'utf8')).toContain(`secret_key = "${SECRET}"`);
     const audit = JSON.stringify((await root.get('/api/v1/audit?action=settings.update&limit=10')).body);
@@ -114,7 +218,14 @@ describe('settings of an s3 evidence storage', () => {
     // This process still writes to its folder (the s3 change above waits for a restart): that folder now holds an object.
     await uploadAttachment(mod, 1000);
     const running = join(p.dir, 'evidence');
-    const elsewhere = (dir: string) => ({ backend: 'local', dir: join(p.dir, dir), volume_retention: 'disabled', low_watermark_percent: 70, high_watermark_percent: 85, critical_watermark_percent: 95 });
+    const elsewhere = (dir: string) => ({
+      backend: 'local',
+      dir: join(p.dir, dir),
+      volume_retention: 'disabled',
+      low_watermark_percent: 70,
+      high_watermark_percent: 85,
+      critical_watermark_percent: 95,
+    });
     const moved = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere('elsewhere') });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body.evidence_storage.rotation_blocked).toBe(true);
@@ -124,11 +235,17 @@ describe('settings of an s3 evidence storage', () => {
     expect(text).not.toContain(CANARY);
     expect((await root.get('/api/v1/settings/plane')).body.evidence_storage.rotation_blocked).toBe(true);
     // A further move: 409, the file untouched; the check says so without refusing.
-    expect((await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere('third') })).body).toEqual({ error: 'event_storage_rotation_blocked' });
+    expect((await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: elsewhere('third') })).body).toEqual({
+      error: 'event_storage_rotation_blocked',
+    });
     expect(await readFile(p.file, 'utf8')).toBe(text);
-    expect((await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: elsewhere('third') })).body).toEqual({ ok: true, rotation_blocked: true });
+    expect(
+      (await root.post('/api/v1/settings/plane/evidence-storage/test', { evidence_storage: elsewhere('third') })).body,
+    ).toEqual({ ok: true, rotation_blocked: true });
     // A change of the thresholds alone is no move.
-    const marks = await root.req('PATCH', '/api/v1/settings/plane', { evidence_storage: { ...elsewhere('elsewhere'), low_watermark_percent: 60 } });
+    const marks = await root.req('PATCH', '/api/v1/settings/plane', {
+      evidence_storage: { ...elsewhere('elsewhere'), low_watermark_percent: 60 },
+    });
     expect(marks.status, marks.text).toBe(200);
     // Once the retired folder is empty (moved or deleted), moves are allowed again and the section goes.
     await rm(running, { recursive: true, force: true });

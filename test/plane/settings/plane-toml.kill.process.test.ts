@@ -29,7 +29,11 @@ describe('plane.toml under kill -9', () => {
         child.kill('SIGKILL');
         await exited;
         const text = await readFile(file, 'utf8');
-        const doc = parse(text) as { dvr_export_max_secs: number; vendor: { key: string }; logging: { minimum_level: string } };
+        const doc = parse(text) as {
+          dvr_export_max_secs: number;
+          vendor: { key: string };
+          logging: { minimum_level: string };
+        };
         expect(doc.dvr_export_max_secs).toBeGreaterThanOrEqual(60);
         expect(doc.vendor.key).toBe('value');
         expect(text.endsWith(FOREIGN)).toBe(true);
@@ -37,6 +41,8 @@ describe('plane.toml under kill -9', () => {
         await removeOrphanTempFiles(dir);
         expect(await readdir(dir)).toEqual(['plane.toml']);
       }
-    } finally { await rm(dir, { recursive: true, force: true }); }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -6,6 +6,12 @@ import { applyEdits, writePlaneToml } from '../../../src/plane/settings/plane-to
 const file = process.argv[2]!;
 for (let i = 0; ; i++) {
   const text = await readFile(file, 'utf8');
-  await writePlaneToml(file, applyEdits(text, [[['dvr_export_max_secs'], 60 + (i % 80000)], [['logging', 'minimum_level'], ['debug', 'info', 'warn', 'error'][i % 4]]]));
+  await writePlaneToml(
+    file,
+    applyEdits(text, [
+      [['dvr_export_max_secs'], 60 + (i % 80000)],
+      [['logging', 'minimum_level'], ['debug', 'info', 'warn', 'error'][i % 4]],
+    ]),
+  );
   if (i === 0) process.stdout.write('writing\n');
 }

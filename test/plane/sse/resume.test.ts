@@ -25,7 +25,9 @@ beforeAll(async () => {
   cam = await world.camera(x.a.admin);
   mod = await world.moduleToken(x.a.admin, 1_000_000);
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('SSE resume across 10,000 records (GET /api/v1/events/stream, Last-Event-ID)', () => {
   it('reconnecting every 150-550 frames while 100-record batches arrive gives 0 gaps and 0 duplicates', async () => {
@@ -33,13 +35,20 @@ describe('SSE resume across 10,000 records (GET /api/v1/events/stream, Last-Even
     const sent: string[] = [];
     let producing = true;
     let go!: () => void;
-    const opened = new Promise<void>((r) => { go = r; });
+    const opened = new Promise<void>((r) => {
+      go = r;
+    });
     const producer = (async () => {
       await opened;
       for (let i = 0; i < RECORDS / BATCH; i++) {
-        const r = await mod.post('/api/v1/events', { events: Array.from({ length: BATCH }, (_, k) => ({
-          occurred_at: new Date().toISOString(), detector: 'fault.resume', camera_id: cam, subject_ref: `r${i * BATCH + k}`,
-        })) });
+        const r = await mod.post('/api/v1/events', {
+          events: Array.from({ length: BATCH }, (_, k) => ({
+            occurred_at: new Date().toISOString(),
+            detector: 'fault.resume',
+            camera_id: cam,
+            subject_ref: `r${i * BATCH + k}`,
+          })),
+        });
         expect(r.status, r.text).toBe(200);
         for (const res of r.body.results) sent.push(res.id);
         await sleep(15);
@@ -54,14 +63,25 @@ describe('SSE resume across 10,000 records (GET /api/v1/events/stream, Last-Even
     let resyncs = 0;
     let round = 0;
     while (producing || seen.length < RECORDS) {
-      const s = await SseReader.open(`${base}/api/v1/events/stream`, lastId ? { ...auth, 'last-event-id': lastId } : auth);
+      const s = await SseReader.open(
+        `${base}/api/v1/events/stream`,
+        lastId ? { ...auth, 'last-event-id': lastId } : auth,
+      );
       expect(s.status).toBe(200);
       connections++;
       // The first stream is open before any record is written (live only); later ones resume.
       if (connections === 1) go();
       const take = 150 + ((round++ * 97) % 400);
       const from = s.events.length;
-      await s.until((r) => r.events.length - from >= take || r.ended || r.comments.includes('resync-required') || (!producing && seen.length + r.events.length >= RECORDS), 20_000)
+      await s
+        .until(
+          (r) =>
+            r.events.length - from >= take ||
+            r.ended ||
+            r.comments.includes('resync-required') ||
+            (!producing && seen.length + r.events.length >= RECORDS),
+          20_000,
+        )
         .catch(() => {});
       s.close();
       if (s.comments.includes('resync-required')) resyncs++;

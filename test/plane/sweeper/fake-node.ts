@@ -18,11 +18,19 @@ export class FakeNode extends FakeHttpServer {
   acceptWrites = false;
   /** the state a stream put here starts in */
   putState = 'live';
-  storages: Array<{ name: string; total_bytes: number; avail_bytes: number; write_iops: number; identity_healthy: boolean }> = [];
+  storages: Array<{
+    name: string;
+    total_bytes: number;
+    avail_bytes: number;
+    write_iops: number;
+    identity_healthy: boolean;
+  }> = [];
   license: { state: string } | null = null;
   requests: Array<{ method: string; path: string; authorization: string | undefined; body?: unknown }> = [];
 
-  private constructor(readonly token: string) { super(); }
+  private constructor(readonly token: string) {
+    super();
+  }
 
   static async start(token = 'node-write-token-0123456789'): Promise<FakeNode> {
     const n = new FakeNode(token);
@@ -36,22 +44,52 @@ export class FakeNode extends FakeHttpServer {
   }
 
   protected answer(req: IncomingMessage, res: ServerResponse, text: string): void {
-    const body = text ? JSON.parse(text) as unknown : undefined;
-    this.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
-    if (this.mode === 'hang') { this.hang(res); return; }
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    this.requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      body,
+    });
+    if (this.mode === 'hang') {
+      this.hang(res);
+      return;
+    }
     const json = (status: number, b: unknown) => this.json(res, status, b);
     if (req.headers.authorization !== `Bearer ${this.token}`) return json(401, { error: 'unauthorized' });
     if (this.mode === 'error') return json(500, { error: 'internal' });
     if (req.method === 'GET' && req.url === '/api/v1/system') {
       const states = [...this.streams.values()];
       return json(200, {
-        version: this.version, cpus: 2, proc_cpu_cores: 0.1, host_cpu_busy_pct: 5, mem_total_mb: 2048, mem_available_mb: 1024, rss_mb: 80,
-        stream_counts: { total: states.length, live: states.filter((s) => s === 'live').length, degraded: states.filter((s) => s === 'degraded').length, failing: states.filter((s) => s === 'failing').length },
-        storages: this.storages, license: this.license,
+        version: this.version,
+        cpus: 2,
+        proc_cpu_cores: 0.1,
+        host_cpu_busy_pct: 5,
+        mem_total_mb: 2048,
+        mem_available_mb: 1024,
+        rss_mb: 80,
+        stream_counts: {
+          total: states.length,
+          live: states.filter((s) => s === 'live').length,
+          degraded: states.filter((s) => s === 'degraded').length,
+          failing: states.filter((s) => s === 'failing').length,
+        },
+        storages: this.storages,
+        license: this.license,
       });
     }
     if (req.method === 'GET' && req.url === '/api/v1/streams') {
-      return json(200, { rows: [...this.streams].map(([name, state]) => ({ name, state, input: 'testsrc://', dvr: null, on_demand: false, ...this.specs.get(name), viewers: 0 })) });
+      return json(200, {
+        rows: [...this.streams].map(([name, state]) => ({
+          name,
+          state,
+          input: 'testsrc://',
+          dvr: null,
+          on_demand: false,
+          ...this.specs.get(name),
+          viewers: 0,
+        })),
+      });
     }
     const m = /^\/api\/v1\/streams\/([^/]+)$/.exec(req.url ?? '');
     if (m && this.acceptWrites && req.method === 'PUT') {

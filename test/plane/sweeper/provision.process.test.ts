@@ -20,7 +20,12 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
   const base = `http://127.0.0.1:${port}`;
   const config = `auth {\n    admin_password "real-node-admin-password";\n    api_write_token ${WRITE};\n}\nauth_backend { hs256 ${VIEWER}; }\n`;
   await world.startNode(config, { dir: await tempDir(), port });
-  const n = await world.root.post('/api/v1/nodes', { name: unique('real'), url: base, api_token: WRITE, auth_backend_secret: VIEWER });
+  const n = await world.root.post('/api/v1/nodes', {
+    name: unique('real'),
+    url: base,
+    api_token: WRITE,
+    auth_backend_secret: VIEWER,
+  });
   expect(n.status, n.text).toBe(201);
   const nodeStreams = async () => {
     const r = await fetch(`${base}/api/v1/streams`, { headers: { authorization: `Bearer ${WRITE}` } });
@@ -28,14 +33,21 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
     return ((await r.json()) as { rows: Array<{ name: string; input: string }> }).rows;
   };
 
-  const cam = await world.root.post('/api/v1/cameras', { name: unique('cam'), node_id: n.body.id, main_source: TESTSRC });
+  const cam = await world.root.post('/api/v1/cameras', {
+    name: unique('cam'),
+    node_id: n.body.id,
+    main_source: TESTSRC,
+  });
   expect(cam.status, cam.text).toBe(201);
   const main = `${cam.body.id}_main`;
   await world.t.plane.services.cameras.provisioned();
   // Put on the node by the camera write itself (after its reply), before any sweep.
   expect((await nodeStreams()).map((s) => s.name)).toContain(main);
   const status = async () => (await world.root.get(`/api/v1/cameras/${cam.body.id}`)).body.status as string;
-  await waitFor('camera live', async () => { await sweep(); return (await status()) === 'live'; });
+  await waitFor('camera live', async () => {
+    await sweep();
+    return (await status()) === 'live';
+  });
 
   const play = await world.root.post(`/api/v1/cameras/${cam.body.id}/play`, {});
   expect(play.status, play.text).toBe(200);
@@ -48,12 +60,18 @@ it('provisions a testsrc camera, plays it, restores a stream deleted by hand, re
   expect((await fetch(play.body.url)).status).not.toBe(200);
 
   // Deleted by hand on the node: the next sweep puts it back.
-  const del = await fetch(`${base}/api/v1/streams/${main}`, { method: 'DELETE', headers: { authorization: `Bearer ${WRITE}` } });
+  const del = await fetch(`${base}/api/v1/streams/${main}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${WRITE}` },
+  });
   expect(del.status).toBe(200);
   expect((await nodeStreams()).map((s) => s.name)).not.toContain(main);
   await sweep();
   expect((await nodeStreams()).find((s) => s.name === main)?.input).toBe(TESTSRC);
-  await waitFor('camera live again', async () => { await sweep(); return (await status()) === 'live'; });
+  await waitFor('camera live again', async () => {
+    await sweep();
+    return (await status()) === 'live';
+  });
 
   expect((await world.root.del(`/api/v1/cameras/${cam.body.id}`)).status).toBe(200);
   await world.t.plane.services.cameras.provisioned();

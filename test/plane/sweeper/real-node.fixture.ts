@@ -16,7 +16,10 @@ export function realNodeWorld(timeoutMs: number) {
   let running: RunningNode | undefined;
   beforeAll(async () => {
     w.clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
-    w.t = await startPlane({ clock: w.clock, config: { sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs, concurrency: 4 } } });
+    w.t = await startPlane({
+      clock: w.clock,
+      config: { sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs, concurrency: 4 } },
+    });
     w.root = await login(w.t.plane.app);
   });
   afterAll(async () => {
@@ -24,8 +27,12 @@ export function realNodeWorld(timeoutMs: number) {
     await w.t?.close();
   });
   return {
-    get t() { return w.t; },
-    get root() { return w.root; },
+    get t() {
+      return w.t;
+    },
+    get root() {
+      return w.root;
+    },
     /** One sweep, a sweep interval later on the plane's clock. */
     sweep() {
       w.clock.advance(SWEEP_MS);

@@ -8,7 +8,9 @@ const w = sweeperWorld();
 let t: TestPlane;
 let x: Tenants;
 let clock: ManualClock;
-beforeAll(() => { ({ t, x, clock } = w); });
+beforeAll(() => {
+  ({ t, x, clock } = w);
+});
 const { db, node, secondPlane, sweep, eventsOf, rootOrg, nodeRow, status } = w;
 
 describe('sweeper: cameras', () => {
@@ -16,7 +18,12 @@ describe('sweeper: cameras', () => {
     const n = await node([[x.a.admin, 1]]);
     const cam = n.cameras[0]!;
     expect(await status(x.a.admin, cam)).toBe('unavailable');
-    const steps: Array<[string | null, string]> = [['live', 'live'], ['degraded', 'degraded'], ['parked', 'live'], ['starting', 'unavailable']];
+    const steps: Array<[string | null, string]> = [
+      ['live', 'live'],
+      ['degraded', 'degraded'],
+      ['parked', 'live'],
+      ['starting', 'unavailable'],
+    ];
     for (const [state, expected] of steps) {
       n.fake.stream(cam, state);
       n.fake.stream(cam, 'failing', 'sub');
@@ -35,8 +42,15 @@ describe('sweeper: cameras', () => {
     let evs = await eventsOf('system.camera_offline', { camera_id: cam });
     expect(evs).toHaveLength(1);
     expect(evs[0]).toMatchObject({
-      org_id: x.a.orgId, node_id: n.id, camera_id: cam, category: 'system', interval: true, ended_at: null, severity: 2,
-      template_id: '00000000-0000-7000-8000-00000000a002', payload: { reason: 'stream_failing' },
+      org_id: x.a.orgId,
+      node_id: n.id,
+      camera_id: cam,
+      category: 'system',
+      interval: true,
+      ended_at: null,
+      severity: 2,
+      template_id: '00000000-0000-7000-8000-00000000a002',
+      payload: { reason: 'stream_failing' },
     });
     expect(new Date(evs[0]!.occurred_at).getTime()).toBe(failAt);
     expect(evs[0]!.list_values).toEqual([{ key: 'camera_name', value: expect.any(String) }]);
@@ -56,7 +70,10 @@ describe('sweeper: cameras', () => {
   });
 
   it('an unreachable node makes its cameras unavailable without a camera_offline per camera', async () => {
-    const n = await node([[x.a.admin, 3], [x.b.admin, 2]]);
+    const n = await node([
+      [x.a.admin, 3],
+      [x.b.admin, 2],
+    ]);
     for (const c of n.cameras.slice(1)) n.fake.stream(c, 'live');
     await sweep();
     const offlineBefore = await eventsOf('system.camera_offline', { node_id: n.id });
@@ -84,7 +101,11 @@ describe('sweeper: cameras', () => {
     n.fake.stream(n.cameras[0]!, 'degraded');
     await sweep();
     expect(await status(x.a.admin, n.cameras[0]!)).toBe('degraded');
-    const apply = t.plane.services.sweeper.apply(n.id, clock.now(), { reachable: true, system: { version: '1' }, streams: null });
+    const apply = t.plane.services.sweeper.apply(n.id, clock.now(), {
+      reachable: true,
+      system: { version: '1' },
+      streams: null,
+    });
     await apply;
     expect(await status(x.a.admin, n.cameras[0]!)).toBe('degraded');
   });
@@ -115,7 +136,8 @@ describe('sweeper: deleted subjects', () => {
 });
 
 describe('system templates: ignore_event', () => {
-  const ignore = async (id: string, on: boolean) => expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: on } })).status).toBe(200);
+  const ignore = async (id: string, on: boolean) =>
+    expect((await x.root.patch(`/api/v1/templates/${id}`, { doc: { ignore_event: on } })).status).toBe(200);
 
   it('a superadmin who sets ignore_event stops the events; the state is still kept', async () => {
     const ids = ['00000000-0000-7000-8000-00000000a001', '00000000-0000-7000-8000-00000000a002'];
@@ -150,15 +172,30 @@ describe('system templates: ignore_event', () => {
 
 describe('system.evidence_storage_pressure', () => {
   const setBytes = async (bytes: number) => {
-    await db().insertInto('org_evidence_usage').values({ org_id: x.a.orgId, bytes, attachments: 1 })
-      .onConflict((oc) => oc.column('org_id').doUpdateSet({ bytes })).execute();
+    await db()
+      .insertInto('org_evidence_usage')
+      .values({ org_id: x.a.orgId, bytes, attachments: 1 })
+      .onConflict((oc) => oc.column('org_id').doUpdateSet({ bytes }))
+      .execute();
   };
   // Each test starts below every watermark.
-  beforeEach(async () => { await setBytes(0); await t.plane.services.pressure.check(); });
-  const pressure = () => db().selectFrom('events').selectAll().where('detector', '=', 'system.evidence_storage_pressure').orderBy('seq').execute();
+  beforeEach(async () => {
+    await setBytes(0);
+    await t.plane.services.pressure.check();
+  });
+  const pressure = () =>
+    db()
+      .selectFrom('events')
+      .selectAll()
+      .where('detector', '=', 'system.evidence_storage_pressure')
+      .orderBy('seq')
+      .execute();
 
   it('one instant event per watermark crossed upward; re-armed once used_percent falls back below', async () => {
-    const check = () => { clock.advance(1000); return t.plane.services.pressure.check(); };
+    const check = () => {
+      clock.advance(1000);
+      return t.plane.services.pressure.check();
+    };
     await setBytes(100_000); // 10% of max_bytes
     expect(await check()).toEqual([]);
     await setBytes(700_000); // 70%: the low watermark, reached
@@ -179,10 +216,22 @@ describe('system.evidence_storage_pressure', () => {
 
     const evs = await pressure();
     expect(evs.map((e) => [e.payload.watermark, e.payload.level, e.severity])).toEqual([
-      [70, 'low', 2], [70, 'low', 2], [85, 'high', 3], [95, 'critical', 4], [95, 'critical', 4],
+      [70, 'low', 2],
+      [70, 'low', 2],
+      [85, 'high', 3],
+      [95, 'critical', 4],
+      [95, 'critical', 4],
     ]);
     for (const e of evs) {
-      expect(e).toMatchObject({ org_id: await rootOrg(), category: 'system', interval: false, ended_at: null, camera_id: null, node_id: null, template_id: '00000000-0000-7000-8000-00000000a003' });
+      expect(e).toMatchObject({
+        org_id: await rootOrg(),
+        category: 'system',
+        interval: false,
+        ended_at: null,
+        camera_id: null,
+        node_id: null,
+        template_id: '00000000-0000-7000-8000-00000000a003',
+      });
     }
     expect(evs[0]!.payload.used_percent).toBe(70);
     expect(evs[2]!.fields).toEqual({ used_percent: 99, watermark: 85 });
@@ -216,7 +265,7 @@ describe('system.evidence_storage_pressure', () => {
     }
   });
 
-  it('without max_bytes, used_percent is the volume\'s', async () => {
+  it("without max_bytes, used_percent is the volume's", async () => {
     const { volumeUsedPercent } = await import('../../../src/plane/evidence/fullness.js');
     const p = await volumeUsedPercent('/tmp/argus-does-not-exist/evidence');
     expect(p).toBeGreaterThan(0);
@@ -232,6 +281,8 @@ describe('the sweeper jobs', () => {
       const names = on.plane.plane.services.jobs.list().map((j) => j.name);
       expect(names).toContain('nodes.sweep');
       expect(names).toContain('evidence.pressure');
-    } finally { await on.close(); }
+    } finally {
+      await on.close();
+    }
   });
 });

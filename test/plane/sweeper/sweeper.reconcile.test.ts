@@ -19,13 +19,20 @@ async function writableNode() {
   return n;
 }
 const puts = (n: Awaited<ReturnType<typeof writableNode>>) => n.fake.requests.filter((r) => r.method === 'PUT');
-const deletes = (n: Awaited<ReturnType<typeof writableNode>>) => n.fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
+const deletes = (n: Awaited<ReturnType<typeof writableNode>>) =>
+  n.fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
 
 describe('cameras on their nodes', () => {
   it('a camera write puts <id>_main and <id>_sub on its node at once, recording on the first storage', async () => {
     const n = await writableNode();
     const main = `rtsp://admin:${SECRET}@10.0.0.7/main`;
-    const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: main, sub_source: 'rtsp://10.0.0.7/sub', recording: { retention: '7d' } });
+    const r = await w.x.a.admin.post('/api/v1/cameras', {
+      name: unique('cam'),
+      node_id: n.id,
+      main_source: main,
+      sub_source: 'rtsp://10.0.0.7/sub',
+      recording: { retention: '7d' },
+    });
     expect(r.status, r.text).toBe(201);
     await sent();
     expect(r.body).toMatchObject({ status: 'unavailable', recording: { retention: '7d' } });
@@ -60,7 +67,11 @@ describe('cameras on their nodes', () => {
   it('a camera moved to another node: its stream leaves the old node and is put on the new one', async () => {
     const a = await writableNode();
     const b = await writableNode();
-    const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: a.id, main_source: 'testsrc://' });
+    const r = await w.x.a.admin.post('/api/v1/cameras', {
+      name: unique('cam'),
+      node_id: a.id,
+      main_source: 'testsrc://',
+    });
     await sent();
     expect(a.fake.streams.has(`${r.body.id}_main`)).toBe(true);
     expect((await w.x.a.admin.patch(`/api/v1/cameras/${r.body.id}`, { node_id: b.id })).status).toBe(200);
@@ -72,7 +83,12 @@ describe('cameras on their nodes', () => {
   it('rejects a retention outside the node grammar (400 bad_recording)', async () => {
     const n = await writableNode();
     for (const retention of ['7', '0d', '7w', '1.5h', '12345678d']) {
-      const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: 'testsrc://', recording: { retention } });
+      const r = await w.x.a.admin.post('/api/v1/cameras', {
+        name: unique('cam'),
+        node_id: n.id,
+        main_source: 'testsrc://',
+        recording: { retention },
+      });
       expect(r.status, retention).toBe(400);
       expect(r.body.error).toBe('bad_recording');
     }
@@ -81,7 +97,11 @@ describe('cameras on their nodes', () => {
   it('an unreachable node: the camera write succeeds, the camera stays unavailable, the sweep provisions it later', async () => {
     const n = await writableNode();
     n.fake.mode = 'error';
-    const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: 'testsrc://' });
+    const r = await w.x.a.admin.post('/api/v1/cameras', {
+      name: unique('cam'),
+      node_id: n.id,
+      main_source: 'testsrc://',
+    });
     expect(r.status, r.text).toBe(201);
     await sent();
     await sweep();
@@ -95,7 +115,12 @@ describe('cameras on their nodes', () => {
 
   it('the reconcile restores streams deleted or edited by hand, deletes foreign camera streams, leaves other streams alone', async () => {
     const n = await writableNode();
-    const r = await w.x.a.admin.post('/api/v1/cameras', { name: unique('cam'), node_id: n.id, main_source: 'testsrc://', recording: { retention: '12h' } });
+    const r = await w.x.a.admin.post('/api/v1/cameras', {
+      name: unique('cam'),
+      node_id: n.id,
+      main_source: 'testsrc://',
+      recording: { retention: '12h' },
+    });
     const id = r.body.id as string;
     await sent();
     await sweep();
@@ -107,14 +132,22 @@ describe('cameras on their nodes', () => {
     n.fake.specs.set(`${id}_sub`, { input: 'testsrc://', dvr: null, on_demand: false });
     n.fake.streams.set(`${id}_sub`, 'live');
     await sweep();
-    expect(n.fake.specs.get(`${id}_main`)).toEqual({ input: 'testsrc://', dvr: { storage: 'disk1', retention: '12h' }, on_demand: false });
+    expect(n.fake.specs.get(`${id}_main`)).toEqual({
+      input: 'testsrc://',
+      dvr: { storage: 'disk1', retention: '12h' },
+      on_demand: false,
+    });
     expect(n.fake.streams.has(ghost)).toBe(false);
     expect(n.fake.streams.has(`${id}_sub`)).toBe(false);
     expect(n.fake.streams.get('lobby')).toBe('live');
     // Edited by hand (a restore from backup): put back as the inventory says.
     n.fake.specs.set(`${id}_main`, { input: 'testsrc://', dvr: null, on_demand: true });
     await sweep();
-    expect(n.fake.specs.get(`${id}_main`)).toEqual({ input: 'testsrc://', dvr: { storage: 'disk1', retention: '12h' }, on_demand: false });
+    expect(n.fake.specs.get(`${id}_main`)).toEqual({
+      input: 'testsrc://',
+      dvr: { storage: 'disk1', retention: '12h' },
+      on_demand: false,
+    });
   });
 });
 
@@ -125,7 +158,21 @@ describe('the sweep report', () => {
     const bad = await node([], 'not-the-node-token-000000');
     const reports: SweepReport[] = [];
     const s = w.t.plane.services;
-    const own = new Sweeper(w.db(), w.clock, config.sweeper!, s.nodes, s.cameras, s.users, s.events.system, { warn: () => {} }, { publish: async (r) => { reports.push(r); } });
+    const own = new Sweeper(
+      w.db(),
+      w.clock,
+      config.sweeper!,
+      s.nodes,
+      s.cameras,
+      s.users,
+      s.events.system,
+      { warn: () => {} },
+      {
+        publish: async (r) => {
+          reports.push(r);
+        },
+      },
+    );
     // The world's own sweeper holds the lease: this one waits until it runs out.
     w.clock.advance(4 * config.sweeper!.intervalMs);
     expect((await own.sweep()).polled).toBeGreaterThan(0);
@@ -134,10 +181,28 @@ describe('the sweep report', () => {
     expect(r.nodes_total).toBeGreaterThanOrEqual(r.polls.length);
     const a = r.polls.find((p) => p.node_id === up.id)!;
     expect(a).toMatchObject({
-      reachable: true, attempted_ms: w.clock.now(), last_seen_ms: w.clock.now(), errors: [], license: 'grace', storage_telemetry: [DISK],
-      system_telemetry: { cpus: 2, proc_cpu_cores: 0.1, host_cpu_busy_pct: 5, mem_total_mb: 2048, mem_available_mb: 1024, rss_mb: 80 },
+      reachable: true,
+      attempted_ms: w.clock.now(),
+      last_seen_ms: w.clock.now(),
+      errors: [],
+      license: 'grace',
+      storage_telemetry: [DISK],
+      system_telemetry: {
+        cpus: 2,
+        proc_cpu_cores: 0.1,
+        host_cpu_busy_pct: 5,
+        mem_total_mb: 2048,
+        mem_available_mb: 1024,
+        rss_mb: 80,
+      },
     });
-    expect(r.polls.find((p) => p.node_id === bad.id)).toMatchObject({ reachable: false, errors: ['http 401'], system_telemetry: null, license: null, last_seen_ms: null });
+    expect(r.polls.find((p) => p.node_id === bad.id)).toMatchObject({
+      reachable: false,
+      errors: ['http 401'],
+      system_telemetry: null,
+      license: null,
+      last_seen_ms: null,
+    });
     await own.release();
   });
 });

@@ -10,17 +10,25 @@ const w = sweeperWorld();
 let t: TestPlane;
 let x: Tenants;
 let clock: ManualClock;
-beforeAll(() => { ({ t, x, clock } = w); });
+beforeAll(() => {
+  ({ t, x, clock } = w);
+});
 const { db, node, secondPlane, sweep, eventsOf, rootOrg, nodeRow, status } = w;
 
 describe('sweeper: system.node_unreachable', () => {
   it('a node that stops answering opens one interval per organisation with cameras on it; answering again closes it', async () => {
-    const n = await node([[x.a.admin, 1], [x.b.admin, 1]]);
+    const n = await node([
+      [x.a.admin, 1],
+      [x.b.admin, 1],
+    ]);
     await sweep();
     expect(await nodeRow(n.id)).toMatchObject({ state: 'reachable', version: '1.2.3', unreachable_since: null });
     expect(new Date((await nodeRow(n.id)).last_seen_at!).getTime()).toBe(clock.now());
     // The sweep's two reads (the camera writes and the reconcile also ask the node, with the same token).
-    expect(n.fake.requests.filter((r) => r.method === 'GET').map((r) => r.authorization)).toEqual([`Bearer ${n.fake.token}`, `Bearer ${n.fake.token}`]);
+    expect(n.fake.requests.filter((r) => r.method === 'GET').map((r) => r.authorization)).toEqual([
+      `Bearer ${n.fake.token}`,
+      `Bearer ${n.fake.token}`,
+    ]);
     expect(n.fake.requests.every((r) => r.authorization === `Bearer ${n.fake.token}`)).toBe(true);
 
     n.fake.mode = 'hang';
@@ -33,15 +41,24 @@ describe('sweeper: system.node_unreachable', () => {
     expect(open.map((e) => e.org_id).sort()).toEqual([x.a.orgId, x.b.orgId].sort());
     for (const e of open) {
       expect(e).toMatchObject({
-        category: 'system', interval: true, ended_at: null, camera_id: null, node_id: n.id, severity: 3, token_id: null,
-        template_id: '00000000-0000-7000-8000-00000000a001', payload: { reason: 'timeout' },
+        category: 'system',
+        interval: true,
+        ended_at: null,
+        camera_id: null,
+        node_id: n.id,
+        severity: 3,
+        token_id: null,
+        template_id: '00000000-0000-7000-8000-00000000a001',
+        payload: { reason: 'timeout' },
       });
       expect(new Date(e.occurred_at).getTime()).toBe(downAt);
     }
     expect((await nodeRow(n.id)).state).toBe('unreachable');
 
     const frames: any[] = [];
-    const stop = await t.db.database.listen('argus_events', (p) => frames.push(...(JSON.parse(p) as any[]).flatMap((b) => b.frames ?? [])));
+    const stop = await t.db.database.listen('argus_events', (p) =>
+      frames.push(...(JSON.parse(p) as any[]).flatMap((b) => b.frames ?? [])),
+    );
     try {
       n.fake.mode = 'up';
       await sweep();
@@ -49,10 +66,17 @@ describe('sweeper: system.node_unreachable', () => {
       const closed = await eventsOf('system.node_unreachable', { node_id: n.id });
       expect(closed).toHaveLength(2);
       for (const e of closed) expect(new Date(e.ended_at!).getTime()).toBe(upAt);
-      for (let i = 0; i < 100 && frames.filter((f) => f.node_id === n.id && f.updated).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && frames.filter((f) => f.node_id === n.id && f.updated).length < 2; i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(frames.filter((f) => f.node_id === n.id && f.updated)).toHaveLength(2);
-      expect(frames.find((f) => f.node_id === n.id)).toMatchObject({ category: 'system', detector: 'system.node_unreachable', ended_at: new Date(upAt).toISOString() });
-    } finally { await stop(); }
+      expect(frames.find((f) => f.node_id === n.id)).toMatchObject({
+        category: 'system',
+        detector: 'system.node_unreachable',
+        ended_at: new Date(upAt).toISOString(),
+      });
+    } finally {
+      await stop();
+    }
     expect(await nodeRow(n.id)).toMatchObject({ state: 'reachable', unreachable_since: null });
 
     // down again: a new interval
@@ -60,20 +84,27 @@ describe('sweeper: system.node_unreachable', () => {
     await sweep();
     const again = await eventsOf('system.node_unreachable', { node_id: n.id });
     expect(again).toHaveLength(4);
-    expect(again.filter((e) => e.ended_at === null).map((e) => e.payload)).toEqual([{ node_name: expect.any(String), reason: 'http_500' }, { node_name: expect.any(String), reason: 'http_500' }]);
+    expect(again.filter((e) => e.ended_at === null).map((e) => e.payload)).toEqual([
+      { node_name: expect.any(String), reason: 'http_500' },
+      { node_name: expect.any(String), reason: 'http_500' },
+    ]);
   });
 
   it('the organisation admins see the event in their feed; the other organisation does not', async () => {
     const n = await node([[x.a.admin, 1]]);
     n.fake.mode = 'hang';
     await sweep();
-    const feedA = (await x.a.admin.get(`/api/v1/events?category=system`)).body.rows.filter((e: any) => e.node_id === n.id);
+    const feedA = (await x.a.admin.get(`/api/v1/events?category=system`)).body.rows.filter(
+      (e: any) => e.node_id === n.id,
+    );
     expect(feedA).toHaveLength(1);
     expect(feedA[0]).toMatchObject({ detector: 'system.node_unreachable', category: 'system', ended_at: null });
-    expect((await x.b.admin.get(`/api/v1/events?category=system`)).body.rows.filter((e: any) => e.node_id === n.id)).toEqual([]);
+    expect(
+      (await x.b.admin.get(`/api/v1/events?category=system`)).body.rows.filter((e: any) => e.node_id === n.id),
+    ).toEqual([]);
   });
 
-  it('a node without cameras reports to the first superadmin\'s organisation; a wrong token is unreachable too', async () => {
+  it("a node without cameras reports to the first superadmin's organisation; a wrong token is unreachable too", async () => {
     const n = await node([], 'not-the-node-token-000000');
     await sweep();
     const [e, ...rest] = await eventsOf('system.node_unreachable', { node_id: n.id });
@@ -131,14 +162,27 @@ describe('sweeper: several plane processes on one database', () => {
       // Even when both poll the node (no claim to share), the state transition has one winner.
       const at = clock.now() + 1000;
       clock.advance(1000);
-      const up = { reachable: true as const, system: { version: '9' }, streams: [{ name: `${n.cameras[0]}_main`, state: 'live' }, { name: `${n.cameras[1]}_main`, state: 'live' }] };
-      await Promise.all([t.plane.services.sweeper.apply(n.id, at, up), other.plane.services.sweeper.apply(n.id, at, up)]);
+      const up = {
+        reachable: true as const,
+        system: { version: '9' },
+        streams: [
+          { name: `${n.cameras[0]}_main`, state: 'live' },
+          { name: `${n.cameras[1]}_main`, state: 'live' },
+        ],
+      };
+      await Promise.all([
+        t.plane.services.sweeper.apply(n.id, at, up),
+        other.plane.services.sweeper.apply(n.id, at, up),
+      ]);
       const [e] = await eventsOf('system.node_unreachable', { node_id: n.id });
       expect(new Date(e!.ended_at!).getTime()).toBe(at);
       expect((await eventsOf('system.camera_offline', { camera_id: n.cameras[1] }))[0]!.ended_at).not.toBeNull();
       const down = { reachable: false as const, reason: 'timeout' };
       clock.advance(1000);
-      await Promise.all([t.plane.services.sweeper.apply(n.id, clock.now(), down), other.plane.services.sweeper.apply(n.id, clock.now(), down)]);
+      await Promise.all([
+        t.plane.services.sweeper.apply(n.id, clock.now(), down),
+        other.plane.services.sweeper.apply(n.id, clock.now(), down),
+      ]);
       expect(await eventsOf('system.node_unreachable', { node_id: n.id })).toHaveLength(2);
     } finally {
       await second.close();
@@ -151,7 +195,9 @@ describe('system events on the live stream', () => {
     const base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
     const n = await node([[x.a.admin, 1]]);
     const cam = n.cameras[0]!;
-    expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam], tag_ids: [] })).status).toBe(200);
+    expect(
+      (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam], tag_ids: [] })).status,
+    ).toBe(200);
     n.fake.stream(cam, 'live');
     await sweep();
     const open = (c: Client) => SseReader.open(`${base}/api/v1/events/stream`, { authorization: `Bearer ${c.token}` });
@@ -164,7 +210,15 @@ describe('system events on the live stream', () => {
       const mine = (r: SseReader) => r.events.map((e) => e.data).filter((d) => d.node_id === n.id);
       await admin.until((r) => mine(r).length === 2);
       expect(mine(admin).map((d) => d.detector)).toEqual(['system.camera_offline', 'system.node_unreachable']);
-      expect(mine(admin)[0]).toMatchObject({ category: 'system', camera_id: cam, org_id: x.a.orgId, interval: true, ended_at: null, severity: 2, template_id: '00000000-0000-7000-8000-00000000a002' });
+      expect(mine(admin)[0]).toMatchObject({
+        category: 'system',
+        camera_id: cam,
+        org_id: x.a.orgId,
+        interval: true,
+        ended_at: null,
+        severity: 2,
+        template_id: '00000000-0000-7000-8000-00000000a002',
+      });
       expect(mine(admin)[0].detector_title).toEqual({ en: 'Camera offline' });
       await operator.until((r) => mine(r).length >= 1);
       await new Promise((r) => setTimeout(r, 200));
@@ -181,7 +235,8 @@ describe('sweeper: stale results', () => {
     const n = await node([[x.a.admin, 1]]);
     n.fake.stream(n.cameras[0]!, 'live');
     await sweep();
-    const claim = (await db().selectFrom('nodes').select('polled_at').where('id', '=', n.id).executeTakeFirstOrThrow()).polled_at!;
+    const claim = (await db().selectFrom('nodes').select('polled_at').where('id', '=', n.id).executeTakeFirstOrThrow())
+      .polled_at!;
     const stale = new Date(new Date(claim).getTime() - SWEEP_MS);
     await t.plane.services.sweeper.apply(n.id, clock.now(), { reachable: false, reason: 'timeout' }, stale);
     expect((await nodeRow(n.id)).state).toBe('reachable');

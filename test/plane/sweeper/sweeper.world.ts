@@ -36,15 +36,26 @@ export function sweeperWorld() {
   const db = () => t.db.database.db;
 
   /** A fake node registered in the plane (superadmin), with `cams` cameras per organisation client. */
-  async function node(cams: Array<[Client, number]> = [], token?: string): Promise<{ fake: FakeNode; id: string; cameras: string[] }> {
+  async function node(
+    cams: Array<[Client, number]> = [],
+    token?: string,
+  ): Promise<{ fake: FakeNode; id: string; cameras: string[] }> {
     const fake = await FakeNode.start();
     fakes.push(fake);
-    const r = await x.root.post('/api/v1/nodes', { name: unique('node'), url: fake.url, api_token: token ?? fake.token });
+    const r = await x.root.post('/api/v1/nodes', {
+      name: unique('node'),
+      url: fake.url,
+      api_token: token ?? fake.token,
+    });
     expect(r.status, r.text).toBe(201);
     const cameras: string[] = [];
     for (const [admin, n] of cams) {
       for (let i = 0; i < n; i++) {
-        const c = await admin.post('/api/v1/cameras', { name: unique('cam'), node_id: r.body.id, main_source: 'rtsp://10.0.0.1/a' });
+        const c = await admin.post('/api/v1/cameras', {
+          name: unique('cam'),
+          node_id: r.body.id,
+          main_source: 'rtsp://10.0.0.1/a',
+        });
         expect(c.status, c.text).toBe(201);
         cameras.push(c.body.id);
       }
@@ -53,10 +64,18 @@ export function sweeperWorld() {
   }
 
   /** Another plane process on the same database: its own pool on a server (one handle for the embedded database). */
-  async function secondPlane(over: Partial<PlaneConfig> = config): Promise<{ plane: TestPlane; close(): Promise<void> }> {
+  async function secondPlane(
+    over: Partial<PlaneConfig> = config,
+  ): Promise<{ plane: TestPlane; close(): Promise<void> }> {
     const database = t.db.url ? await openDatabase({ kind: 'postgres', url: t.db.url }) : t.db.database;
     const plane = await startPlane({ clock, config: over, db: { database, url: t.db.url, drop: async () => {} } });
-    return { plane, async close() { await plane.close(); if (database !== t.db.database) await database.close(); } };
+    return {
+      plane,
+      async close() {
+        await plane.close();
+        if (database !== t.db.database) await database.close();
+      },
+    };
   }
 
   /** The next sweep: the clock moves one interval on, so every enabled node is due again. */
@@ -72,12 +91,33 @@ export function sweeperWorld() {
     return q.orderBy('occurred_at').orderBy('org_id').execute();
   }
 
-  const rootOrg = async () => (await db().selectFrom('users').select('org_id').where('login', '=', 'root').executeTakeFirstOrThrow()).org_id;
-  const nodeRow = (id: string) => db().selectFrom('nodes').select(['state', 'last_seen_at', 'version', 'unreachable_since']).where('id', '=', id).executeTakeFirstOrThrow();
+  const rootOrg = async () =>
+    (await db().selectFrom('users').select('org_id').where('login', '=', 'root').executeTakeFirstOrThrow()).org_id;
+  const nodeRow = (id: string) =>
+    db()
+      .selectFrom('nodes')
+      .select(['state', 'last_seen_at', 'version', 'unreachable_since'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
   const status = async (admin: Client, camera: string) => (await admin.get(`/api/v1/cameras/${camera}`)).body.status;
 
   return {
-    get t() { return t; }, get x() { return x; }, get clock() { return clock; },
-    db, node, secondPlane, sweep, eventsOf, rootOrg, nodeRow, status,
+    get t() {
+      return t;
+    },
+    get x() {
+      return x;
+    },
+    get clock() {
+      return clock;
+    },
+    db,
+    node,
+    secondPlane,
+    sweep,
+    eventsOf,
+    rootOrg,
+    nodeRow,
+    status,
   };
 }

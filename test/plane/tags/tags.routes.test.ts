@@ -4,8 +4,13 @@ import { tenants, lastAudit, unique, NOT_FOUND, randomId, type Tenants } from '.
 
 let t: TestPlane;
 let x: Tenants;
-beforeAll(async () => { t = await startPlane(); x = await tenants(t); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane();
+  x = await tenants(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('tags', () => {
   it('create (own organisation by default), list, rename, delete; each change audited', async () => {
@@ -46,19 +51,30 @@ describe('tags', () => {
   it('validation codes', async () => {
     expect((await x.a.admin.post('/api/v1/tags', { name: '' })).body).toEqual({ error: 'bad_name' });
     expect((await x.a.admin.post('/api/v1/tags', { name: 'a'.repeat(129) })).body).toEqual({ error: 'bad_name' });
-    expect((await x.a.admin.post('/api/v1/tags', { name: 'ok', colour: 'red' })).body).toEqual({ error: 'unknown_field' });
+    expect((await x.a.admin.post('/api/v1/tags', { name: 'ok', colour: 'red' })).body).toEqual({
+      error: 'unknown_field',
+    });
     expect((await x.a.admin.get('/api/v1/tags?limit=0')).body).toEqual({ error: 'bad_limit' });
-    expect((await x.root.post('/api/v1/tags', { name: 'ok', org_id: randomId() })).body).toEqual({ error: 'unknown_org' });
+    expect((await x.root.post('/api/v1/tags', { name: 'ok', org_id: randomId() })).body).toEqual({
+      error: 'unknown_org',
+    });
   });
 
   it('cross-organisation: 404 for a foreign tag (same bytes as unknown), cross_org for a named foreign org', async () => {
     const tb = (await x.b.admin.post('/api/v1/tags', { name: unique('b') })).body;
     const unknown = await x.a.admin.patch(`/api/v1/tags/${randomId()}`, { name: 'x' });
     for (const r of [
-      await x.a.admin.patch(`/api/v1/tags/${tb.id}`, { name: 'x' }), await x.a.admin.del(`/api/v1/tags/${tb.id}`), unknown,
+      await x.a.admin.patch(`/api/v1/tags/${tb.id}`, { name: 'x' }),
+      await x.a.admin.del(`/api/v1/tags/${tb.id}`),
+      unknown,
       await x.a.admin.del('/api/v1/tags/zzz'),
-    ]) { expect(r.status).toBe(404); expect(r.text).toBe(NOT_FOUND); }
-    expect((await x.a.admin.post('/api/v1/tags', { name: 'x', org_id: x.b.orgId })).body).toEqual({ error: 'cross_org' });
+    ]) {
+      expect(r.status).toBe(404);
+      expect(r.text).toBe(NOT_FOUND);
+    }
+    expect((await x.a.admin.post('/api/v1/tags', { name: 'x', org_id: x.b.orgId })).body).toEqual({
+      error: 'cross_org',
+    });
     const l = await x.a.admin.get(`/api/v1/tags?org=${x.b.orgId}`);
     expect(l.status).toBe(403);
     expect(l.body).toEqual({ error: 'cross_org' });
@@ -70,7 +86,12 @@ describe('tags', () => {
   });
 
   it('operators get 403 forbidden, anonymous 401', async () => {
-    for (const [m, url] of [['GET', '/api/v1/tags'], ['POST', '/api/v1/tags'], ['PATCH', `/api/v1/tags/${randomId()}`], ['DELETE', `/api/v1/tags/${randomId()}`]] as const) {
+    for (const [m, url] of [
+      ['GET', '/api/v1/tags'],
+      ['POST', '/api/v1/tags'],
+      ['PATCH', `/api/v1/tags/${randomId()}`],
+      ['DELETE', `/api/v1/tags/${randomId()}`],
+    ] as const) {
       const r = await x.a.operator.req(m, url, m === 'GET' || m === 'DELETE' ? undefined : { name: 'x' });
       expect(r.body).toEqual({ error: 'forbidden' });
       expect((await x.anon.req(m, url)).status).toBe(401);

@@ -17,7 +17,9 @@ export function templatesWorld(): void {
     t = plane = await startPlane();
     x = await tenants(t);
   });
-  afterAll(async () => { await plane?.close(); });
+  afterAll(async () => {
+    await plane?.close();
+  });
 }
 
 export const ok = (doc: Record<string, unknown> = {}) => ({ detector_match: 'lpr.*', ...doc });

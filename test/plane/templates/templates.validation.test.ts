@@ -28,12 +28,21 @@ describe('template documents: every validation code (validate and create answer 
     ['list_field_bad_source', ok({ list_fields: [field({ source: '/a~2' })] })],
     ['list_field_bad_metadata', ok({ list_fields: [field({ label: 7 })] })],
     ['list_field_bad_metadata', ok({ list_fields: ['plate'] })],
-    ['attachment_fields_too_many', ok({ attachment_fields: Array.from({ length: 9 }, (_, i) => field({ key: `a${i}` })) })],
+    [
+      'attachment_fields_too_many',
+      ok({ attachment_fields: Array.from({ length: 9 }, (_, i) => field({ key: `a${i}` })) }),
+    ],
     ['attachment_field_bad_source', ok({ attachment_fields: [field({ source: 'x' })] })],
     ['attachment_field_bad_metadata', ok({ attachment_fields: [field({ label: [] })] })],
-    ['detail_layout_too_many', ok({ detail_layout: Array.from({ length: 17 }, () => ({ title: 't', keys: ['plate'] })) })],
+    [
+      'detail_layout_too_many',
+      ok({ detail_layout: Array.from({ length: 17 }, () => ({ title: 't', keys: ['plate'] })) }),
+    ],
     ['detail_layout_block_too_large', ok({ detail_layout: [{ title: 'y'.repeat(4097), keys: [] }] })],
-    ['coalesce_sources_too_many', ok({ coalesce: { sources: Array.from({ length: 9 }, (_, i) => `/s${i}`), window_secs: 10 } })],
+    [
+      'coalesce_sources_too_many',
+      ok({ coalesce: { sources: Array.from({ length: 9 }, (_, i) => `/s${i}`), window_secs: 10 } }),
+    ],
     ['coalesce_source_invalid', ok({ coalesce: { sources: ['plate'], window_secs: 10 } })],
     ['coalesce_source_invalid', ok({ coalesce: { sources: ['/plate'], window_secs: 0 } })],
     ['bad_interval_timeout', ok({ interval_timeout_secs: 0 })],
@@ -69,7 +78,11 @@ describe('template documents: every validation code (validate and create answer 
       ok({ detail_layout: [fullBlock] }),
       ok({ coalesce: { sources: Array.from({ length: 8 }, (_, i) => `/s${i}`), window_secs: 1 } }),
       ok({ interval_timeout_secs: 1 }),
-      ok({ fields: Array.from({ length: 32 }, (_, i) => field({ key: `f${i}`, type: ['string', 'number', 'bool'][i % 3] })) }),
+      ok({
+        fields: Array.from({ length: 32 }, (_, i) =>
+          field({ key: `f${i}`, type: ['string', 'number', 'bool'][i % 3] }),
+        ),
+      }),
     ];
     // the whole document at exactly 32 KiB as JSON
     const pad = ok({ note: '' });
@@ -79,7 +92,9 @@ describe('template documents: every validation code (validate and create answer 
       const v = await x.a.admin.post('/api/v1/templates/validate', { doc });
       expect([v.status, v.body.valid], JSON.stringify(doc).slice(0, 100)).toEqual([200, true]);
     }
-    expect((await x.a.admin.post('/api/v1/templates/validate', { doc: docs[docs.length - 1] })).body.document_bytes).toBe(32 * 1024);
+    expect(
+      (await x.a.admin.post('/api/v1/templates/validate', { doc: docs[docs.length - 1] })).body.document_bytes,
+    ).toBe(32 * 1024);
     // a name of 128 characters after trimming
     const name = unique('n').padEnd(128, 'n');
     const c = await x.a.admin.post('/api/v1/templates', { name: ` ${name} `, doc: ok() });
@@ -88,13 +103,31 @@ describe('template documents: every validation code (validate and create answer 
 
   it('validate answers {valid, detector_match, document_bytes, unknown_fields}; no quota, audit or row', async () => {
     const doc = ok({
-      title: { en: 'Plate', de: 'Kennzeichen' }, zeta: 1, alpha: { x: 1 }, list_fields: [field()], attachment_fields: [field({ key: 'frame', source: '/frame' })],
-      detail_layout: [{ title: 'Vehicle', keys: ['plate'] }], coalesce: { sources: ['/plate'], window_secs: 30 }, interval_timeout_secs: 86_400,
-      fields: [field({ type: 'string' }), { key: 'speed', source: '/speed', type: 'number', unit: 'km/h' }, { key: 'kind', source: '/kind', type: 'enum', enum_values: ['car', { value: 'bus', label: 'Bus' }] }],
+      title: { en: 'Plate', de: 'Kennzeichen' },
+      zeta: 1,
+      alpha: { x: 1 },
+      list_fields: [field()],
+      attachment_fields: [field({ key: 'frame', source: '/frame' })],
+      detail_layout: [{ title: 'Vehicle', keys: ['plate'] }],
+      coalesce: { sources: ['/plate'], window_secs: 30 },
+      interval_timeout_secs: 86_400,
+      fields: [
+        field({ type: 'string' }),
+        { key: 'speed', source: '/speed', type: 'number', unit: 'km/h' },
+        { key: 'kind', source: '/kind', type: 'enum', enum_values: ['car', { value: 'bus', label: 'Bus' }] },
+      ],
     });
     const before = (await x.a.admin.get('/api/v1/templates')).body.rows.length;
     const r = await x.a.admin.post('/api/v1/templates/validate', { doc });
-    expect([r.status, r.body]).toEqual([200, { valid: true, detector_match: 'lpr.*', document_bytes: Buffer.byteLength(JSON.stringify(doc)), unknown_fields: ['alpha', 'zeta'] }]);
+    expect([r.status, r.body]).toEqual([
+      200,
+      {
+        valid: true,
+        detector_match: 'lpr.*',
+        document_bytes: Buffer.byteLength(JSON.stringify(doc)),
+        unknown_fields: ['alpha', 'zeta'],
+      },
+    ]);
     expect((await x.a.admin.get('/api/v1/templates')).body.rows.length).toBe(before);
     expect((await x.a.admin.post('/api/v1/templates/validate', {})).body).toEqual({ error: 'bad_doc' });
     expect((await x.a.operator.post('/api/v1/templates/validate', { doc })).status).toBe(403);

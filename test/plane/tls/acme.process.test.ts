@@ -35,20 +35,42 @@ describe.skipIf(!existsSync(PEBBLE))('acme against pebble', () => {
     await writeFile(join(dir, 'pebble.crt'), own.cert);
     await writeFile(join(dir, 'pebble.key'), own.key);
     const [acmePort, mgmtPort, httpPort] = [await freePort(), await freePort(), await freePort()];
-    await writeFile(join(dir, 'pebble.json'), JSON.stringify({ pebble: {
-      listenAddress: `127.0.0.1:${acmePort}`, managementListenAddress: `127.0.0.1:${mgmtPort}`,
-      certificate: join(dir, 'pebble.crt'), privateKey: join(dir, 'pebble.key'), httpPort, tlsPort: await freePort(),
-      ocspResponderURL: '', externalAccountBindingRequired: false,
-    } }));
+    await writeFile(
+      join(dir, 'pebble.json'),
+      JSON.stringify({
+        pebble: {
+          listenAddress: `127.0.0.1:${acmePort}`,
+          managementListenAddress: `127.0.0.1:${mgmtPort}`,
+          certificate: join(dir, 'pebble.crt'),
+          privateKey: join(dir, 'pebble.key'),
+          httpPort,
+          tlsPort: await freePort(),
+          ocspResponderURL: '',
+          externalAccountBindingRequired: false,
+        },
+      }),
+    );
     let log = '';
-    pebble = spawn(PEBBLE, ['-config', join(dir, 'pebble.json')], { env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    pebble.stdout!.on('data', (b) => { log += b; });
-    pebble.stderr!.on('data', (b) => { log += b; });
+    pebble = spawn(PEBBLE, ['-config', join(dir, 'pebble.json')], {
+      env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    pebble.stdout!.on('data', (b) => {
+      log += b;
+    });
+    pebble.stderr!.on('data', (b) => {
+      log += b;
+    });
     const agent = new Agent({ ca: own.cert });
     const deadline = Date.now() + 20_000;
     for (;;) {
       const up = await new Promise<boolean>((resolve) => {
-        import('node:https').then(({ get }) => get({ host: '127.0.0.1', port: acmePort, path: '/dir', agent }, (r) => { r.resume(); resolve(r.statusCode === 200); }).on('error', () => resolve(false)));
+        import('node:https').then(({ get }) =>
+          get({ host: '127.0.0.1', port: acmePort, path: '/dir', agent }, (r) => {
+            r.resume();
+            resolve(r.statusCode === 200);
+          }).on('error', () => resolve(false)),
+        );
       });
       if (up) break;
       if (Date.now() > deadline) throw new Error(`pebble did not start:\n${log}`);
@@ -58,16 +80,30 @@ describe.skipIf(!existsSync(PEBBLE))('acme against pebble', () => {
     const store = join(dir, 'store');
     const clock = new ManualClock(Date.now());
     const o = {
-      mode: 'acme' as const, cert: null, key: null, hosts: ['localhost'], storeDir: store, acmeContact: 'mailto:ops@example.org',
-      acmeListen: `127.0.0.1:${httpPort}`, acmeDirectoryUrl: `https://127.0.0.1:${acmePort}/dir`, acmeCaFile: join(dir, 'pebble.crt'),
+      mode: 'acme' as const,
+      cert: null,
+      key: null,
+      hosts: ['localhost'],
+      storeDir: store,
+      acmeContact: 'mailto:ops@example.org',
+      acmeListen: `127.0.0.1:${httpPort}`,
+      acmeDirectoryUrl: `https://127.0.0.1:${acmePort}/dir`,
+      acmeCaFile: join(dir, 'pebble.crt'),
     };
     const quiet = pino({ level: 'silent' });
     const tls = new TlsService(o, clock, quiet);
-    const pair = (await tls.load().catch((e: Error) => { throw new Error(`${e.message}\n${log.slice(-3000)}`); }))!;
+    const pair = (await tls.load().catch((e: Error) => {
+      throw new Error(`${e.message}\n${log.slice(-3000)}`);
+    }))!;
     const cert = new X509Certificate(pair.cert);
     expect(cert.subjectAltName).toBe('DNS:localhost');
     expect(cert.issuer).toMatch(/Pebble/);
-    expect(tls.certificate()).toMatchObject({ mode: 'acme', automatic_renewal: true, status_hint: 'ok', certificate: { hosts: ['localhost'] } });
+    expect(tls.certificate()).toMatchObject({
+      mode: 'acme',
+      automatic_renewal: true,
+      status_hint: 'ok',
+      certificate: { hosts: ['localhost'] },
+    });
     expect((await import('node:fs')).statSync(join(store, 'acme-account.key')).mode & 0o777).toBe(0o600);
     expect(log).toMatch(/validat/i);
 
@@ -76,7 +112,11 @@ describe.skipIf(!existsSync(PEBBLE))('acme against pebble', () => {
     expect((await again.load())!.cert).toBe(pair.cert);
     // due for renewal: a new certificate from the directory, handed to the running server
     const handed: string[] = [];
-    again.attach({ setSecureContext: (p) => { handed.push(p.cert); } });
+    again.attach({
+      setSecureContext: (p) => {
+        handed.push(p.cert);
+      },
+    });
     clock.set(Date.parse(cert.validTo) - 29 * DAY);
     expect(await again.renew()).toBe(true);
     expect(handed).toHaveLength(1);

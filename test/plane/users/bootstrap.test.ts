@@ -3,10 +3,15 @@ import { freshDatabase, startPlane, ROOT, type TestDb } from '../harness.js';
 import { Client } from '../client.js';
 
 let db: TestDb;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
 
-const superadmins = async () => db.database.db.selectFrom('users').select(['login', 'org_id']).where('role', '=', 'superadmin').execute();
+const superadmins = async () =>
+  db.database.db.selectFrom('users').select(['login', 'org_id']).where('role', '=', 'superadmin').execute();
 
 it('creates one superadmin in organisation default, once, whatever later starts say', async () => {
   const first = await startPlane({ db });
@@ -14,7 +19,11 @@ it('creates one superadmin in organisation default, once, whatever later starts 
   const second = await startPlane({ db, config: { bootstrap: { login: 'other', password: 'other-password-1' } } });
   const rows = await superadmins();
   expect(rows.map((r) => r.login)).toEqual([ROOT.login]);
-  const org = await db.database.db.selectFrom('orgs').select('name').where('id', '=', rows[0]!.org_id).executeTakeFirstOrThrow();
+  const org = await db.database.db
+    .selectFrom('orgs')
+    .select('name')
+    .where('id', '=', rows[0]!.org_id)
+    .executeTakeFirstOrThrow();
   expect(org.name).toBe('default');
   const c = new Client(second.plane.app);
   expect((await c.post('/api/v1/auth/login', { login: 'other', password: 'other-password-1' })).status).toBe(401);

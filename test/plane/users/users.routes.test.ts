@@ -1,12 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlane, CANARY, ROOT, type TestPlane } from '../harness.js';
 import { Client, login } from '../client.js';
-import { tenants, createUser, lastAudit, unique, NOT_FOUND, PASSWORD, randomId, type Tenants } from '../inventory.helpers.js';
+import {
+  tenants,
+  createUser,
+  lastAudit,
+  unique,
+  NOT_FOUND,
+  PASSWORD,
+  randomId,
+  type Tenants,
+} from '../inventory.helpers.js';
 
 let t: TestPlane;
 let x: Tenants;
-beforeAll(async () => { t = await startPlane(); x = await tenants(t); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startPlane();
+  x = await tenants(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const FIELDS = ['id', 'org_id', 'login', 'name', 'role', 'disabled'];
 
@@ -56,16 +70,29 @@ describe('users: create and list', () => {
     const cross = await x.a.admin.post('/api/v1/users', { login: unique('x'), password: PASSWORD, org_id: x.b.orgId });
     expect(cross.status).toBe(403);
     expect(cross.body).toEqual({ error: 'cross_org' });
-    const ok = await x.root.post('/api/v1/users', { login: unique('sa'), password: PASSWORD, role: 'superadmin', org_id: x.b.orgId });
+    const ok = await x.root.post('/api/v1/users', {
+      login: unique('sa'),
+      password: PASSWORD,
+      role: 'superadmin',
+      org_id: x.b.orgId,
+    });
     expect(ok.status).toBe(201);
   });
 
   it('validates bodies: codes, unknown fields, taken logins', async () => {
     const c = x.a.admin;
-    expect((await c.post('/api/v1/users', { login: 'has space', password: PASSWORD })).body).toEqual({ error: 'bad_login' });
-    expect((await c.post('/api/v1/users', { login: unique('u'), password: 'short' })).body).toEqual({ error: 'bad_password' });
-    expect((await c.post('/api/v1/users', { login: unique('u'), password: PASSWORD, role: 'root' })).body).toEqual({ error: 'bad_role' });
-    expect((await c.post('/api/v1/users', { login: unique('u'), password: PASSWORD, name: '' })).body).toEqual({ error: 'bad_name' });
+    expect((await c.post('/api/v1/users', { login: 'has space', password: PASSWORD })).body).toEqual({
+      error: 'bad_login',
+    });
+    expect((await c.post('/api/v1/users', { login: unique('u'), password: 'short' })).body).toEqual({
+      error: 'bad_password',
+    });
+    expect((await c.post('/api/v1/users', { login: unique('u'), password: PASSWORD, role: 'root' })).body).toEqual({
+      error: 'bad_role',
+    });
+    expect((await c.post('/api/v1/users', { login: unique('u'), password: PASSWORD, name: '' })).body).toEqual({
+      error: 'bad_name',
+    });
     const extra = await c.post('/api/v1/users', { login: unique('u'), password: PASSWORD, is_admin: true });
     expect(extra.status).toBe(400);
     expect(extra.body).toEqual({ error: 'unknown_field' });
@@ -77,15 +104,23 @@ describe('users: create and list', () => {
     expect((await c.patch(`/api/v1/users/${target.id}`, { disabled: null })).body).toEqual({ error: 'bad_request' });
     expect((await c.patch(`/api/v1/users/${target.id}`, { disabled: 'false' })).body).toEqual({ error: 'bad_request' });
     expect((await c.patch(`/api/v1/users/${target.id}`, { name: 12345 })).body).toEqual({ error: 'bad_name' });
-    expect((await c.post('/api/v1/users', { login: unique('u'), password: 12345678 })).body).toEqual({ error: 'bad_password' });
+    expect((await c.post('/api/v1/users', { login: unique('u'), password: 12345678 })).body).toEqual({
+      error: 'bad_password',
+    });
     expect((await c.post('/api/v1/users', { login: unique('u') })).body).toEqual({ error: 'bad_password' });
-    const unknownOrg = await x.root.post('/api/v1/users', { login: unique('u'), password: PASSWORD, org_id: randomId() });
+    const unknownOrg = await x.root.post('/api/v1/users', {
+      login: unique('u'),
+      password: PASSWORD,
+      org_id: randomId(),
+    });
     expect(unknownOrg.body).toEqual({ error: 'unknown_org' });
   });
 
   it('max_users: 409 max_users_reached once the organisation is full', async () => {
     const org = (await x.root.post('/api/v1/orgs', { name: unique('small'), max_users: 1 })).body;
-    expect((await x.root.post('/api/v1/users', { login: unique('one'), password: PASSWORD, org_id: org.id })).status).toBe(201);
+    expect(
+      (await x.root.post('/api/v1/users', { login: unique('one'), password: PASSWORD, org_id: org.id })).status,
+    ).toBe(201);
     const r = await x.root.post('/api/v1/users', { login: unique('two'), password: PASSWORD, org_id: org.id });
     expect(r.status).toBe(409);
     expect(r.body).toEqual({ error: 'max_users_reached' });
@@ -97,7 +132,11 @@ describe('users: create and list', () => {
   });
 
   it('operators and anonymous callers cannot list, create or delete', async () => {
-    for (const [m, url, body] of [['GET', '/api/v1/users', undefined], ['POST', '/api/v1/users', { login: 'zz', password: PASSWORD }], ['DELETE', `/api/v1/users/${x.a.adminId}`, undefined]] as const) {
+    for (const [m, url, body] of [
+      ['GET', '/api/v1/users', undefined],
+      ['POST', '/api/v1/users', { login: 'zz', password: PASSWORD }],
+      ['DELETE', `/api/v1/users/${x.a.adminId}`, undefined],
+    ] as const) {
       const r = await x.a.operator.req(m, url, body);
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ error: 'forbidden' });
@@ -112,7 +151,13 @@ describe('users: change and delete', () => {
     const name = await op.client.patch(`/api/v1/users/${op.id}`, { name: 'New Name' });
     expect(name.status).toBe(200);
     expect(name.body.name).toBe('New Name');
-    for (const body of [{ role: 'admin' }, { org_id: x.b.orgId }, { disabled: true }, { login: unique('ren') }, { name: 'x', role: 'user' }]) {
+    for (const body of [
+      { role: 'admin' },
+      { org_id: x.b.orgId },
+      { disabled: true },
+      { login: unique('ren') },
+      { name: 'x', role: 'user' },
+    ]) {
       const r = await op.client.patch(`/api/v1/users/${op.id}`, body);
       expect(r.status, JSON.stringify(body)).toBe(403);
       expect(r.body).toEqual({ error: 'forbidden' });
@@ -126,7 +171,14 @@ describe('users: change and delete', () => {
     const pw = await op.client.patch(`/api/v1/users/${op.id}`, { password: `new-${PASSWORD}` });
     expect(pw.status).toBe(200);
     expect(pw.text).not.toContain(CANARY);
-    expect((await login(t.plane.app, { login: (await op.client.get('/api/v1/auth/me')).body.user.login, password: `new-${PASSWORD}` })).token).toBeTruthy();
+    expect(
+      (
+        await login(t.plane.app, {
+          login: (await op.client.get('/api/v1/auth/me')).body.user.login,
+          password: `new-${PASSWORD}`,
+        })
+      ).token,
+    ).toBeTruthy();
     const extra = await op.client.patch(`/api/v1/users/${op.id}`, { password_hash: 'x' });
     expect(extra.body).toEqual({ error: 'unknown_field' });
   });
@@ -139,7 +191,10 @@ describe('users: change and delete', () => {
     expect(promote.status).toBe(403);
     expect(promote.body).toEqual({ error: 'forbidden' });
     const sa = await createUser(t, x.root, { login: unique('sa'), role: 'superadmin', org_id: x.a.orgId });
-    for (const r of [await x.a.admin.patch(`/api/v1/users/${sa.id}`, { password: `evil-${PASSWORD}` }), await x.a.admin.del(`/api/v1/users/${sa.id}`)]) {
+    for (const r of [
+      await x.a.admin.patch(`/api/v1/users/${sa.id}`, { password: `evil-${PASSWORD}` }),
+      await x.a.admin.del(`/api/v1/users/${sa.id}`),
+    ]) {
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ error: 'forbidden' });
     }
@@ -150,7 +205,10 @@ describe('users: change and delete', () => {
     const unknown = await x.a.admin.patch(`/api/v1/users/${randomId()}`, { name: 'x' });
     const foreign = await x.a.admin.patch(`/api/v1/users/${x.b.operatorId}`, { name: 'x' });
     const malformed = await x.a.admin.patch('/api/v1/users/abc', { name: 'x' });
-    for (const r of [unknown, foreign, malformed]) { expect(r.status).toBe(404); expect(r.text).toBe(NOT_FOUND); }
+    for (const r of [unknown, foreign, malformed]) {
+      expect(r.status).toBe(404);
+      expect(r.text).toBe(NOT_FOUND);
+    }
     const delForeign = await x.a.admin.del(`/api/v1/users/${x.b.operatorId}`);
     expect(delForeign.status).toBe(404);
     expect(delForeign.text).toBe((await x.a.admin.del(`/api/v1/users/${randomId()}`)).text);
@@ -159,7 +217,11 @@ describe('users: change and delete', () => {
     expect(move.body).toEqual({ error: 'cross_org' });
   });
 
-  for (const [what, change] of [['disabling', { disabled: true }], ['demoting', { role: 'user' }], ['resetting the password of', { password: `reset-${PASSWORD}` }]] as const) {
+  for (const [what, change] of [
+    ['disabling', { disabled: true }],
+    ['demoting', { role: 'user' }],
+    ['resetting the password of', { password: `reset-${PASSWORD}` }],
+  ] as const) {
     it(`${what} a user ends its sessions at once (401 right after), audited user.update`, async () => {
       const u = await createUser(t, x.a.admin, { login: unique('victim'), role: 'admin' });
       expect((await u.client.get('/api/v1/auth/me')).status).toBe(200);
@@ -179,7 +241,9 @@ describe('users: change and delete', () => {
     const u = await createUser(t, x.a.admin, { login: unique('dis') });
     const lg = (await u.client.get('/api/v1/auth/me')).body.user.login;
     await x.a.admin.patch(`/api/v1/users/${u.id}`, { disabled: true });
-    expect((await new Client(t.plane.app).post('/api/v1/auth/login', { login: lg, password: PASSWORD })).status).toBe(401);
+    expect((await new Client(t.plane.app).post('/api/v1/auth/login', { login: lg, password: PASSWORD })).status).toBe(
+      401,
+    );
     await x.a.admin.patch(`/api/v1/users/${u.id}`, { disabled: false });
     expect((await login(t.plane.app, { login: lg, password: PASSWORD })).token).toBeTruthy();
   });
@@ -197,7 +261,9 @@ describe('users: change and delete', () => {
   it('a superadmin moves a user to another organisation: sessions end, grants of the old one are dropped', async () => {
     const u = await createUser(t, x.root, { login: unique('mv'), org_id: x.a.orgId });
     const tag = (await x.a.admin.post('/api/v1/tags', { name: unique('t') })).body;
-    expect((await x.a.admin.put(`/api/v1/users/${u.id}/grants`, { camera_ids: [], tag_ids: [tag.id] })).status).toBe(200);
+    expect((await x.a.admin.put(`/api/v1/users/${u.id}/grants`, { camera_ids: [], tag_ids: [tag.id] })).status).toBe(
+      200,
+    );
     const r = await x.root.patch(`/api/v1/users/${u.id}`, { org_id: x.b.orgId });
     expect(r.status).toBe(200);
     expect(r.body.org_id).toBe(x.b.orgId);

@@ -12,7 +12,9 @@ beforeAll(async () => {
   x = await tenants(t);
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('revocation reaches open streams', () => {
   for (const [what, act] of [
@@ -35,20 +37,30 @@ describe('revocation reaches open streams', () => {
 describe('quotas under concurrency', () => {
   it('max_users holds when creations race (the organisation row is locked while counting)', async () => {
     const org = (await x.root.post('/api/v1/orgs', { name: unique('race'), max_users: 3 })).body;
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      x.root.post('/api/v1/users', { login: unique(`r${i}`), password: PASSWORD, org_id: org.id })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        x.root.post('/api/v1/users', { login: unique(`r${i}`), password: PASSWORD, org_id: org.id }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error === 'max_users_reached')).toBe(true);
     expect((await x.root.get(`/api/v1/users?org=${org.id}`)).body.rows).toHaveLength(3);
   });
 
   it('max_cameras and max_tags hold when creations race', async () => {
-    const node = (await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:1', api_token: 'tok' })).body.id;
+    const node = (
+      await x.root.post('/api/v1/nodes', { name: unique('n'), url: 'http://127.0.0.1:1', api_token: 'tok' })
+    ).body.id;
     const org = (await x.root.post('/api/v1/orgs', { name: unique('race2'), max_cameras: 2, max_tags: 2 })).body;
-    const cams = await Promise.all(Array.from({ length: 6 }, () =>
-      x.root.post('/api/v1/cameras', { name: 'c', node_id: node, org_id: org.id, main_source: 'rtsp://h/1' })));
+    const cams = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        x.root.post('/api/v1/cameras', { name: 'c', node_id: node, org_id: org.id, main_source: 'rtsp://h/1' }),
+      ),
+    );
     expect(cams.filter((r) => r.status === 201)).toHaveLength(2);
-    const tags = await Promise.all(Array.from({ length: 6 }, (_, i) => x.root.post('/api/v1/tags', { name: `t${i}`, org_id: org.id })));
+    const tags = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => x.root.post('/api/v1/tags', { name: `t${i}`, org_id: org.id })),
+    );
     expect(tags.filter((r) => r.status === 201)).toHaveLength(2);
     expect(tags.filter((r) => r.status === 409).map((r) => r.body.error)).toEqual(Array(4).fill('max_tags_reached'));
   });

@@ -26,10 +26,19 @@ beforeAll(async () => {
   root = await login(t.plane.app);
   const port = await freePort();
   nodeName = unique('e2e-node');
-  const n = await root.post('/api/v1/nodes', { name: nodeName, url: `http://127.0.0.1:${port}`, api_token: WRITE, auth_backend_secret: SECRET });
+  const n = await root.post('/api/v1/nodes', {
+    name: nodeName,
+    url: `http://127.0.0.1:${port}`,
+    api_token: WRITE,
+    auth_backend_secret: SECRET,
+  });
   expect(n.status, n.text).toBe(201);
   nodeId = n.body.id;
-  const c = await root.post('/api/v1/cameras', { name: unique('e2e-cam'), node_id: nodeId, main_source: 'rtsp://10.0.0.1/a' });
+  const c = await root.post('/api/v1/cameras', {
+    name: unique('e2e-cam'),
+    node_id: nodeId,
+    main_source: 'rtsp://10.0.0.1/a',
+  });
   expect(c.status, c.text).toBe(201);
   cam = { id: c.body.id, name: c.body.name };
   // The camera's stream, made on the node directly (provisioning from the plane is another part of the issue).
@@ -42,7 +51,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-it('a viewer playing with the plane\'s token is found in GET /api/v1/sessions and GET /nodes/{id}/sessions', async () => {
+it("a viewer playing with the plane's token is found in GET /api/v1/sessions and GET /nodes/{id}/sessions", async () => {
   const play = await root.post(`/api/v1/cameras/${cam.id}/play`, { profile: 'MAIN', intent: 'live' });
   expect(play.status, play.text).toBe(200);
   const headers = { 'user-agent': 'e2e-player/1.0' };
@@ -52,14 +61,27 @@ it('a viewer playing with the plane\'s token is found in GET /api/v1/sessions an
   expect((await fetch(new URL(variant, play.body.url), { headers })).status).toBe(200);
 
   const me = (await root.get('/api/v1/auth/me')).body.user as { id: string; name: string };
-  const row = await waitFor('the viewer in the fleet list', async () => {
-    const r = await root.get('/api/v1/sessions');
-    expect(r.status, r.text).toBe(200);
-    return (r.body.items as Array<Record<string, unknown>>).find((i) => i.user_agent === 'e2e-player/1.0');
-  }, 10_000);
+  const row = await waitFor(
+    'the viewer in the fleet list',
+    async () => {
+      const r = await root.get('/api/v1/sessions');
+      expect(r.status, r.text).toBe(200);
+      return (r.body.items as Array<Record<string, unknown>>).find((i) => i.user_agent === 'e2e-player/1.0');
+    },
+    10_000,
+  );
   expect(row).toMatchObject({
-    stream: `${cam.id}_main`, protocol: 'hls', client_ip: '127.0.0.1', node_id: nodeId, node_name: nodeName, camera_id: cam.id, camera_name: cam.name,
-    subject_kind: 'user', sub: me.id, subject_id: me.id, subject_name: me.name,
+    stream: `${cam.id}_main`,
+    protocol: 'hls',
+    client_ip: '127.0.0.1',
+    node_id: nodeId,
+    node_name: nodeName,
+    camera_id: cam.id,
+    camera_name: cam.name,
+    subject_kind: 'user',
+    sub: me.id,
+    subject_id: me.id,
+    subject_name: me.name,
   });
   expect(row.connected_ms).toEqual(expect.any(Number));
 
@@ -69,7 +91,11 @@ it('a viewer playing with the plane\'s token is found in GET /api/v1/sessions an
 
   const own = await root.get(`/api/v1/nodes/${nodeId}/sessions`);
   expect(own.status, own.text).toBe(200);
-  expect(own.body.rows.some((r: { user_agent: string; stream: string }) => r.user_agent === 'e2e-player/1.0' && r.stream === `${cam.id}_main`)).toBe(true);
+  expect(
+    own.body.rows.some(
+      (r: { user_agent: string; stream: string }) => r.user_agent === 'e2e-player/1.0' && r.stream === `${cam.id}_main`,
+    ),
+  ).toBe(true);
 });
 
 it('config is read (audited), globals and the log level are written through the plane and land in the node configuration', async () => {
@@ -85,7 +111,10 @@ it('config is read (audited), globals and the log level are written through the 
   expect(set.status, set.text).toBe(200);
   expect(set.body).toEqual({ level: 'debug' });
   expect((await root.get(`/api/v1/nodes/${nodeId}/logging`)).body).toEqual({ level: 'debug' });
-  expect((await lastAudit(root, 'node.update', nodeId)).params).toMatchObject({ changed: ['log_level'], log_level: 'debug' });
+  expect((await lastAudit(root, 'node.update', nodeId)).params).toMatchObject({
+    changed: ['log_level'],
+    log_level: 'debug',
+  });
   // The node applies it live: a debug line appears.
   await waitFor('a debug line of the node', async () => node!.logs.some((l) => l.level === 20), 10_000);
 
@@ -100,7 +129,7 @@ it('config is read (audited), globals and the log level are written through the 
   expect((await root.get(`/api/v1/nodes/${nodeId}/config`)).body.epoch).toBe(after.json.epoch);
 });
 
-it('the node\'s log ring through the plane, with the query forwarded', async () => {
+it("the node's log ring through the plane, with the query forwarded", async () => {
   const all = await root.get(`/api/v1/nodes/${nodeId}/logs?level=all&limit=5`);
   expect(all.status, all.text).toBe(200);
   expect(all.body).toMatchObject({ head_seq: expect.any(Number), capacity: 4096 });
@@ -112,10 +141,16 @@ it('the node\'s log ring through the plane, with the query forwarded', async () 
   expect(all.text).not.toContain(WRITE);
 });
 
-it('the node\'s licence through the plane: none without a licence file', async () => {
+it("the node's licence through the plane: none without a licence file", async () => {
   const r = await root.get(`/api/v1/nodes/${nodeId}/license`);
   expect(r.status, r.text).toBe(200);
-  expect(r.body).toEqual({ state: 'none', licensee: null, expires: null, updates_until: null, build_date: expect.any(String) });
+  expect(r.body).toEqual({
+    state: 'none',
+    licensee: null,
+    expires: null,
+    updates_until: null,
+    build_date: expect.any(String),
+  });
 });
 
 it('stopped, the node is 502 node_unreachable on its routes and listed in partial_nodes; no secret anywhere', async () => {

@@ -30,7 +30,9 @@ async function addCamera(admin: Client, nodeId: string) {
   expect(r.status, r.text).toBe(201);
   return { id: r.body.id as string, name };
 }
-const resetRequests = () => { for (const n of [...fleet.map((f) => f.fake), onlyB.fake]) n.requests = []; };
+const resetRequests = () => {
+  for (const n of [...fleet.map((f) => f.fake), onlyB.fake]) n.requests = [];
+};
 const askedNodes = () => fleet.filter((f) => f.fake.asked('/api/v1/sessions').length > 0).map((f) => f.id);
 
 beforeAll(async () => {
@@ -44,7 +46,9 @@ beforeAll(async () => {
     made.push({ ...n, fake, camera: cam.id, cameraName: cam.name });
   }
   fleet = made.sort((a, b) => (a.id < b.id ? -1 : 1));
-  fleet.forEach((f, i) => f.fake.viewer(`${f.camera}_main`, { started_at_ms: 1_700_000_000_000 + i, subject_name: `Viewer ${i}` }));
+  fleet.forEach((f, i) =>
+    f.fake.viewer(`${f.camera}_main`, { started_at_ms: 1_700_000_000_000 + i, subject_name: `Viewer ${i}` }),
+  );
   const fakeB = await OpsNode.start(TOKEN);
   onlyB = { id: (await addNode(fakeB)).id, fake: fakeB };
   cameraB = (await addCamera(x.b.admin, onlyB.id)).id;
@@ -98,12 +102,27 @@ describe('nodes asked, 4 per request, in id order', () => {
     expect(r.status, r.text).toBe(200);
     const f = fleet[2]!;
     expect(r.body).toEqual({
-      items: [{
-        stream: `${f.camera}_main`, protocol: 'hls', client_ip: '192.0.2.10', user_agent: 'TestPlayer/1.0', sub: '11111111-1111-4111-8111-111111111111',
-        connected_ms: 5000, node_id: f.id, node_name: f.name, camera_id: f.camera, camera_name: f.cameraName,
-        subject_kind: 'user', subject_id: '11111111-1111-4111-8111-111111111111', subject_name: 'Viewer 2',
-      }],
-      limit: 50, next_cursor: null, partial_nodes: [], sampled_at: Math.floor(clock.now() / 1000),
+      items: [
+        {
+          stream: `${f.camera}_main`,
+          protocol: 'hls',
+          client_ip: '192.0.2.10',
+          user_agent: 'TestPlayer/1.0',
+          sub: '11111111-1111-4111-8111-111111111111',
+          connected_ms: 5000,
+          node_id: f.id,
+          node_name: f.name,
+          camera_id: f.camera,
+          camera_name: f.cameraName,
+          subject_kind: 'user',
+          subject_id: '11111111-1111-4111-8111-111111111111',
+          subject_name: 'Viewer 2',
+        },
+      ],
+      limit: 50,
+      next_cursor: null,
+      partial_nodes: [],
+      sampled_at: Math.floor(clock.now() / 1000),
     });
     expect(askedNodes()).toEqual([f.id]);
   });
@@ -148,7 +167,10 @@ describe('parameters', () => {
 
   it('q: case-insensitive over stream, protocol, client_ip, user_agent, sub, node_name, camera_name, subject_name; at most 128', async () => {
     const f = fleet[1]!;
-    const hits = async (q: string) => (await allPages(x.a.admin, `q=${encodeURIComponent(q)}`)).flatMap((p) => p.body.items).map((i: any) => i.camera_id);
+    const hits = async (q: string) =>
+      (await allPages(x.a.admin, `q=${encodeURIComponent(q)}`))
+        .flatMap((p) => p.body.items)
+        .map((i: any) => i.camera_id);
     expect(await hits(f.cameraName.toUpperCase())).toEqual([f.camera]);
     expect(await hits(f.name.toUpperCase())).toEqual([f.camera]);
     expect(await hits('viewer 1')).toEqual([f.camera]);
@@ -167,7 +189,8 @@ describe('parameters', () => {
   it('limit: 1..100, default 50; anything else 400 bad_limit; an unknown parameter 400 unknown_field', async () => {
     expect((await x.a.admin.get('/api/v1/sessions')).body.limit).toBe(50);
     expect((await x.a.admin.get('/api/v1/sessions?limit=100')).body.limit).toBe(100);
-    for (const l of ['0', '101', 'x', '-1']) expect((await x.a.admin.get(`/api/v1/sessions?limit=${l}`)).body, l).toEqual({ error: 'bad_limit' });
+    for (const l of ['0', '101', 'x', '-1'])
+      expect((await x.a.admin.get(`/api/v1/sessions?limit=${l}`)).body, l).toEqual({ error: 'bad_limit' });
     expect((await x.a.admin.get('/api/v1/sessions?org=1')).body).toEqual({ error: 'unknown_field' });
   });
 });
@@ -181,7 +204,10 @@ describe('the cursor', () => {
       expect(items).toHaveLength(7);
       expect(pages.every((p) => p.asked.length <= 4 && p.body.items.length <= 1)).toBe(true);
       expect(items.map((i: any) => i.node_id)).toEqual(fleet.flatMap((f, i) => (i === 3 ? [f.id, f.id] : [f.id])));
-      expect(items.filter((i: any) => i.node_id === fleet[3]!.id).map((i: any) => i.subject_name)).toEqual(['Early', 'Viewer 3']);
+      expect(items.filter((i: any) => i.node_id === fleet[3]!.id).map((i: any) => i.subject_name)).toEqual([
+        'Early',
+        'Viewer 3',
+      ]);
     } finally {
       fleet[3]!.fake.sessions.pop();
     }
@@ -189,7 +215,8 @@ describe('the cursor', () => {
 
   it('within one node: a page cut in the middle resumes after its last row', async () => {
     const f = fleet[5]!;
-    for (let i = 0; i < 4; i++) f.fake.viewer(`${f.camera}_main`, { started_at_ms: 1_800_000_000_000, id: `same-start-${i}` });
+    for (let i = 0; i < 4; i++)
+      f.fake.viewer(`${f.camera}_main`, { started_at_ms: 1_800_000_000_000, id: `same-start-${i}` });
     try {
       const pages = await allPages(x.a.admin, `camera_id=${f.camera}&limit=2`);
       expect(pages.map((p) => p.body.items.length)).toEqual([2, 2, 1]);
@@ -212,7 +239,9 @@ describe('the cursor', () => {
       expect(next.body.items.map((i: any) => i.node_id)).toEqual([fleet[1]!.id]);
       expect(askedNodes()).toEqual(fleet.slice(1, 5).map((f) => f.id));
     } finally {
-      expect((await x.a.admin.patch(`/api/v1/cameras/${fleet[0]!.camera}`, { node_id: fleet[0]!.id })).status).toBe(200);
+      expect((await x.a.admin.patch(`/api/v1/cameras/${fleet[0]!.camera}`, { node_id: fleet[0]!.id })).status).toBe(
+        200,
+      );
     }
   });
 
@@ -222,12 +251,24 @@ describe('the cursor', () => {
     const doc = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     const forged = (over: object) => Buffer.from(JSON.stringify({ ...doc, ...over })).toString('base64url');
     const bad = [
-      'garbage!!', 'e30', Buffer.from('not json').toString('base64url'), forged({ n: 'x' }), forged({ s: -1 }), forged({ v: 2 }),
-      forged({ extra: 1 }), forged({ s: 5, i: null }), 'a'.repeat(1100),
+      'garbage!!',
+      'e30',
+      Buffer.from('not json').toString('base64url'),
+      forged({ n: 'x' }),
+      forged({ s: -1 }),
+      forged({ v: 2 }),
+      forged({ extra: 1 }),
+      forged({ s: 5, i: null }),
+      'a'.repeat(1100),
     ];
-    for (const c of bad) expect((await x.a.admin.get(`/api/v1/sessions?limit=1&cursor=${c}`)).body, c).toEqual({ error: 'bad_cursor' });
-    expect((await x.a.admin.get(`/api/v1/sessions?limit=1&q=hls&cursor=${cursor}`)).body).toEqual({ error: 'bad_cursor' });
-    expect((await x.a.admin.get(`/api/v1/sessions?limit=1&camera_id=${fleet[0]!.camera}&cursor=${cursor}`)).body).toEqual({ error: 'bad_cursor' });
+    for (const c of bad)
+      expect((await x.a.admin.get(`/api/v1/sessions?limit=1&cursor=${c}`)).body, c).toEqual({ error: 'bad_cursor' });
+    expect((await x.a.admin.get(`/api/v1/sessions?limit=1&q=hls&cursor=${cursor}`)).body).toEqual({
+      error: 'bad_cursor',
+    });
+    expect(
+      (await x.a.admin.get(`/api/v1/sessions?limit=1&camera_id=${fleet[0]!.camera}&cursor=${cursor}`)).body,
+    ).toEqual({ error: 'bad_cursor' });
     expect((await x.root.get(`/api/v1/sessions?limit=1&cursor=${cursor}`)).body).toEqual({ error: 'bad_cursor' });
     expect((await x.a.admin.get(`/api/v1/sessions?limit=1&cursor=${cursor}`)).status).toBe(200);
   });

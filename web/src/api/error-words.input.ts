@@ -69,7 +69,7 @@ export const inputWords: WordTable = {
   bad_range: 'The playback range is not valid.',
   // per-node routes and the plane's log
   node_rejected: 'The node refused the change as invalid.',
-  node_write_token_required: 'Changing the node\'s credentials needs its new write token.',
+  node_write_token_required: "Changing the node's credentials needs its new write token.",
   log_filter_too_long: 'A log filter is longer than 128 characters.',
   bad_level: 'The log level must be debug, info, warn or error.',
   bad_epoch: 'That configuration version does not exist.',
@@ -78,6 +78,8 @@ export const inputWords: WordTable = {
   no_settings_supplied: 'Nothing to save: change a setting first.',
   dvr_export_max_secs_out_of_range: 'The longest export is out of range: use between 60 s and 24 h (86,400 s).',
   invalid_public_url: 'The public address must be an http or https URL.',
-  destructive_volume_retention_acknowledgement_required: 'This retention change deletes stored evidence: tick the acknowledgement to confirm it.',
-  evidence_dir_refused: (x) => `The plane may not use this folder for evidence${typeof x.reason === 'string' && x.reason ? `: ${x.reason.replace(/[.\s]+$/, '')}` : ''}.`,
+  destructive_volume_retention_acknowledgement_required:
+    'This retention change deletes stored evidence: tick the acknowledgement to confirm it.',
+  evidence_dir_refused: (x) =>
+    `The plane may not use this folder for evidence${typeof x.reason === 'string' && x.reason ? `: ${x.reason.replace(/[.\s]+$/, '')}` : ''}.`,
 };

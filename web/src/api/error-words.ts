@@ -59,20 +59,33 @@ function freeText(code: string, status: number): string | null {
 function unknown(code: string, status: number, extra: Extra): string {
   const wait = retryAfterOf(extra);
   const base =
-    status === 400 ? 'The plane refused the request as invalid'
-    : status === 401 ? 'Your session has ended: sign in again'
-    : status === 403 ? 'Your role does not allow this'
-    : status === 404 ? 'Not found: it may have been deleted'
-    : status === 409 ? 'This conflicts with the current state: reload and try again'
-    : status === 410 ? 'This is no longer available'
-    : status === 413 ? 'What was sent is too large'
-    : status === 422 ? 'The plane cannot do this as asked'
-    : status === 429 ? `The plane is busy: try again in ${wait === null ? 'a moment' : `${Math.max(1, Math.ceil(wait))} s`}`
-    : status === 502 || status === 504 ? 'A node or a storage behind the plane did not answer properly'
-    : status === 503 ? 'The plane is temporarily unavailable: try again shortly'
-    : status === 507 ? 'Storage is full'
-    : status >= 500 ? 'The plane failed while doing this: try again, and tell your administrator if it persists'
-    : `The request failed (HTTP ${status})`;
+    status === 400
+      ? 'The plane refused the request as invalid'
+      : status === 401
+        ? 'Your session has ended: sign in again'
+        : status === 403
+          ? 'Your role does not allow this'
+          : status === 404
+            ? 'Not found: it may have been deleted'
+            : status === 409
+              ? 'This conflicts with the current state: reload and try again'
+              : status === 410
+                ? 'This is no longer available'
+                : status === 413
+                  ? 'What was sent is too large'
+                  : status === 422
+                    ? 'The plane cannot do this as asked'
+                    : status === 429
+                      ? `The plane is busy: try again in ${wait === null ? 'a moment' : `${Math.max(1, Math.ceil(wait))} s`}`
+                      : status === 502 || status === 504
+                        ? 'A node or a storage behind the plane did not answer properly'
+                        : status === 503
+                          ? 'The plane is temporarily unavailable: try again shortly'
+                          : status === 507
+                            ? 'Storage is full'
+                            : status >= 500
+                              ? 'The plane failed while doing this: try again, and tell your administrator if it persists'
+                              : `The request failed (HTTP ${status})`;
   return code && code !== String(status) ? `${base} (code: ${code}).` : `${base}.`;
 }
 
@@ -80,7 +93,8 @@ function unknown(code: string, status: number, extra: Extra): string {
 function withField(sentence: string, extra: Extra): string {
   let out = sentence;
   if (typeof extra.field === 'string' && extra.field && !out.includes(extra.field)) out += ` Field: ${extra.field}.`;
-  if (typeof extra.reason === 'string' && extra.reason && !out.includes(trimEnd(extra.reason))) out += ` ${capital(trimEnd(extra.reason))}.`;
+  if (typeof extra.reason === 'string' && extra.reason && !out.includes(trimEnd(extra.reason)))
+    out += ` ${capital(trimEnd(extra.reason))}.`;
   return out;
 }
 

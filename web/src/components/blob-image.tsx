@@ -11,17 +11,31 @@ export function BlobImage(props: { path: string; alt: string; className?: string
   const [url, setUrl] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   useEffect(() => {
-    let made: string | null = null, gone = false;
-    fetchBlob(props.path).then((b) => {
-      if (gone) return;
-      if (!b) { setMissing(true); return; }
-      made = URL.createObjectURL(b);
-      setUrl(made);
-    }, () => setMissing(true));
-    return () => { gone = true; if (made) URL.revokeObjectURL(made); };
+    let made: string | null = null,
+      gone = false;
+    fetchBlob(props.path).then(
+      (b) => {
+        if (gone) return;
+        if (!b) {
+          setMissing(true);
+          return;
+        }
+        made = URL.createObjectURL(b);
+        setUrl(made);
+      },
+      () => setMissing(true),
+    );
+    return () => {
+      gone = true;
+      if (made) URL.revokeObjectURL(made);
+    };
   }, [props.path]);
   if (missing) return <div className={`${props.className ?? ''} no-preview`}>No preview</div>;
-  return url ? <img src={url} alt={props.alt} className={props.className} /> : <div className={`${props.className ?? ''} no-preview`}>…</div>;
+  return url ? (
+    <img src={url} alt={props.alt} className={props.className} />
+  ) : (
+    <div className={`${props.className ?? ''} no-preview`}>…</div>
+  );
 }
 
 export async function download(path: string, name: string): Promise<void> {
@@ -29,7 +43,8 @@ export async function download(path: string, name: string): Promise<void> {
   if (!b) return;
   const url = URL.createObjectURL(b);
   const a = document.createElement('a');
-  a.href = url; a.download = name;
+  a.href = url;
+  a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

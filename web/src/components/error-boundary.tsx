@@ -36,7 +36,12 @@ export class ErrorBoundary extends Component<Props, State> {
 
   componentDidCatch(error: unknown, info: ErrorInfo): void {
     // Kept for the developer's console; the operator sees the sentence.
-    console.warn(`Argus: a ${this.props.what ?? 'item'} could not be shown`, this.props.id ?? '', error, info.componentStack);
+    console.warn(
+      `Argus: a ${this.props.what ?? 'item'} could not be shown`,
+      this.props.id ?? '',
+      error,
+      info.componentStack,
+    );
   }
 
   render(): ReactNode {

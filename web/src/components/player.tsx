@@ -3,7 +3,12 @@ import type Hls from 'hls.js';
 import { api } from '../api/client.js';
 import { errorSentence } from '../api/error-words.js';
 
-export interface PlayRequest { intent?: 'live' | 'playback'; profile?: 'MAIN' | 'SUB'; from?: number; duration?: number }
+export interface PlayRequest {
+  intent?: 'live' | 'playback';
+  profile?: 'MAIN' | 'SUB';
+  from?: number;
+  duration?: number;
+}
 
 /**
  * One HLS player: a viewer token from POST /api/v1/cameras/{id}/play, then hls.js on the node's
@@ -11,7 +16,12 @@ export interface PlayRequest { intent?: 'live' | 'playback'; profile?: 'MAIN' | 
  * the buffer; the back buffer is kept small so that a wall of tiles stays light.
  */
 export function Player(props: {
-  cameraId: string; request?: PlayRequest; active?: boolean; controls?: boolean; onPlaying?(): void; startAt?: number;
+  cameraId: string;
+  request?: PlayRequest;
+  active?: boolean;
+  controls?: boolean;
+  onPlaying?(): void;
+  startAt?: number;
   /** a token already obtained (the timeline reads the same playlist) */
   source?: { url: string; token: string };
   onVideo?(v: HTMLVideoElement | null): void;
@@ -29,7 +39,13 @@ export function Player(props: {
     setProblem(null);
     (async () => {
       try {
-        const play = props.source ?? await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${props.cameraId}/play`, JSON.parse(req));
+        const play =
+          props.source ??
+          (await api<{ url: string; token: string }>(
+            'POST',
+            `/api/v1/cameras/${props.cameraId}/play`,
+            JSON.parse(req),
+          ));
         if (stopped) return;
         // hls.js is loaded with the first player, not with the console (the feed needs none of it).
         const { default: HlsPlayer } = await import('hls.js');
@@ -37,23 +53,49 @@ export function Player(props: {
         const src = `${play.url}${play.url.includes('?') ? '&' : '?'}token=${encodeURIComponent(play.token)}`;
         const live = (JSON.parse(req) as PlayRequest).intent !== 'playback';
         if (HlsPlayer.isSupported()) {
-          hls = new HlsPlayer({ backBufferLength: live ? 4 : 30, maxBufferLength: live ? 8 : 30, liveSyncDurationCount: 2, enableWorker: true, lowLatencyMode: false });
-          hls.on(HlsPlayer.Events.ERROR, (_e, d) => { if (d.fatal) setProblem(d.response?.code === 403 ? 'Access refused by the node.' : 'Stream unavailable.'); });
+          hls = new HlsPlayer({
+            backBufferLength: live ? 4 : 30,
+            maxBufferLength: live ? 8 : 30,
+            liveSyncDurationCount: 2,
+            enableWorker: true,
+            lowLatencyMode: false,
+          });
+          hls.on(HlsPlayer.Events.ERROR, (_e, d) => {
+            if (d.fatal) setProblem(d.response?.code === 403 ? 'Access refused by the node.' : 'Stream unavailable.');
+          });
           hls.loadSource(src);
           hls.attachMedia(v);
         } else if (v.canPlayType('application/vnd.apple.mpegurl')) v.src = src;
-        else { setProblem('This browser cannot play HLS.'); return; }
-        if (props.startAt !== undefined) v.addEventListener('loadedmetadata', () => { v.currentTime = props.startAt!; }, { once: true });
+        else {
+          setProblem('This browser cannot play HLS.');
+          return;
+        }
+        if (props.startAt !== undefined)
+          v.addEventListener(
+            'loadedmetadata',
+            () => {
+              v.currentTime = props.startAt!;
+            },
+            { once: true },
+          );
         await v.play().catch(() => {});
       } catch (err) {
         if (!stopped) setProblem(`No video. ${errorSentence(err)}`);
       }
     })();
-    return () => { stopped = true; hls?.destroy(); v.removeAttribute('src'); v.load(); };
+    return () => {
+      stopped = true;
+      hls?.destroy();
+      v.removeAttribute('src');
+      v.load();
+    };
   }, [props.cameraId, req, active, props.startAt, props.source]);
 
   const { onVideo } = props;
-  useEffect(() => { onVideo?.(video.current); return () => onVideo?.(null); }, [onVideo]);
+  useEffect(() => {
+    onVideo?.(video.current);
+    return () => onVideo?.(null);
+  }, [onVideo]);
 
   return (
     <div className="player">

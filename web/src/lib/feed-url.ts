@@ -3,17 +3,41 @@
  * a link restores the view. Only the feed's own parameters; the cursor is not part of a link.
  */
 export interface FeedFilters {
-  org?: string; from?: string; to?: string; camera?: string; tag?: string; detector?: string;
-  severity?: string; severity_max?: string; starred?: boolean; open?: boolean; category?: string; q?: string;
+  org?: string;
+  from?: string;
+  to?: string;
+  camera?: string;
+  tag?: string;
+  detector?: string;
+  severity?: string;
+  severity_max?: string;
+  starred?: boolean;
+  open?: boolean;
+  category?: string;
+  q?: string;
 }
 
-const TEXT_KEYS = ['org', 'from', 'to', 'camera', 'tag', 'detector', 'severity', 'severity_max', 'category', 'q'] as const;
+const TEXT_KEYS = [
+  'org',
+  'from',
+  'to',
+  'camera',
+  'tag',
+  'detector',
+  'severity',
+  'severity_max',
+  'category',
+  'q',
+] as const;
 const BOOL_KEYS = ['starred', 'open'] as const;
 
 export function filtersFromSearch(search: string): FeedFilters {
   const p = new URLSearchParams(search);
   const f: FeedFilters = {};
-  for (const k of TEXT_KEYS) { const v = p.get(k); if (v !== null && v !== '') f[k] = v; }
+  for (const k of TEXT_KEYS) {
+    const v = p.get(k);
+    if (v !== null && v !== '') f[k] = v;
+  }
   for (const k of BOOL_KEYS) if (p.get(k) === 'true') f[k] = true;
   return f;
 }
@@ -21,7 +45,10 @@ export function filtersFromSearch(search: string): FeedFilters {
 /** The query string of `f` (keys in a fixed order, empty values left out), without the `?`. */
 export function searchOfFilters(f: FeedFilters): string {
   const p = new URLSearchParams();
-  for (const k of TEXT_KEYS) { const v = f[k]; if (v !== undefined && v !== '') p.set(k, v); }
+  for (const k of TEXT_KEYS) {
+    const v = f[k];
+    if (v !== undefined && v !== '') p.set(k, v);
+  }
   for (const k of BOOL_KEYS) if (f[k]) p.set(k, 'true');
   return p.toString();
 }
@@ -36,14 +63,22 @@ export function severityNumber(s: string | undefined): number | null {
 
 /** Whether the view includes debug events (document 2: only when a filter reaches zero). */
 export function showsDebug(f: FeedFilters): boolean {
-  const low = severityNumber(f.severity), high = severityNumber(f.severity_max);
+  const low = severityNumber(f.severity),
+    high = severityNumber(f.severity_max);
   return low === 0 || (f.severity === undefined && high === 0);
 }
 
 /** The fields of a stream frame the client can judge by itself. */
 export interface FrameFields {
-  camera_id: string | null; detector: string; category: string; severity: number | null;
-  starred?: boolean; ended_at?: string | null; interval?: boolean; occurred_at: string; org_id: string;
+  camera_id: string | null;
+  detector: string;
+  category: string;
+  severity: number | null;
+  starred?: boolean;
+  ended_at?: string | null;
+  interval?: boolean;
+  occurred_at: string;
+  org_id: string;
 }
 
 /**
@@ -61,8 +96,11 @@ export function frameMatches(f: FeedFilters, e: FrameFields): 'yes' | 'no' | 'un
   }
   if (f.from && Date.parse(e.occurred_at) < Date.parse(f.from)) return 'no';
   if (f.to && Date.parse(e.occurred_at) >= Date.parse(f.to)) return 'no';
-  if (f.severity === 'none') { if (e.severity !== null) return 'no'; } else {
-    const low = severityNumber(f.severity), high = severityNumber(f.severity_max);
+  if (f.severity === 'none') {
+    if (e.severity !== null) return 'no';
+  } else {
+    const low = severityNumber(f.severity),
+      high = severityNumber(f.severity_max);
     if (e.severity === 0 && !showsDebug(f)) return 'no';
     if (low !== null && (e.severity === null || e.severity < low)) return 'no';
     if (high !== null && (e.severity === null || e.severity > high)) return 'no';

@@ -5,18 +5,31 @@ import { frameMatches, type FeedFilters, type FrameFields } from './feed-url.js'
  * `detector_title` is a string or an object of localisations (document 2): render it with `eventTitle`.
  */
 export interface FeedRow extends FrameFields {
-  id: string; camera_name?: string | null; node_name?: string | null; detector_title?: unknown; subject_ref?: string | null;
+  id: string;
+  camera_name?: string | null;
+  node_name?: string | null;
+  detector_title?: unknown;
+  subject_ref?: string | null;
   [k: string]: unknown;
 }
 
 /** A stream frame (document 2, live stream): the summary plus what happened to it. */
-export interface StreamFrame extends FeedRow { seq?: number; updated?: boolean; deleted?: boolean; reconcile_required?: boolean }
+export interface StreamFrame extends FeedRow {
+  seq?: number;
+  updated?: boolean;
+  deleted?: boolean;
+  reconcile_required?: boolean;
+}
 
-export interface Key { id: string; occurred_at: string }
+export interface Key {
+  id: string;
+  occurred_at: string;
+}
 
 /** The rows in feed order: newest first, then by id (the feed's keyset order). */
 function before(a: Key, b: Key): boolean {
-  const ta = Date.parse(a.occurred_at), tb = Date.parse(b.occurred_at);
+  const ta = Date.parse(a.occurred_at),
+    tb = Date.parse(b.occurred_at);
   return ta !== tb ? ta > tb : a.id > b.id;
 }
 
@@ -39,7 +52,8 @@ export function mergePage(rows: FeedRow[], page: FeedRow[]): FeedRow[] {
   const ids = new Set(incoming.map((r) => r.id));
   const kept = rows.filter((r) => !ids.has(r.id));
   const out: FeedRow[] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < kept.length || j < incoming.length) {
     if (j >= incoming.length || (i < kept.length && before(kept[i]!, incoming[j]!))) out.push(kept[i++]!);
     else out.push(incoming[j++]!);
@@ -47,7 +61,10 @@ export function mergePage(rows: FeedRow[], page: FeedRow[]): FeedRow[] {
   return out;
 }
 
-export interface FrameOutcome { rows: FeedRow[]; reconcile: Key | null }
+export interface FrameOutcome {
+  rows: FeedRow[];
+  reconcile: Key | null;
+}
 
 /**
  * One live frame applied to the rows shown (document 2): a tombstone removes its row; `updated`
@@ -66,7 +83,10 @@ export function applyFrame(rows: FeedRow[], frame: StreamFrame, filters: FeedFil
     if (shown) {
       if (match === 'no') return { rows: rows.filter((r) => r.id !== frame.id), reconcile: null };
       const { updated: _u, deleted: _d, seq: _s, ...fields } = frame;
-      return { rows: rows.map((r) => (r.id === frame.id ? { ...r, ...fields } : r)), reconcile: match === 'unknown' ? key : null };
+      return {
+        rows: rows.map((r) => (r.id === frame.id ? { ...r, ...fields } : r)),
+        reconcile: match === 'unknown' ? key : null,
+      };
     }
     return { rows, reconcile: match === 'no' ? null : key };
   }

@@ -4,16 +4,27 @@
  * `dvr-<start ms>.ts` after its `#EXTINF:<seconds>`. Consecutive segments make a range; the
  * playlist plays them back to back, so a moment of the wall clock maps to a position in it.
  */
-export interface Segment { startMs: number; durationMs: number; offsetS: number }
-export interface Range { fromMs: number; toMs: number }
+export interface Segment {
+  startMs: number;
+  durationMs: number;
+  offsetS: number;
+}
+export interface Range {
+  fromMs: number;
+  toMs: number;
+}
 
 export function segmentsOf(playlist: string): Segment[] {
   const out: Segment[] = [];
-  let duration: number | null = null, offset = 0;
+  let duration: number | null = null,
+    offset = 0;
   for (const raw of playlist.split('\n')) {
     const line = raw.trim();
     const inf = /^#EXTINF:([0-9.]+)/.exec(line);
-    if (inf) { duration = Number(inf[1]); continue; }
+    if (inf) {
+      duration = Number(inf[1]);
+      continue;
+    }
     const seg = /(?:^|\/)dvr-([0-9]{10,16})\.ts(?:\?|$)/.exec(line);
     if (seg && duration !== null) {
       out.push({ startMs: Number(seg[1]), durationMs: Math.round(duration * 1000), offsetS: offset });

@@ -22,7 +22,9 @@ export function browserLanguages(): readonly string[] {
 export function localised(value: unknown, languages: readonly string[] = browserLanguages()): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return '';
-  const entries = Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
   if (!entries.length) return '';
   const byKey = new Map(entries.map(([k, v]) => [k.toLowerCase(), v]));
   const wanted = [...languages, 'en'].map((l) => l.toLowerCase());

@@ -5,7 +5,11 @@ import { applyFrame, mergePage, type FeedRow, type Key } from './live-feed.js';
 import { filtersFromSearch, searchOfFilters, type FeedFilters } from './feed-url.js';
 
 export interface LiveFeed {
-  rows: FeedRow[]; loading: boolean; error: string | null; exhausted: boolean; live: boolean;
+  rows: FeedRow[];
+  loading: boolean;
+  error: string | null;
+  exhausted: boolean;
+  live: boolean;
   loadMore(): void;
 }
 
@@ -36,7 +40,8 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = async () => {
       timer = null;
-      const keys = pending; pending = [];
+      const keys = pending;
+      pending = [];
       if (!keys.length || stop.signal.aborted) return;
       const found = await reconcile(f, keys).catch(() => []);
       if (!stop.signal.aborted) setRows((r) => mergePage(r, found));
@@ -55,13 +60,21 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
           let cursor = page.stream_cursor ?? 'g:0';
           for (;;) {
             setLive(true);
-            const r = await followEvents(cursor, f, (frame) => {
-              setRows((current) => {
-                const out = applyFrame(current, frame, f);
-                if (out.reconcile) { pending.push(out.reconcile); timer ??= setTimeout(flush, 150); }
-                return out.rows;
-              });
-            }, stop.signal);
+            const r = await followEvents(
+              cursor,
+              f,
+              (frame) => {
+                setRows((current) => {
+                  const out = applyFrame(current, frame, f);
+                  if (out.reconcile) {
+                    pending.push(out.reconcile);
+                    timer ??= setTimeout(flush, 150);
+                  }
+                  return out.rows;
+                });
+              },
+              stop.signal,
+            );
             setLive(false);
             if (r.resync || stop.signal.aborted) break;
             cursor = r.last;
@@ -77,18 +90,28 @@ export function useLiveFeed(filters: FeedFilters): LiveFeed {
         }
       }
     })();
-    return () => { stop.abort(); if (timer) clearTimeout(timer); };
+    return () => {
+      stop.abort();
+      if (timer) clearTimeout(timer);
+    };
   }, [view]);
 
   const loadMore = useCallback(() => {
     if (paging.current || !next.current) return;
     paging.current = true;
     // Older pages are larger: scrolling far back costs fewer round trips.
-    feedPage(view, next.current, 500).then((page) => {
-      setRows((r) => mergePage(r, page.rows));
-      next.current = page.next_ts && page.next_id ? { ts: page.next_ts, id: page.next_id } : null;
-      setExhausted(!next.current);
-    }, (err: unknown) => setError(errorSentence(err))).finally(() => { paging.current = false; });
+    feedPage(view, next.current, 500)
+      .then(
+        (page) => {
+          setRows((r) => mergePage(r, page.rows));
+          next.current = page.next_ts && page.next_id ? { ts: page.next_ts, id: page.next_id } : null;
+          setExhausted(!next.current);
+        },
+        (err: unknown) => setError(errorSentence(err)),
+      )
+      .finally(() => {
+        paging.current = false;
+      });
   }, [view]);
 
   return { rows, loading, error, exhausted, live, loadMore };

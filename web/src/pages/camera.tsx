@@ -11,7 +11,10 @@ const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000
 
 /** A camera: live, its recording on a timeline with its events, a recorded range played back or exported as MP4 by its node. */
 export function CameraPage(props: { id: string }) {
-  const camera = useQuery({ queryKey: ['camera', props.id], queryFn: () => api<Camera>('GET', `/api/v1/cameras/${props.id}`) });
+  const camera = useQuery({
+    queryKey: ['camera', props.id],
+    queryFn: () => api<Camera>('GET', `/api/v1/cameras/${props.id}`),
+  });
   const [start, setStart] = useState(() => local(new Date(Date.now() - 10 * 60_000)));
   const [minutes, setMinutes] = useState(5);
   const [range, setRange] = useState<{ from: number; duration: number } | null>(null);
@@ -19,33 +22,77 @@ export function CameraPage(props: { id: string }) {
   if (camera.isPending) return <p className="empty">Loading…</p>;
   if (camera.isError) return <p className="empty">No such camera, or not yours to see.</p>;
   const c = camera.data;
-  const chosen = () => ({ from: Math.floor(new Date(start).getTime() / 1000), duration: Math.max(1, Math.min(86_400, Math.round(minutes * 60))) });
+  const chosen = () => ({
+    from: Math.floor(new Date(start).getTime() / 1000),
+    duration: Math.max(1, Math.min(86_400, Math.round(minutes * 60))),
+  });
   const exportMp4 = async (r: { from: number; duration: number }) => {
     setExportError(null);
     try {
-      const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${c.id}/play`, { intent: 'playback', ...r });
-      window.location.assign(`${play.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(play.token)}`);
-    } catch (err) { setExportError(errorSentence(err)); }
+      const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${c.id}/play`, {
+        intent: 'playback',
+        ...r,
+      });
+      window.location.assign(
+        `${play.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(play.token)}`,
+      );
+    } catch (err) {
+      setExportError(errorSentence(err));
+    }
   };
   return (
     <section className="camera">
-      <h2>{c.name} <span className={`badge ${c.status}`}>{c.status}</span></h2>
-      <p className="meta"><Link to={`/feed?camera=${c.id}`}>Events of this camera</Link>{c.recording ? ` · recorded, kept ${c.recording.retention}` : ' · not recorded'}</p>
+      <h2>
+        {c.name} <span className={`badge ${c.status}`}>{c.status}</span>
+      </h2>
+      <p className="meta">
+        <Link to={`/feed?camera=${c.id}`}>Events of this camera</Link>
+        {c.recording ? ` · recorded, kept ${c.recording.retention}` : ' · not recorded'}
+      </p>
       <div className="camera-views">
-        <div><h3>Live</h3><Player cameraId={c.id} controls /></div>
+        <div>
+          <h3>Live</h3>
+          <Player cameraId={c.id} controls />
+        </div>
         {c.recording && (
           <div>
             <h3>Recording</h3>
             <RecordingTimeline cameraId={c.id} onExport={exportMp4} />
             <h3>A range</h3>
-            <form className="range" onSubmit={(e) => { e.preventDefault(); setRange(chosen()); }}>
-              <label>From <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} /></label>
-              <label>Minutes <input type="number" min={1} max={1440} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} /></label>
+            <form
+              className="range"
+              onSubmit={(e) => {
+                e.preventDefault();
+                setRange(chosen());
+              }}
+            >
+              <label>
+                From <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} />
+              </label>
+              <label>
+                Minutes{' '}
+                <input
+                  type="number"
+                  min={1}
+                  max={1440}
+                  value={minutes}
+                  onChange={(e) => setMinutes(Number(e.target.value))}
+                />
+              </label>
               <button type="submit">Play</button>
-              <button type="button" onClick={() => exportMp4(chosen())}>Export MP4</button>
+              <button type="button" onClick={() => exportMp4(chosen())}>
+                Export MP4
+              </button>
               {exportError && <span className="error">Export refused: {exportError}</span>}
             </form>
-            {range && <Player key={`${range.from}-${range.duration}`} cameraId={c.id} controls request={{ intent: 'playback', ...range }} />}
+            {range && (
+              <Player
+                key={`${range.from}-${range.duration}`}
+                cameraId={c.id}
+                controls
+                request={{ intent: 'playback', ...range }}
+              />
+            )}
           </div>
         )}
       </div>

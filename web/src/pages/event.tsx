@@ -11,12 +11,30 @@ import { ErrorBoundary } from '../components/error-boundary.js';
 import { clip, eventTitle, isoOf, localised, text, when } from '../lib/text.js';
 import { isAdmin, useMe } from '../api/me.js';
 
-interface Attachment { ref: string; content_type: string; size: number }
+interface Attachment {
+  ref: string;
+  content_type: string;
+  size: number;
+}
 /** An event card as GET /events/{id} answers it; titles are strings or localisation objects (document 2). */
 interface Card {
-  event: { id: string; occurred_at: string; ended_at: string | null; interval: boolean; detector: string; detector_title: unknown; severity: unknown;
-    camera_id: string | null; camera_name: string | null; node_name: string | null; starred: boolean; subject_ref: string | null; attachments?: Attachment[] | null; org_id: string;
-    payload?: Record<string, unknown> | null };
+  event: {
+    id: string;
+    occurred_at: string;
+    ended_at: string | null;
+    interval: boolean;
+    detector: string;
+    detector_title: unknown;
+    severity: unknown;
+    camera_id: string | null;
+    camera_name: string | null;
+    node_name: string | null;
+    starred: boolean;
+    subject_ref: string | null;
+    attachments?: Attachment[] | null;
+    org_id: string;
+    payload?: Record<string, unknown> | null;
+  };
   rendered?: { title?: unknown; details?: Array<{ key: string; label: unknown; value: unknown }> | null } | null;
 }
 
@@ -30,7 +48,10 @@ export function EventPage(props: { id: string }) {
   const { search } = useLocation();
   const me = useMe();
   const qc = useQueryClient();
-  const card = useQuery({ queryKey: ['event', props.id], queryFn: () => api<Card>('GET', `/api/v1/events/${props.id}`) });
+  const card = useQuery({
+    queryKey: ['event', props.id],
+    queryFn: () => api<Card>('GET', `/api/v1/events/${props.id}`),
+  });
   const [playing, setPlaying] = useState(false);
   const star = useMutation({
     mutationFn: (on: boolean) => api(on ? 'POST' : 'DELETE', `/api/v1/events/${props.id}/star`),
@@ -43,14 +64,25 @@ export function EventPage(props: { id: string }) {
   const go = async (direction: 'previous' | 'next') => {
     const e = card.data!.event;
     const f = searchOfFilters(filtersFromSearch(search));
-    const r = await api<{ event: { id: string } | null }>('GET', `/api/v1/events/navigate?${f}${f ? '&' : ''}anchor=${encodeURIComponent(e.occurred_at)}&anchor_id=${e.id}&direction=${direction}`);
+    const r = await api<{ event: { id: string } | null }>(
+      'GET',
+      `/api/v1/events/navigate?${f}${f ? '&' : ''}anchor=${encodeURIComponent(e.occurred_at)}&anchor_id=${e.id}&direction=${direction}`,
+    );
     if (r.event) navigate(`/events/${r.event.id}${search}`);
   };
 
   if (card.isPending) return <p className="empty">Loading…</p>;
   if (card.isError) {
     const code = card.error instanceof ApiFailure ? card.error.code : 'error';
-    return <p className="empty">{code === 'archived_data_expired' ? 'This event was purged.' : code === 'not_found' ? 'No such event, or not yours to see.' : errorSentence(card.error)}</p>;
+    return (
+      <p className="empty">
+        {code === 'archived_data_expired'
+          ? 'This event was purged.'
+          : code === 'not_found'
+            ? 'No such event, or not yours to see.'
+            : errorSentence(card.error)}
+      </p>
+    );
   }
   const e = card.data.event;
   const details = Array.isArray(card.data.rendered?.details) ? card.data.rendered.details : [];
@@ -63,40 +95,88 @@ export function EventPage(props: { id: string }) {
         <button onClick={() => go('next')}>Older</button>
       </nav>
       <ErrorBoundary what="event heading" id={e.id} resetKey={card.data}>
-        <h2>{clip(localised(card.data.rendered?.title) || eventTitle(e), 1000)} <span className={`badge ${severityClass(e.severity)}`}>{severityName(e.severity)}</span></h2>
+        <h2>
+          {clip(localised(card.data.rendered?.title) || eventTitle(e), 1000)}{' '}
+          <span className={`badge ${severityClass(e.severity)}`}>{severityName(e.severity)}</span>
+        </h2>
         <p className="meta">
           <time dateTime={isoOf(e.occurred_at)}>{when(e.occurred_at)}</time>
-          {e.camera_id && <> · <Link to={`/cameras/${encodeURIComponent(e.camera_id)}`}>{clip(text(e.camera_name), 200) || 'camera'}</Link></>}
+          {e.camera_id && (
+            <>
+              {' '}
+              ·{' '}
+              <Link to={`/cameras/${encodeURIComponent(e.camera_id)}`}>
+                {clip(text(e.camera_name), 200) || 'camera'}
+              </Link>
+            </>
+          )}
           {e.node_name && <> · {clip(text(e.node_name), 200)}</>}
           {e.interval && <> · {e.ended_at ? `until ${when(e.ended_at)}` : 'open'}</>}
         </p>
       </ErrorBoundary>
       <div className="actions">
-        <button aria-pressed={e.starred} onClick={() => star.mutate(!e.starred)}>{e.starred ? '★ Starred' : '☆ Star'}</button>
+        <button aria-pressed={e.starred} onClick={() => star.mutate(!e.starred)}>
+          {e.starred ? '★ Starred' : '☆ Star'}
+        </button>
         {e.interval && !e.ended_at && isAdmin(me) && <button onClick={() => close.mutate()}>Close interval</button>}
-        {close.isError && <span className="error">{close.error instanceof ApiFailure && close.error.status === 403 ? 'Only an administrator or its module may close it.' : `Not closed. ${errorSentence(close.error)}`}</span>}
+        {close.isError && (
+          <span className="error">
+            {close.error instanceof ApiFailure && close.error.status === 403
+              ? 'Only an administrator or its module may close it.'
+              : `Not closed. ${errorSentence(close.error)}`}
+          </span>
+        )}
         {e.camera_id && <button onClick={() => setPlaying(true)}>Play from here</button>}
       </div>
-      {playing && e.camera_id && <Player cameraId={e.camera_id} controls request={{ intent: 'playback', from, duration: 120 }} />}
+      {playing && e.camera_id && (
+        <Player cameraId={e.camera_id} controls request={{ intent: 'playback', from, duration: 120 }} />
+      )}
       {!!e.attachments?.length && (
         <ErrorBoundary what="attachments of event" id={e.id} resetKey={card.data}>
-        <div className="attachments">
-          {e.attachments.map((a) => (
-            <figure key={text(a.ref)}>
-              <BlobImage path={`/api/v1/attachments/${a.ref}/preview`} alt={`preview of ${a.content_type}`} className="preview" />
-              <figcaption>{clip(text(a.content_type), 100)}, {(Number(a.size) / 1024).toFixed(0)} KiB <button className="link" onClick={() => download(`/api/v1/attachments/${a.ref}`, a.ref)}>Download</button></figcaption>
-            </figure>
-          ))}
-        </div>
+          <div className="attachments">
+            {e.attachments.map((a) => (
+              <figure key={text(a.ref)}>
+                <BlobImage
+                  path={`/api/v1/attachments/${a.ref}/preview`}
+                  alt={`preview of ${a.content_type}`}
+                  className="preview"
+                />
+                <figcaption>
+                  {clip(text(a.content_type), 100)}, {(Number(a.size) / 1024).toFixed(0)} KiB{' '}
+                  <button className="link" onClick={() => download(`/api/v1/attachments/${a.ref}`, a.ref)}>
+                    Download
+                  </button>
+                </figcaption>
+              </figure>
+            ))}
+          </div>
         </ErrorBoundary>
       )}
       <ErrorBoundary what="details of event" id={e.id} resetKey={card.data}>
-        <table className="details"><tbody>
-          {details.map((d, i) => <tr key={`${text(d.key)}-${i}`}><th>{clip(text(d.label) || text(d.key), 200)}</th><td>{show(d.value)}</td></tr>)}
-          {/* Without a template the payload is shown as it came. */}
-          {!details.length && payloadEntries(e.payload).map(([k, v]) => <tr key={k}><th>{clip(k, 200)}</th><td>{show(v)}</td></tr>)}
-          {e.subject_ref && <tr><th>Subject</th><td>{clip(text(e.subject_ref), 400)}</td></tr>}
-        </tbody></table>
+        <table className="details">
+          <tbody>
+            {details.map((d, i) => (
+              <tr key={`${text(d.key)}-${i}`}>
+                <th>{clip(text(d.label) || text(d.key), 200)}</th>
+                <td>{show(d.value)}</td>
+              </tr>
+            ))}
+            {/* Without a template the payload is shown as it came. */}
+            {!details.length &&
+              payloadEntries(e.payload).map(([k, v]) => (
+                <tr key={k}>
+                  <th>{clip(k, 200)}</th>
+                  <td>{show(v)}</td>
+                </tr>
+              ))}
+            {e.subject_ref && (
+              <tr>
+                <th>Subject</th>
+                <td>{clip(text(e.subject_ref), 400)}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
       </ErrorBoundary>
     </article>
   );

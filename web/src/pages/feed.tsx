@@ -12,7 +12,7 @@ import { CELL_MAX, clip, eventTitle, isoOf, text, when } from '../lib/text.js';
 const SEVERITY = ['debug', 'info', 'warning', 'error', 'critical'];
 /** A severity as a word: the stream sends the number, pages the name; an unknown one is shown as it came. */
 export const severityName = (s: unknown): string =>
-  typeof s === 'number' ? SEVERITY[s] ?? String(s) : typeof s === 'string' && s ? clip(s, 24) : '—';
+  typeof s === 'number' ? (SEVERITY[s] ?? String(s)) : typeof s === 'string' && s ? clip(s, 24) : '—';
 /** The CSS class of a severity: only the five known ones (by number or name) get a colour. */
 export const severityClass = (s: unknown): string => {
   const name = typeof s === 'number' ? SEVERITY[s] : s;
@@ -24,28 +24,77 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
   const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras });
   const [q, setQ] = useState(props.value.q ?? '');
   const [detector, setDetector] = useState(props.value.detector ?? '');
-  useEffect(() => { setQ(props.value.q ?? ''); setDetector(props.value.detector ?? ''); }, [props.value.q, props.value.detector]);
+  useEffect(() => {
+    setQ(props.value.q ?? '');
+    setDetector(props.value.detector ?? '');
+  }, [props.value.q, props.value.detector]);
   const f = props.value;
   const set = (patch: Partial<FeedFilters>) => props.onChange({ ...f, ...patch });
   return (
-    <form className="filters" onSubmit={(e) => { e.preventDefault(); set({ q: q || undefined, detector: detector || undefined }); }}>
-      <input name="q" placeholder="Search: words, field:value, &quot;a phrase&quot;" value={q} onChange={(e) => setQ(e.target.value)} />
-      <input name="detector" placeholder="Detector (mask with *)" value={detector} onChange={(e) => setDetector(e.target.value)} />
+    <form
+      className="filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        set({ q: q || undefined, detector: detector || undefined });
+      }}
+    >
+      <input
+        name="q"
+        placeholder='Search: words, field:value, "a phrase"'
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <input
+        name="detector"
+        placeholder="Detector (mask with *)"
+        value={detector}
+        onChange={(e) => setDetector(e.target.value)}
+      />
       <select name="camera" value={f.camera ?? ''} onChange={(e) => set({ camera: e.target.value || undefined })}>
         <option value="">All cameras</option>
-        {cameras.data?.map((c) => <option key={c.id} value={c.id}>{clip(text(c.name), 80)}</option>)}
+        {cameras.data?.map((c) => (
+          <option key={c.id} value={c.id}>
+            {clip(text(c.name), 80)}
+          </option>
+        ))}
       </select>
       <select name="severity" value={f.severity ?? ''} onChange={(e) => set({ severity: e.target.value || undefined })}>
         <option value="">Any visible severity</option>
-        {SEVERITY.map((s) => <option key={s} value={s}>{s === 'debug' ? 'debug and above' : `${s} and above`}</option>)}
+        {SEVERITY.map((s) => (
+          <option key={s} value={s}>
+            {s === 'debug' ? 'debug and above' : `${s} and above`}
+          </option>
+        ))}
       </select>
       <select name="category" value={f.category ?? ''} onChange={(e) => set({ category: e.target.value || undefined })}>
-        <option value="">Camera and system</option><option value="camera">Camera</option><option value="system">System</option>
+        <option value="">Camera and system</option>
+        <option value="camera">Camera</option>
+        <option value="system">System</option>
       </select>
-      <label><input type="checkbox" name="starred" checked={!!f.starred} onChange={(e) => set({ starred: e.target.checked || undefined })} />Starred</label>
-      <label><input type="checkbox" name="open" checked={!!f.open} onChange={(e) => set({ open: e.target.checked || undefined })} />Open</label>
+      <label>
+        <input
+          type="checkbox"
+          name="starred"
+          checked={!!f.starred}
+          onChange={(e) => set({ starred: e.target.checked || undefined })}
+        />
+        Starred
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          name="open"
+          checked={!!f.open}
+          onChange={(e) => set({ open: e.target.checked || undefined })}
+        />
+        Open
+      </label>
       <button type="submit">Apply</button>
-      {searchOfFilters(f) && <button type="button" className="link" onClick={() => props.onChange({})}>Clear</button>}
+      {searchOfFilters(f) && (
+        <button type="button" className="link" onClick={() => props.onChange({})}>
+          Clear
+        </button>
+      )}
     </form>
   );
 }
@@ -56,13 +105,28 @@ export function Row(props: { row: FeedRow; search: string }) {
   const id = text(r.id);
   const what = clip(eventTitle(r) + (r.subject_ref ? ` · ${text(r.subject_ref)}` : ''));
   return (
-    <a className={`row ${severityClass(r.severity)}`} href={`/events/${encodeURIComponent(id)}${props.search}`} data-event={id}
-      onClick={(e) => { if (e.metaKey || e.ctrlKey) return; e.preventDefault(); navigate(`/events/${encodeURIComponent(id)}${props.search}`); }}>
-      <time dateTime={isoOf(r.occurred_at)} title={isoOf(r.occurred_at)}>{when(r.occurred_at)}</time>
+    <a
+      className={`row ${severityClass(r.severity)}`}
+      href={`/events/${encodeURIComponent(id)}${props.search}`}
+      data-event={id}
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey) return;
+        e.preventDefault();
+        navigate(`/events/${encodeURIComponent(id)}${props.search}`);
+      }}
+    >
+      <time dateTime={isoOf(r.occurred_at)} title={isoOf(r.occurred_at)}>
+        {when(r.occurred_at)}
+      </time>
       <span className="sev">{severityName(r.severity)}</span>
-      <span className="what" title={what.length >= CELL_MAX ? eventTitle(r) : undefined}>{what}</span>
+      <span className="what" title={what.length >= CELL_MAX ? eventTitle(r) : undefined}>
+        {what}
+      </span>
       <span className="where">{clip(text(r.camera_name), 120) || (r.category === 'system' ? 'system' : '')}</span>
-      <span className="flags">{r.starred === true ? '★' : ''}{r.interval === true && !r.ended_at ? ' open' : ''}</span>
+      <span className="flags">
+        {r.starred === true ? '★' : ''}
+        {r.interval === true && !r.ended_at ? ' open' : ''}
+      </span>
     </a>
   );
 }
@@ -72,24 +136,54 @@ export function FeedPage() {
   const filters = filtersFromSearch(search);
   const feed = useLiveFeed(filters);
   const scroller = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ count: feed.rows.length, getScrollElement: () => scroller.current, estimateSize: () => 44, overscan: 12 });
+  const v = useVirtualizer({
+    count: feed.rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 44,
+    overscan: 12,
+  });
   const items = v.getVirtualItems();
   const last = items[items.length - 1];
-  useEffect(() => { if (last && last.index >= feed.rows.length - 20 && !feed.exhausted) feed.loadMore(); }, [last, feed]);
+  useEffect(() => {
+    if (last && last.index >= feed.rows.length - 20 && !feed.exhausted) feed.loadMore();
+  }, [last, feed]);
   const qs = searchOfFilters(filters);
   return (
     <section className="feed">
-      <Filters value={filters} onChange={(f) => { const s = searchOfFilters(f); navigate(`/feed${s ? `?${s}` : ''}`); }} />
+      <Filters
+        value={filters}
+        onChange={(f) => {
+          const s = searchOfFilters(f);
+          navigate(`/feed${s ? `?${s}` : ''}`);
+        }}
+      />
       <div className="feed-status">
         <span className={feed.live ? 'live-dot on' : 'live-dot'}>{feed.live ? 'live' : 'connecting'}</span>
-        <span>{feed.rows.length}{feed.exhausted ? '' : '+'} events</span>
+        <span>
+          {feed.rows.length}
+          {feed.exhausted ? '' : '+'} events
+        </span>
         {feed.error && <span className="error">{feed.error}</span>}
       </div>
       <div className="feed-list" ref={scroller} data-testid="feed-list">
-        {feed.loading && !feed.rows.length ? <p className="empty">Loading…</p> : !feed.rows.length ? <p className="empty">No event matches.</p> : (
+        {feed.loading && !feed.rows.length ? (
+          <p className="empty">Loading…</p>
+        ) : !feed.rows.length ? (
+          <p className="empty">No event matches.</p>
+        ) : (
           <div style={{ height: v.getTotalSize(), position: 'relative' }}>
             {items.map((it) => (
-              <div key={text(feed.rows[it.index]!.id)} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: it.size, transform: `translateY(${it.start}px)` }}>
+              <div
+                key={text(feed.rows[it.index]!.id)}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: it.size,
+                  transform: `translateY(${it.start}px)`,
+                }}
+              >
                 <ErrorBoundary what="event" id={text(feed.rows[it.index]!.id)} resetKey={feed.rows[it.index]} inline>
                   <Row row={feed.rows[it.index]!} search={qs ? `?${qs}` : ''} />
                 </ErrorBoundary>

@@ -12,15 +12,29 @@ function Tile(props: { camera: Camera; allowed: boolean; onVisible(id: string, v
   const { onVisible } = props;
   const id = props.camera.id;
   useEffect(() => {
-    const io = new IntersectionObserver((entries) => onVisible(id, entries.some((e) => e.isIntersecting)), { rootMargin: '100px' });
+    const io = new IntersectionObserver(
+      (entries) =>
+        onVisible(
+          id,
+          entries.some((e) => e.isIntersecting),
+        ),
+      { rootMargin: '100px' },
+    );
     io.observe(ref.current!);
     return () => io.disconnect();
   }, [onVisible, id]);
   const c = props.camera;
   return (
     <div ref={ref} className={`tile status-${c.status}`} data-camera={c.id}>
-      {props.allowed && c.status !== 'unavailable' ? <Player cameraId={c.id} request={{ profile: 'MAIN' }} /> : <div className="player idle">{c.status === 'unavailable' ? 'Unavailable' : 'Paused'}</div>}
-      <div className="caption"><Link to={`/cameras/${c.id}`}>{c.name}</Link><span className={`badge ${c.status}`}>{c.status}</span></div>
+      {props.allowed && c.status !== 'unavailable' ? (
+        <Player cameraId={c.id} request={{ profile: 'MAIN' }} />
+      ) : (
+        <div className="player idle">{c.status === 'unavailable' ? 'Unavailable' : 'Paused'}</div>
+      )}
+      <div className="caption">
+        <Link to={`/cameras/${c.id}`}>{c.name}</Link>
+        <span className={`badge ${c.status}`}>{c.status}</span>
+      </div>
     </div>
   );
 }
@@ -28,12 +42,20 @@ function Tile(props: { camera: Camera; allowed: boolean; onVisible(id: string, v
 export function LivePage() {
   const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras, refetchInterval: 15_000 });
   const [visible, setVisible] = useState<Record<string, boolean>>({});
-  const onVisible = useCallback((id: string, v: boolean) => setVisible((s) => (s[id] === v ? s : { ...s, [id]: v })), []);
+  const onVisible = useCallback(
+    (id: string, v: boolean) => setVisible((s) => (s[id] === v ? s : { ...s, [id]: v })),
+    [],
+  );
   if (cameras.isPending) return <p className="empty">Loading cameras…</p>;
   if (cameras.isError) return <p className="error">The cameras could not be read.</p>;
   if (!cameras.data.length) return <p className="empty">No camera you may see yet.</p>;
   // The budget goes to the visible tiles in page order.
-  const playing = new Set(cameras.data.filter((c) => visible[c.id]).slice(0, PLAYER_BUDGET).map((c) => c.id));
+  const playing = new Set(
+    cameras.data
+      .filter((c) => visible[c.id])
+      .slice(0, PLAYER_BUDGET)
+      .map((c) => c.id),
+  );
   return (
     <div className="grid">
       {cameras.data.map((c) => (

@@ -27,7 +27,10 @@ export class DvrService {
   private readonly writes = new Map<string, number[]>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly log: Logger, private readonly now: () => number) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {}
 
   /** Applies the configuration: which streams record where. Stores load their folders on first use. */
   async configure(streams: StreamSettings[], storages: StorageSettings[]): Promise<void> {
@@ -36,20 +39,35 @@ export class DvrService {
     for (const name of [...this.recordings.keys()]) {
       const r = this.recordings.get(name)!;
       const s = wanted.get(name);
-      if (!s || s.dvr!.storage !== r.storage) { await r.queue; this.recordings.delete(name); }
+      if (!s || s.dvr!.storage !== r.storage) {
+        await r.queue;
+        this.recordings.delete(name);
+      }
     }
     for (const s of wanted.values()) {
       const existing = this.recordings.get(s.name);
-      if (existing) { existing.retentionMs = retentionMs(s.dvr!.retention); continue; }
+      if (existing) {
+        existing.retentionMs = retentionMs(s.dvr!.retention);
+        continue;
+      }
       const store = new DvrStore(this.storages.get(s.dvr!.storage)!.path, s.name);
-      const rec: Recording = { store, storage: s.dvr!.storage, retentionMs: retentionMs(s.dvr!.retention), queue: Promise.resolve() };
+      const rec: Recording = {
+        store,
+        storage: s.dvr!.storage,
+        retentionMs: retentionMs(s.dvr!.retention),
+        queue: Promise.resolve(),
+      };
       this.recordings.set(s.name, rec);
-      rec.queue = store.load().catch((err: unknown) => this.log.error({ err, stream: s.name }, 'recording folder unreadable'));
+      rec.queue = store
+        .load()
+        .catch((err: unknown) => this.log.error({ err, stream: s.name }, 'recording folder unreadable'));
     }
     // Playback of what was recorded before a restart must work from the first request.
     await Promise.all([...this.recordings.values()].map((r) => r.queue));
     if (!this.timer) {
-      this.timer = setInterval(() => { void this.sweep(); }, SWEEP_MS);
+      this.timer = setInterval(() => {
+        void this.sweep();
+      }, SWEEP_MS);
       this.timer.unref();
     }
   }
@@ -94,10 +112,12 @@ export class DvrService {
   async sweep(): Promise<void> {
     const now = this.now();
     for (const [stream, rec] of this.recordings) {
-      rec.queue = rec.queue.then(async () => {
-        const n = await rec.store.pruneBefore(now - rec.retentionMs);
-        if (n > 0) this.log.debug({ stream, removed: n }, 'retention removed old segments');
-      }).catch((err: unknown) => this.log.error({ err, stream }, 'retention sweep failed'));
+      rec.queue = rec.queue
+        .then(async () => {
+          const n = await rec.store.pruneBefore(now - rec.retentionMs);
+          if (n > 0) this.log.debug({ stream, removed: n }, 'retention removed old segments');
+        })
+        .catch((err: unknown) => this.log.error({ err, stream }, 'retention sweep failed'));
       await rec.queue;
     }
   }

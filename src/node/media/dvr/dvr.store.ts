@@ -31,7 +31,10 @@ export class DvrStore {
   private total = 0;
   readonly dir: string;
 
-  constructor(readonly storagePath: string, readonly stream: string) {
+  constructor(
+    readonly storagePath: string,
+    readonly stream: string,
+  ) {
     this.dir = resolveInside(storagePath, stream);
   }
 
@@ -127,12 +130,19 @@ export class DvrStore {
   }
 
   private async writeIndex(): Promise<void> {
-    await writeFileAtomic(join(this.dir, INDEX_FILE), this.segments.map((s) => JSON.stringify(s) + '\n').join(''), 0o640);
+    await writeFileAtomic(
+      join(this.dir, INDEX_FILE),
+      this.segments.map((s) => JSON.stringify(s) + '\n').join(''),
+      0o640,
+    );
   }
 
   /** The index as written on disk (tests and tools). */
   async readIndex(): Promise<RecordedSegment[]> {
     const text = await readFile(join(this.dir, INDEX_FILE), 'utf8');
-    return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordedSegment);
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as RecordedSegment);
   }
 }

@@ -33,8 +33,10 @@ export function parseLivePlaylist(text: string): LivePlaylist | null {
     if (line.startsWith('#EXT-X-TARGETDURATION:')) pl.targetDuration = Number(line.slice(22)) || 1;
     else if (line.startsWith('#EXT-X-MEDIA-SEQUENCE:')) pl.mediaSequence = Number(line.slice(22)) || 0;
     else if (line.startsWith('#EXTINF:')) duration = parseFloat(line.slice(8));
-    else if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) { const t = Date.parse(line.slice(25)); pdt = Number.isFinite(t) ? t : null; }
-    else if (line === '#EXT-X-ENDLIST') pl.ended = true;
+    else if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) {
+      const t = Date.parse(line.slice(25));
+      pdt = Number.isFinite(t) ? t : null;
+    } else if (line === '#EXT-X-ENDLIST') pl.ended = true;
     else if (!line.startsWith('#')) {
       if (duration !== null && Number.isFinite(duration) && SEGMENT_URI.test(line)) {
         pl.segments.push({ uri: line, seq: pl.mediaSequence + pl.segments.length, duration, startMs: pdt });

@@ -12,8 +12,15 @@ const FPS_WINDOW_MS = 5000;
 const BASELINE_SEGMENTS = 30;
 const RECENT_SEGMENTS = 3;
 
-interface FrameSample { t: number; frame: number }
-interface SegmentSample { t: number; bytes: number; duration: number }
+interface FrameSample {
+  t: number;
+  frame: number;
+}
+interface SegmentSample {
+  t: number;
+  bytes: number;
+  duration: number;
+}
 
 export class Health {
   private framesSeen: FrameSample[] = [];

@@ -187,17 +187,27 @@ export class Ingest {
     const proxy = this.gate ? await this.gate.open().catch(() => null) : null;
     if (this.stopping || run !== this.run) return;
     // Never without the gate: a failure to open it is a failed run, retried with back-off.
-    if (this.gate && !proxy) { this.fail('cannot open the source gate'); this.scheduleRestart(); return; }
+    if (this.gate && !proxy) {
+      this.fail('cannot open the source gate');
+      this.scheduleRestart();
+      return;
+    }
     const args = ffmpegArgs(proxy ? { ...this.plan, args: withHttpProxy(this.plan.args, proxy) } : this.plan, {
       encode: this.plan.encode || this.forceEncode,
       segmentSecs: this.o.segmentSecs,
-      bitrateKbps: this.plan.kind === 'testsrc' ? Number(new URL(this.o.input).searchParams.get('bitrate') ?? 150) || 150 : undefined,
+      bitrateKbps:
+        this.plan.kind === 'testsrc'
+          ? Number(new URL(this.o.input).searchParams.get('bitrate') ?? 150) || 150
+          : undefined,
       liveDir: this.o.liveDir,
       run,
     });
     this.runStartedAt = this.o.now();
     if (this.state !== 'failing') this.setState('starting', null);
-    const child = spawnMedia(this.o.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(proxy ? { env: gatedEnv(process.env) } : {}) });
+    const child = spawnMedia(this.o.ffmpeg, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(proxy ? { env: gatedEnv(process.env) } : {}),
+    });
     this.child = child;
     this.o.log.debug({ stream: this.o.stream, pid: child.pid, run }, 'ingest started');
     let progress = '';
@@ -229,27 +239,38 @@ export class Ingest {
       });
       child.once('exit', (code, signal) => {
         if (this.child === child) this.child = null;
-        void this.poll().catch(() => undefined).then(() => {
-          if (!this.stopping) {
-            const tail = this.stderrTail.filter((l) => !/^(Press|frame=|\[.*@ 0x[0-9a-f]+\] Opening)/.test(l));
-            const reason = this.pendingReason ?? tail[tail.length - 1] ?? `ffmpeg exited with ${signal ?? code}`;
-            this.pendingReason = null;
-            this.fail(code === 0 && !this.pendingSwitch ? `the source ended (${reason})` : reason);
-            this.scheduleRestart();
-          }
-          resolve();
-        });
+        void this.poll()
+          .catch(() => undefined)
+          .then(() => {
+            if (!this.stopping) {
+              const tail = this.stderrTail.filter((l) => !/^(Press|frame=|\[.*@ 0x[0-9a-f]+\] Opening)/.test(l));
+              const reason = this.pendingReason ?? tail[tail.length - 1] ?? `ffmpeg exited with ${signal ?? code}`;
+              this.pendingReason = null;
+              this.fail(code === 0 && !this.pendingSwitch ? `the source ended (${reason})` : reason);
+              this.scheduleRestart();
+            }
+            resolve();
+          });
       });
     });
-    if (!this.timer) this.timer = setInterval(() => { void this.tick(); }, POLL_MS);
+    if (!this.timer)
+      this.timer = setInterval(() => {
+        void this.tick();
+      }, POLL_MS);
   }
 
   private stderrLine(line: string, child: ChildProcess): void {
     // Camera credentials must not reach logs, the API or the events feed through an error message.
     this.stderrTail.push(maskUrlCredentials(line));
     if (this.stderrTail.length > 20) this.stderrTail.shift();
-    if (/^Input #0/.test(line)) { this.inInput = true; return; }
-    if (/^(Output #0|Stream mapping)/.test(line)) { this.inInput = false; return; }
+    if (/^Input #0/.test(line)) {
+      this.inInput = true;
+      return;
+    }
+    if (/^(Output #0|Stream mapping)/.test(line)) {
+      this.inInput = false;
+      return;
+    }
     if (!this.inInput) return;
     const m = /Stream #0:\d+.*?: Video: (\w+)/.exec(line);
     if (!m) return;
@@ -263,7 +284,10 @@ export class Ingest {
       this.forceEncode = true;
       this.pendingSwitch = true;
       this.pendingReason = `source video is ${this.codec}: switching to H.264 encoding`;
-      this.o.log.info({ stream: this.o.stream, codec: this.codec }, 'source codec cannot be copied into HLS; encoding instead');
+      this.o.log.info(
+        { stream: this.o.stream, codec: this.codec },
+        'source codec cannot be copied into HLS; encoding instead',
+      );
       child.kill('SIGKILL');
     }
   }
@@ -289,7 +313,11 @@ export class Ingest {
   private async poll(): Promise<void> {
     const file = join(this.o.liveDir, 'index.m3u8');
     let mtime: number;
-    try { mtime = (await stat(file)).mtimeMs; } catch { return; }
+    try {
+      mtime = (await stat(file)).mtimeMs;
+    } catch {
+      return;
+    }
     if (mtime === this.playlistMtime) return;
     this.playlistMtime = mtime;
     const pl = parseLivePlaylist(await readFile(file, 'utf8'));
@@ -300,7 +328,11 @@ export class Ingest {
       if (s.seq <= this.lastSeq) continue;
       const path = join(this.o.liveDir, s.uri);
       let bytes: number;
-      try { bytes = (await stat(path)).size; } catch { continue; }
+      try {
+        bytes = (await stat(path)).size;
+      } catch {
+        continue;
+      }
       fresh.push({ ...s, path, bytes, start: s.startMs ?? now - s.duration * 1000 });
     }
     const listed = new Set(pl.segments.map((s) => s.uri));
@@ -338,7 +370,10 @@ export class Ingest {
     if (!this.pendingSwitch) this.attempt++;
     this.pendingSwitch = false;
     this.restarts++;
-    this.restartTimer = setTimeout(() => { this.restartTimer = null; void this.spawnRun(); }, delay);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      void this.spawnRun();
+    }, delay);
   }
 
   private setState(state: IngestState, reason: string | null): void {

@@ -10,7 +10,9 @@ import { Ingest, type IngestState, type IngestStatus } from './ingest.process.js
  * Where the pipeline reports each stream's state: the system domain's StreamRegistry. Declared
  * here, the lower module, because the registry's module imports the pipeline's type.
  */
-export interface StreamStateSink { set(name: string, state: IngestState | 'parked'): void }
+export interface StreamStateSink {
+  set(name: string, state: IngestState | 'parked'): void;
+}
 
 export interface PipelineOptions {
   log: Logger;
@@ -59,10 +61,17 @@ export class MediaPipeline {
     const wanted = new Map(streams.map((s) => [s.name, s]));
     for (const [name, e] of this.entries) {
       const next = wanted.get(name);
-      if (!next) { this.entries.delete(name); void this.halt(e); continue; }
+      if (!next) {
+        this.entries.delete(name);
+        void this.halt(e);
+        continue;
+      }
       const restart = next.input !== e.settings.input || JSON.stringify(next.dvr) !== JSON.stringify(e.settings.dvr);
       e.settings = next;
-      if (restart && e.ingest) { void this.halt(e).then(() => this.launchIfWanted(name)); continue; }
+      if (restart && e.ingest) {
+        void this.halt(e).then(() => this.launchIfWanted(name));
+        continue;
+      }
       if (next.on_demand && e.ingest && this.o.viewers(name) === 0) this.park(name, e);
       else if (!next.on_demand && !e.ingest) this.launch(name, e);
     }
@@ -158,7 +167,9 @@ export class MediaPipeline {
       e.unregister?.();
       e.unregister = null;
       await rm(resolveInside(this.o.liveRoot, name), { recursive: true, force: true }).catch(() => undefined);
-    })().finally(() => { e.stopping = null; });
+    })().finally(() => {
+      e.stopping = null;
+    });
     return e.stopping;
   }
 

@@ -67,7 +67,9 @@ export function planInput(input: string): InputPlan {
     case 'testsrc': {
       const o = testsrcOptions(new URL(input));
       return {
-        kind, encode: true, nominalFps: o.rate,
+        kind,
+        encode: true,
+        nominalFps: o.rate,
         args: ['-re', '-f', 'lavfi', '-i', `testsrc=size=${o.width}x${o.height}:rate=${o.rate}`],
       };
     }
@@ -83,8 +85,20 @@ export function planInput(input: string): InputPlan {
       // Only network protocols: an HLS playlist may name `file:` segments, which ffmpeg's hls
       // demuxer opens (with a media extension) unless the whitelist says no (issue 25, item 3).
       return {
-        kind, encode: false,
-        args: ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '4', '-protocol_whitelist', HTTP_PROTOCOLS, '-i', input],
+        kind,
+        encode: false,
+        args: [
+          '-reconnect',
+          '1',
+          '-reconnect_streamed',
+          '1',
+          '-reconnect_delay_max',
+          '4',
+          '-protocol_whitelist',
+          HTTP_PROTOCOLS,
+          '-i',
+          input,
+        ],
       };
   }
 }

@@ -19,7 +19,11 @@ export class SourceGate {
   private readonly host: string;
   private readonly port: string;
 
-  constructor(source: string, private readonly log: Pick<Logger, 'warn'>, private readonly stream: string) {
+  constructor(
+    source: string,
+    private readonly log: Pick<Logger, 'warn'>,
+    private readonly stream: string,
+  ) {
     const u = new URL(source);
     this.host = u.hostname.toLowerCase();
     this.port = u.port || (u.protocol === 'https:' ? '443' : '80');
@@ -30,8 +34,14 @@ export class SourceGate {
     if (!this.server) {
       const server = createServer((req, res) => this.forward(req, res));
       server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => this.tunnel(req, socket, head));
-      server.on('connection', (s: Socket) => { this.sockets.add(s); s.once('close', () => this.sockets.delete(s)); });
-      await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+      server.on('connection', (s: Socket) => {
+        this.sockets.add(s);
+        s.once('close', () => this.sockets.delete(s));
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+      });
       this.server = server;
     }
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
@@ -53,27 +63,47 @@ export class SourceGate {
 
   private refuse(target: string): void {
     // The host only: a path or query may carry the camera's credentials.
-    this.log.warn({ stream: this.stream, refused_host: target }, 'source gate refused a request to another host than the source');
+    this.log.warn(
+      { stream: this.stream, refused_host: target },
+      'source gate refused a request to another host than the source',
+    );
   }
 
   /** A plain http request through the proxy: `GET http://host:port/path`. */
   private forward(req: IncomingMessage, res: ServerResponse): void {
     let u: URL;
-    try { u = new URL(req.url ?? ''); } catch { res.writeHead(400).end(); return; }
+    try {
+      u = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
     if (u.protocol !== 'http:' || !this.allowed(u.hostname, u.port, false)) {
       this.refuse(u.hostname);
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('the source gate allows only the source\'s own host\n');
+      res.writeHead(403, { 'content-type': 'text/plain' }).end("the source gate allows only the source's own host\n");
       return;
     }
     const headers = { ...req.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
     // Redirects are not followed here: a 3xx goes back to ffmpeg, whose next hop comes here again.
-    const up = request({ host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port || 80, method: req.method, path: `${u.pathname}${u.search}`, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    const up = request(
+      {
+        host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: u.port || 80,
+        method: req.method,
+        path: `${u.pathname}${u.search}`,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    up.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
     });
-    up.on('error', () => { if (!res.headersSent) res.writeHead(502).end(); else res.destroy(); });
     res.on('close', () => up.destroy());
     req.pipe(up);
   }
@@ -81,7 +111,11 @@ export class SourceGate {
   /** An https source: `CONNECT host:port`, then TLS end to end between ffmpeg and the source. */
   private tunnel(req: IncomingMessage, socket: Socket, head: Buffer): void {
     let u: URL | null = null;
-    try { u = new URL(`https://${req.url ?? ''}`); } catch { /* refused below */ }
+    try {
+      u = new URL(`https://${req.url ?? ''}`);
+    } catch {
+      /* refused below */
+    }
     if (!u || !this.allowed(u.hostname, u.port, true)) {
       this.refuse(u?.hostname ?? '(unparsable)');
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
@@ -102,6 +136,16 @@ export class SourceGate {
 /** The environment of an ffmpeg behind a gate: no proxy variable of the host may take it elsewhere (`no_proxy` would bypass the gate). */
 export function gatedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const k of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY', 'all_proxy', 'ALL_PROXY']) delete out[k];
+  for (const k of [
+    'http_proxy',
+    'HTTP_PROXY',
+    'https_proxy',
+    'HTTPS_PROXY',
+    'no_proxy',
+    'NO_PROXY',
+    'all_proxy',
+    'ALL_PROXY',
+  ])
+    delete out[k];
   return out;
 }

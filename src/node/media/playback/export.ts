@@ -17,7 +17,11 @@ function ffconcatPath(p: string): string {
  * the download at once. Written under `{data_dir}/tmp` and removed by `cleanup`.
  */
 export async function exportMp4(
-  ffmpeg: string, tmpDir: string, segments: Array<RecordedSegment & { path: string }>, fromMs: number, toMs: number,
+  ffmpeg: string,
+  tmpDir: string,
+  segments: Array<RecordedSegment & { path: string }>,
+  fromMs: number,
+  toMs: number,
 ): Promise<{ file: string; cleanup(): Promise<void> }> {
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
   const id = randomUUID();
@@ -27,7 +31,8 @@ export async function exportMp4(
   segments.forEach((s, i) => {
     lines.push(`file ${ffconcatPath(s.path)}`);
     if (i === 0 && fromMs > s.start) lines.push(`inpoint ${((fromMs - s.start) / 1000).toFixed(3)}`);
-    if (i === segments.length - 1 && toMs < s.start + s.duration) lines.push(`outpoint ${((toMs - s.start) / 1000).toFixed(3)}`);
+    if (i === segments.length - 1 && toMs < s.start + s.duration)
+      lines.push(`outpoint ${((toMs - s.start) / 1000).toFixed(3)}`);
   });
   await writeFile(list, lines.join('\n') + '\n', { mode: 0o600 });
   const cleanup = async (): Promise<void> => {
@@ -35,7 +40,27 @@ export async function exportMp4(
     await rm(file, { force: true });
   };
   try {
-    await run(ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-map', '0:v:0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', file]);
+    await run(ffmpeg, [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-map',
+      '0:v:0',
+      '-c',
+      'copy',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      file,
+    ]);
   } catch (err) {
     await cleanup();
     throw err;
@@ -48,8 +73,13 @@ function run(ffmpeg: string, args: string[]): Promise<void> {
     const p = spawnMedia(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     const kill = setTimeout(() => p.kill('SIGKILL'), 120_000);
-    p.stderr!.setEncoding('utf8').on('data', (c: string) => { err += c; });
-    p.once('error', (e) => { clearTimeout(kill); reject(e); });
+    p.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+    });
+    p.once('error', (e) => {
+      clearTimeout(kill);
+      reject(e);
+    });
     p.once('exit', (code) => {
       clearTimeout(kill);
       if (code === 0) resolve();

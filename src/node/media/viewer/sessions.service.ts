@@ -24,17 +24,31 @@ export interface ViewerSession {
 export class ViewerSessions {
   private readonly sessions = new Map<string, ViewerSession>();
 
-  constructor(private readonly now: () => number, private readonly idleMs = SESSION_IDLE_MS) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly idleMs = SESSION_IDLE_MS,
+  ) {}
 
   touch(claims: TicketClaims, client: { ip: string; userAgent: string }): void {
     if (!claims.sid) return;
     const now = this.now();
     const s = this.sessions.get(claims.sid);
-    if (s && now - s.last_seen_ms <= this.idleMs) { s.last_seen_ms = now; return; }
+    if (s && now - s.last_seen_ms <= this.idleMs) {
+      s.last_seen_ms = now;
+      return;
+    }
     this.sessions.set(claims.sid, {
-      id: claims.sid, stream: claims.stream, protocol: 'hls', client_ip: client.ip, user_agent: client.userAgent.slice(0, 512),
-      sub: claims.sub, subject_kind: claims.subject_kind ?? null, subject_name: claims.subject_name ?? null,
-      camera_id: claims.camera_id ?? null, started_ms: now, last_seen_ms: now,
+      id: claims.sid,
+      stream: claims.stream,
+      protocol: 'hls',
+      client_ip: client.ip,
+      user_agent: client.userAgent.slice(0, 512),
+      sub: claims.sub,
+      subject_kind: claims.subject_kind ?? null,
+      subject_name: claims.subject_name ?? null,
+      camera_id: claims.camera_id ?? null,
+      started_ms: now,
+      last_seen_ms: now,
     });
   }
 

@@ -50,7 +50,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.leng
 export class ViewerAccess {
   private jwks: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | null = null;
 
-  constructor(private readonly clock: Clock, private readonly grants: MediaGrants, private readonly keys: SessionKeyRing) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly grants: MediaGrants,
+    private readonly keys: SessionKeyRing,
+  ) {}
 
   /** The claims a ticket for this use would carry; throws 403. null when media is unprotected. */
   async admit(backend: AuthBackend | undefined, use: MediaUse): Promise<TicketClaims | null> {
@@ -63,14 +67,29 @@ export class ViewerAccess {
     }
     if (!use.token) throw refuse;
     let typ: string | undefined;
-    try { typ = decodeProtectedHeader(use.token).typ; } catch { throw refuse; }
+    try {
+      typ = decodeProtectedHeader(use.token).typ;
+    } catch {
+      throw refuse;
+    }
     const exp = Math.floor(this.clock.now() / 1000) + TICKET_TTL_SECS;
     if (typ === GRANT_TOKEN_TYPE) {
-      const g = await this.grants.verify(use.token, { stream: use.stream, protocol: MEDIA_PROTOCOL, address: use.address });
+      const g = await this.grants.verify(use.token, {
+        stream: use.stream,
+        protocol: MEDIA_PROTOCOL,
+        address: use.address,
+      });
       if (!g || !(INTENT_KINDS[g.intent] ?? []).includes(use.kind)) throw refuse;
       return {
-        sid: randomUUID(), stream: use.stream, protocols: g.protocols, sub: 'admin', subject_kind: 'admin',
-        subject_name: 'node administrator (media grant)', ip: g.ip, intent: g.intent, exp,
+        sid: randomUUID(),
+        stream: use.stream,
+        protocols: g.protocols,
+        sub: 'admin',
+        subject_kind: 'admin',
+        subject_name: 'node administrator (media grant)',
+        ip: g.ip,
+        intent: g.intent,
+        exp,
       };
     }
     const p = await this.verifyViewer(backend, use.token).catch(() => null);
@@ -78,9 +97,14 @@ export class ViewerAccess {
     const protocols = p.protocols;
     if (protocols !== undefined && !(Array.isArray(protocols) && protocols.includes(MEDIA_PROTOCOL))) throw refuse;
     return {
-      sid: randomUUID(), stream: use.stream, sub: str(p.sub) ?? '',
+      sid: randomUUID(),
+      stream: use.stream,
+      sub: str(p.sub) ?? '',
       protocols: Array.isArray(protocols) ? protocols.filter((x): x is string => typeof x === 'string') : undefined,
-      subject_kind: str(p.subject_kind), subject_name: str(p.subject_name), camera_id: str(p.camera_id), exp,
+      subject_kind: str(p.subject_kind),
+      subject_name: str(p.subject_name),
+      camera_id: str(p.camera_id),
+      exp,
     };
   }
 
@@ -99,7 +123,8 @@ export class ViewerAccess {
   private async verifyViewer(backend: AuthBackend, token: string): Promise<JWTPayload> {
     const options = { currentDate: new Date(this.clock.now()), requiredClaims: ['exp'] };
     if (backend.kind === 'hs256') {
-      return (await jwtVerify(token, new TextEncoder().encode(backend.secret), { ...options, algorithms: ['HS256'] })).payload;
+      return (await jwtVerify(token, new TextEncoder().encode(backend.secret), { ...options, algorithms: ['HS256'] }))
+        .payload;
     }
     if (this.jwks?.url !== backend.url) this.jwks = { url: backend.url, set: createRemoteJWKSet(new URL(backend.url)) };
     return (await jwtVerify(token, this.jwks.set, options)).payload;

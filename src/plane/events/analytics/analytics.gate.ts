@@ -26,8 +26,11 @@ export interface AnalyticsLimits {
 export function analyticsLimits(poolMax: number, over: Partial<AnalyticsLimits> = {}): AnalyticsLimits {
   const processSlots = Math.max(1, Math.floor(poolMax * 0.3));
   return {
-    processSlots, orgSlots: Math.max(1, Math.floor(processSlots / 2)),
-    deadlineMs: ANALYTICS_DEADLINE_MS, batchBudgetMs: ANALYTICS_BATCH_BUDGET_MS, ...over,
+    processSlots,
+    orgSlots: Math.max(1, Math.floor(processSlots / 2)),
+    deadlineMs: ANALYTICS_DEADLINE_MS,
+    batchBudgetMs: ANALYTICS_BATCH_BUDGET_MS,
+    ...over,
   };
 }
 
@@ -63,6 +66,6 @@ export class AnalyticsSlots {
 
   /** Slots in use, overall and for one organisation (tests, figures). */
   inUse(orgId?: string): number {
-    return orgId === undefined ? this.busy : this.byOrg.get(orgId) ?? 0;
+    return orgId === undefined ? this.busy : (this.byOrg.get(orgId) ?? 0);
   }
 }

@@ -4,8 +4,19 @@ import { isUuid } from '../../http/list.js';
 import { parseTimestamp } from '../../../common/time.js';
 import type { AnalyticsQueryBody } from './analytics.schemas.js';
 
-export const MEASURES = ['count_events', 'unique_cameras', 'open_events', 'avg_confidence', 'total_duration_seconds', 'avg_duration_seconds',
-  'field_count', 'field_sum', 'field_avg', 'field_min', 'field_max'] as const;
+export const MEASURES = [
+  'count_events',
+  'unique_cameras',
+  'open_events',
+  'avg_confidence',
+  'total_duration_seconds',
+  'avg_duration_seconds',
+  'field_count',
+  'field_sum',
+  'field_avg',
+  'field_min',
+  'field_max',
+] as const;
 export type Measure = (typeof MEASURES)[number];
 export const GROUP_BYS = ['none', 'detector', 'camera', 'node', 'severity', 'category', 'field'] as const;
 export type GroupBy = (typeof GROUP_BYS)[number];
@@ -20,8 +31,15 @@ export const FILTER_LIST_MAX = 64;
 const DETECTOR_MAX = 256;
 const KEY_RE = /^[a-z][a-z0-9_]{0,63}$/;
 
-export interface FieldRef { template_id: string; key: string }
-export interface FieldCondition { field: FieldRef; op: FieldOp; value: string | number | boolean | null }
+export interface FieldRef {
+  template_id: string;
+  key: string;
+}
+export interface FieldCondition {
+  field: FieldRef;
+  op: FieldOp;
+  value: string | number | boolean | null;
+}
 
 /** A query as the engine runs it: defaults applied, lists deduplicated and sorted, the organisation resolved. */
 export interface NormalQuery {
@@ -37,15 +55,24 @@ export interface NormalQuery {
   bucket: Bucket;
   semantics: Semantics;
   filters: {
-    detectors: string[]; cameraIds: string[]; tagIds: string[]; nodeIds: string[];
-    severityMin: number | null; severityMax: number | null; category: 'camera' | 'system' | null;
-    starred: boolean | null; open: boolean | null; fields: FieldCondition[];
+    detectors: string[];
+    cameraIds: string[];
+    tagIds: string[];
+    nodeIds: string[];
+    severityMin: number | null;
+    severityMax: number | null;
+    category: 'camera' | 'system' | null;
+    starred: boolean | null;
+    open: boolean | null;
+    fields: FieldCondition[];
   };
   topLimit: number;
   warnings: string[];
 }
 
-const bad = (code: BadRequestCode): never => { throw errors.badRequest(code); };
+const bad = (code: BadRequestCode): never => {
+  throw errors.badRequest(code);
+};
 
 /** An IANA zone both Intl and PostgreSQL know by name (no POSIX strings, no bare offsets). */
 export function isTimeZone(tz: string): boolean {
@@ -53,14 +80,23 @@ export function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }
 
 export const FIELD_MEASURES: readonly Measure[] = ['field_count', 'field_sum', 'field_avg', 'field_min', 'field_max'];
 
 function fieldRef(v: unknown): FieldRef {
   const r = v as Partial<FieldRef> | null;
-  if (!r || typeof r.template_id !== 'string' || typeof r.key !== 'string' || !isUuid(r.template_id) || !KEY_RE.test(r.key)) bad('analytics_field_bad_key');
+  if (
+    !r ||
+    typeof r.template_id !== 'string' ||
+    typeof r.key !== 'string' ||
+    !isUuid(r.template_id) ||
+    !KEY_RE.test(r.key)
+  )
+    bad('analytics_field_bad_key');
   return { template_id: r!.template_id!.toLowerCase(), key: r!.key! };
 }
 
@@ -132,20 +168,40 @@ export function normalise(body: AnalyticsQueryBody, ownOrg: string): NormalQuery
 
   const f = body.filters ?? {};
   const detectors = list(f.detectors);
-  for (const d of detectors) if (d.length === 0 || d.length > DETECTOR_MAX || d.slice(0, -1).includes('*') || d === '*') bad('analytics_bad_detector');
+  for (const d of detectors)
+    if (d.length === 0 || d.length > DETECTOR_MAX || d.slice(0, -1).includes('*') || d === '*')
+      bad('analytics_bad_detector');
   const severityMin = severityBound(f.severity_min);
   const severityMax = severityBound(f.severity_max);
   if (severityMin !== null && severityMax !== null && severityMin > severityMax) bad('analytics_bad_severity');
   const category = f.category ?? null;
   if (category !== null && category !== 'camera' && category !== 'system') bad('analytics_bad_category');
   return {
-    orgId: (body.org_id ?? ownOrg).toLowerCase(), from, to, timezone, version: 1, measure, measureField, groupBy, groupField, bucket, semantics,
+    orgId: (body.org_id ?? ownOrg).toLowerCase(),
+    from,
+    to,
+    timezone,
+    version: 1,
+    measure,
+    measureField,
+    groupBy,
+    groupField,
+    bucket,
+    semantics,
     filters: {
-      detectors, cameraIds: list(f.camera_ids).map((s) => s.toLowerCase()), tagIds: list(f.tag_ids).map((s) => s.toLowerCase()),
-      nodeIds: list(f.node_ids).map((s) => s.toLowerCase()), severityMin, severityMax, category: category as NormalQuery['filters']['category'],
-      starred: f.starred ?? null, open: f.open ?? null, fields: conditions(f.fields),
+      detectors,
+      cameraIds: list(f.camera_ids).map((s) => s.toLowerCase()),
+      tagIds: list(f.tag_ids).map((s) => s.toLowerCase()),
+      nodeIds: list(f.node_ids).map((s) => s.toLowerCase()),
+      severityMin,
+      severityMax,
+      category: category as NormalQuery['filters']['category'],
+      starred: f.starred ?? null,
+      open: f.open ?? null,
+      fields: conditions(f.fields),
     },
-    topLimit, warnings,
+    topLimit,
+    warnings,
   };
 }
 

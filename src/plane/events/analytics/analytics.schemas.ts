@@ -1,31 +1,40 @@
 import { Type, type Static } from 'typebox';
 
 /** A template field as analytics addresses it: the pair, never a JSON path (document 2). */
-export const FieldRef = Type.Object({
-  template_id: Type.String({ maxLength: 64 }),
-  key: Type.String({ maxLength: 128 }),
-}, { additionalProperties: false });
+export const FieldRef = Type.Object(
+  {
+    template_id: Type.String({ maxLength: 64 }),
+    key: Type.String({ maxLength: 128 }),
+  },
+  { additionalProperties: false },
+);
 
-const FieldCondition = Type.Object({
-  field: FieldRef,
-  op: Type.String({ maxLength: 16 }),
-  value: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()])),
-}, { additionalProperties: false });
+const FieldCondition = Type.Object(
+  {
+    field: FieldRef,
+    op: Type.String({ maxLength: 16 }),
+    value: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
 
 const ids = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1024 });
 
-export const AnalyticsFilters = Type.Object({
-  detectors: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1024 })),
-  camera_ids: Type.Optional(ids),
-  tag_ids: Type.Optional(ids),
-  node_ids: Type.Optional(ids),
-  severity_min: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
-  severity_max: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
-  category: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-  starred: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  open: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  fields: Type.Optional(Type.Array(FieldCondition, { maxItems: 1024 })),
-}, { additionalProperties: false });
+export const AnalyticsFilters = Type.Object(
+  {
+    detectors: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 1024 })),
+    camera_ids: Type.Optional(ids),
+    tag_ids: Type.Optional(ids),
+    node_ids: Type.Optional(ids),
+    severity_min: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    severity_max: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    category: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+    starred: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    open: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    fields: Type.Optional(Type.Array(FieldCondition, { maxItems: 1024 })),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * The parts of a query that say what is computed, without the range and the organisation: a
@@ -45,19 +54,24 @@ export const analyticsShape = {
 };
 
 /** POST /api/v1/event-analytics/query (document 2, "Analytics"). */
-export const AnalyticsQueryBody = Type.Object({
-  org_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-  // Plain strings: an unparseable time is analytics_bad_range, like a reversed range.
-  from: Type.String({ maxLength: 64 }),
-  to: Type.String({ maxLength: 64 }),
-  ...analyticsShape,
-}, { additionalProperties: false });
+export const AnalyticsQueryBody = Type.Object(
+  {
+    org_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+    // Plain strings: an unparseable time is analytics_bad_range, like a reversed range.
+    from: Type.String({ maxLength: 64 }),
+    to: Type.String({ maxLength: 64 }),
+    ...analyticsShape,
+  },
+  { additionalProperties: false },
+);
 export type AnalyticsQueryBody = Static<typeof AnalyticsQueryBody>;
 
 const FieldRefOut = Type.Union([Type.Object({ template_id: Type.String(), key: Type.String() }), Type.Null()]);
 
 export const AnalyticsPoint = Type.Object({
-  bucket: Type.Union([Type.String(), Type.Null()], { description: 'bucket start, RFC 3339 with the zone offset; null without buckets' }),
+  bucket: Type.Union([Type.String(), Type.Null()], {
+    description: 'bucket start, RFC 3339 with the zone offset; null without buckets',
+  }),
   key: Type.Union([Type.String(), Type.Null()]),
   label: Type.Union([Type.String(), Type.Null()]),
   value: Type.Number(),
@@ -81,16 +95,23 @@ export const AnalyticsResult = Type.Object({
 });
 export type AnalyticsResult = Static<typeof AnalyticsResult>;
 
-export const QueryBatchBody = Type.Object({
-  queries: Type.Array(Type.Object({ key: Type.String(), query: Type.Unknown() }, { additionalProperties: false }), { maxItems: 1024 }),
-}, { additionalProperties: false });
+export const QueryBatchBody = Type.Object(
+  {
+    queries: Type.Array(Type.Object({ key: Type.String(), query: Type.Unknown() }, { additionalProperties: false }), {
+      maxItems: 1024,
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const QueryBatchReply = Type.Object({
-  results: Type.Array(Type.Object({
-    key: Type.String(),
-    result: Type.Optional(AnalyticsResult),
-    error: Type.Optional(Type.String()),
-  })),
+  results: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      result: Type.Optional(AnalyticsResult),
+      error: Type.Optional(Type.String()),
+    }),
+  ),
   as_of: Type.String(),
   stream_cursor: Type.String(),
 });
@@ -98,11 +119,25 @@ export const QueryBatchReply = Type.Object({
 export const CatalogQuery = Type.Object({ org: Type.Optional(Type.String({ format: 'uuid' })) });
 
 export const CatalogReply = Type.Object({
-  templates: Type.Array(Type.Object({
-    id: Type.String(), org_id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), detector_match: Type.String(), title: Type.Unknown(),
-  })),
-  fields: Type.Array(Type.Object({
-    template_id: Type.String(), template_name: Type.String(), detector_match: Type.String(), key: Type.String(), label: Type.String(),
-    type: Type.String(), unit: Type.Union([Type.String(), Type.Null()]), enum_values: Type.Union([Type.Array(Type.Unknown()), Type.Null()]),
-  })),
+  templates: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      org_id: Type.Union([Type.String(), Type.Null()]),
+      name: Type.String(),
+      detector_match: Type.String(),
+      title: Type.Unknown(),
+    }),
+  ),
+  fields: Type.Array(
+    Type.Object({
+      template_id: Type.String(),
+      template_name: Type.String(),
+      detector_match: Type.String(),
+      key: Type.String(),
+      label: Type.String(),
+      type: Type.String(),
+      unit: Type.Union([Type.String(), Type.Null()]),
+      enum_values: Type.Union([Type.Array(Type.Unknown()), Type.Null()]),
+    }),
+  ),
 });

@@ -23,10 +23,15 @@ export const BATCH_MAX = 32;
 const KEY_MAX = 128;
 
 /** What a batch needs of the event log: the stream position taken before its queries. */
-export interface StreamHead { headCursor(): Promise<string> }
+export interface StreamHead {
+  headCursor(): Promise<string>;
+}
 
 /** How analytics statements run: their slots and deadlines, and the database's cancel (Database.cancel). */
-export interface AnalyticsRunner { limits: AnalyticsLimits; cancel(pid: number): Promise<void> }
+export interface AnalyticsRunner {
+  limits: AnalyticsLimits;
+  cancel(pid: number): Promise<void>;
+}
 
 /**
  * Analytics over the events (document 2 "Analytics", document 4 §11): every figure computed in
@@ -38,8 +43,13 @@ export interface AnalyticsRunner { limits: AnalyticsLimits; cancel(pid: number):
 export class AnalyticsService {
   private readonly slots: AnalyticsSlots;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly templates: TemplatesService, private readonly head: StreamHead,
-    private readonly runner: AnalyticsRunner) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly templates: TemplatesService,
+    private readonly head: StreamHead,
+    private readonly runner: AnalyticsRunner,
+  ) {
     this.slots = new AnalyticsSlots(runner.limits);
   }
 
@@ -49,11 +59,25 @@ export class AnalyticsService {
       .sort((a, b) => Number(b.system) - Number(a.system) || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))
       .slice(0, CATALOG_MAX);
     return {
-      templates: rows.map((t) => ({ id: t.id, org_id: t.org_id, name: t.name, detector_match: t.detector_match, title: t.doc.title ?? null })),
-      fields: rows.flatMap((t) => (t.doc.fields ?? []).map((f) => ({
-        template_id: t.id, template_name: t.name, detector_match: t.detector_match, key: f.key, label: f.label ?? f.key,
-        type: f.type, unit: f.unit ?? null, enum_values: f.enum_values ?? null,
-      }))),
+      templates: rows.map((t) => ({
+        id: t.id,
+        org_id: t.org_id,
+        name: t.name,
+        detector_match: t.detector_match,
+        title: t.doc.title ?? null,
+      })),
+      fields: rows.flatMap((t) =>
+        (t.doc.fields ?? []).map((f) => ({
+          template_id: t.id,
+          template_name: t.name,
+          detector_match: t.detector_match,
+          key: f.key,
+          label: f.label ?? f.key,
+          type: f.type,
+          unit: f.unit ?? null,
+          enum_values: f.enum_values ?? null,
+        })),
+      ),
     };
   }
 
@@ -78,37 +102,60 @@ export class AnalyticsService {
   }
 
   /** Slots in use, overall or of one organisation (tests). */
-  slotsInUse(orgId?: string): number { return this.slots.inUse(orgId); }
+  slotsInUse(orgId?: string): number {
+    return this.slots.inUse(orgId);
+  }
 
-  private async run(p: Principal, q: NormalQuery, fields: Map<string, TypedField>, deadlineMs: number, signal?: AbortSignal): Promise<AnalyticsResult> {
+  private async run(
+    p: Principal,
+    q: NormalQuery,
+    fields: Map<string, TypedField>,
+    deadlineMs: number,
+    signal?: AbortSignal,
+  ): Promise<AnalyticsResult> {
     const asOf = new Date(this.clock.now());
     const scope = cameraScope(p, q.orgId);
-    const { cells, groups } = await analyticsStore.cells(this.db, q, scope, asOf, { deadlineMs, signal, cancel: this.runner.cancel })
+    const { cells, groups } = await analyticsStore
+      .cells(this.db, q, scope, asOf, { deadlineMs, signal, cancel: this.runner.cancel })
       .catch((err: unknown) => {
         // A client gone away is answered like a time-out: nobody reads it, and a batch stops there.
         if (pgCode(err) === QUERY_CANCELED || err instanceof StatementAbandoned) throw errors.analyticsDeadline();
         throw err;
       });
-    const labels = await this.labels(q, cells.map((c) => c.k), fields);
+    const labels = await this.labels(
+      q,
+      cells.map((c) => c.k),
+      fields,
+    );
     // One label per distinct bucket, not per cell: a label reads the zone's offset through Intl
     // (~12 µs), and 4,000 cells of 720 hours blocked the event loop, and every other request of
     // the process, for 50 ms.
     const bucketLabels = new Map<number, string>();
     const bucketOf = (b: Date) => {
       let label = bucketLabels.get(b.getTime());
-      if (label === undefined) bucketLabels.set(b.getTime(), label = bucketLabel(b, q.timezone));
+      if (label === undefined) bucketLabels.set(b.getTime(), (label = bucketLabel(b, q.timezone)));
       return label;
     };
     return {
-      query_fingerprint: fingerprint(q), as_of: iso(asOf.getTime()), from: iso(q.from.getTime()), to: iso(q.to.getTime()), timezone: q.timezone,
-      measure: q.measure, measure_field: q.measureField, group_by: q.groupBy, group_field: q.groupField, bucket: q.bucket,
+      query_fingerprint: fingerprint(q),
+      as_of: iso(asOf.getTime()),
+      from: iso(q.from.getTime()),
+      to: iso(q.to.getTime()),
+      timezone: q.timezone,
+      measure: q.measure,
+      measure_field: q.measureField,
+      group_by: q.groupBy,
+      group_field: q.groupField,
+      bucket: q.bucket,
       points: cells.map((c) => ({
         bucket: c.b === null ? null : bucketOf(c.b),
         key: c.k,
         label: c.k === null ? null : labels(c.k),
-        value: c.v, sample_count: c.n,
+        value: c.v,
+        sample_count: c.n,
       })),
-      truncated: groups > q.topLimit, warnings: q.warnings,
+      truncated: groups > q.topLimit,
+      warnings: q.warnings,
     };
   }
 
@@ -118,7 +165,8 @@ export class AnalyticsService {
    */
   async batch(p: Principal, body: { queries: Array<{ key: string; query: unknown }> }, signal?: AbortSignal) {
     const n = body.queries.length;
-    if (n < 1 || n > BATCH_MAX || body.queries.some((x) => x.key.length < 1 || x.key.length > KEY_MAX)) throw errors.badRequest('analytics_bad_batch');
+    if (n < 1 || n > BATCH_MAX || body.queries.some((x) => x.key.length < 1 || x.key.length > KEY_MAX))
+      throw errors.badRequest('analytics_bad_batch');
     // One slot for the whole batch: its queries run one after another.
     const release = this.slots.take(p.orgId);
     try {
@@ -133,7 +181,10 @@ export class AnalyticsService {
           writeScope(p, q.orgId);
           const fields = await this.fieldsOf(q);
           // The batch's statements share one budget: each gets what is left of it, at most one deadline.
-          const left = Math.min(this.runner.limits.deadlineMs, started + this.runner.limits.batchBudgetMs - this.clock.now());
+          const left = Math.min(
+            this.runner.limits.deadlineMs,
+            started + this.runner.limits.batchBudgetMs - this.clock.now(),
+          );
           if (left <= 0) throw errors.analyticsDeadline();
           results.push({ key, result: await this.run(p, q, fields, left, signal) });
         } catch (err) {
@@ -163,19 +214,25 @@ export class AnalyticsService {
       if (!t) {
         // Another organisation's template (or none): its fields are the organisation's own.
         const other = await this.templates.byId(r.ref.template_id);
-        if (other && !other.system && other.enabled && other.org_id !== q.orgId) throw errors.badRequest('analytics_custom_field_requires_org');
+        if (other && !other.system && other.enabled && other.org_id !== q.orgId)
+          throw errors.badRequest('analytics_custom_field_requires_org');
         throw errors.badRequest('analytics_field_not_found');
       }
       const f = (t.doc.fields ?? []).find((x) => x.key === r.ref.key);
       if (!f) throw errors.badRequest('analytics_field_not_found');
-      if (r.use === 'measure' && q.measure !== 'field_count' && f.type !== 'number') throw errors.badRequest('analytics_field_operator_type');
+      if (r.use === 'measure' && q.measure !== 'field_count' && f.type !== 'number')
+        throw errors.badRequest('analytics_field_operator_type');
       if (r.use === 'filter') checkCondition(f, r.op!, r.value);
       out.set(`${t.id}/${f.key}`, f);
     }
     return out;
   }
 
-  private async labels(q: NormalQuery, keys: Array<string | null>, fields: Map<string, TypedField>): Promise<(k: string) => string> {
+  private async labels(
+    q: NormalQuery,
+    keys: Array<string | null>,
+    fields: Map<string, TypedField>,
+  ): Promise<(k: string) => string> {
     const ids = [...new Set(keys.filter((k): k is string => k !== null))];
     if (q.groupBy === 'camera' || q.groupBy === 'node') {
       const names = await analyticsStore.names(this.db, q.groupBy === 'camera' ? 'cameras' : 'nodes', ids);

@@ -8,12 +8,20 @@ import { includesDebug, type FieldRef, type NormalQuery } from './analytics.quer
 import { offsetMinutes } from '../../../common/calendar.js';
 
 /** One aggregated cell: a group's value in a bucket (bucket null: the whole range). */
-export interface Cell { b: Date | null; k: string | null; v: number; n: number }
+export interface Cell {
+  b: Date | null;
+  k: string | null;
+  v: number;
+  n: number;
+}
 
 type Frag = RawBuilder<unknown>;
 const and = (parts: Frag[]): Frag => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
 const NOTHING = '00000000-0000-0000-0000-000000000000';
-const uuids = (ids: string[]) => { const ok = ids.filter(isUuid); return ok.length ? ok : [NOTHING]; };
+const uuids = (ids: string[]) => {
+  const ok = ids.filter(isUuid);
+  return ok.length ? ok : [NOTHING];
+};
 /** A field's value as jsonb, for the events of its template only. */
 const fieldOf = (f: FieldRef) => sql`(case when e.template_id = ${f.template_id}::uuid then e.fields -> ${f.key} end)`;
 
@@ -23,7 +31,9 @@ function dimensionFilters(q: NormalQuery): Frag[] {
   const parts: Frag[] = [];
   if (f.detectors.length) {
     const exact = f.detectors.filter((d) => !d.endsWith('*'));
-    const prefixes = f.detectors.filter((d) => d.endsWith('*')).map((d) => d.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`) + '%');
+    const prefixes = f.detectors
+      .filter((d) => d.endsWith('*'))
+      .map((d) => d.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`) + '%');
     parts.push(sql`(e.detector = any(${exact}::text[]) or e.detector like any(${prefixes}::text[]))`);
   }
   if (!includesDebug(q)) parts.push(sql`(e.severity is null or e.severity >= 1)`);
@@ -40,14 +50,31 @@ function dimensionFilters(q: NormalQuery): Frag[] {
  * at as_of) after its start. Two plain conditions rather than one OR, so that each part uses the
  * indexes (the interval index answers the second without reading the table).
  */
-function where(q: NormalQuery, scope: CameraScope, asOf: Date, spans: Array<[Date, Date]> | 'before' = [[q.from, q.to]]): Frag {
+function where(
+  q: NormalQuery,
+  scope: CameraScope,
+  asOf: Date,
+  spans: Array<[Date, Date]> | 'before' = [[q.from, q.to]],
+): Frag {
   const f = q.filters;
   const parts: Frag[] = [sql`e.org_id = ${q.orgId}::uuid`, cameraVisible(scope, 'e.camera_id', 'e.org_id') as Frag];
-  if (spans === 'before') parts.push(sql`e.occurred_at < ${q.from} and e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}`);
-  else parts.push(spans.length ? sql`(${sql.join(spans.map(([a, b]) => sql`(e.occurred_at >= ${a} and e.occurred_at < ${b})`), sql` or `)})` : sql`false`);
+  if (spans === 'before')
+    parts.push(sql`e.occurred_at < ${q.from} and e."interval" and coalesce(e.ended_at, ${asOf}) > ${q.from}`);
+  else
+    parts.push(
+      spans.length
+        ? sql`(${sql.join(
+            spans.map(([a, b]) => sql`(e.occurred_at >= ${a} and e.occurred_at < ${b})`),
+            sql` or `,
+          )})`
+        : sql`false`,
+    );
   parts.push(...dimensionFilters(q));
   if (f.cameraIds.length) parts.push(sql`e.camera_id = any(${uuids(f.cameraIds)}::uuid[])`);
-  if (f.tagIds.length) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = any(${uuids(f.tagIds)}::uuid[]))`);
+  if (f.tagIds.length)
+    parts.push(
+      sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = any(${uuids(f.tagIds)}::uuid[]))`,
+    );
   if (f.nodeIds.length) parts.push(sql`e.node_id = any(${uuids(f.nodeIds)}::uuid[])`);
   if (f.starred !== null) parts.push(sql`e.starred = ${f.starred}`);
   if (f.open === true) parts.push(sql`e."interval" and e.ended_at is null`);
@@ -56,15 +83,31 @@ function where(q: NormalQuery, scope: CameraScope, asOf: Date, spans: Array<[Dat
     const v = fieldOf(c.field);
     const json = JSON.stringify(c.value);
     switch (c.op) {
-      case 'exists': parts.push(sql`${v} is not null`); break;
-      case 'not_exists': parts.push(sql`e.template_id = ${c.field.template_id}::uuid and ${v} is null`); break;
-      case 'eq': parts.push(sql`${v} = ${json}::jsonb`); break;
-      case 'neq': parts.push(sql`${v} <> ${json}::jsonb`); break;
+      case 'exists':
+        parts.push(sql`${v} is not null`);
+        break;
+      case 'not_exists':
+        parts.push(sql`e.template_id = ${c.field.template_id}::uuid and ${v} is null`);
+        break;
+      case 'eq':
+        parts.push(sql`${v} = ${json}::jsonb`);
+        break;
+      case 'neq':
+        parts.push(sql`${v} <> ${json}::jsonb`);
+        break;
       // Comparisons are numeric (the service admits them on number fields only).
-      case 'gt': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} > ${json}::jsonb`); break;
-      case 'gte': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} >= ${json}::jsonb`); break;
-      case 'lt': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} < ${json}::jsonb`); break;
-      case 'lte': parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} <= ${json}::jsonb`); break;
+      case 'gt':
+        parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} > ${json}::jsonb`);
+        break;
+      case 'gte':
+        parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} >= ${json}::jsonb`);
+        break;
+      case 'lt':
+        parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} < ${json}::jsonb`);
+        break;
+      case 'lte':
+        parts.push(sql`jsonb_typeof(${v}) = 'number' and ${v} <= ${json}::jsonb`);
+        break;
     }
   }
   // Rows the measure is about: a measure over confidence, durations or a field counts only the rows that have one.
@@ -90,30 +133,48 @@ function duration(q: NormalQuery, asOf: Date): Frag {
 function value(q: NormalQuery, asOf: Date): Frag {
   const num = q.measureField ? sql`(${fieldOf(q.measureField)})::text::float8` : sql`null`;
   switch (q.measure) {
-    case 'count_events': return sql`sum(e.n)`;
-    case 'unique_cameras': return sql`count(distinct e.camera_id)`;
-    case 'open_events': return sql`count(*)`;
-    case 'avg_confidence': return sql`sum(e.conf_sum) / nullif(sum(e.conf_n), 0)`;
-    case 'total_duration_seconds': return sql`sum(${duration(q, asOf)})`;
-    case 'avg_duration_seconds': return sql`avg(${duration(q, asOf)})`;
-    case 'field_count': return sql`count(*)`;
-    case 'field_sum': return sql`sum(${num})`;
-    case 'field_avg': return sql`avg(${num})`;
-    case 'field_min': return sql`min(${num})`;
-    case 'field_max': return sql`max(${num})`;
+    case 'count_events':
+      return sql`sum(e.n)`;
+    case 'unique_cameras':
+      return sql`count(distinct e.camera_id)`;
+    case 'open_events':
+      return sql`count(*)`;
+    case 'avg_confidence':
+      return sql`sum(e.conf_sum) / nullif(sum(e.conf_n), 0)`;
+    case 'total_duration_seconds':
+      return sql`sum(${duration(q, asOf)})`;
+    case 'avg_duration_seconds':
+      return sql`avg(${duration(q, asOf)})`;
+    case 'field_count':
+      return sql`count(*)`;
+    case 'field_sum':
+      return sql`sum(${num})`;
+    case 'field_avg':
+      return sql`avg(${num})`;
+    case 'field_min':
+      return sql`min(${num})`;
+    case 'field_max':
+      return sql`max(${num})`;
   }
 }
 
 function groupKey(q: NormalQuery): Frag {
   switch (q.groupBy) {
-    case 'none': return sql`null::text`;
-    case 'detector': return sql`e.detector`;
-    case 'camera': return sql`e.camera_id::text`;
-    case 'node': return sql`e.node_id::text`;
+    case 'none':
+      return sql`null::text`;
+    case 'detector':
+      return sql`e.detector`;
+    case 'camera':
+      return sql`e.camera_id::text`;
+    case 'node':
+      return sql`e.node_id::text`;
     // by name, so that ties are broken by the key the reply shows
-    case 'severity': return sql`(array['debug', 'info', 'warning', 'error', 'critical'])[e.severity + 1]`;
-    case 'category': return sql`e.category`;
-    case 'field': return sql`(${fieldOf(q.groupField!)}) #>> '{}'`;
+    case 'severity':
+      return sql`(array['debug', 'info', 'warning', 'error', 'critical'])[e.severity + 1]`;
+    case 'category':
+      return sql`e.category`;
+    case 'field':
+      return sql`(${fieldOf(q.groupField!)}) #>> '{}'`;
   }
 }
 
@@ -148,12 +209,29 @@ const HOUR = 3_600_000;
  * keep no camera, so an operator's rights need the rows), no filter on what they do not keep, and
  * calendar buckets only in a zone whose offset is whole hours at both ends of the range.
  */
-export function rollupPlan(q: NormalQuery, scope: CameraScope): { hours: [Date, Date]; edges: Array<[Date, Date]> } | null {
+export function rollupPlan(
+  q: NormalQuery,
+  scope: CameraScope,
+): { hours: [Date, Date]; edges: Array<[Date, Date]> } | null {
   const f = q.filters;
   if (q.semantics !== 'started' || (q.measure !== 'count_events' && q.measure !== 'avg_confidence')) return null;
-  if (q.groupBy !== 'none' && q.groupBy !== 'detector' && q.groupBy !== 'severity' && q.groupBy !== 'category') return null;
-  if (scope.kind === 'granted' || f.cameraIds.length || f.tagIds.length || f.nodeIds.length || f.starred !== null || f.open !== null || f.fields.length) return null;
-  if (q.bucket !== 'none' && (offsetMinutes(q.from, q.timezone) % 60 !== 0 || offsetMinutes(q.to, q.timezone) % 60 !== 0)) return null;
+  if (q.groupBy !== 'none' && q.groupBy !== 'detector' && q.groupBy !== 'severity' && q.groupBy !== 'category')
+    return null;
+  if (
+    scope.kind === 'granted' ||
+    f.cameraIds.length ||
+    f.tagIds.length ||
+    f.nodeIds.length ||
+    f.starred !== null ||
+    f.open !== null ||
+    f.fields.length
+  )
+    return null;
+  if (
+    q.bucket !== 'none' &&
+    (offsetMinutes(q.from, q.timezone) % 60 !== 0 || offsetMinutes(q.to, q.timezone) % 60 !== 0)
+  )
+    return null;
   const a = Math.ceil(q.from.getTime() / HOUR) * HOUR;
   const b = Math.floor(q.to.getTime() / HOUR) * HOUR;
   if (a >= b) return null;
@@ -172,7 +250,13 @@ export const analyticsStore = {
    * the range (ranked the same way) and its value per bucket in one scan; the cells of the top
    * groups come back with the number of groups there were.
    */
-  async cells(db: Db, q: NormalQuery, scope: CameraScope, asOf: Date, limits: StatementLimits): Promise<{ cells: Cell[]; groups: number }> {
+  async cells(
+    db: Db,
+    q: NormalQuery,
+    scope: CameraScope,
+    asOf: Date,
+    limits: StatementLimits,
+  ): Promise<{ cells: Cell[]; groups: number }> {
     // In a transaction of its own: the statement's deadline is local to it (db/statement.ts).
     return db.transaction().execute((trx) => underLimits(trx, limits, () => cellsIn(trx, q, scope, asOf)));
   },
@@ -181,13 +265,21 @@ export const analyticsStore = {
   async names(db: Db, table: 'cameras' | 'nodes', ids: string[]): Promise<Map<string, string>> {
     const ok = ids.filter(isUuid);
     if (!ok.length) return new Map();
-    const r = await sql<{ id: string; name: string }>`select id::text as id, name from ${sql.table(table)} where id = any(${ok}::uuid[])`.execute(db);
+    const r = await sql<{
+      id: string;
+      name: string;
+    }>`select id::text as id, name from ${sql.table(table)} where id = any(${ok}::uuid[])`.execute(db);
     return new Map(r.rows.map((x) => [x.id, x.name]));
   },
 };
 
 /** `analyticsStore.cells`'s statement, in the transaction that carries its limits. */
-async function cellsIn(db: Transaction<Schema>, q: NormalQuery, scope: CameraScope, asOf: Date): Promise<{ cells: Cell[]; groups: number }> {
+async function cellsIn(
+  db: Transaction<Schema>,
+  q: NormalQuery,
+  scope: CameraScope,
+  asOf: Date,
+): Promise<{ cells: Cell[]; groups: number }> {
   const k = groupKey(q);
   const v = value(q, asOf);
   const rows = source(q, scope, asOf);
@@ -197,7 +289,9 @@ async function cellsIn(db: Transaction<Schema>, q: NormalQuery, scope: CameraSco
     const r = await sql<{ k: string | null; v: unknown; n: unknown }>`select k, v, n from (
         select ${k} as k, ${v} as v, ${n} as n from (${rows}) e group by 1) g
       where n > 0 order by ${order} limit ${q.topLimit + 1}`.execute(db);
-    const cells = r.rows.filter((row) => num(row.v) !== null).map((row) => ({ b: null, k: row.k, v: num(row.v)!, n: Number(row.n) }));
+    const cells = r.rows
+      .filter((row) => num(row.v) !== null)
+      .map((row) => ({ b: null, k: row.k, v: num(row.v)!, n: Number(row.n) }));
     return { cells: cells.slice(0, q.topLimit), groups: cells.length };
   }
   const unit = q.bucket === 'hour' ? 'hour' : 'day';

@@ -9,7 +9,12 @@ export const MATCHES_LIST_MAX = 1000;
  * Distinct detector ids of events since `since` that match a template mask (exact, or a prefix
  * with a trailing `*`), of one organisation or all (null). For the templates' matches route.
  */
-export async function recentDetectors(db: Db, orgId: string | null, mask: string, since: Date): Promise<{ detectors: string[]; distinct: number }> {
+export async function recentDetectors(
+  db: Db,
+  orgId: string | null,
+  mask: string,
+  since: Date,
+): Promise<{ detectors: string[]; distinct: number }> {
   const match = mask.endsWith('*') ? sql`e.detector like ${likePrefix(mask.slice(0, -1))}` : sql`e.detector = ${mask}`;
   const org = orgId === null ? sql`true` : sql`e.org_id = ${orgId}`;
   const r = await sql<{ detector: string; n: number }>`select d.detector, count(*) over () as n

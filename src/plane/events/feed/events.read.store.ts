@@ -60,10 +60,28 @@ const FROM = sql`events e left join cameras c on c.id = e.camera_id left join no
  * re-serialising them (most of its CPU per 100-row page).
  */
 export interface EventRowText {
-  id: string; occurred_at: string; ended_at: string | null; org_id: string; camera_id: string | null; camera_name: string | null;
-  node_id: string | null; node_name: string | null; detector: string; detector_title: string | null; category: string;
-  severity: number | null; confidence: number | null; interval: boolean; template_id: string | null; subject_type: string | null;
-  subject_ref: string | null; list_values: string; payload: string; attachments: string; starred: boolean; ext_id: string | null;
+  id: string;
+  occurred_at: string;
+  ended_at: string | null;
+  org_id: string;
+  camera_id: string | null;
+  camera_name: string | null;
+  node_id: string | null;
+  node_name: string | null;
+  detector: string;
+  detector_title: string | null;
+  category: string;
+  severity: number | null;
+  confidence: number | null;
+  interval: boolean;
+  template_id: string | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  list_values: string;
+  payload: string;
+  attachments: string;
+  starred: boolean;
+  ext_id: string | null;
 }
 
 const isoUtc = (col: string) => sql`to_char(${sql.ref(col)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -83,7 +101,10 @@ function where(f: FeedFilter): RawBuilder<SqlBool> {
   if (f.to) parts.push(sql`e.occurred_at < ${f.to}`);
   if (f.camera) parts.push(sql`e.camera_id = ${f.camera}`);
   if (f.tag) parts.push(sql`e.camera_id in (select ct.camera_id from camera_tags ct where ct.tag_id = ${f.tag})`);
-  if (f.detector) parts.push(f.detector.prefix ? sql`e.detector like ${likePrefix(f.detector.value)}` : sql`e.detector = ${f.detector.value}`);
+  if (f.detector)
+    parts.push(
+      f.detector.prefix ? sql`e.detector like ${likePrefix(f.detector.value)}` : sql`e.detector = ${f.detector.value}`,
+    );
   if (f.severity === 'none') parts.push(sql`e.severity is null`);
   else {
     if (f.severity.min !== null) parts.push(sql`e.severity >= ${f.severity.min}`);
@@ -96,13 +117,17 @@ function where(f: FeedFilter): RawBuilder<SqlBool> {
   if (f.open) parts.push(sql`e."interval" and e.ended_at is null`);
   if (f.category) parts.push(sql`e.category = ${f.category}`);
   // The plain bound lets the planner prune newer day partitions; the row comparison cannot.
-  if (f.after) parts.push(sql`e.occurred_at <= ${f.after.ts} and (e.occurred_at, e.id) < (${f.after.ts}, ${f.after.id})`);
+  if (f.after)
+    parts.push(sql`e.occurred_at <= ${f.after.ts} and (e.occurred_at, e.id) < (${f.after.ts}, ${f.after.id})`);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
 async function feedRows<R>(db: Db, f: FeedFilter, select: RawBuilder<unknown>): Promise<R[]> {
-  const run = async (from: Date | null) => (await sql<R>`select ${select} from ${FROM} where ${where({ ...f, from })}
-    order by e.occurred_at desc, e.id desc limit ${f.limit + 1}`.execute(db)).rows;
+  const run = async (from: Date | null) =>
+    (
+      await sql<R>`select ${select} from ${FROM} where ${where({ ...f, from })}
+    order by e.occurred_at desc, e.id desc limit ${f.limit + 1}`.execute(db)
+    ).rows;
   // Planning a query over every day partition (~36) cost more than running it (3-8 ms against
   // under 1 ms at 10M events); a lower time bound prunes them at plan time. So the day below
   // the page's upper edge is asked first: when it holds a whole page no older row can belong
@@ -129,9 +154,19 @@ export const eventsReadStore = {
   },
 
   /** What deciding a change needs of an event, whoever asks (no visibility rule applied). */
-  async keyOf(db: Db, id: string, occurredAt: Date): Promise<{ org_id: string; token_id: string | null; interval: boolean; ended_at: Date | null; occurred_at: Date } | undefined> {
-    return db.selectFrom('events').select(['org_id', 'token_id', 'interval', 'ended_at', 'occurred_at'])
-      .where('occurred_at', '=', occurredAt).where('id', '=', id).executeTakeFirst();
+  async keyOf(
+    db: Db,
+    id: string,
+    occurredAt: Date,
+  ): Promise<
+    { org_id: string; token_id: string | null; interval: boolean; ended_at: Date | null; occurred_at: Date } | undefined
+  > {
+    return db
+      .selectFrom('events')
+      .select(['org_id', 'token_id', 'interval', 'ended_at', 'occurred_at'])
+      .where('occurred_at', '=', occurredAt)
+      .where('id', '=', id)
+      .executeTakeFirst();
   },
 
   /**

@@ -25,11 +25,28 @@ export const FEED_DEFAULT_LIMIT = 100;
 /** The event as the API shows it: severity by name (stream frames carry the number). */
 export function eventJson(r: EventRow) {
   return {
-    id: r.id, occurred_at: iso(r.occurred_at), ended_at: iso(r.ended_at), org_id: r.org_id, camera_id: r.camera_id,
-    camera_name: r.camera_name, node_id: r.node_id, node_name: r.node_name, detector: r.detector, detector_title: r.detector_title ?? null,
-    category: r.category, severity: r.severity === null ? null : SEVERITIES[r.severity]!, confidence: r.confidence, interval: r.interval,
-    template_id: r.template_id, subject_type: r.subject_type, subject_ref: r.subject_ref, list_values: r.list_values, payload: r.payload,
-    attachments: r.attachments, starred: r.starred, ext_id: r.ext_id,
+    id: r.id,
+    occurred_at: iso(r.occurred_at),
+    ended_at: iso(r.ended_at),
+    org_id: r.org_id,
+    camera_id: r.camera_id,
+    camera_name: r.camera_name,
+    node_id: r.node_id,
+    node_name: r.node_name,
+    detector: r.detector,
+    detector_title: r.detector_title ?? null,
+    category: r.category,
+    severity: r.severity === null ? null : SEVERITIES[r.severity]!,
+    confidence: r.confidence,
+    interval: r.interval,
+    template_id: r.template_id,
+    subject_type: r.subject_type,
+    subject_ref: r.subject_ref,
+    list_values: r.list_values,
+    payload: r.payload,
+    attachments: r.attachments,
+    starred: r.starred,
+    ext_id: r.ext_id,
   };
 }
 
@@ -40,18 +57,20 @@ const str = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
  * (the same fields in the same order; documents as PostgreSQL writes jsonb).
  */
 export function eventJsonText(r: EventRowText): string {
-  return `{"id":${str(r.id)},"occurred_at":${str(r.occurred_at)},"ended_at":${str(r.ended_at)},"org_id":${str(r.org_id)},`
-    + `"camera_id":${str(r.camera_id)},"camera_name":${str(r.camera_name)},"node_id":${str(r.node_id)},"node_name":${str(r.node_name)},`
-    + `"detector":${str(r.detector)},"detector_title":${r.detector_title ?? 'null'},"category":${str(r.category)},`
-    + `"severity":${r.severity === null ? 'null' : str(SEVERITIES[r.severity]!)},"confidence":${r.confidence === null ? 'null' : JSON.stringify(r.confidence)},`
-    + `"interval":${r.interval},"template_id":${str(r.template_id)},"subject_type":${str(r.subject_type)},"subject_ref":${str(r.subject_ref)},`
-    + `"list_values":${r.list_values},"payload":${r.payload},"attachments":${r.attachments},"starred":${r.starred},"ext_id":${str(r.ext_id)}}`;
+  return (
+    `{"id":${str(r.id)},"occurred_at":${str(r.occurred_at)},"ended_at":${str(r.ended_at)},"org_id":${str(r.org_id)},` +
+    `"camera_id":${str(r.camera_id)},"camera_name":${str(r.camera_name)},"node_id":${str(r.node_id)},"node_name":${str(r.node_name)},` +
+    `"detector":${str(r.detector)},"detector_title":${r.detector_title ?? 'null'},"category":${str(r.category)},` +
+    `"severity":${r.severity === null ? 'null' : str(SEVERITIES[r.severity]!)},"confidence":${r.confidence === null ? 'null' : JSON.stringify(r.confidence)},` +
+    `"interval":${r.interval},"template_id":${str(r.template_id)},"subject_type":${str(r.subject_type)},"subject_ref":${str(r.subject_ref)},` +
+    `"list_values":${r.list_values},"payload":${r.payload},"attachments":${r.attachments},"starred":${r.starred},"ext_id":${str(r.ext_id)}}`
+  );
 }
 
 /** A severity word or 0..4; `none` only where the caller allows it. */
 function severityOf(v: string): number {
   if (/^[0-4]$/.test(v)) return Number(v);
-  const i = SEVERITIES.indexOf(v.toLowerCase() as typeof SEVERITIES[number]);
+  const i = SEVERITIES.indexOf(v.toLowerCase() as (typeof SEVERITIES)[number]);
   if (i < 0) throw errors.badRequest('bad_severity');
   return i;
 }
@@ -61,10 +80,14 @@ function severityOf(v: string): number {
  * so an event of a camera the caller cannot see is absent, never forbidden.
  */
 export class EventsService {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly log: EventLog,
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly log: EventLog,
     readonly search: EventSearch = new EventSearch(db),
     /** the template a card names (the templates domain answers) */
-    private readonly templateOf: (id: string) => Promise<TemplateRecord | undefined> = async () => undefined) {}
+    private readonly templateOf: (id: string) => Promise<TemplateRecord | undefined> = async () => undefined,
+  ) {}
 
   filter(p: Principal, q: FeedQuery): FeedFilter {
     const scope = cameraScope(p, q.org);
@@ -82,18 +105,30 @@ export class EventsService {
       if (min !== null && max !== null && min > max) throw errors.badRequest('bad_severity_range');
       severity = { min, max };
     }
-    if (q.category !== undefined && q.category !== 'camera' && q.category !== 'system') throw errors.badRequest('bad_category');
-    const detector = q.detector === undefined ? null
-      : q.detector.endsWith('*') ? { value: q.detector.slice(0, -1), prefix: true } : { value: q.detector, prefix: false };
+    if (q.category !== undefined && q.category !== 'camera' && q.category !== 'system')
+      throw errors.badRequest('bad_category');
+    const detector =
+      q.detector === undefined
+        ? null
+        : q.detector.endsWith('*')
+          ? { value: q.detector.slice(0, -1), prefix: true }
+          : { value: q.detector, prefix: false };
     const nothing = '00000000-0000-0000-0000-000000000000';
     return {
-      scope, from, to,
+      scope,
+      from,
+      to,
       // An id of the wrong shape matches nothing (like an unknown one).
       camera: q.camera === undefined ? null : isUuid(q.camera) ? q.camera.toLowerCase() : nothing,
       tag: q.tag === undefined ? null : isUuid(q.tag) ? q.tag.toLowerCase() : nothing,
-      detector, severity, starred: q.starred === true, open: q.open === true, category: q.category ?? null,
+      detector,
+      severity,
+      starred: q.starred === true,
+      open: q.open === true,
+      category: q.category ?? null,
       after: q.after_ts !== undefined ? { ts: new Date(q.after_ts), id: q.after_id!.toLowerCase() } : null,
-      limit: Math.min(500, Math.max(1, q.limit ?? FEED_DEFAULT_LIMIT)), now: new Date(this.clock.now()),
+      limit: Math.min(500, Math.max(1, q.limit ?? FEED_DEFAULT_LIMIT)),
+      now: new Date(this.clock.now()),
     };
   }
 
@@ -110,8 +145,10 @@ export class EventsService {
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
     const last = page[page.length - 1];
-    return `{"rows":[${page.map(eventJsonText).join(',')}],"next_ts":${more ? str(last!.occurred_at) : 'null'},`
-      + `"next_id":${more ? str(last!.id) : 'null'},"stream_cursor":${str(cursor)}}`;
+    return (
+      `{"rows":[${page.map(eventJsonText).join(',')}],"next_ts":${more ? str(last!.occurred_at) : 'null'},` +
+      `"next_id":${more ? str(last!.id) : 'null'},"stream_cursor":${str(cursor)}}`
+    );
   }
 
   /** The feed page as objects: search pages, and the reference feedJson is tested against. */
@@ -153,7 +190,11 @@ export class EventsService {
    * organisation (or a superadmin), or the module token that created it; other callers that see
    * the event get 403 forbidden, those that do not see it 404.
    */
-  async close(by: { principal?: Principal; token?: ModuleTokenCredential }, rawId: string, endedAtText: string): Promise<{ id: string; ended_at: string }> {
+  async close(
+    by: { principal?: Principal; token?: ModuleTokenCredential },
+    rawId: string,
+    endedAtText: string,
+  ): Promise<{ id: string; ended_at: string }> {
     const at = timeOfEventId(rawId);
     if (!at) throw errors.notFound();
     const id = rawId.toLowerCase();
@@ -172,7 +213,8 @@ export class EventsService {
       }
       if (!key.interval) throw errors.badRequest('not_interval');
       if (key.ended_at !== null) throw errors.alreadyClosed();
-      if (endedAt.getTime() < new Date(key.occurred_at).getTime()) throw errors.badRequest('ended_at is before occurred_at');
+      if (endedAt.getTime() < new Date(key.occurred_at).getTime())
+        throw errors.badRequest('ended_at is before occurred_at');
       if (endedAt.getTime() > this.clock.now() + LIMITS.futureMs) throw errors.badRequest('ended_at is in the future');
       if ((await w.close(id, at, endedAt)) === null) throw errors.alreadyClosed();
     });
@@ -186,11 +228,20 @@ export class EventsService {
     const row = await eventsReadStore.get(this.db, cameraScope(p), id.toLowerCase(), at);
     if (!row) throw await missingEvent(this.db, cameraScope(p), id.toLowerCase(), at);
     const t = row.template_id ? await this.templateOf(row.template_id) : undefined;
-    if (!t) return { event: eventJson(row), template: null, rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] } };
+    if (!t)
+      return {
+        event: eventJson(row),
+        template: null,
+        rendered: { title: row.detector_title ?? row.detector, details: [] as unknown[] },
+      };
     // The template as it is now: a title changed since intake shows on the card.
     return {
-      event: eventJson(row), template: cardTemplate(t),
-      rendered: { title: t.doc.title ?? row.detector_title ?? row.detector, details: renderDetails(t.doc, { fields: {}, payload: row.payload }) },
+      event: eventJson(row),
+      template: cardTemplate(t),
+      rendered: {
+        title: t.doc.title ?? row.detector_title ?? row.detector,
+        details: renderDetails(t.doc, { fields: {}, payload: row.payload }),
+      },
     };
   }
 }

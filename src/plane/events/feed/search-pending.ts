@@ -14,7 +14,11 @@ import { searchStore } from './search.store.js';
  * of each day stayed pending for good: at 10M events a `field:value` search read ~2 MB of
  * pending list in each of 30 partitions (8,000 pages, ~110 ms) instead of a few pages (2 ms).
  */
-export async function cleanPendingSearchEntries(db: Db, deadline: number, now: () => number = () => systemClock.now()): Promise<number> {
+export async function cleanPendingSearchEntries(
+  db: Db,
+  deadline: number,
+  now: () => number = () => systemClock.now(),
+): Promise<number> {
   let pages = 0;
   for (const index of await searchStore.partitionSearchIndexes(db)) {
     if (now() >= deadline) break;
@@ -25,5 +29,12 @@ export async function cleanPendingSearchEntries(db: Db, deadline: number, now: (
 
 /** The named job: every minute, so today's partition never holds much pending and a past day is emptied once. */
 export function searchPendingJob(db: Db, clock: Clock): Job {
-  return { name: 'events.search_pending', everyMs: 60_000, budgetMs: 20_000, run: async (deadline) => { await cleanPendingSearchEntries(db, deadline, () => clock.now()); } };
+  return {
+    name: 'events.search_pending',
+    everyMs: 60_000,
+    budgetMs: 20_000,
+    run: async (deadline) => {
+      await cleanPendingSearchEntries(db, deadline, () => clock.now());
+    },
+  };
 }

@@ -3,7 +3,11 @@ import type { Db } from '../../db/database.js';
 import { feedWhere, EVENT_SELECT, type EventRow, type FeedFilter } from './events.read.store.js';
 
 /** A parsed feed search (search.ts parses it); declared here, the lower module, which builds its SQL. */
-export interface SearchQuery { words: string[]; phrases: string[]; fields: Array<{ key: string; values: string[] }> }
+export interface SearchQuery {
+  words: string[];
+  phrases: string[];
+  fields: Array<{ key: string; values: string[] }>;
+}
 
 /** A lexeme quoted for tsquery text (the whole text is a bound parameter, never SQL). */
 const lexeme = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
@@ -45,7 +49,13 @@ export const searchStore = {
    * at most limit + 1 of them, found through the GIN index), their count, and the requested page
    * of them joined to the rows by primary key.
    */
-  async page(db: Db, f: FeedFilter, q: SearchQuery, candidateLimit: number, deadlineMs: number): Promise<{ candidates: number; rows: EventRow[] }> {
+  async page(
+    db: Db,
+    f: FeedFilter,
+    q: SearchQuery,
+    candidateLimit: number,
+    deadlineMs: number,
+  ): Promise<{ candidates: number; rows: EventRow[] }> {
     return db.transaction().execute(async (trx) => {
       // A generic plan: planning this statement over ~36 day partitions cost 5-9 ms of server CPU
       // per search (custom plans, chosen by PostgreSQL since a generic plan's estimate counts every

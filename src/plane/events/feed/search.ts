@@ -31,7 +31,8 @@ export function parseSearch(q: string): SearchQuery {
       // A number matches however it was written at intake (50, 50.0): field values of type
       // number are stored canonically.
       const values = [value];
-      if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/.test(value) && String(Number(value)) !== value) values.push(String(Number(value)));
+      if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/.test(value) && String(Number(value)) !== value)
+        values.push(String(Number(value)));
       out.fields.push({ key, values });
     } else if (m[4] !== undefined) {
       if (alnum(m[4]) < 2) throw errors.badRequest('event_search_too_short');
@@ -53,7 +54,11 @@ export function parseSearch(q: string): SearchQuery {
 export class EventSearch {
   private busy = 0;
 
-  constructor(private readonly db: Db, public deadlineMs = 5_000, readonly slots = SEARCH_SLOTS) {}
+  constructor(
+    private readonly db: Db,
+    public deadlineMs = 5_000,
+    readonly slots = SEARCH_SLOTS,
+  ) {}
 
   /** The tsquery of a parsed search, for navigation's SQL: the search SQL stays the feed's. */
   tsQuery(q: SearchQuery): ReturnType<typeof tsQuery> {
@@ -65,7 +70,12 @@ export class EventSearch {
     if (this.busy >= this.slots) throw errors.eventSearchBusy();
     this.busy++;
     let done = false;
-    return () => { if (!done) { done = true; this.busy--; } };
+    return () => {
+      if (!done) {
+        done = true;
+        this.busy--;
+      }
+    };
   }
 
   async page(f: FeedFilter, q: SearchQuery): Promise<EventRow[]> {

@@ -17,9 +17,18 @@ import { titleWords, type Applied } from '../../templates/template.apply.js';
 import { applyTemplates, coalesceRepeats, timeoutCloseBy, type CoalescedOpen } from './intake.templates.js';
 import { MAX_BATCH, type IntakeReply } from './intake.schemas.js';
 
-export type ItemResult = { index: number; id: string } | { index: number; error: ItemError } | { index: number; ignored: true };
+export type ItemResult =
+  { index: number; id: string } | { index: number; error: ItemError } | { index: number; ignored: true };
 
-interface Ready { index: number; item: IntakeItem; applied: Applied | null; id: string; camera: EventCamera | null; attachments: string; coalesced?: CoalescedOpen }
+interface Ready {
+  index: number;
+  item: IntakeItem;
+  applied: Applied | null;
+  id: string;
+  camera: EventCamera | null;
+  attachments: string;
+  coalesced?: CoalescedOpen;
+}
 
 /**
  * THE camera rule of intake, for both write paths: an item that names a camera which is not
@@ -74,14 +83,19 @@ export class IntakeService {
   }
 
   /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
-  private async resolve(trx: Db, token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
-    cams: EventCamera[], results: ItemResult[]): Promise<Ready[]> {
+  private async resolve(
+    trx: Db,
+    token: ModuleTokenCredential,
+    valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
+    cams: EventCamera[],
+    results: ItemResult[],
+  ): Promise<Ready[]> {
     const camById = new Map(cams.map((c) => [c.id, c]));
     const refs = [...new Set(valid.flatMap((v) => v.item.attachments))];
     const atts = new Map((await this.evidence.ofOrg(trx, token.org_id, refs)).map((a) => [a.ref, a]));
     const ready: Ready[] = [];
     for (const { index, item, applied } of valid) {
-      const camera = item.cameraId ? camById.get(item.cameraId) ?? null : null;
+      const camera = item.cameraId ? (camById.get(item.cameraId) ?? null) : null;
       let error: ItemError | null = unknownCamera(item, camera) ? 'unknown_camera' : null;
       for (const ref of item.attachments) {
         if (error) break;
@@ -89,8 +103,17 @@ export class IntakeService {
         if (!a) error = 'unknown_attachment';
         else if (a.camera_id !== null && a.camera_id !== item.cameraId) error = 'attachment_camera_mismatch';
       }
-      if (error) { results[index] = { index, error }; continue; }
-      const attachments = JSON.stringify(item.attachments.map((ref) => ({ ref, content_type: atts.get(ref)!.content_type, size: Number(atts.get(ref)!.size) })));
+      if (error) {
+        results[index] = { index, error };
+        continue;
+      }
+      const attachments = JSON.stringify(
+        item.attachments.map((ref) => ({
+          ref,
+          content_type: atts.get(ref)!.content_type,
+          size: Number(atts.get(ref)!.size),
+        })),
+      );
       ready.push({ index, item, applied, id: eventId(item.occurredAt), camera, attachments });
     }
     return ready;
@@ -101,23 +124,43 @@ export class IntakeService {
    * recorded: one statement in its own transaction (EventLog.insertAlone). Null when the batch
    * needs the full write.
    */
-  private async writeAlone(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>, results: ItemResult[]) {
+  private async writeAlone(
+    token: ModuleTokenCredential,
+    valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
+    results: ItemResult[],
+  ) {
     if (this.tokens.touchDue(token)) return null;
-    for (const v of valid) if (v.item.extId !== null || v.item.attachments.length || (v.applied?.coalesce && !v.item.interval)) return null;
+    for (const v of valid)
+      if (v.item.extId !== null || v.item.attachments.length || (v.applied?.coalesce && !v.item.interval)) return null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
-    const ready: Ready[] = valid.map(({ index, item, applied }) => ({ index, item, applied, id: eventId(item.occurredAt), camera: null, attachments: '[]' }));
+    const ready: Ready[] = valid.map(({ index, item, applied }) => ({
+      index,
+      item,
+      applied,
+      id: eventId(item.occurredAt),
+      camera: null,
+      attachments: '[]',
+    }));
     const rows = ready.map(insertOf);
-    const { purge_day, inserted } = await this.log.insertAlone(token.org_id, token.id, rows, cameraIds,
+    const { purge_day, inserted } = await this.log.insertAlone(
+      token.org_id,
+      token.id,
+      rows,
+      cameraIds,
       (row, k, camera, seq) => {
         const r = ready[k]!;
         r.camera = camera;
         row.node_id = camera?.node_id ?? null;
         return frameOf(token.org_id, row, r, seq);
-      });
+      },
+    );
     let first = Infinity;
     for (const r of ready) {
       const i = inserted.get(r.id);
-      if (!i || unknownCamera(r.item, i.camera)) { results[r.index] = { index: r.index, error: 'unknown_camera' }; continue; }
+      if (!i || unknownCamera(r.item, i.camera)) {
+        results[r.index] = { index: r.index, error: 'unknown_camera' };
+        continue;
+      }
       if (i.seq < first) first = i.seq;
       results[r.index] = { index: r.index, id: r.id };
     }
@@ -125,8 +168,11 @@ export class IntakeService {
   }
 
   /** The batch's first position and the purge day it was written under; null when nothing was written. */
-  private async write(token: ModuleTokenCredential, valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
-    results: ItemResult[]): Promise<{ first: number; purgeDay: string | null } | null> {
+  private async write(
+    token: ModuleTokenCredential,
+    valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
+    results: ItemResult[],
+  ): Promise<{ first: number; purgeDay: string | null } | null> {
     if (!valid.length) return null;
     const alone = await this.writeAlone(token, valid, results);
     if (alone) return Number.isFinite(alone.first) ? alone : null;
@@ -143,29 +189,65 @@ export class IntakeService {
         const ext = r.item.extId;
         if (ext === null) fresh.push(r);
         else if (firstOf.has(ext)) repeats.push(r);
-        else { firstOf.set(ext, r); fresh.push(r); }
+        else {
+          firstOf.set(ext, r);
+          fresh.push(r);
+        }
       }
       if (firstOf.size) {
-        const claimed = await w.claimExtIds(token.id, [...firstOf.values()].map((r) => ({ ext_id: r.item.extId!, event_id: r.id, occurred_at: new Date(r.item.occurredAt) })));
+        const claimed = await w.claimExtIds(
+          token.id,
+          [...firstOf.values()].map((r) => ({
+            ext_id: r.item.extId!,
+            event_id: r.id,
+            occurred_at: new Date(r.item.occurredAt),
+          })),
+        );
         const known = [...firstOf.keys()].filter((e) => !claimed.has(e));
         const existing = await w.extIdsOf(token.id, known);
         for (const ext of known) firstOf.get(ext)!.id = existing.get(ext)!;
         for (let i = fresh.length - 1; i >= 0; i--) {
           const ext = fresh[i]!.item.extId;
-          if (ext !== null && !claimed.has(ext)) { repeats.push(fresh[i]!); fresh.splice(i, 1); }
+          if (ext !== null && !claimed.has(ext)) {
+            repeats.push(fresh[i]!);
+            fresh.splice(i, 1);
+          }
         }
       }
       // Repeats that a template coalesces join an open interval instead of becoming events.
       const joined = await coalesceRepeats(w, token.org_id, token.id, fresh);
-      for (const j of joined) { fresh.splice(fresh.indexOf(j.r), 1); results[j.r.index] = { index: j.r.index, id: j.target }; }
+      for (const j of joined) {
+        fresh.splice(fresh.indexOf(j.r), 1);
+        results[j.r.index] = { index: j.r.index, id: j.target };
+      }
       for (const r of fresh) results[r.index] = { index: r.index, id: r.id };
-      for (const r of repeats) results[r.index] = { index: r.index, id: (results[firstOf.get(r.item.extId!)!.index] as { id?: string } | undefined)?.id ?? firstOf.get(r.item.extId!)!.id };
+      for (const r of repeats)
+        results[r.index] = {
+          index: r.index,
+          id:
+            (results[firstOf.get(r.item.extId!)!.index] as { id?: string } | undefined)?.id ??
+            firstOf.get(r.item.extId!)!.id,
+        };
 
       await this.tokens.touch(w.trx, token);
-      await this.evidence.link(w.trx, [...fresh.map((r) => ({ r, id: r.id, occ: r.item.occurredAt })), ...joined.map((j) => ({ r: j.r, id: j.target, occ: j.targetOcc }))]
-        .flatMap(({ r, id, occ }) => r.item.attachments.map((ref) => ({ ref, camera_id: r.item.cameraId, event_id: id, occurred_at: new Date(occ) }))));
+      await this.evidence.link(
+        w.trx,
+        [
+          ...fresh.map((r) => ({ r, id: r.id, occ: r.item.occurredAt })),
+          ...joined.map((j) => ({ r: j.r, id: j.target, occ: j.targetOcc })),
+        ].flatMap(({ r, id, occ }) =>
+          r.item.attachments.map((ref) => ({
+            ref,
+            camera_id: r.item.cameraId,
+            event_id: id,
+            occurred_at: new Date(occ),
+          })),
+        ),
+      );
       if (!fresh.length) return null;
-      const seqs = await w.insert(token.org_id, token.id, fresh.map(insertOf), (row, i, seq) => frameOf(token.org_id, row, fresh[i]!, seq));
+      const seqs = await w.insert(token.org_id, token.id, fresh.map(insertOf), (row, i, seq) =>
+        frameOf(token.org_id, row, fresh[i]!, seq),
+      );
       return { first: Math.min(...seqs.values()), purgeDay: purge_day };
     });
   }
@@ -176,16 +258,39 @@ function insertOf(r: Ready): EventInsert {
   const a = r.applied;
   // The template's title, when it has one, is the event's title; else the producer's.
   const title = a?.title ?? it.detectorTitle;
-  const words = [it.detector, it.subjectType, it.subjectRef, it.extId, ...titleWords(title), ...(a?.words ?? [])].filter((w) => w);
+  const words = [
+    it.detector,
+    it.subjectType,
+    it.subjectRef,
+    it.extId,
+    ...titleWords(title),
+    ...(a?.words ?? []),
+  ].filter((w) => w);
   const closeBy = r.coalesced?.closeBy ?? timeoutCloseBy(a, it);
   return {
-    id: r.id, occurred_at: new Date(it.occurredAt), camera_id: it.cameraId, node_id: r.camera?.node_id ?? null,
-    category: 'camera', detector: it.detector, detector_title: title === null ? null : JSON.stringify(title),
-    severity: it.severity, confidence: it.confidence, interval: it.interval || !!r.coalesced, ended_at: it.endedAt === null ? null : new Date(it.endedAt),
-    template_id: a?.template_id ?? null, subject_type: it.subjectType, subject_ref: it.subjectRef, ext_id: it.extId,
-    list_values: a ? JSON.stringify(a.list_values) : '[]', fields: a ? JSON.stringify(a.fields) : '{}',
-    payload: it.payloadJson, attachments: r.attachments, search_text: words.join(' '), search_tokens: a?.tokens ?? [],
-    coalesce_key: r.coalesced?.key ?? null, last_seen_at: r.coalesced ? new Date(r.coalesced.lastSeen) : null,
+    id: r.id,
+    occurred_at: new Date(it.occurredAt),
+    camera_id: it.cameraId,
+    node_id: r.camera?.node_id ?? null,
+    category: 'camera',
+    detector: it.detector,
+    detector_title: title === null ? null : JSON.stringify(title),
+    severity: it.severity,
+    confidence: it.confidence,
+    interval: it.interval || !!r.coalesced,
+    ended_at: it.endedAt === null ? null : new Date(it.endedAt),
+    template_id: a?.template_id ?? null,
+    subject_type: it.subjectType,
+    subject_ref: it.subjectRef,
+    ext_id: it.extId,
+    list_values: a ? JSON.stringify(a.list_values) : '[]',
+    fields: a ? JSON.stringify(a.fields) : '{}',
+    payload: it.payloadJson,
+    attachments: r.attachments,
+    search_text: words.join(' '),
+    search_tokens: a?.tokens ?? [],
+    coalesce_key: r.coalesced?.key ?? null,
+    last_seen_at: r.coalesced ? new Date(r.coalesced.lastSeen) : null,
     close_by: closeBy === null ? null : new Date(closeBy),
   };
 }
@@ -193,10 +298,28 @@ function insertOf(r: Ready): EventInsert {
 function frameOf(orgId: string, row: EventInsert, r: Ready, seq: number): EventFrame {
   const camera = r.camera;
   return {
-    seq, id: row.id, occurred_at: iso(row.occurred_at), ended_at: row.ended_at === null ? null : iso(row.ended_at),
-    org_id: orgId, camera_id: row.camera_id, camera_name: camera?.name ?? null, node_id: row.node_id, node_name: camera?.node_name ?? null,
-    detector: row.detector, detector_title: r.applied?.title ?? r.item.detectorTitle, category: row.category,
-    severity: row.severity, template_id: row.template_id, interval: row.interval, confidence: row.confidence,
-    subject_type: row.subject_type, subject_ref: row.subject_ref, ext_id: row.ext_id, list_values: r.applied?.list_values ?? [], starred: false, updated: false, deleted: false,
+    seq,
+    id: row.id,
+    occurred_at: iso(row.occurred_at),
+    ended_at: row.ended_at === null ? null : iso(row.ended_at),
+    org_id: orgId,
+    camera_id: row.camera_id,
+    camera_name: camera?.name ?? null,
+    node_id: row.node_id,
+    node_name: camera?.node_name ?? null,
+    detector: row.detector,
+    detector_title: r.applied?.title ?? r.item.detectorTitle,
+    category: row.category,
+    severity: row.severity,
+    template_id: row.template_id,
+    interval: row.interval,
+    confidence: row.confidence,
+    subject_type: row.subject_type,
+    subject_ref: row.subject_ref,
+    ext_id: row.ext_id,
+    list_values: r.applied?.list_values ?? [],
+    starred: false,
+    updated: false,
+    deleted: false,
   };
 }

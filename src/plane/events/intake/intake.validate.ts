@@ -6,16 +6,37 @@ import { parseTimestamp } from '../../../common/time.js';
  * result and never fails the batch. Codes of item results:
  */
 export const ITEM_ERRORS = [
-  'bad_item', 'unknown_field', 'bad_detector', 'bad_occurred_at', 'occurred_at_out_of_range', 'bad_camera_id',
-  'unknown_camera', 'bad_severity', 'bad_confidence', 'bad_interval', 'bad_ended_at', 'bad_subject', 'bad_ext_id',
-  'bad_detector_title', 'bad_payload', 'payload_too_large', 'bad_attachments', 'unknown_attachment',
+  'bad_item',
+  'unknown_field',
+  'bad_detector',
+  'bad_occurred_at',
+  'occurred_at_out_of_range',
+  'bad_camera_id',
+  'unknown_camera',
+  'bad_severity',
+  'bad_confidence',
+  'bad_interval',
+  'bad_ended_at',
+  'bad_subject',
+  'bad_ext_id',
+  'bad_detector_title',
+  'bad_payload',
+  'payload_too_large',
+  'bad_attachments',
+  'unknown_attachment',
   'attachment_camera_mismatch',
 ] as const;
 export type ItemError = (typeof ITEM_ERRORS)[number];
 
 export const LIMITS = {
-  detector: 256, extId: 128, subjectType: 64, subjectRef: 256, title: 256, titleLangs: 32,
-  payloadBytes: 64 * 1024, attachments: 16,
+  detector: 256,
+  extId: 128,
+  subjectType: 64,
+  subjectRef: 256,
+  title: 256,
+  titleLangs: 32,
+  payloadBytes: 64 * 1024,
+  attachments: 16,
   /** accepted occurred_at: at most this far in the past ... */
   pastMs: 30 * 86_400_000,
   /** ... and this far in the future (clock skew of a module) */
@@ -40,15 +61,32 @@ export interface IntakeItem {
   attachments: string[];
 }
 
-const KEYS = new Set(['detector', 'occurred_at', 'camera_id', 'severity', 'confidence', 'interval', 'ended_at', 'subject_type',
-  'subject_ref', 'ext_id', 'detector_title', 'payload', 'attachments']);
+const KEYS = new Set([
+  'detector',
+  'occurred_at',
+  'camera_id',
+  'severity',
+  'confidence',
+  'interval',
+  'ended_at',
+  'subject_type',
+  'subject_ref',
+  'ext_id',
+  'detector_title',
+  'payload',
+  'attachments',
+]);
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Text fields: no control characters.
 // eslint-disable-next-line no-control-regex -- the pattern exists to refuse control characters
 const CTRL_RE = /[\u0000-\u001f\u007f]/;
 
-class Bad { constructor(readonly code: ItemError) {} }
-const bad = (code: ItemError): never => { throw new Bad(code); };
+class Bad {
+  constructor(readonly code: ItemError) {}
+}
+const bad = (code: ItemError): never => {
+  throw new Bad(code);
+};
 
 function text(v: unknown, max: number, code: ItemError, nullable = true): string | null {
   if (v === undefined || v === null) return nullable ? null : bad(code);
@@ -66,7 +104,7 @@ function time(v: unknown, code: ItemError): number {
 function severity(v: unknown): number | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 4) return v;
-  const i = typeof v === 'string' ? SEVERITIES.indexOf(v.toLowerCase() as typeof SEVERITIES[number]) : -1;
+  const i = typeof v === 'string' ? SEVERITIES.indexOf(v.toLowerCase() as (typeof SEVERITIES)[number]) : -1;
   return i >= 0 ? i : bad('bad_severity');
 }
 
@@ -99,7 +137,8 @@ export function validateItem(raw: unknown, now: number): IntakeItem | { error: I
     }
     let confidence: number | null = null;
     if (o.confidence !== undefined && o.confidence !== null) {
-      if (typeof o.confidence !== 'number' || !Number.isFinite(o.confidence) || o.confidence < 0 || o.confidence > 100) bad('bad_confidence');
+      if (typeof o.confidence !== 'number' || !Number.isFinite(o.confidence) || o.confidence < 0 || o.confidence > 100)
+        bad('bad_confidence');
       confidence = o.confidence as number;
     }
     if (o.interval !== undefined && o.interval !== null && typeof o.interval !== 'boolean') bad('bad_interval');
@@ -127,12 +166,28 @@ export function validateItem(raw: unknown, now: number): IntakeItem | { error: I
     let attachments: string[] = [];
     if (o.attachments !== undefined && o.attachments !== null) {
       const a = o.attachments;
-      if (!Array.isArray(a) || a.length > LIMITS.attachments || a.some((r) => typeof r !== 'string' || !UUID_RE.test(r))) bad('bad_attachments');
+      if (
+        !Array.isArray(a) ||
+        a.length > LIMITS.attachments ||
+        a.some((r) => typeof r !== 'string' || !UUID_RE.test(r))
+      )
+        bad('bad_attachments');
       attachments = [...new Set((a as string[]).map((r) => r.toLowerCase()))];
     }
     return {
-      detector, occurredAt, cameraId, severity: severity(o.severity), confidence, interval, endedAt,
-      subjectType, subjectRef, extId, detectorTitle, payloadJson, attachments,
+      detector,
+      occurredAt,
+      cameraId,
+      severity: severity(o.severity),
+      confidence,
+      interval,
+      endedAt,
+      subjectType,
+      subjectRef,
+      extId,
+      detectorTitle,
+      payloadJson,
+      attachments,
     };
   } catch (err) {
     if (err instanceof Bad) return { error: err.code };

@@ -10,7 +10,10 @@ import type { Clock } from '../../../common/clock.js';
 export class IntakeRateLimiter {
   private readonly buckets = new Map<string, { rate: number; tokens: number; at: number }>();
 
-  constructor(private readonly clock: Clock, private readonly defaultRate: number) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly defaultRate: number,
+  ) {}
 
   /** 0 when admitted, else the whole seconds to wait before the batch would be. */
   take(tokenId: string, rateLimit: number | null, n: number): number {

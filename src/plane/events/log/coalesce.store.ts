@@ -4,7 +4,13 @@ import type { Db } from '../../db/database.js';
 // Salt of the advisory locks on coalescing keys (two batches repeating one key take turns).
 const COALESCE_LOCK_SALT = 724_201_004;
 
-export interface OpenCoalesced { id: string; occurred_at: Date; last_seen_at: Date; close_by: Date | null; coalesce_key: string }
+export interface OpenCoalesced {
+  id: string;
+  occurred_at: Date;
+  last_seen_at: Date;
+  close_by: Date | null;
+  coalesce_key: string;
+}
 
 /** The SQL of coalescing repeats into open intervals and of closing intervals at their time-out. */
 export const coalesceStore = {
@@ -23,7 +29,10 @@ export const coalesceStore = {
   },
 
   /** A repeat extends an open interval: its last repeat and the time the plane will close it move on. */
-  async extend(trx: Db, rows: Array<{ id: string; occurred_at: Date; last_seen_at: Date; close_by: Date }>): Promise<void> {
+  async extend(
+    trx: Db,
+    rows: Array<{ id: string; occurred_at: Date; last_seen_at: Date; close_by: Date }>,
+  ): Promise<void> {
     if (!rows.length) return;
     await sql`update events e set last_seen_at = x.ls, close_by = x.cb
       from unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[],
@@ -32,7 +41,11 @@ export const coalesceStore = {
   },
 
   /** Points retried ext_ids of coalesced repeats at the interval they joined. */
-  async repointExtIds(trx: Db, tokenId: string, rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>): Promise<void> {
+  async repointExtIds(
+    trx: Db,
+    tokenId: string,
+    rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>,
+  ): Promise<void> {
     if (!rows.length) return;
     await sql`update event_ext_ids x set event_id = u.event_id, occurred_at = u.occ
       from unnest(${rows.map((r) => r.ext_id)}::text[], ${rows.map((r) => r.event_id)}::uuid[], ${rows.map((r) => r.occurred_at.toISOString())}::timestamptz[]) as u(ext_id, event_id, occ)

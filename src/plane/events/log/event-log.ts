@@ -12,7 +12,10 @@ import { removalStore, type DeletedEvent } from './removal.store.js';
 const DAY_MS = 86_400_000;
 
 /** What a committed write publishes: its frames, and the purge day a removal set. */
-export interface Written { frames: EventFrame[]; purgeDay?: string }
+export interface Written {
+  frames: EventFrame[];
+  purgeDay?: string;
+}
 
 type Change = 'full' | 'partial';
 
@@ -42,8 +45,12 @@ export class LogWrite {
   }
 
   /** New rows; `frameOf` makes each one's frame from what was written. Returns each row's seq by id. */
-  async insert(orgId: string, tokenId: string | null, rows: EventInsert[],
-    frameOf: (row: EventInsert, index: number, seq: number) => EventFrame): Promise<Map<string, number>> {
+  async insert(
+    orgId: string,
+    tokenId: string | null,
+    rows: EventInsert[],
+    frameOf: (row: EventInsert, index: number, seq: number) => EventFrame,
+  ): Promise<Map<string, number>> {
     // The statement joins the writers itself, just before it draws positions.
     const seqs = await eventsStore.insertBatch(this.trx, orgId, tokenId, rows);
     if (rows.length) this.joined = true;
@@ -68,7 +75,9 @@ export class LogWrite {
   }
 
   /** Closes the open system intervals of many keys, each at its own time, in one statement. */
-  async closeSystemMany(keys: Array<{ detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null; endedAt: Date }>): Promise<number> {
+  async closeSystemMany(
+    keys: Array<{ detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null; endedAt: Date }>,
+  ): Promise<number> {
     if (!keys.length) return 0;
     await this.join();
     return this.rowsChanged(await eventsStore.closeSystemMany(this.trx, keys));
@@ -87,7 +96,10 @@ export class LogWrite {
   }
 
   /** Claims (token, ext_id) keys for new events; returns those claimed here. */
-  claimExtIds(tokenId: string, rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>): Promise<Set<string>> {
+  claimExtIds(
+    tokenId: string,
+    rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>,
+  ): Promise<Set<string>> {
     return eventsStore.claimExtIds(this.trx, tokenId, rows);
   }
 
@@ -140,7 +152,8 @@ export class LogWrite {
   async done(): Promise<Written> {
     if (this.changed.length) {
       const keys = new Map(this.changed.map((c) => [c.id, c]));
-      for (const row of await framesStore.ofKeys(this.trx, [...keys.values()])) this.frames.push(frameOfRow(row, keys.get(row.id)!.change));
+      for (const row of await framesStore.ofKeys(this.trx, [...keys.values()]))
+        this.frames.push(frameOfRow(row, keys.get(row.id)!.change));
     }
     return this.purgeDay === undefined ? { frames: this.frames } : { frames: this.frames, purgeDay: this.purgeDay };
   }
@@ -161,7 +174,10 @@ function tombstone(row: Parameters<typeof frameOfRow>[0]): EventFrame {
 export class EventLog {
   private readonly alone: IntakeWriter;
 
-  constructor(private readonly db: Db, private readonly notifier: EventNotifier) {
+  constructor(
+    private readonly db: Db,
+    private readonly notifier: EventNotifier,
+  ) {
     this.alone = new IntakeWriter(db);
   }
 
@@ -184,8 +200,13 @@ export class EventLog {
    * coalescing): one statement through the intake writer, which merges concurrent batches of a
    * token; rows naming no camera of the organisation are left out. Then its frames.
    */
-  async insertAlone(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[],
-    frameOf: (row: EventInsert, index: number, camera: EventCamera | null, seq: number) => EventFrame): Promise<{ purge_day: string | null; inserted: Map<string, { seq: number; camera: EventCamera | null }> }> {
+  async insertAlone(
+    orgId: string,
+    tokenId: string,
+    rows: EventInsert[],
+    cameraIds: string[],
+    frameOf: (row: EventInsert, index: number, camera: EventCamera | null, seq: number) => EventFrame,
+  ): Promise<{ purge_day: string | null; inserted: Map<string, { seq: number; camera: EventCamera | null }> }> {
     const { purge_day, inserted } = await this.alone.write(orgId, tokenId, rows, cameraIds);
     const byId = new Map(inserted.map((i) => [i.id, i]));
     const frames: EventFrame[] = [];
@@ -205,7 +226,12 @@ export class EventLog {
   publish(w: Written | null): void {
     if (!w || !w.frames.length) return;
     const frames = w.frames.map(boundFrame).sort((a, b) => a.seq - b.seq);
-    const notice = batchNotice(frames[0]!.seq, frames[frames.length - 1]!.seq, frames, w.purgeDay === undefined ? {} : { purge_day: w.purgeDay });
+    const notice = batchNotice(
+      frames[0]!.seq,
+      frames[frames.length - 1]!.seq,
+      frames,
+      w.purgeDay === undefined ? {} : { purge_day: w.purgeDay },
+    );
     // A removal's frames go round through the database like any other process's, so this
     // process's ring sees the purge day before them.
     void this.notifier.publish(notice, w.purgeDay === undefined ? frames : undefined);

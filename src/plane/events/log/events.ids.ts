@@ -10,13 +10,19 @@ let used = pool.length;
 
 /** A new event id: a UUIDv7 whose 48-bit time is the event's occurred_at (milliseconds). */
 export function eventId(occurredAtMs: number): string {
-  if (used + 10 > pool.length) { randomFillSync(pool); used = 0; }
-  const b = pool, o = used;
+  if (used + 10 > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const b = pool,
+    o = used;
   used += 10;
   const t = Math.trunc(occurredAtMs).toString(16).padStart(12, '0');
   // version 7 and 12 random bits; variant 10 and 62 random bits
-  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${HEX[b[o]! & 0x0f]!.slice(1)}${HEX[b[o + 1]!]}-${HEX[(b[o + 2]! & 0x3f) | 0x80]}${HEX[b[o + 3]!]}-`
-    + `${HEX[b[o + 4]!]}${HEX[b[o + 5]!]}${HEX[b[o + 6]!]}${HEX[b[o + 7]!]}${HEX[b[o + 8]!]}${HEX[b[o + 9]!]}`;
+  return (
+    `${t.slice(0, 8)}-${t.slice(8, 12)}-7${HEX[b[o]! & 0x0f]!.slice(1)}${HEX[b[o + 1]!]}-${HEX[(b[o + 2]! & 0x3f) | 0x80]}${HEX[b[o + 3]!]}-` +
+    `${HEX[b[o + 4]!]}${HEX[b[o + 5]!]}${HEX[b[o + 6]!]}${HEX[b[o + 7]!]}${HEX[b[o + 8]!]}${HEX[b[o + 9]!]}`
+  );
 }
 
 /**

@@ -25,7 +25,8 @@ function orgCameras(orgId: string, ids: string[]) {
 
 const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map((r) => r[k]);
 
-const INSERT_COLUMNS = sql.raw(`id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
+const INSERT_COLUMNS =
+  sql.raw(`id, occurred_at, seq, org_id, camera_id, node_id, token_id, category, detector, detector_title,
   severity, confidence, "interval", ended_at, template_id, subject_type, subject_ref, ext_id, list_values, fields, payload,
   attachments, search, coalesce_key, last_seen_at, close_by`);
 
@@ -64,7 +65,11 @@ function arrayLiteral(values: Scalar[], quoted: boolean): string {
 function unnestRows(rows: EventInsert[]) {
   const a = (k: keyof EventInsert) => arrayLiteral(col(rows, k) as Scalar[], false);
   const q = (k: keyof EventInsert) => arrayLiteral(col(rows, k) as Scalar[], true);
-  const times = (f: (r: EventInsert) => Date | null | undefined) => arrayLiteral(rows.map((r) => iso(f(r) ?? null)), false);
+  const times = (f: (r: EventInsert) => Date | null | undefined) =>
+    arrayLiteral(
+      rows.map((r) => iso(f(r) ?? null)),
+      false,
+    );
   return sql`unnest(
     ${a('id')}::uuid[], ${times((r) => r.occurred_at)}::timestamptz[],
     ${a('camera_id')}::uuid[], ${a('node_id')}::uuid[], ${q('category')}::text[],
@@ -73,7 +78,10 @@ function unnestRows(rows: EventInsert[]) {
     ${a('template_id')}::uuid[], ${q('subject_type')}::text[], ${q('subject_ref')}::text[],
     ${q('ext_id')}::text[], ${q('list_values')}::jsonb[], ${q('fields')}::jsonb[],
     ${q('payload')}::jsonb[], ${q('attachments')}::jsonb[], ${q('search_text')}::text[],
-    ${arrayLiteral(rows.map((r) => r.search_tokens.join('\u001f')), true)}::text[], ${q('coalesce_key')}::text[],
+    ${arrayLiteral(
+      rows.map((r) => r.search_tokens.join('\u001f')),
+      true,
+    )}::text[], ${q('coalesce_key')}::text[],
     ${times((r) => r.last_seen_at)}::timestamptz[], ${times((r) => r.close_by)}::timestamptz[]
   ) with ordinality as x(id, occurred_at, camera_id, node_id, category, detector, detector_title, severity, confidence, itv, ended_at,
          template_id, subject_type, subject_ref, ext_id, list_values, fields, payload, attachments, search_text, tokens,
@@ -112,7 +120,11 @@ export const eventsStore = {
    * another transaction holds waits for it; keys are taken in sorted order so that two batches
    * never deadlock.
    */
-  async claimExtIds(trx: Db, tokenId: string, rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>): Promise<Set<string>> {
+  async claimExtIds(
+    trx: Db,
+    tokenId: string,
+    rows: Array<{ ext_id: string; event_id: string; occurred_at: Date }>,
+  ): Promise<Set<string>> {
     if (!rows.length) return new Set();
     const sorted = [...rows].sort((a, b) => (a.ext_id < b.ext_id ? -1 : a.ext_id > b.ext_id ? 1 : 0));
     const r = await sql<{ ext_id: string }>`insert into event_ext_ids (token_id, ext_id, event_id, occurred_at)
@@ -128,8 +140,12 @@ export const eventsStore = {
   /** The events already named by (token, ext_id). */
   async byExtIds(db: Db, tokenId: string, extIds: string[]): Promise<Map<string, string>> {
     if (!extIds.length) return new Map();
-    const rows = await db.selectFrom('event_ext_ids').select(['ext_id', 'event_id'])
-      .where('token_id', '=', tokenId).where('ext_id', 'in', extIds).execute();
+    const rows = await db
+      .selectFrom('event_ext_ids')
+      .select(['ext_id', 'event_id'])
+      .where('token_id', '=', tokenId)
+      .where('ext_id', 'in', extIds)
+      .execute();
     return new Map(rows.map((r) => [r.ext_id, r.event_id]));
   },
 
@@ -137,9 +153,16 @@ export const eventsStore = {
    * What a writer reads before it inserts, without joining the writers yet: the purge day in
    * force and the cameras among `cameraIds` (orgCameras), in one round trip.
    */
-  async readForWrite(trx: Db, orgId: string, cameraIds: string[]): Promise<{ purge_day: string | null; cameras: EventCamera[] }> {
+  async readForWrite(
+    trx: Db,
+    orgId: string,
+    cameraIds: string[],
+  ): Promise<{ purge_day: string | null; cameras: EventCamera[] }> {
     const cams = cameraIds.length ? orgCameras(orgId, cameraIds) : sql`null`;
-    const r = await sql<{ purge_day: string | null; cameras: EventCamera[] | null }>`select (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day,
+    const r = await sql<{
+      purge_day: string | null;
+      cameras: EventCamera[] | null;
+    }>`select (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day,
       ${cams} as cameras`.execute(trx);
     return { purge_day: r.rows[0]?.purge_day ?? null, cameras: r.rows[0]?.cameras ?? [] };
   },
@@ -152,7 +175,10 @@ export const eventsStore = {
    */
   async insertBatch(trx: Db, orgId: string, tokenId: string | null, rows: EventInsert[]): Promise<Map<string, number>> {
     if (!rows.length) return new Map();
-    const r = await sql<{ id: string; seq: number }>`with w as materialized (select true as held from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l)
+    const r = await sql<{
+      id: string;
+      seq: number;
+    }>`with w as materialized (select true as held from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l)
       insert into events (${INSERT_COLUMNS})
       select ${insertValues(orgId, tokenId, sql`x.node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
       from ${unnestRows(rows)}
@@ -169,12 +195,26 @@ export const eventsStore = {
    * and draws positions in row order. Four round trips (begin, lock, insert, commit) become one. Returns the inserted
    * rows with their camera's identity; a row left out named an unknown camera.
    */
-  async insertAlone(db: Db, orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<{
+  async insertAlone(
+    db: Db,
+    orgId: string,
+    tokenId: string,
+    rows: EventInsert[],
+    cameraIds: string[],
+  ): Promise<{
     purge_day: string | null;
     inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
   }> {
     // `held` is read by the expression that draws each position: the lock is taken first.
-    const r = await sql<{ purge_day: string | null; id: string | null; seq: number | null; camera_id: string | null; node_id: string | null; camera_name: string | null; node_name: string | null }>`
+    const r = await sql<{
+      purge_day: string | null;
+      id: string | null;
+      seq: number | null;
+      camera_id: string | null;
+      node_id: string | null;
+      camera_name: string | null;
+      node_name: string | null;
+    }>`
       with w as materialized (
         select true as held, (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day
         from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l
@@ -192,16 +232,24 @@ export const eventsStore = {
       from w left join (ins i left join cam on cam.id = i.camera_id) on true`.execute(db);
     return {
       purge_day: r.rows[0]?.purge_day ?? null,
-      inserted: r.rows.filter((x) => x.id !== null).map((x) => ({
-        id: x.id!, seq: Number(x.seq),
-        camera: x.camera_id === null ? null : { id: x.camera_id, node_id: x.node_id!, name: x.camera_name!, node_name: x.node_name! },
-      })),
+      inserted: r.rows
+        .filter((x) => x.id !== null)
+        .map((x) => ({
+          id: x.id!,
+          seq: Number(x.seq),
+          camera:
+            x.camera_id === null
+              ? null
+              : { id: x.camera_id, node_id: x.node_id!, name: x.camera_name!, node_name: x.node_name! },
+        })),
     };
   },
 
   /** Closes an open interval; a new stream position carries its `updated` frame. Null when it was not open. */
   async close(trx: Db, id: string, occurredAt: Date, endedAt: Date): Promise<number | null> {
-    const r = await sql<{ seq: number }>`update events set ended_at = ${endedAt}, seq = nextval('event_seq'), changed = true
+    const r = await sql<{
+      seq: number;
+    }>`update events set ended_at = ${endedAt}, seq = nextval('event_seq'), changed = true
       where occurred_at = ${occurredAt} and id = ${id} and "interval" and ended_at is null returning seq`.execute(trx);
     return r.rows[0] ? Number(r.rows[0].seq) : null;
   },
@@ -210,8 +258,16 @@ export const eventsStore = {
    * Sets the star of a visible event; a change draws a new stream position (its `updated` frame).
    * Returns the new seq, or null when nothing changed (absent, invisible, or already so).
    */
-  async setStarred(trx: Db, scope: CameraScope, id: string, occurredAt: Date, starred: boolean): Promise<number | null> {
-    const r = await sql<{ seq: number }>`update events e set starred = ${starred}, seq = nextval('event_seq'), changed = true
+  async setStarred(
+    trx: Db,
+    scope: CameraScope,
+    id: string,
+    occurredAt: Date,
+    starred: boolean,
+  ): Promise<number | null> {
+    const r = await sql<{
+      seq: number;
+    }>`update events e set starred = ${starred}, seq = nextval('event_seq'), changed = true
       where e.occurred_at = ${occurredAt} and e.id = ${id} and e.starred is distinct from ${starred}
         and ${cameraVisible(scope, 'e.camera_id', 'e.org_id')}
       returning e.seq`.execute(trx);
@@ -227,9 +283,15 @@ export const eventsStore = {
    * statement, each at its own time (one sweep batch closes the intervals of many nodes and
    * cameras: one statement instead of one per key).
    */
-  async closeSystemMany(trx: Db, keys: Array<{ detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null; endedAt: Date }>): Promise<Array<{ id: string; occurred_at: Date }>> {
+  async closeSystemMany(
+    trx: Db,
+    keys: Array<{ detector: string; occurredAt: Date; nodeId: string | null; cameraId: string | null; endedAt: Date }>,
+  ): Promise<Array<{ id: string; occurred_at: Date }>> {
     if (!keys.length) return [];
-    const r = await sql<{ id: string; occurred_at: Date }>`update events e set ended_at = greatest(k.ended_at, e.occurred_at), seq = nextval('event_seq'), changed = true
+    const r = await sql<{
+      id: string;
+      occurred_at: Date;
+    }>`update events e set ended_at = greatest(k.ended_at, e.occurred_at), seq = nextval('event_seq'), changed = true
       from unnest(${keys.map((k) => k.detector)}::text[], ${keys.map((k) => k.occurredAt.toISOString())}::timestamptz[],
         ${keys.map((k) => k.nodeId)}::uuid[], ${keys.map((k) => k.cameraId)}::uuid[], ${keys.map((k) => k.endedAt.toISOString())}::timestamptz[])
         as k(detector, occurred_at, node_id, camera_id, ended_at)
@@ -246,7 +308,10 @@ export const eventsStore = {
    * while nodes.unreachable_since or cameras.offline_since still equals its occurred_at.
    */
   async closeOrphanedSystem(trx: Db, endedAt: Date): Promise<Array<{ id: string; occurred_at: Date }>> {
-    const r = await sql<{ id: string; occurred_at: Date }>`update events e set ended_at = greatest(${endedAt}, e.occurred_at), seq = nextval('event_seq'), changed = true
+    const r = await sql<{
+      id: string;
+      occurred_at: Date;
+    }>`update events e set ended_at = greatest(${endedAt}, e.occurred_at), seq = nextval('event_seq'), changed = true
       where e."interval" and e.ended_at is null and e.token_id is null and e.category = 'system'
         and e.detector in ('system.node_unreachable', 'system.camera_offline')
         and not exists (select 1 from nodes n where e.detector = 'system.node_unreachable' and n.id = e.node_id and n.unreachable_since = e.occurred_at)
@@ -256,7 +321,11 @@ export const eventsStore = {
   },
 
   async ensurePartitions(db: Db, from: Date, to: Date): Promise<number> {
-    const r = await sql<{ made: number }>`select argus_ensure_event_partitions(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz) as made`.execute(db);
+    const r = await sql<{
+      made: number;
+    }>`select argus_ensure_event_partitions(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz) as made`.execute(
+      db,
+    );
     return Number(r.rows[0]?.made ?? 0);
   },
 };

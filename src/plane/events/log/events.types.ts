@@ -32,4 +32,9 @@ export interface EventInsert {
 }
 
 /** A camera an event names, as intake finds it: the organisation's camera, with its node (names for frames). */
-export interface EventCamera { id: string; node_id: string; name: string; node_name: string }
+export interface EventCamera {
+  id: string;
+  node_id: string;
+  name: string;
+  node_name: string;
+}

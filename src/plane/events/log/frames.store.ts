@@ -4,10 +4,28 @@ import { boundFrame, frameOfRow, type EventFrame } from './events.frames.js';
 
 /** A stored row with just what its frame needs (names joined from the inventory). */
 export interface FrameRow {
-  seq: number; id: string; occurred_at: Date; ended_at: Date | null; org_id: string; camera_id: string | null; camera_name: string | null;
-  node_id: string | null; node_name: string | null; detector: string; detector_title: unknown; category: string; severity: number | null;
-  template_id: string | null; interval: boolean; confidence: number | null; subject_type: string | null; subject_ref: string | null;
-  ext_id: string | null; list_values: unknown[]; starred: boolean; changed: boolean;
+  seq: number;
+  id: string;
+  occurred_at: Date;
+  ended_at: Date | null;
+  org_id: string;
+  camera_id: string | null;
+  camera_name: string | null;
+  node_id: string | null;
+  node_name: string | null;
+  detector: string;
+  detector_title: unknown;
+  category: string;
+  severity: number | null;
+  template_id: string | null;
+  interval: boolean;
+  confidence: number | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  ext_id: string | null;
+  list_values: unknown[];
+  starred: boolean;
+  changed: boolean;
 }
 
 // Only the columns of a frame (payload and attachments stay in the table).

@@ -8,8 +8,18 @@ export interface AloneWritten {
   inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
 }
 
-interface Part { rows: EventInsert[]; cameraIds: string[]; done(w: AloneWritten): void; fail(err: unknown): void }
-interface Queue { orgId: string; tokenId: string; parts: Part[]; running: number }
+interface Part {
+  rows: EventInsert[];
+  cameraIds: string[];
+  done(w: AloneWritten): void;
+  fail(err: unknown): void;
+}
+interface Queue {
+  orgId: string;
+  tokenId: string;
+  parts: Part[];
+  running: number;
+}
 
 // Statements of one token in flight at once; its batches that arrive meanwhile wait and go
 // together in the next.
@@ -38,7 +48,10 @@ export class IntakeWriter {
   write(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<AloneWritten> {
     return new Promise((done, fail) => {
       let q = this.queues.get(tokenId);
-      if (!q) { q = { orgId, tokenId, parts: [], running: 0 }; this.queues.set(tokenId, q); }
+      if (!q) {
+        q = { orgId, tokenId, parts: [], running: 0 };
+        this.queues.set(tokenId, q);
+      }
       q.parts.push({ rows, cameraIds, done, fail });
       this.next();
     });
@@ -72,17 +85,30 @@ export class IntakeWriter {
     try {
       written = await this.statement(orgId, tokenId, parts);
     } catch (err) {
-      if (parts.length === 1 || !rolledBack(err)) { for (const p of parts) p.fail(err); return; }
+      if (parts.length === 1 || !rolledBack(err)) {
+        for (const p of parts) p.fail(err);
+        return;
+      }
       for (const p of parts) {
-        try { p.done(await this.statement(orgId, tokenId, [p])); } catch (e) { p.fail(e); }
+        try {
+          p.done(await this.statement(orgId, tokenId, [p]));
+        } catch (e) {
+          p.fail(e);
+        }
       }
       return;
     }
-    if (parts.length === 1) { parts[0]!.done(written); return; }
+    if (parts.length === 1) {
+      parts[0]!.done(written);
+      return;
+    }
     const byId = new Map(written.inserted.map((i) => [i.id, i]));
     for (const p of parts) {
       const mine: AloneWritten['inserted'] = [];
-      for (const r of p.rows) { const i = byId.get(r.id); if (i) mine.push(i); }
+      for (const r of p.rows) {
+        const i = byId.get(r.id);
+        if (i) mine.push(i);
+      }
       p.done({ purge_day: written.purge_day, inserted: mine });
     }
   }

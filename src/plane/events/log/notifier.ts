@@ -4,7 +4,10 @@ import { channels, notifyMany } from '../../live/bus.js';
 import { NOTIFY_BOUND_BYTES, type EventFrame } from './events.frames.js';
 
 /** This process's own ring: it takes the frames of this process's commits directly. */
-export interface LocalRing { readonly origin: string; take(frames: EventFrame[]): void }
+export interface LocalRing {
+  readonly origin: string;
+  take(frames: EventFrame[]): void;
+}
 
 /**
  * Sends the notices of committed batches, after their commits and outside their transactions
@@ -23,7 +26,11 @@ export class EventNotifier {
   private sending: Promise<void> | null = null;
 
   /** `local`: this process's ring, which takes the frames of this process's commits directly. */
-  constructor(private readonly db: Db, private readonly log: Pick<Logger, 'warn'>, private readonly local: LocalRing | null = null) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log: Pick<Logger, 'warn'>,
+    private readonly local: LocalRing | null = null,
+  ) {}
 
   /**
    * Queues one batch notice (a JSON object); resolves once it has been sent. `frames` are the
@@ -45,14 +52,24 @@ export class EventNotifier {
       const batch = this.queue;
       this.queue = [];
       const payloads: string[] = [];
-      let cur: string[] = [], size = 2;
+      let cur: string[] = [],
+        size = 2;
       for (const n of batch) {
         const len = Buffer.byteLength(n) + 1;
-        if (cur.length && size + len > NOTIFY_BOUND_BYTES) { payloads.push(`[${cur.join(',')}]`); cur = []; size = 2; }
-        cur.push(n); size += len;
+        if (cur.length && size + len > NOTIFY_BOUND_BYTES) {
+          payloads.push(`[${cur.join(',')}]`);
+          cur = [];
+          size = 2;
+        }
+        cur.push(n);
+        size += len;
       }
       if (cur.length) payloads.push(`[${cur.join(',')}]`);
-      try { await notifyMany(this.db, channels.events, payloads); } catch (err) { this.log.warn({ err: (err as Error).message }, 'event notice not sent'); }
+      try {
+        await notifyMany(this.db, channels.events, payloads);
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'event notice not sent');
+      }
     }
     this.sending = null;
   }

@@ -4,10 +4,27 @@ import type { EventFrame } from './events.frames.js';
 
 /** A deleted event with the names its tombstone carries. */
 export interface DeletedEvent {
-  id: string; occurred_at: Date; ended_at: Date | null; org_id: string; camera_id: string | null; camera_name: string | null;
-  node_id: string | null; node_name: string | null; detector: string; detector_title: unknown; category: string; severity: number | null;
-  template_id: string | null; interval: boolean; confidence: number | null; subject_type: string | null; subject_ref: string | null;
-  ext_id: string | null; list_values: unknown[]; starred: boolean; token_id: string | null;
+  id: string;
+  occurred_at: Date;
+  ended_at: Date | null;
+  org_id: string;
+  camera_id: string | null;
+  camera_name: string | null;
+  node_id: string | null;
+  node_name: string | null;
+  detector: string;
+  detector_title: unknown;
+  category: string;
+  severity: number | null;
+  template_id: string | null;
+  interval: boolean;
+  confidence: number | null;
+  subject_type: string | null;
+  subject_ref: string | null;
+  ext_id: string | null;
+  list_values: unknown[];
+  starred: boolean;
+  token_id: string | null;
 }
 
 /** The SQL that removes events and keeps their tombstones (purges, archive cleanups, pruning): only the event log calls it. */
@@ -51,7 +68,11 @@ export const removalStore = {
 
   /** Sets the purge day that `d<purge-day>:<n>` cursors name. */
   async setPurgeDay(trx: Db, day: string): Promise<{ changed: boolean }> {
-    const r = await sql<{ n: number }>`update event_stream set purge_day = ${day}::date where purge_day is distinct from ${day}::date returning 1 as n`.execute(trx);
+    const r = await sql<{
+      n: number;
+    }>`update event_stream set purge_day = ${day}::date where purge_day is distinct from ${day}::date returning 1 as n`.execute(
+      trx,
+    );
     return { changed: r.rows.length > 0 };
   },
 
@@ -71,7 +92,9 @@ export const removalStore = {
   /** Deletes up to `limit` tombstones written before `before` and below stream position `belowSeq`, oldest first. */
   async pruneTombstones(db: Db, before: Date, belowSeq: number, limit: number): Promise<number> {
     const r = await sql`delete from event_tombstones where seq in (
-        select seq from event_tombstones where seq < ${belowSeq} and deleted_at < ${before} order by seq limit ${limit})`.execute(db);
+        select seq from event_tombstones where seq < ${belowSeq} and deleted_at < ${before} order by seq limit ${limit})`.execute(
+      db,
+    );
     return Number(r.numAffectedRows ?? 0);
   },
 };

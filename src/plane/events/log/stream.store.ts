@@ -25,8 +25,11 @@ export const streamStore = {
   /** Frames at exactly these positions (a notice named them without carrying them). */
   async at(db: Db, seqs: number[]): Promise<EventFrame[]> {
     if (!seqs.length) return [];
-    const rows = await sql<StreamRow>`select ${FRAME_COLUMNS} from ${FRAME_FROM} where e.seq = any(${seqs}::bigint[])`.execute(db);
-    const tombs = await sql<{ frame: EventFrame }>`select frame from event_tombstones where seq = any(${seqs}::bigint[])`.execute(db);
+    const rows =
+      await sql<StreamRow>`select ${FRAME_COLUMNS} from ${FRAME_FROM} where e.seq = any(${seqs}::bigint[])`.execute(db);
+    const tombs = await sql<{
+      frame: EventFrame;
+    }>`select frame from event_tombstones where seq = any(${seqs}::bigint[])`.execute(db);
     return [...rows.rows.map(frameOf), ...tombs.rows.map((t) => t.frame)].sort(bySeq);
   },
 

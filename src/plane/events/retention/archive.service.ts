@@ -27,32 +27,52 @@ export class ArchiveService implements OrgArchiver {
   /** rows per batch */
   batch = BATCH;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly evidence: EvidenceService,
-    private readonly tokens: ModuleTokensService, private readonly orgs: OrgsService, private readonly events: EventLog,
-    private readonly log: Pick<Logger, 'warn'>) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly evidence: EvidenceService,
+    private readonly tokens: ModuleTokensService,
+    private readonly orgs: OrgsService,
+    private readonly events: EventLog,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
 
   async queue(trx: Db, orgId: string, createdBy: string | null) {
     const moduleTokens = await this.tokens.deleteOfOrg(trx, orgId);
     const preview = await archiveStore.preview(trx, orgId);
     if (!preview.events && !preview.attachments) return { job: null, module_tokens: moduleTokens };
     const row = await archiveStore.insertJob(trx, {
-      id: uuidv7({ msecs: this.clock.now() }), org_id: orgId, preview, created_by: createdBy, created_at: new Date(this.clock.now()),
+      id: uuidv7({ msecs: this.clock.now() }),
+      org_id: orgId,
+      preview,
+      created_by: createdBy,
+      created_at: new Date(this.clock.now()),
     });
     return { job: { id: row.id, preview }, module_tokens: moduleTokens };
   }
 
   /** Started at once after the deletion commits; a failure is retried by the named job. */
   start(): void {
-    this.runQueued(this.clock.now() + 20_000)
-      .catch((err: Error) => this.log.warn({ err: err.message }, 'archive cleanup failed; retried by orgs.archive_cleanup'));
+    this.runQueued(this.clock.now() + 20_000).catch((err: Error) =>
+      this.log.warn({ err: err.message }, 'archive cleanup failed; retried by orgs.archive_cleanup'),
+    );
   }
 
   backgroundJob(): Job {
-    return { name: 'orgs.archive_cleanup', everyMs: 5_000, budgetMs: 20_000, run: (deadline) => this.runQueued(deadline) };
+    return {
+      name: 'orgs.archive_cleanup',
+      everyMs: 5_000,
+      budgetMs: 20_000,
+      run: (deadline) => this.runQueued(deadline),
+    };
   }
 
   /** Runs the queued jobs until `deadline`; one run at a time in this process. */
-  readonly runQueued = queueDrainer(() => this.clock.now(), () => archiveStore.queuedJobIds(this.db), (id, deadline) => this.runJob(id, deadline));
+  readonly runQueued = queueDrainer(
+    () => this.clock.now(),
+    () => archiveStore.queuedJobIds(this.db),
+    (id, deadline) => this.runJob(id, deadline),
+  );
 
   private async runJob(id: string, deadline: number): Promise<void> {
     // An intake that authenticated before the deletion may still be writing: before the row
@@ -66,7 +86,10 @@ export class ArchiveService implements OrgArchiver {
           if (!job || job.org_id === null) return 'skip' as const; // finished, or another process holds this batch
           const orgId = job.org_id;
           const attachments = await this.evidence.removeOfOrg(trx, orgId, this.batch);
-          if (attachments) { await purgeStore.progress(trx, id, 0, attachments); return 'next' as const; }
+          if (attachments) {
+            await purgeStore.progress(trx, id, 0, attachments);
+            return 'next' as const;
+          }
           const keys = await purgeStore.lockOrgBatch(trx, orgId, this.batch);
           const now = this.clock.now();
           if (keys.length) {
@@ -81,7 +104,10 @@ export class ArchiveService implements OrgArchiver {
           return 'done' as const;
         });
         if (step === 'skip' || step === 'done') return;
-        if (step === 'settle') { await this.events.settle(); writersSettled = true; }
+        if (step === 'settle') {
+          await this.events.settle();
+          writersSettled = true;
+        }
       }
     } catch (err) {
       const message = (err as Error).message;

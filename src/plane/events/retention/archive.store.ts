@@ -11,11 +11,19 @@ export const archiveStore = {
              count(a.ref)::int8 as attachments, coalesce(sum(a.size), 0)::int8 as bytes
       from attachments a where a.org_id = ${orgId}`.execute(db);
     const row = r.rows[0];
-    return { events: Number(row?.events ?? 0), attachments: Number(row?.attachments ?? 0), attachment_bytes: Number(row?.bytes ?? 0) };
+    return {
+      events: Number(row?.events ?? 0),
+      attachments: Number(row?.attachments ?? 0),
+      attachment_bytes: Number(row?.bytes ?? 0),
+    };
   },
 
-  async insertJob(db: Db, j: { id: string; org_id: string; preview: object; created_by: string | null; created_at: Date }): Promise<CleanupJobRow> {
-    const r = await sql<CleanupJobRow>`insert into cleanup_jobs (id, kind, org_id, state, spec, preview, created_by, created_at)
+  async insertJob(
+    db: Db,
+    j: { id: string; org_id: string; preview: object; created_by: string | null; created_at: Date },
+  ): Promise<CleanupJobRow> {
+    const r =
+      await sql<CleanupJobRow>`insert into cleanup_jobs (id, kind, org_id, state, spec, preview, created_by, created_at)
       values (${j.id}, 'archive', ${j.org_id}, 'queued', ${JSON.stringify({ org_id: j.org_id })}::jsonb, ${JSON.stringify(j.preview)}::jsonb,
         ${j.created_by}, ${j.created_at})
       returning *`.execute(db);
@@ -23,7 +31,9 @@ export const archiveStore = {
   },
 
   async queuedJobIds(db: Db): Promise<string[]> {
-    const r = await sql<{ id: string }>`select id from cleanup_jobs where state = 'queued' and kind = 'archive' order by created_at`.execute(db);
+    const r = await sql<{
+      id: string;
+    }>`select id from cleanup_jobs where state = 'queued' and kind = 'archive' order by created_at`.execute(db);
     return r.rows.map((x) => x.id);
   },
 };

@@ -34,19 +34,36 @@ export class PurgeRecordsPruner {
   private readonly replayDepth: number;
   private readonly batch: number;
 
-  constructor(private readonly log: EventLog, private readonly clock: Clock, private readonly evidence: EvidenceService, opts: PruneOptions = {}) {
+  constructor(
+    private readonly log: EventLog,
+    private readonly clock: Clock,
+    private readonly evidence: EvidenceService,
+    opts: PruneOptions = {},
+  ) {
     this.retentionMs = opts.retentionMs ?? PURGE_RECORD_RETENTION_MS;
     this.replayDepth = opts.replayDepth ?? EVENT_RING_SIZE;
     this.batch = opts.batch ?? 5000;
   }
 
   job(): Job {
-    return { name: 'events.prune_purge_records', everyMs: 3600_000, budgetMs: 30_000, run: async (deadline) => { await this.run(deadline); } };
+    return {
+      name: 'events.prune_purge_records',
+      everyMs: 3600_000,
+      budgetMs: 30_000,
+      run: async (deadline) => {
+        await this.run(deadline);
+      },
+    };
   }
 
   async run(deadline: number): Promise<{ tombstones: number; attachments: number }> {
     const before = new Date(this.clock.now() - this.retentionMs);
-    const tombstones = await this.log.pruneTombstones(before, this.replayDepth, this.batch, () => this.clock.now() < deadline);
+    const tombstones = await this.log.pruneTombstones(
+      before,
+      this.replayDepth,
+      this.batch,
+      () => this.clock.now() < deadline,
+    );
     let attachments = 0;
     for (let n = this.batch; n === this.batch && this.clock.now() < deadline;) {
       n = await this.evidence.prunePurged(before, this.batch);

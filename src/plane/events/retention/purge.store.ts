@@ -17,9 +17,17 @@ export interface PurgeSpec {
 }
 
 export interface CleanupJobRow {
-  id: string; kind: string; org_id: string | null; state: string; spec: PurgeSpec;
+  id: string;
+  kind: string;
+  org_id: string | null;
+  state: string;
+  spec: PurgeSpec;
   preview: { events: number; attachments: number; attachment_bytes: number };
-  deleted_events: number; deleted_attachments: number; created_at: Date; finished_at: Date | null; last_error: string | null;
+  deleted_events: number;
+  deleted_attachments: number;
+  created_at: Date;
+  finished_at: Date | null;
+  last_error: string | null;
 }
 
 const likePrefix = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
@@ -32,7 +40,12 @@ function selection(s: PurgeSpec): RawBuilder<SqlBool> {
   if (s.from) parts.push(sql`e.occurred_at >= ${s.from}::timestamptz`);
   if (s.to) parts.push(sql`e.occurred_at < ${s.to}::timestamptz`);
   if (s.camera_id) parts.push(sql`e.camera_id = ${s.camera_id}`);
-  if (s.detector !== null) parts.push(s.detector.endsWith('*') ? sql`e.detector like ${likePrefix(s.detector.slice(0, -1))}` : sql`e.detector = ${s.detector}`);
+  if (s.detector !== null)
+    parts.push(
+      s.detector.endsWith('*')
+        ? sql`e.detector like ${likePrefix(s.detector.slice(0, -1))}`
+        : sql`e.detector = ${s.detector}`,
+    );
   if (s.severity_min !== null) parts.push(sql`e.severity >= ${s.severity_min}`);
   else if (!s.event_ids.length) parts.push(sql`e.severity is distinct from 0`);
   if (s.starred) parts.push(sql`e.starred`);
@@ -41,7 +54,11 @@ function selection(s: PurgeSpec): RawBuilder<SqlBool> {
 }
 
 /** Up to `limit` selected events, locked for this batch (another process's locked rows are skipped). */
-async function lockBatch(trx: Db, where: RawBuilder<SqlBool>, limit: number): Promise<Array<{ id: string; occurred_at: Date }>> {
+async function lockBatch(
+  trx: Db,
+  where: RawBuilder<SqlBool>,
+  limit: number,
+): Promise<Array<{ id: string; occurred_at: Date }>> {
   const r = await sql<{ id: string; occurred_at: Date }>`select e.occurred_at, e.id from events e where ${where}
     order by e.occurred_at, e.id limit ${limit} for update skip locked`.execute(trx);
   return r.rows;
@@ -56,11 +73,26 @@ export const purgeStore = {
              count(a.ref)::int8 as attachments, coalesce(sum(a.size), 0)::int8 as bytes
       from sel join attachments a on a.event_id = sel.id and a.event_occurred_at = sel.occurred_at`.execute(db);
     const row = r.rows[0];
-    return { events: Number(row?.events ?? 0), attachments: Number(row?.attachments ?? 0), attachment_bytes: Number(row?.bytes ?? 0) };
+    return {
+      events: Number(row?.events ?? 0),
+      attachments: Number(row?.attachments ?? 0),
+      attachment_bytes: Number(row?.bytes ?? 0),
+    };
   },
 
-  async insertJob(db: Db, j: { id: string; org_id: string | null; spec: PurgeSpec; preview: object; created_by: string | null; created_at: Date }): Promise<CleanupJobRow> {
-    const r = await sql<CleanupJobRow>`insert into cleanup_jobs (id, kind, org_id, state, spec, preview, created_by, created_at)
+  async insertJob(
+    db: Db,
+    j: {
+      id: string;
+      org_id: string | null;
+      spec: PurgeSpec;
+      preview: object;
+      created_by: string | null;
+      created_at: Date;
+    },
+  ): Promise<CleanupJobRow> {
+    const r =
+      await sql<CleanupJobRow>`insert into cleanup_jobs (id, kind, org_id, state, spec, preview, created_by, created_at)
       values (${j.id}, 'events', ${j.org_id}, 'queued', ${JSON.stringify(j.spec)}::jsonb, ${JSON.stringify(j.preview)}::jsonb, ${j.created_by}, ${j.created_at})
       returning *`.execute(db);
     return r.rows[0]!;
@@ -72,13 +104,18 @@ export const purgeStore = {
   },
 
   async queuedJobIds(db: Db): Promise<string[]> {
-    const r = await sql<{ id: string }>`select id from cleanup_jobs where state = 'queued' and kind = 'events' order by created_at`.execute(db);
+    const r = await sql<{
+      id: string;
+    }>`select id from cleanup_jobs where state = 'queued' and kind = 'events' order by created_at`.execute(db);
     return r.rows.map((x) => x.id);
   },
 
   /** Locks a queued job for this batch; another process running it makes this null (skip). */
   async lockJob(trx: Db, id: string): Promise<CleanupJobRow | undefined> {
-    const r = await sql<CleanupJobRow>`select * from cleanup_jobs where id = ${id} and state = 'queued' for update skip locked`.execute(trx);
+    const r =
+      await sql<CleanupJobRow>`select * from cleanup_jobs where id = ${id} and state = 'queued' for update skip locked`.execute(
+        trx,
+      );
     return r.rows[0];
   },
 
@@ -98,7 +135,9 @@ export const purgeStore = {
   },
 
   async finish(db: Db, id: string, at: Date): Promise<void> {
-    await sql`update cleanup_jobs set state = 'finished', finished_at = ${at} where id = ${id} and state = 'queued'`.execute(db);
+    await sql`update cleanup_jobs set state = 'finished', finished_at = ${at} where id = ${id} and state = 'queued'`.execute(
+      db,
+    );
   },
 
   async fail(db: Db, id: string, message: string): Promise<void> {
@@ -107,14 +146,18 @@ export const purgeStore = {
 
   /** Unfinished cleanup jobs (purge, archive, retention) whose last batch failed (settings: failed_jobs). */
   async failedJobs(db: Db): Promise<number> {
-    const r = await sql<{ n: string }>`select count(*) as n from cleanup_jobs where state = 'queued' and last_error is not null`.execute(db);
+    const r = await sql<{
+      n: string;
+    }>`select count(*) as n from cleanup_jobs where state = 'queued' and last_error is not null`.execute(db);
     return Number(r.rows[0]?.n ?? 0);
   },
 
   /** Whether a purge removed this event and the caller would have seen it (410 rather than 404). */
   async wasPurged(db: Db, scope: CameraScope, id: string, occurredAt: Date): Promise<boolean> {
     const r = await sql<{ n: number }>`select 1 as n from event_tombstones t
-      where t.occurred_at = ${occurredAt} and t.id = ${id} and ${cameraVisible(scope, 't.camera_id', 't.org_id')} limit 1`.execute(db);
+      where t.occurred_at = ${occurredAt} and t.id = ${id} and ${cameraVisible(scope, 't.camera_id', 't.org_id')} limit 1`.execute(
+      db,
+    );
     return r.rows.length > 0;
   },
 };

@@ -5,7 +5,11 @@ import type { Clock } from '../../../common/clock.js';
 import { purgeStore, type CleanupJobRow } from './purge.store.js';
 
 /** How many events and attachments a removal batch took, and the evidence bytes to delete after its commit. */
-export interface RemovedBatch { events: number; attachments: number; bytes: string[] }
+export interface RemovedBatch {
+  events: number;
+  attachments: number;
+  bytes: string[];
+}
 
 /**
  * A removal batch (purge and archive cleanup alike), in one transaction: `step` locks its job and
@@ -13,20 +17,37 @@ export interface RemovedBatch { events: number; attachments: number; bytes: stri
  * the purge day, one tombstone each) and their attachments' metadata goes with them. After
  * the commit the evidence bytes go, then the tombstones as one notice carrying the purge day.
  */
-export async function removalBatch<W extends string>(db: Db, log: EventLog, evidence: EvidenceService,
-  step: (w: LogWrite, remove: (keys: Array<{ id: string; occurred_at: Date }>, now: number) => Promise<RemovedBatch>) => Promise<W | RemovedBatch>): Promise<W | RemovedBatch> {
-  const { value, written } = await db.transaction().execute((trx) => log.writeIn(trx, (w) => step(w, async (keys, now) => {
-    const gone = await w.remove(keys, now);
-    const atts = await evidence.purgeOfEvents(w.trx, gone);
-    return { events: gone.length, attachments: atts.length, bytes: atts.map((a) => a.storage_key) };
-  })));
+export async function removalBatch<W extends string>(
+  db: Db,
+  log: EventLog,
+  evidence: EvidenceService,
+  step: (
+    w: LogWrite,
+    remove: (keys: Array<{ id: string; occurred_at: Date }>, now: number) => Promise<RemovedBatch>,
+  ) => Promise<W | RemovedBatch>,
+): Promise<W | RemovedBatch> {
+  const { value, written } = await db.transaction().execute((trx) =>
+    log.writeIn(trx, (w) =>
+      step(w, async (keys, now) => {
+        const gone = await w.remove(keys, now);
+        const atts = await evidence.purgeOfEvents(w.trx, gone);
+        return { events: gone.length, attachments: atts.length, bytes: atts.map((a) => a.storage_key) };
+      }),
+    ),
+  );
   if (typeof value !== 'string') await evidence.deleteBytes(value.bytes);
   log.publish(written);
   return value;
 }
 
 /** What runs a cleanup job whose batches are the events a selection names (purge, volume retention). */
-export interface SelectionJobDeps { db: Db; clock: Clock; events: EventLog; evidence: EvidenceService; log: { warn(o: object, msg: string): void } }
+export interface SelectionJobDeps {
+  db: Db;
+  clock: Clock;
+  events: EventLog;
+  evidence: EvidenceService;
+  log: { warn(o: object, msg: string): void };
+}
 
 /**
  * Runs cleanup job `id` until `deadline`: each batch locks the job, takes up to `batch` events
@@ -34,8 +55,14 @@ export interface SelectionJobDeps { db: Db; clock: Clock; events: EventLog; evid
  * A job finished meanwhile or held by another process ends the run; a failure is written to
  * the job (`last_error`) and retried at the next run.
  */
-export async function runSelectionJob(d: SelectionJobDeps, id: string, deadline: number, batch: number,
-  select: (trx: Db, job: CleanupJobRow, limit: number) => Promise<Array<{ id: string; occurred_at: Date }>>, what: string): Promise<void> {
+export async function runSelectionJob(
+  d: SelectionJobDeps,
+  id: string,
+  deadline: number,
+  batch: number,
+  select: (trx: Db, job: CleanupJobRow, limit: number) => Promise<Array<{ id: string; occurred_at: Date }>>,
+  what: string,
+): Promise<void> {
   try {
     while (d.clock.now() < deadline) {
       const step = await removalBatch(d.db, d.events, d.evidence, async (w, remove) => {
@@ -43,7 +70,10 @@ export async function runSelectionJob(d: SelectionJobDeps, id: string, deadline:
         if (!job) return 'skip' as const; // finished, or another process holds this batch
         const keys = await select(w.trx, job, batch);
         const now = d.clock.now();
-        if (!keys.length) { await purgeStore.finish(w.trx, id, new Date(now)); return 'done' as const; }
+        if (!keys.length) {
+          await purgeStore.finish(w.trx, id, new Date(now));
+          return 'done' as const;
+        }
         const removed = await remove(keys, now);
         await purgeStore.progress(w.trx, id, removed.events, removed.attachments);
         return removed;

@@ -19,7 +19,10 @@ export class RightsView {
   private loading: Promise<void> | null = null;
   private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly db: Db, readonly scope: Extract<CameraScope, { kind: 'granted' }>) {}
+  constructor(
+    private readonly db: Db,
+    readonly scope: Extract<CameraScope, { kind: 'granted' }>,
+  ) {}
 
   /** The visible set when it is current; null while it is being re-read. */
   current(): Set<string> | null {
@@ -56,7 +59,10 @@ export class RightsView {
           }
         }
         this.loading = null;
-        for (const fn of [...this.waiters]) { this.waiters.delete(fn); fn(); }
+        for (const fn of [...this.waiters]) {
+          this.waiters.delete(fn);
+          fn();
+        }
       })();
     }
     return this.loading;
@@ -75,18 +81,27 @@ export class StreamRights {
    * that moves rights for a whole organisation (`org_id`: a camera's tags, a camera or tag deleted).
    */
   start(bus: LiveBus): void {
-    bus.subscribe(channels.rights, (payload) => {
-      const { user_id, org_id } = JSON.parse(payload) as { user_id?: string; org_id?: string };
-      for (const [key, v] of this.views) {
-        if (user_id ? key === user_id : org_id ? v.scope.orgId === org_id : true) v.invalidate();
-      }
-    }, () => { for (const v of this.views.values()) v.invalidate(); });
+    bus.subscribe(
+      channels.rights,
+      (payload) => {
+        const { user_id, org_id } = JSON.parse(payload) as { user_id?: string; org_id?: string };
+        for (const [key, v] of this.views) {
+          if (user_id ? key === user_id : org_id ? v.scope.orgId === org_id : true) v.invalidate();
+        }
+      },
+      () => {
+        for (const v of this.views.values()) v.invalidate();
+      },
+    );
   }
 
   /** The view of a `granted` scope, loaded; release it when the stream ends. */
   async acquire(scope: Extract<CameraScope, { kind: 'granted' }>): Promise<{ view: RightsView; release: () => void }> {
     let v = this.views.get(scope.userId);
-    if (!v) { v = new RightsView(this.db, scope); this.views.set(scope.userId, v); }
+    if (!v) {
+      v = new RightsView(this.db, scope);
+      this.views.set(scope.userId, v);
+    }
     v.refs++;
     const view = v;
     if (!view.current()) await view.load();

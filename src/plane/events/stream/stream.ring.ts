@@ -60,19 +60,35 @@ export class EventRing {
   /** Names this process in the notices whose frames it took directly (EventNotifier). */
   readonly origin = randomUUID();
 
-  constructor(private readonly reader: RingReader, private readonly log: Pick<Logger, 'warn'>, private readonly size = EVENT_RING_SIZE) {
+  constructor(
+    private readonly reader: RingReader,
+    private readonly log: Pick<Logger, 'warn'>,
+    private readonly size = EVENT_RING_SIZE,
+  ) {
     this.replay = new ReplayRing(size);
   }
 
   /** Every position at or below it is settled; a cursor above it (after a settle) is in the future. */
-  get head(): number { return this.frontier; }
-  get purgeDay(): string | null { return this.day; }
-  get isReady(): boolean { return this.ready; }
+  get head(): number {
+    return this.frontier;
+  }
+  get purgeDay(): string | null {
+    return this.day;
+  }
+  get isReady(): boolean {
+    return this.ready;
+  }
 
   start(bus: LiveBus): void {
     // The first settling is the start-up's, after the migrations (see AuditRing.start); once
     // asked for, every reconnect settles again.
-    bus.subscribe(channels.events, (payload) => this.onPayload(payload), () => { if (this.requested) void this.settle(); });
+    bus.subscribe(
+      channels.events,
+      (payload) => this.onPayload(payload),
+      () => {
+        if (this.requested) void this.settle();
+      },
+    );
   }
 
   stop(): void {
@@ -82,7 +98,9 @@ export class EventRing {
 
   subscribe(l: RingListener): () => void {
     this.listeners.add(l);
-    return () => { this.listeners.delete(l); };
+    return () => {
+      this.listeners.delete(l);
+    };
   }
 
   /** Frames after `seq` (oldest first), or null when `seq` is older than the ring holds. */
@@ -118,7 +136,10 @@ export class EventRing {
           }
           this.advance();
         } catch (err) {
-          this.log.warn({ err: (err as Error).message }, 'event ring catch-up failed; retried on the next gap or reconnect');
+          this.log.warn(
+            { err: (err as Error).message },
+            'event ring catch-up failed; retried on the next gap or reconnect',
+          );
         } finally {
           this.settling = null;
         }
@@ -177,7 +198,8 @@ export class EventRing {
       this.gapTimer = null;
       if (this.stopped) return;
       // Still stuck at the same hole: settle it; otherwise wait for the next one.
-      if (this.frontier < this.gapTarget) void this.settle(); else this.advance();
+      if (this.frontier < this.gapTarget) void this.settle();
+      else this.advance();
     }, GAP_MS);
     this.gapTimer.unref();
   }

@@ -36,7 +36,10 @@ function frameText(f: EventFrame, day: string | null): string {
   return text;
 }
 
-interface Member { stream: LiveStream; after: number }
+interface Member {
+  stream: LiveStream;
+  after: number;
+}
 
 /**
  * The streams that see the same frames (one camera scope): the rights check runs once per frame
@@ -56,15 +59,24 @@ class Audience {
   private lastWrite = 0;
   private unsubscribe: () => void = () => {};
 
-  constructor(private readonly scope: CameraScope, readonly view: RightsView | null, private readonly ring: EventRing,
-    readonly release: () => void) {
+  constructor(
+    private readonly scope: CameraScope,
+    readonly view: RightsView | null,
+    private readonly ring: EventRing,
+    readonly release: () => void,
+  ) {
     this.unsubscribe = ring.subscribe({
       frame: (f) => this.frame(f),
-      purgeDay: () => { for (const m of [...this.members]) m.stream.end('resync-required'); },
+      purgeDay: () => {
+        for (const m of [...this.members]) m.stream.end('resync-required');
+      },
     });
   }
 
-  close(): void { this.unsubscribe(); this.release(); }
+  close(): void {
+    this.unsubscribe();
+    this.release();
+  }
 
   /** Whether `f` passes the scope; `set` is the operator's current cameras (granted scope). */
   visible(f: EventFrame, set: Set<string> | null): boolean {
@@ -73,19 +85,35 @@ class Audience {
   }
 
   private frame(f: EventFrame): void {
-    if (!this.view) { this.send(f); return; }
+    if (!this.view) {
+      this.send(f);
+      return;
+    }
     const set = this.queue.length ? null : this.view.current();
-    if (set) { if (this.visible(f, set)) this.send(f); return; }
-    if (this.queue.length >= MAX_QUEUED) { for (const m of [...this.members]) m.stream.end('resync-required'); return; }
+    if (set) {
+      if (this.visible(f, set)) this.send(f);
+      return;
+    }
+    if (this.queue.length >= MAX_QUEUED) {
+      for (const m of [...this.members]) m.stream.end('resync-required');
+      return;
+    }
     this.queue.push(f);
-    if (!this.waiting) { this.waiting = true; this.view.whenCurrent(() => this.flush()); }
+    if (!this.waiting) {
+      this.waiting = true;
+      this.view.whenCurrent(() => this.flush());
+    }
   }
 
   private flush(): void {
     this.waiting = false;
     while (this.queue.length) {
       const set = this.view!.current();
-      if (!set) { this.waiting = true; this.view!.whenCurrent(() => this.flush()); return; }
+      if (!set) {
+        this.waiting = true;
+        this.view!.whenCurrent(() => this.flush());
+        return;
+      }
       const f = this.queue.shift()!;
       if (this.visible(f, set)) this.send(f);
     }
@@ -115,8 +143,14 @@ class Audience {
     let whole: Buffer | null = null;
     for (const m of this.members) {
       if (m.stream.closed) continue;
-      if (m.stream.lagging) { m.stream.end('resync-required'); continue; }
-      if (m.after < frames[0]!.seq) m.stream.sendShared(whole ??= Buffer.from(frames.length === 1 ? frames[0]!.text : frames.map((x) => x.text).join('')));
+      if (m.stream.lagging) {
+        m.stream.end('resync-required');
+        continue;
+      }
+      if (m.after < frames[0]!.seq)
+        m.stream.sendShared(
+          (whole ??= Buffer.from(frames.length === 1 ? frames[0]!.text : frames.map((x) => x.text).join(''))),
+        );
       else {
         const rest = frames.filter((x) => x.seq > m.after);
         if (rest.length) m.stream.sendShared(Buffer.from(rest.map((x) => x.text).join('')));
@@ -134,16 +168,30 @@ class Audience {
 export class EventStreamService {
   private readonly audiences = new Map<string, Audience>();
 
-  constructor(private readonly clock: Clock, private readonly ring: EventRing, private readonly streams: LiveStreams,
-    private readonly rights: StreamRights) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ring: EventRing,
+    private readonly streams: LiveStreams,
+    private readonly rights: StreamRights,
+  ) {}
 
-  async stream(req: FastifyRequest, reply: FastifyReply, p: Principal, q: { org?: string; last_event_id?: string }): Promise<void> {
+  async stream(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    p: Principal,
+    q: { org?: string; last_event_id?: string },
+  ): Promise<void> {
     const scope = cameraScope(p, q.org);
     const resume = LiveStreams.resumePoint(req, q.last_event_id);
     if (!this.ring.isReady) await this.ring.settle();
     const audience = await this.audience(scope);
     let stream: LiveStream;
-    try { stream = this.streams.start(req, reply, p); } catch (err) { this.leave(audience, null); throw err; }
+    try {
+      stream = this.streams.start(req, reply, p);
+    } catch (err) {
+      this.leave(audience, null);
+      throw err;
+    }
     // The purge-day route changes at midnight UTC: every stream ends then and reconnects.
     const midnight = setTimeout(() => stream.end(), Math.min(untilMidnightUtc(this.clock.now()), 2 ** 31 - 1));
     midnight.unref();
@@ -153,14 +201,28 @@ export class EventStreamService {
     if (resume !== undefined) {
       const c = parseEventCursor(resume);
       if (c && c.day === this.ring.purgeDay && c.seq > this.ring.head) await this.ring.settle();
-      if (!c || c.day !== this.ring.purgeDay || c.seq > this.ring.head) { this.leave(audience, null); stream.end('resync-required'); return; }
+      if (!c || c.day !== this.ring.purgeDay || c.seq > this.ring.head) {
+        this.leave(audience, null);
+        stream.end('resync-required');
+        return;
+      }
       from = c.seq;
     }
-    const set = audience.view ? (audience.view.current() ?? (await audience.view.load(), audience.view.current())) : null;
-    if (stream.closed || (audience.view && !set)) { this.leave(audience, null); stream.end('resync-required'); return; }
+    const set = audience.view
+      ? (audience.view.current() ?? (await audience.view.load(), audience.view.current()))
+      : null;
+    if (stream.closed || (audience.view && !set)) {
+      this.leave(audience, null);
+      stream.end('resync-required');
+      return;
+    }
     // From here to joining nothing awaits, so no frame falls between the replay and the live frames.
     const replay = from === null ? [] : this.ring.after(from);
-    if (!replay) { this.leave(audience, null); stream.end('resync-required'); return; }
+    if (!replay) {
+      this.leave(audience, null);
+      stream.end('resync-required');
+      return;
+    }
     for (const f of replay) {
       if (!audience.visible(f, set)) continue;
       stream.comment('delivery=replay');
@@ -173,7 +235,12 @@ export class EventStreamService {
 
   /** The audience of a scope, made on first use (an operator's rights are loaded first). */
   private async audience(scope: CameraScope): Promise<Audience> {
-    const key = scope.kind === 'all' ? 'all' : scope.kind === 'org' ? `org:${scope.orgId}` : `user:${scope.userId}:${scope.orgId}`;
+    const key =
+      scope.kind === 'all'
+        ? 'all'
+        : scope.kind === 'org'
+          ? `org:${scope.orgId}`
+          : `user:${scope.userId}:${scope.orgId}`;
     const held = scope.kind === 'granted' ? await this.rights.acquire(scope) : null;
     let a = this.audiences.get(key);
     if (a) held?.release();

@@ -21,5 +21,12 @@ export async function closeDueIntervals(log: EventLog, clock: Clock, deadline: n
 
 /** The named job: every 5 s, so an interval closes within seconds of its time-out. */
 export function intervalTimeoutsJob(log: EventLog, clock: Clock): Job {
-  return { name: 'events.interval_timeouts', everyMs: 5_000, budgetMs: 20_000, run: async (deadline) => { await closeDueIntervals(log, clock, deadline); } };
+  return {
+    name: 'events.interval_timeouts',
+    everyMs: 5_000,
+    budgetMs: 20_000,
+    run: async (deadline) => {
+      await closeDueIntervals(log, clock, deadline);
+    },
+  };
 }

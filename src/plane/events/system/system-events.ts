@@ -25,10 +25,17 @@ export interface SystemOpen {
 }
 
 /** The open system interval(s) of a detector that started at `occurredAt` for a node or a camera. */
-export interface SystemClose { detector: SystemDetector; occurredAt: number; nodeId?: string; cameraId?: string }
+export interface SystemClose {
+  detector: SystemDetector;
+  occurredAt: number;
+  nodeId?: string;
+  cameraId?: string;
+}
 
 /** A close at its own time (each node's intervals end at that node's poll time). */
-export interface TimedClose extends SystemClose { endedAt: number }
+export interface TimedClose extends SystemClose {
+  endedAt: number;
+}
 
 /**
  * System events: templates applied as at intake (a system template's ignore_event drops the
@@ -37,14 +44,21 @@ export interface TimedClose extends SystemClose { endedAt: number }
  * after that commit (`publish`). Category `system`, no token.
  */
 export class SystemEvents {
-  constructor(private readonly templates: TemplateCache, private readonly log: EventLog) {}
+  constructor(
+    private readonly templates: TemplateCache,
+    private readonly log: EventLog,
+  ) {}
 
   /**
    * Writes `opens` and closes `closes` at `endedAt` inside `trx`; returns what to publish after
    * commit (null when nothing was written).
    */
   write(trx: Db, opens: SystemOpen[], closes: SystemClose[], endedAt: number): Promise<Written | null> {
-    return this.writeMany(trx, opens, closes.map((c) => ({ ...c, endedAt })));
+    return this.writeMany(
+      trx,
+      opens,
+      closes.map((c) => ({ ...c, endedAt })),
+    );
   }
 
   /**
@@ -57,21 +71,36 @@ export class SystemEvents {
     for (const open of opens) {
       const t = (await this.templates.forOrg(open.orgId, trx)).match(open.detector);
       if (t?.ignore) continue;
-      kept.push({ open, applied: t ? apply(t, { detector: open.detector, cameraId: open.cameraId, payload: open.payload }) : null });
+      kept.push({
+        open,
+        applied: t ? apply(t, { detector: open.detector, cameraId: open.cameraId, payload: open.payload }) : null,
+      });
     }
     if (!kept.length && !closes.length) return null;
     const { written } = await this.log.writeIn(trx, async (w) => {
       const byOrg = new Map<string, typeof kept>();
       for (const k of kept) {
         const list = byOrg.get(k.open.orgId);
-        if (list) list.push(k); else byOrg.set(k.open.orgId, [k]);
+        if (list) list.push(k);
+        else byOrg.set(k.open.orgId, [k]);
       }
       for (const [orgId, items] of byOrg) {
-        await w.insert(orgId, null, items.map((k) => insertOf(k.open, k.applied)), (row, i, seq) => frameOf(items[i]!.open, items[i]!.applied, row, seq));
+        await w.insert(
+          orgId,
+          null,
+          items.map((k) => insertOf(k.open, k.applied)),
+          (row, i, seq) => frameOf(items[i]!.open, items[i]!.applied, row, seq),
+        );
       }
-      await w.closeSystemMany(closes.map((c) => ({
-        detector: c.detector, occurredAt: new Date(c.occurredAt), nodeId: c.nodeId ?? null, cameraId: c.cameraId ?? null, endedAt: new Date(c.endedAt),
-      })));
+      await w.closeSystemMany(
+        closes.map((c) => ({
+          detector: c.detector,
+          occurredAt: new Date(c.occurredAt),
+          nodeId: c.nodeId ?? null,
+          cameraId: c.cameraId ?? null,
+          endedAt: new Date(c.endedAt),
+        })),
+      );
     });
     return written.frames.length ? written : null;
   }
@@ -89,21 +118,58 @@ export class SystemEvents {
 
 function insertOf(o: SystemOpen, a: Applied | null): EventInsert {
   const title = a?.title ?? null;
-  const words = [o.detector, o.nodeName, o.cameraName, ...titleWords(title), ...(a?.words ?? [])].filter((w): w is string => !!w);
+  const words = [o.detector, o.nodeName, o.cameraName, ...titleWords(title), ...(a?.words ?? [])].filter(
+    (w): w is string => !!w,
+  );
   return {
-    id: eventId(o.occurredAt), occurred_at: new Date(o.occurredAt), camera_id: o.cameraId, node_id: o.nodeId, category: 'system',
-    detector: o.detector, detector_title: title === null ? null : JSON.stringify(title), severity: o.severity, confidence: null,
-    interval: o.interval, ended_at: null, template_id: a?.template_id ?? null, subject_type: null, subject_ref: null, ext_id: null,
-    list_values: JSON.stringify(a?.list_values ?? []), fields: JSON.stringify(a?.fields ?? {}), payload: JSON.stringify(o.payload),
-    attachments: '[]', search_text: words.join(' '), search_tokens: a?.tokens ?? [],
+    id: eventId(o.occurredAt),
+    occurred_at: new Date(o.occurredAt),
+    camera_id: o.cameraId,
+    node_id: o.nodeId,
+    category: 'system',
+    detector: o.detector,
+    detector_title: title === null ? null : JSON.stringify(title),
+    severity: o.severity,
+    confidence: null,
+    interval: o.interval,
+    ended_at: null,
+    template_id: a?.template_id ?? null,
+    subject_type: null,
+    subject_ref: null,
+    ext_id: null,
+    list_values: JSON.stringify(a?.list_values ?? []),
+    fields: JSON.stringify(a?.fields ?? {}),
+    payload: JSON.stringify(o.payload),
+    attachments: '[]',
+    search_text: words.join(' '),
+    search_tokens: a?.tokens ?? [],
   };
 }
 
 function frameOf(o: SystemOpen, a: Applied | null, row: EventInsert, seq: number): EventFrame {
   return {
-    seq, id: row.id, occurred_at: iso(row.occurred_at), ended_at: null, org_id: o.orgId, camera_id: o.cameraId,
-    camera_name: o.cameraName, node_id: o.nodeId, node_name: o.nodeName, detector: o.detector, detector_title: a?.title ?? null,
-    category: 'system', severity: o.severity, template_id: row.template_id, interval: o.interval, confidence: null,
-    subject_type: null, subject_ref: null, ext_id: null, list_values: a?.list_values ?? [], starred: false, updated: false, deleted: false,
+    seq,
+    id: row.id,
+    occurred_at: iso(row.occurred_at),
+    ended_at: null,
+    org_id: o.orgId,
+    camera_id: o.cameraId,
+    camera_name: o.cameraName,
+    node_id: o.nodeId,
+    node_name: o.nodeName,
+    detector: o.detector,
+    detector_title: a?.title ?? null,
+    category: 'system',
+    severity: o.severity,
+    template_id: row.template_id,
+    interval: o.interval,
+    confidence: null,
+    subject_type: null,
+    subject_ref: null,
+    ext_id: null,
+    list_values: a?.list_values ?? [],
+    starred: false,
+    updated: false,
+    deleted: false,
   };
 }

@@ -13,8 +13,13 @@ const DAY_MS = 86_400_000;
 export const heavyQuery = (templateId: string) => {
   const to = Date.now();
   return {
-    from: new Date(to - 30 * DAY_MS).toISOString(), to: new Date(to).toISOString(), measure: 'count_events',
-    bucket: 'hour', group_by: 'field', group_field: { template_id: templateId, key: 'plate' }, top_limit: 100,
+    from: new Date(to - 30 * DAY_MS).toISOString(),
+    to: new Date(to).toISOString(),
+    measure: 'count_events',
+    bucket: 'hour',
+    group_by: 'field',
+    group_field: { template_id: templateId, key: 'plate' },
+    top_limit: 100,
   };
 };
 
@@ -27,9 +32,15 @@ export async function seedFieldEvents(t: TestPlane, x: Tenants, n: number): Prom
   const world = await cameraWorld(t, x);
   const cams: string[] = [];
   for (let i = 0; i < 4; i++) cams.push(await world.camera(x.a.admin));
-  const grant = await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: cams.slice(0, 2), tag_ids: [] });
+  const grant = await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, {
+    camera_ids: cams.slice(0, 2),
+    tag_ids: [],
+  });
   expect(grant.status, grant.text).toBe(200);
-  const tpl = await x.a.admin.post('/api/v1/templates', { name: unique('lpr'), doc: { detector_match: 'lpr*', fields: [{ key: 'plate', source: '/plate', type: 'string' }] } });
+  const tpl = await x.a.admin.post('/api/v1/templates', {
+    name: unique('lpr'),
+    doc: { detector_match: 'lpr*', fields: [{ key: 'plate', source: '/plate', type: 'string' }] },
+  });
   expect(tpl.status, tpl.text).toBe(201);
   const start = Date.now() - 30 * DAY_MS + 60_000;
   await sql`insert into events (id, occurred_at, seq, org_id, camera_id, node_id, category, detector, severity, "interval", template_id, list_values, fields, payload, attachments, search)
@@ -45,10 +56,26 @@ export async function seedFieldEvents(t: TestPlane, x: Tenants, n: number): Prom
 export async function startAnalyticsPlane(limits: Partial<AnalyticsLimits>): Promise<TestPlane> {
   const db = await freshDatabase();
   const logs = new LogCapture();
-  const plane = await buildApp({ config: testConfig(), database: db.database, clock: systemClock, secretKey: TEST_SECRET_KEY, logger: makeLogger('info', logs), analyticsLimits: limits });
+  const plane = await buildApp({
+    config: testConfig(),
+    database: db.database,
+    clock: systemClock,
+    secretKey: TEST_SECRET_KEY,
+    logger: makeLogger('info', logs),
+    analyticsLimits: limits,
+  });
   await plane.app.ready();
   await plane.ready();
-  return { plane, db, clock: systemClock, logs, async close() { await plane.close(); await db.drop(); } };
+  return {
+    plane,
+    db,
+    clock: systemClock,
+    logs,
+    async close() {
+      await plane.close();
+      await db.drop();
+    },
+  };
 }
 
 /**
@@ -59,16 +86,33 @@ export async function startAnalyticsPlane(limits: Partial<AnalyticsLimits>): Pro
 export async function lockEvents(url: string): Promise<{ release(): Promise<void> }> {
   const sqlc = postgres(url, { max: 1, onnotice: () => {} });
   let open!: () => void;
-  const gate = new Promise<void>((r) => { open = r; });
+  const gate = new Promise<void>((r) => {
+    open = r;
+  });
   let locked!: () => void;
-  const held = new Promise<void>((r) => { locked = r; });
-  const done = sqlc.begin(async (tx) => { await tx`lock table events in access exclusive mode`; locked(); await gate; });
+  const held = new Promise<void>((r) => {
+    locked = r;
+  });
+  const done = sqlc.begin(async (tx) => {
+    await tx`lock table events in access exclusive mode`;
+    locked();
+    await gate;
+  });
   await held;
-  return { async release() { open(); await done; await sqlc.end(); } };
+  return {
+    async release() {
+      open();
+      await done;
+      await sqlc.end();
+    },
+  };
 }
 
 /** The analytics statements (the bucketed query; pg_stat_activity keeps the first 1 KiB of a text) running on the server for the database of `url`. */
-export async function analyticsStatements(admin: postgres.Sql, url: string): Promise<Array<{ pid: number; wait: string | null }>> {
+export async function analyticsStatements(
+  admin: postgres.Sql,
+  url: string,
+): Promise<Array<{ pid: number; wait: string | null }>> {
   const name = new URL(url).pathname.slice(1);
   const rows = await admin`select pid, wait_event_type from pg_stat_activity
     where datname = ${name} and state = 'active' and query like '%grouping(e.b)%' and pid <> pg_backend_pid()`;

@@ -14,7 +14,7 @@ import { analyticsStatements, heavyQuery, seedFieldEvents } from './analytics.lo
 const WORKERS = 10;
 const ROUNDS = 5;
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('one operator\'s analytics cannot starve another organisation', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)("one operator's analytics cannot starve another organisation", () => {
   let t: TestPlane;
   let x: Tenants;
   let templateId: string;
@@ -25,7 +25,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('one operator\'s analytics canno
     ({ templateId } = await seedFieldEvents(t, x, 20_000));
     admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
   }, 120_000);
-  afterAll(async () => { await admin?.end(); await t?.close(); });
+  afterAll(async () => {
+    await admin?.end();
+    await t?.close();
+  });
 
   it('keeps the feed of organisation B answering and analytics within their share of the pool', async () => {
     const poolMax = t.db.database.poolStats().max;
@@ -46,14 +49,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('one operator\'s analytics canno
         feed.push({ status: r.status, body: r.status === 200 ? null : r.body });
       }
     })();
-    const answers = await Promise.all(Array.from({ length: WORKERS }, async () => {
-      const mine: Array<{ status: number; body: any; retryAfter: unknown }> = [];
-      for (let i = 0; i < ROUNDS; i++) {
-        const r = await x.a.operator.post('/api/v1/event-analytics/query', heavyQuery(templateId));
-        mine.push({ status: r.status, body: r.status === 200 ? { points: r.body.points.length } : r.body, retryAfter: r.headers['retry-after'] });
-      }
-      return mine;
-    })).finally(() => { loading = false; });
+    const answers = await Promise.all(
+      Array.from({ length: WORKERS }, async () => {
+        const mine: Array<{ status: number; body: any; retryAfter: unknown }> = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          const r = await x.a.operator.post('/api/v1/event-analytics/query', heavyQuery(templateId));
+          mine.push({
+            status: r.status,
+            body: r.status === 200 ? { points: r.body.points.length } : r.body,
+            retryAfter: r.headers['retry-after'],
+          });
+        }
+        return mine;
+      }),
+    ).finally(() => {
+      loading = false;
+    });
     await Promise.all([sampler, reader]);
 
     const all = answers.flat();
@@ -71,7 +82,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('one operator\'s analytics canno
     expect(ok.every((r) => r.body.points > 0)).toBe(true);
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
-      expect(r.body).toEqual({ error: 'analytics_busy', scope: expect.stringMatching(/^(org|global)$/), retry_after: 1 });
+      expect(r.body).toEqual({
+        error: 'analytics_busy',
+        scope: expect.stringMatching(/^(org|global)$/),
+        retry_after: 1,
+      });
       expect(r.retryAfter).toBe('1');
     }
     expect(t.plane.services.health.isUp).toBe(true);

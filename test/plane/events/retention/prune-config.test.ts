@@ -20,10 +20,15 @@ beforeAll(async () => {
   t = await startPlane({ clock, config: { evidence: { backend: 'local', dir }, purgeRecordRetentionDays: 2 } });
   x = await tenants(t);
 }, 60_000);
-afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const purgedCount = async () =>
-  Number((await sql<{ n: number }>`select count(*)::int as n from purged_attachments`.execute(t.db.database.db)).rows[0]!.n);
+  Number(
+    (await sql<{ n: number }>`select count(*)::int as n from purged_attachments`.execute(t.db.database.db)).rows[0]!.n,
+  );
 const runPrune = async () => {
   const job = t.plane.services.events.jobs().find((j) => j.name === 'events.prune_purge_records');
   expect(job).toBeDefined();
@@ -32,15 +37,22 @@ const runPrune = async () => {
 
 describe('purge_record_retention_days', () => {
   it('sets the age at which events.prune_purge_records forgets a removed attachment', async () => {
-    const mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1000 })).body.secret);
+    const mod = new Client(
+      t.plane.app,
+      (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1000 })).body.secret,
+    );
     const up = await mod.req('POST', '/api/v1/attachments', Buffer.alloc(100, 1), { 'content-type': 'image/jpeg' });
     expect(up.status, up.text).toBe(201);
-    const sent = await mod.post('/api/v1/events', { events: [{ detector: 'prc', occurred_at: new Date(clock.now() - 60_000).toISOString(), attachments: [up.body.ref] }] });
+    const sent = await mod.post('/api/v1/events', {
+      events: [
+        { detector: 'prc', occurred_at: new Date(clock.now() - 60_000).toISOString(), attachments: [up.body.ref] },
+      ],
+    });
     expect(sent.status, sent.text).toBe(200);
     const purge = await x.root.post('/api/v1/events/purge', { event_ids: [sent.body.results[0].id] });
     expect(purge.status, purge.text).toBe(202);
     const deadline = Date.now() + 10_000;
-    while (await purgedCount() < 1) {
+    while ((await purgedCount()) < 1) {
       if (Date.now() > deadline) throw new Error('purge did not finish');
       await new Promise((r) => setTimeout(r, 25));
     }

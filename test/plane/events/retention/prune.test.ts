@@ -37,11 +37,16 @@ async function purge(ids: string[]): Promise<void> {
   throw new Error('purge did not finish');
 }
 const count = async (table: 'event_tombstones' | 'purged_attachments') =>
-  Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(t.db.database.db)).rows[0]!.n);
+  Number(
+    (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(t.db.database.db)).rows[0]!.n,
+  );
 /** A pruner on the plane's database whose clock stands `ahead` ms in the future. */
 function pruner(ahead: number, opts: { replayDepth?: number; batch?: number } = {}) {
   const clock = new ManualClock(Date.now() + ahead);
-  return { clock, p: new PurgeRecordsPruner(t.plane.services.events.log, clock, t.plane.services.events.evidence, opts) };
+  return {
+    clock,
+    p: new PurgeRecordsPruner(t.plane.services.events.log, clock, t.plane.services.events.evidence, opts),
+  };
 }
 
 beforeAll(async () => {
@@ -49,9 +54,15 @@ beforeAll(async () => {
   t = await startPlane({ config: { evidence: { backend: 'local', dir } } });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   x = await tenants(t);
-  mod = new Client(t.plane.app, (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1_000_000 })).body.secret);
+  mod = new Client(
+    t.plane.app,
+    (await x.a.admin.post('/api/v1/module-tokens', { name: unique('m'), rate_limit: 1_000_000 })).body.secret,
+  );
 });
-afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('events.prune_purge_records', () => {
   it('is a named background job of the plane', () => {
@@ -61,7 +72,10 @@ describe('events.prune_purge_records', () => {
   it('keeps records within the retention, then forgets removed attachments; tombstones stay while a ring replays them', async () => {
     const up = await mod.req('POST', '/api/v1/attachments', Buffer.alloc(100, 1), { 'content-type': 'image/jpeg' });
     const ref = up.body.ref as string;
-    const ids = await send([{ detector: 'pr', occurred_at: at(1), attachments: [ref] }, { detector: 'pr', occurred_at: at(2) }]);
+    const ids = await send([
+      { detector: 'pr', occurred_at: at(1), attachments: [ref] },
+      { detector: 'pr', occurred_at: at(2) },
+    ]);
     await purge(ids);
     expect([await count('event_tombstones'), await count('purged_attachments')]).toEqual([2, 1]);
 
@@ -98,8 +112,14 @@ describe('events.prune_purge_records', () => {
     // the newest frames replay unchanged from a cursor inside them
     const cursor = (await x.a.admin.get(`/api/v1/events?limit=500`)).body.stream_cursor as string;
     const prefix = cursor.split(':')[0];
-    const seqOf = async (id: string) => Number((await sql<{ seq: number }>`select seq from events where id = ${id}`.execute(t.db.database.db)).rows[0]!.seq);
-    const s = await SseReader.open(`${base}/api/v1/events/stream`, { ...auth(x.a.admin), 'last-event-id': `${prefix}:${(await seqOf(later[0]!)) - 1}` });
+    const seqOf = async (id: string) =>
+      Number(
+        (await sql<{ seq: number }>`select seq from events where id = ${id}`.execute(t.db.database.db)).rows[0]!.seq,
+      );
+    const s = await SseReader.open(`${base}/api/v1/events/stream`, {
+      ...auth(x.a.admin),
+      'last-event-id': `${prefix}:${(await seqOf(later[0]!)) - 1}`,
+    });
     await s.until((r) => r.events.length >= 3);
     expect(s.events.map((e) => e.data.id)).toEqual(later);
     s.close();

@@ -34,17 +34,30 @@ async function finished(id: string) {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argus-purge-'));
-  t = await startPlane({ config: { evidence: { backend: 'local', dir }, live: { globalCapacity: 64, perPrincipal: 32, heartbeatMs: 60_000, ringSize: 50, lagBytes: 1 << 20 } } });
+  t = await startPlane({
+    config: {
+      evidence: { backend: 'local', dir },
+      live: { globalCapacity: 64, perPrincipal: 32, heartbeatMs: 60_000, ringSize: 50, lagBytes: 1 << 20 },
+    },
+  });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   x = await tenants(t);
   const world = await cameraWorld(t, x);
   const cam = (admin: Client) => world.camera(admin);
-  cam1 = await cam(x.a.admin); cam2 = await cam(x.a.admin); camB = await cam(x.b.admin);
-  expect((await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status).toBe(200);
+  cam1 = await cam(x.a.admin);
+  cam2 = await cam(x.a.admin);
+  camB = await cam(x.b.admin);
+  expect(
+    (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam1], tag_ids: [] })).status,
+  ).toBe(200);
   const tok = (admin: Client) => world.moduleToken(admin, 1_000_000);
-  modA = await tok(x.a.admin); modB = await tok(x.b.admin);
+  modA = await tok(x.a.admin);
+  modB = await tok(x.b.admin);
 });
-afterAll(async () => { await t?.close(); await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('POST /api/v1/events/purge/preview', () => {
   let ids: string[];
@@ -63,8 +76,16 @@ describe('POST /api/v1/events/purge/preview', () => {
     const r = await preview({ detector: 'pv.*', org_id: x.a.orgId });
     expect(r.status, r.text).toBe(200);
     expect(r.body.spec).toEqual({
-      event_ids: [], org_id: x.a.orgId, from: null, to: null, camera_id: null, detector: 'pv.*', severity_min: null, starred: false,
-      category: null, as_of: expect.any(String),
+      event_ids: [],
+      org_id: x.a.orgId,
+      from: null,
+      to: null,
+      camera_id: null,
+      detector: 'pv.*',
+      severity_min: null,
+      starred: false,
+      category: null,
+      as_of: expect.any(String),
     });
     expect(Date.parse(r.body.spec.as_of)).toBeGreaterThanOrEqual(before - 5);
     // debug left out without severity_min
@@ -74,13 +95,18 @@ describe('POST /api/v1/events/purge/preview', () => {
     const everyOrg = await preview({ detector: 'pv.plate' });
     expect(everyOrg.body.preview.events).toBe(2); // org A info + org B info
     expect((await preview({ detector: 'pv.plate', camera_id: cam1 })).body.preview.events).toBe(1);
-    expect((await preview({ detector: 'pv*', category: 'camera', severity_min: 2, org_id: x.a.orgId })).body.preview.events).toBe(1);
+    expect(
+      (await preview({ detector: 'pv*', category: 'camera', severity_min: 2, org_id: x.a.orgId })).body.preview.events,
+    ).toBe(1);
     expect((await preview({ detector: 'pv*', from: at(1), to: at(3), org_id: x.a.orgId })).body.preview.events).toBe(1);
     expect((await preview({ detector: 'pv*', starred: true })).body.preview.events).toBe(0);
   });
 
   it('explicit ids reach debug rows; ids are sorted and de-duplicated; a future as_of is lowered to now; a past one freezes', async () => {
-    const r = await preview({ event_ids: [ids[1]!.toUpperCase(), ids[0], ids[1]], as_of: new Date(Date.now() + 86_400_000).toISOString() });
+    const r = await preview({
+      event_ids: [ids[1]!.toUpperCase(), ids[0], ids[1]],
+      as_of: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(r.body.spec.event_ids).toEqual([ids[0], ids[1]].sort());
     expect(Date.parse(r.body.spec.as_of)).toBeLessThanOrEqual(Date.now());
     expect(r.body.preview.events).toBe(2);
@@ -89,7 +115,10 @@ describe('POST /api/v1/events/purge/preview', () => {
   });
 
   it.each([
-    ['event_purge_selection_too_large', { event_ids: Array.from({ length: 1001 }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`) }],
+    [
+      'event_purge_selection_too_large',
+      { event_ids: Array.from({ length: 1001 }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`) },
+    ],
     ['bad_time_range', { from: at(2), to: at(2) }],
     ['bad_time_range', { from: 'yesterday' }],
     ['bad_detector', { detector: 'd'.repeat(257) }],
@@ -114,7 +143,11 @@ describe('POST /api/v1/events/purge/preview', () => {
     expect(r.body.preview.events).toBe(1);
     for (const detector of ['d'.repeat(256), `${'d'.repeat(255)}*`]) {
       const d = await preview({ detector });
-      expect([d.status, d.body.spec?.detector, d.body.preview], detector.slice(-3)).toEqual([200, detector, { events: 0, attachments: 0, attachment_bytes: 0 }]);
+      expect([d.status, d.body.spec?.detector, d.body.preview], detector.slice(-3)).toEqual([
+        200,
+        detector,
+        { events: 0, attachments: 0, attachment_bytes: 0 },
+      ]);
     }
   });
 
@@ -147,12 +180,25 @@ describe('POST /api/v1/events/purge and the background run', () => {
     const ref2 = await upload(modA, 500);
     const ext = unique('ext');
     const [gone, goneDebug, other] = await send(modA, [
-      { detector: 'job.x', occurred_at: at(10), camera_id: cam1, severity: 'error', attachments: [ref, ref2], ext_id: ext },
+      {
+        detector: 'job.x',
+        occurred_at: at(10),
+        camera_id: cam1,
+        severity: 'error',
+        attachments: [ref, ref2],
+        ext_id: ext,
+      },
       { detector: 'job.x', occurred_at: at(11), camera_id: cam1, severity: 'debug' },
       { detector: 'other.y', occurred_at: at(12), camera_id: cam2, severity: 'error' },
     ]);
     const usage0 = await t.plane.services.events.evidence.usage(x.a.orgId);
-    const key = (await t.db.database.db.selectFrom('attachments').select('storage_key').where('ref', '=', ref).executeTakeFirstOrThrow()).storage_key;
+    const key = (
+      await t.db.database.db
+        .selectFrom('attachments')
+        .select('storage_key')
+        .where('ref', '=', ref)
+        .executeTakeFirstOrThrow()
+    ).storage_key;
     await stat(join(dir, key));
     const cursor = (await x.a.admin.get('/api/v1/events?limit=1')).body.stream_cursor;
     const stream = await SseReader.open(`${base}/api/v1/events/stream`, auth(x.a.admin));
@@ -160,12 +206,21 @@ describe('POST /api/v1/events/purge and the background run', () => {
     const spec = (await preview({ detector: 'job.*', org_id: x.a.orgId })).body;
     expect(spec.preview).toEqual({ events: 1, attachments: 2, attachment_bytes: 1500 });
     // written after as_of: not selected by this job
-    const [late] = await send(modA, [{ detector: 'job.x', occurred_at: new Date().toISOString(), camera_id: cam1, severity: 'error' }]);
+    const [late] = await send(modA, [
+      { detector: 'job.x', occurred_at: new Date().toISOString(), camera_id: cam1, severity: 'error' },
+    ]);
     const r = await x.root.post('/api/v1/events/purge', spec.spec);
     expect(r.status, r.text).toBe(202);
     expect(r.body).toEqual({
-      id: expect.any(String), kind: 'events', org_id: x.a.orgId, state: 'queued', preview: spec.preview, progress: {},
-      created_at: expect.any(String), finished_at: null, last_error: null,
+      id: expect.any(String),
+      kind: 'events',
+      org_id: x.a.orgId,
+      state: 'queued',
+      preview: spec.preview,
+      progress: {},
+      created_at: expect.any(String),
+      finished_at: null,
+      last_error: null,
     });
     const audit = await lastAudit(x.root, 'event.delete', r.body.id);
     expect(audit).toMatchObject({ object_type: 'cleanup_job', object_id: r.body.id, org_id: x.a.orgId });
@@ -230,7 +285,10 @@ describe('POST /api/v1/events/purge and the background run', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(op.events.filter((e) => e.data.deleted).map((e) => e.data.id)).toEqual([c1]);
     // replay after a reconnect includes tombstones
-    const replay = await SseReader.open(`${base}/api/v1/events/stream`, { ...auth(x.a.admin), 'last-event-id': cursor });
+    const replay = await SseReader.open(`${base}/api/v1/events/stream`, {
+      ...auth(x.a.admin),
+      'last-event-id': cursor,
+    });
     await replay.until((s) => s.events.filter((e) => e.data.deleted).length >= 2);
     expect(replay.events.every((e) => e.replay)).toBe(true);
     for (const s of [admin, op, replay]) s.close();

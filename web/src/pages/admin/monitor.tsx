@@ -6,15 +6,44 @@ import { TimeChart } from '../../components/time-chart.js';
 import { alertsOf, type Summary } from '../../lib/monitor-alerts.js';
 import { Link } from '../../router.js';
 
-interface NodeFrame { seq: number; node_id: string; reachable: boolean; last_seen_at: string | null; attempted_at: string; errors: string[];
-  system_telemetry: null | { proc_cpu_cores: number; host_cpu_busy_pct: number; rss_mb: number; mem_available_mb: number; stream_counts: Record<string, number> } }
-interface Sample { seq: number; sampled_at_ms: number; rss_mb: number; proc_cpu_cores: number; open_fds: number; db_pool_in_use: number; db_pool_max: number }
-interface LogEntry { seq: number; ts_ms: number; level: string; target: string; message: string }
+interface NodeFrame {
+  seq: number;
+  node_id: string;
+  reachable: boolean;
+  last_seen_at: string | null;
+  attempted_at: string;
+  errors: string[];
+  system_telemetry: null | {
+    proc_cpu_cores: number;
+    host_cpu_busy_pct: number;
+    rss_mb: number;
+    mem_available_mb: number;
+    stream_counts: Record<string, number>;
+  };
+}
+interface Sample {
+  seq: number;
+  sampled_at_ms: number;
+  rss_mb: number;
+  proc_cpu_cores: number;
+  open_fds: number;
+  db_pool_in_use: number;
+  db_pool_max: number;
+}
+interface LogEntry {
+  seq: number;
+  ts_ms: number;
+  level: string;
+  target: string;
+  message: string;
+}
 
 /** Follows an SSE route while mounted (a new path starts a new stream; frames go to the latest handler). */
 function useStream(path: string | null, onFrame: (data: string) => void): void {
   const handler = useRef(onFrame);
-  useEffect(() => { handler.current = onFrame; });
+  useEffect(() => {
+    handler.current = onFrame;
+  });
   useEffect(() => {
     if (!path) return;
     const stop = new AbortController();
@@ -28,27 +57,57 @@ const KEEP = 120;
 /** The fleet monitor (superadmin): the summary and its alerts, the nodes' telemetry, the plane's process charts, the log tail. */
 export function MonitorPage() {
   const [summary, setSummary] = useState<Summary | null>(null);
-  const first = useQuery({ queryKey: ['summary'], queryFn: () => api<Summary>('GET', '/api/v1/monitor/fleet/summary') });
-  useEffect(() => { if (first.data) setSummary((s) => (s && s.seq >= first.data.seq ? s : first.data)); }, [first.data]);
-  useStream('/api/v1/monitor/fleet/summary/stream', (d) => { const f = JSON.parse(d) as Summary; setSummary((s) => ({ ...(s ?? {}), ...f })); });
+  const first = useQuery({
+    queryKey: ['summary'],
+    queryFn: () => api<Summary>('GET', '/api/v1/monitor/fleet/summary'),
+  });
+  useEffect(() => {
+    if (first.data) setSummary((s) => (s && s.seq >= first.data.seq ? s : first.data));
+  }, [first.data]);
+  useStream('/api/v1/monitor/fleet/summary/stream', (d) => {
+    const f = JSON.parse(d) as Summary;
+    setSummary((s) => ({ ...(s ?? {}), ...f }));
+  });
 
-  const nodes = useQuery({ queryKey: ['nodes'], queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes') });
+  const nodes = useQuery({
+    queryKey: ['nodes'],
+    queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes'),
+  });
   const [frames, setFrames] = useState<Record<string, NodeFrame[]>>({});
-  useStream('/api/v1/monitor/nodes', (d) => { const f = JSON.parse(d) as NodeFrame; setFrames((m) => ({ ...m, [f.node_id]: [...(m[f.node_id] ?? []), f].slice(-KEEP) })); });
+  useStream('/api/v1/monitor/nodes', (d) => {
+    const f = JSON.parse(d) as NodeFrame;
+    setFrames((m) => ({ ...m, [f.node_id]: [...(m[f.node_id] ?? []), f].slice(-KEEP) }));
+  });
 
   const [samples, setSamples] = useState<Sample[]>([]);
-  const plane = useQuery({ queryKey: ['plane-samples'], queryFn: () => api<{ samples: Sample[] }>('GET', '/api/v1/monitor/plane') });
-  useEffect(() => { if (plane.data) setSamples(plane.data.samples); }, [plane.data]);
-  const lastSeq = plane.data ? plane.data.samples[plane.data.samples.length - 1]?.seq ?? 0 : null;
-  useStream(lastSeq === null ? null : `/api/v1/monitor/plane/stream?last_event_id=${lastSeq}`, (d) => { const s = JSON.parse(d) as Sample; setSamples((cur) => (cur.some((x) => x.seq === s.seq) ? cur : [...cur, s].slice(-900))); });
+  const plane = useQuery({
+    queryKey: ['plane-samples'],
+    queryFn: () => api<{ samples: Sample[] }>('GET', '/api/v1/monitor/plane'),
+  });
+  useEffect(() => {
+    if (plane.data) setSamples(plane.data.samples);
+  }, [plane.data]);
+  const lastSeq = plane.data ? (plane.data.samples[plane.data.samples.length - 1]?.seq ?? 0) : null;
+  useStream(lastSeq === null ? null : `/api/v1/monitor/plane/stream?last_event_id=${lastSeq}`, (d) => {
+    const s = JSON.parse(d) as Sample;
+    setSamples((cur) => (cur.some((x) => x.seq === s.seq) ? cur : [...cur, s].slice(-900)));
+  });
 
   const [level, setLevel] = useState('warn');
   const [filter, setFilter] = useState({ target: '', q: '' });
   const logQuery = `level=${level}${filter.target ? `&target=${encodeURIComponent(filter.target)}` : ''}${filter.q ? `&q=${encodeURIComponent(filter.q)}` : ''}`;
   const [log, setLog] = useState<LogEntry[]>([]);
-  const page = useQuery({ queryKey: ['log', logQuery], queryFn: () => api<{ head_seq: number; entries: LogEntry[] }>('GET', `/api/v1/logs/plane?${logQuery}&limit=200`) });
-  useEffect(() => { if (page.data) setLog(page.data.entries); }, [page.data]);
-  useStream(page.data ? `/api/v1/logs/plane/stream?${logQuery}&after=${page.data.head_seq}` : null, (d) => { const e = JSON.parse(d) as LogEntry; setLog((cur) => [e, ...cur.filter((x) => x.seq !== e.seq)].slice(0, 500)); });
+  const page = useQuery({
+    queryKey: ['log', logQuery],
+    queryFn: () => api<{ head_seq: number; entries: LogEntry[] }>('GET', `/api/v1/logs/plane?${logQuery}&limit=200`),
+  });
+  useEffect(() => {
+    if (page.data) setLog(page.data.entries);
+  }, [page.data]);
+  useStream(page.data ? `/api/v1/logs/plane/stream?${logQuery}&after=${page.data.head_seq}` : null, (d) => {
+    const e = JSON.parse(d) as LogEntry;
+    setLog((cur) => [e, ...cur.filter((x) => x.seq !== e.seq)].slice(0, 500));
+  });
 
   const alerts = summary ? alertsOf(summary) : [];
   return (
@@ -57,45 +116,135 @@ export function MonitorPage() {
       {summary && (
         <>
           <div className="tiles" data-testid="summary">
-            <div><b>{summary.nodes_reachable}/{summary.nodes_total}</b> nodes answering</div>
-            <div><b>{summary.cameras_live}/{summary.cameras_total}</b> cameras live</div>
-            <div><b>{summary.streams_live}/{summary.streams_total}</b> streams live</div>
-            <div><b>{summary.streams_failing}</b> streams failing</div>
+            <div>
+              <b>
+                {summary.nodes_reachable}/{summary.nodes_total}
+              </b>{' '}
+              nodes answering
+            </div>
+            <div>
+              <b>
+                {summary.cameras_live}/{summary.cameras_total}
+              </b>{' '}
+              cameras live
+            </div>
+            <div>
+              <b>
+                {summary.streams_live}/{summary.streams_total}
+              </b>{' '}
+              streams live
+            </div>
+            <div>
+              <b>{summary.streams_failing}</b> streams failing
+            </div>
           </div>
-          {alerts.length ? <ul className="alerts" role="status">{alerts.map((a) => <li key={a}>{a}</li>)}</ul> : <p className="note ok" role="status">No alert condition in the last sweep ({new Date(summary.sampled_at).toLocaleTimeString()}).</p>}
+          {alerts.length ? (
+            <ul className="alerts" role="status">
+              {alerts.map((a) => (
+                <li key={a}>{a}</li>
+              ))}
+            </ul>
+          ) : (
+            <p className="note ok" role="status">
+              No alert condition in the last sweep ({new Date(summary.sampled_at).toLocaleTimeString()}).
+            </p>
+          )}
         </>
       )}
       <h3>Nodes</h3>
-      <table className="list"><thead><tr><th>Node</th><th>State</th><th>CPU (cores)</th><th>RSS</th><th>Live streams</th><th>CPU, last sweeps</th></tr></thead><tbody>
-        {nodes.data?.rows.map((n) => {
-          const fs = frames[n.id] ?? [];
-          const f = fs[fs.length - 1];
-          const t = f?.system_telemetry;
-          return (
-            <tr key={n.id} data-node={n.name}>
-              <td><Link to={`/admin/nodes/${n.id}`}>{n.name}</Link></td><td>{!f ? '…' : f.reachable ? 'answering' : `not answering${f.errors.length ? `: ${f.errors[0]}` : ''}`}</td>
-              <td>{t ? t.proc_cpu_cores.toFixed(2) : '—'}</td><td>{t ? `${t.rss_mb} MB` : '—'}</td><td>{t ? t.stream_counts.live ?? 0 : '—'}</td>
-              <td className="spark"><TimeChart label={`${n.name} cpu`} height={40} points={fs.filter((x) => x.system_telemetry).map((x) => [Date.parse(x.attempted_at), x.system_telemetry!.proc_cpu_cores])} /></td>
-            </tr>
-          );
-        })}
-      </tbody></table>
+      <table className="list">
+        <thead>
+          <tr>
+            <th>Node</th>
+            <th>State</th>
+            <th>CPU (cores)</th>
+            <th>RSS</th>
+            <th>Live streams</th>
+            <th>CPU, last sweeps</th>
+          </tr>
+        </thead>
+        <tbody>
+          {nodes.data?.rows.map((n) => {
+            const fs = frames[n.id] ?? [];
+            const f = fs[fs.length - 1];
+            const t = f?.system_telemetry;
+            return (
+              <tr key={n.id} data-node={n.name}>
+                <td>
+                  <Link to={`/admin/nodes/${n.id}`}>{n.name}</Link>
+                </td>
+                <td>
+                  {!f ? '…' : f.reachable ? 'answering' : `not answering${f.errors.length ? `: ${f.errors[0]}` : ''}`}
+                </td>
+                <td>{t ? t.proc_cpu_cores.toFixed(2) : '—'}</td>
+                <td>{t ? `${t.rss_mb} MB` : '—'}</td>
+                <td>{t ? (t.stream_counts.live ?? 0) : '—'}</td>
+                <td className="spark">
+                  <TimeChart
+                    label={`${n.name} cpu`}
+                    height={40}
+                    points={fs
+                      .filter((x) => x.system_telemetry)
+                      .map((x) => [Date.parse(x.attempted_at), x.system_telemetry!.proc_cpu_cores])}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
       <h3>This plane process (30 minutes)</h3>
       <div className="charts">
-        <div><h4>Resident memory, MB</h4><TimeChart label="rss_mb" points={samples.map((s) => [s.sampled_at_ms, s.rss_mb])} /></div>
-        <div><h4>CPU, cores</h4><TimeChart label="proc_cpu_cores" colour="#4cc38a" points={samples.map((s) => [s.sampled_at_ms, s.proc_cpu_cores])} /></div>
-        <div><h4>Database connections in use</h4><TimeChart label="db_pool_in_use" colour="#f5b84a" points={samples.map((s) => [s.sampled_at_ms, s.db_pool_in_use])} /></div>
-        <div><h4>Open files</h4><TimeChart label="open_fds" colour="#b38cff" points={samples.map((s) => [s.sampled_at_ms, s.open_fds])} /></div>
+        <div>
+          <h4>Resident memory, MB</h4>
+          <TimeChart label="rss_mb" points={samples.map((s) => [s.sampled_at_ms, s.rss_mb])} />
+        </div>
+        <div>
+          <h4>CPU, cores</h4>
+          <TimeChart
+            label="proc_cpu_cores"
+            colour="#4cc38a"
+            points={samples.map((s) => [s.sampled_at_ms, s.proc_cpu_cores])}
+          />
+        </div>
+        <div>
+          <h4>Database connections in use</h4>
+          <TimeChart
+            label="db_pool_in_use"
+            colour="#f5b84a"
+            points={samples.map((s) => [s.sampled_at_ms, s.db_pool_in_use])}
+          />
+        </div>
+        <div>
+          <h4>Open files</h4>
+          <TimeChart label="open_fds" colour="#b38cff" points={samples.map((s) => [s.sampled_at_ms, s.open_fds])} />
+        </div>
       </div>
       <h3>Log</h3>
-      <form className="inline" onSubmit={(e) => { e.preventDefault(); const d = new FormData(e.currentTarget); setFilter({ target: String(d.get('log-target') ?? ''), q: String(d.get('log-q') ?? '') }); }}>
-        <select aria-label="log level" value={level} onChange={(e) => setLevel(e.target.value)}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select>
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const d = new FormData(e.currentTarget);
+          setFilter({ target: String(d.get('log-target') ?? ''), q: String(d.get('log-q') ?? '') });
+        }}
+      >
+        <select aria-label="log level" value={level} onChange={(e) => setLevel(e.target.value)}>
+          {['debug', 'info', 'warn', 'error'].map((l) => (
+            <option key={l}>{l}</option>
+          ))}
+        </select>
         <input name="log-target" placeholder="target" defaultValue={filter.target} />
         <input name="log-q" placeholder="words in the message" defaultValue={filter.q} />
         <button type="submit">Filter</button>
       </form>
       <div className="log" data-testid="log">
-        {log.map((e) => <div key={e.seq} className={`log-${e.level}`}><time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}</div>)}
+        {log.map((e) => (
+          <div key={e.seq} className={`log-${e.level}`}>
+            <time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b>{' '}
+            <span className="meta">{e.target}</span> {e.message}
+          </div>
+        ))}
         {!log.length && <p className="empty">No entry at {level} or above.</p>}
       </div>
     </section>

@@ -3,7 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
 
-interface LogEntry { seq: number; ts_ms: number; level: string; target: string; message: string }
+interface LogEntry {
+  seq: number;
+  ts_ms: number;
+  level: string;
+  target: string;
+  message: string;
+}
 
 /**
  * One node through the plane (superadmin; document 1 per-node routes): its licence, its log
@@ -12,52 +18,176 @@ interface LogEntry { seq: number; ts_ms: number; level: string; target: string; 
  */
 export function NodePage(props: { id: string }) {
   const qc = useQueryClient();
-  const nodes = useQuery({ queryKey: ['nodes'], queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes') });
+  const nodes = useQuery({
+    queryKey: ['nodes'],
+    queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes'),
+  });
   const node = nodes.data?.rows.find((n) => n.id === props.id);
-  const licence = useQuery({ queryKey: ['node-licence', props.id], queryFn: () => api<{ state: string; licensee: string | null; expires: string | null }>('GET', `/api/v1/nodes/${props.id}/license`) });
-  const logging = useQuery({ queryKey: ['node-logging', props.id], queryFn: () => api<{ level: string }>('GET', `/api/v1/nodes/${props.id}/logging`) });
-  const sessions = useQuery({ queryKey: ['node-sessions', props.id], queryFn: () => api<{ rows: Array<Record<string, unknown>> }>('GET', `/api/v1/nodes/${props.id}/sessions`), refetchInterval: 10_000 });
+  const licence = useQuery({
+    queryKey: ['node-licence', props.id],
+    queryFn: () =>
+      api<{ state: string; licensee: string | null; expires: string | null }>(
+        'GET',
+        `/api/v1/nodes/${props.id}/license`,
+      ),
+  });
+  const logging = useQuery({
+    queryKey: ['node-logging', props.id],
+    queryFn: () => api<{ level: string }>('GET', `/api/v1/nodes/${props.id}/logging`),
+  });
+  const sessions = useQuery({
+    queryKey: ['node-sessions', props.id],
+    queryFn: () => api<{ rows: Array<Record<string, unknown>> }>('GET', `/api/v1/nodes/${props.id}/sessions`),
+    refetchInterval: 10_000,
+  });
   const [level, setLevel] = useState('info');
-  const logs = useQuery({ queryKey: ['node-logs', props.id, level], queryFn: () => api<{ entries: LogEntry[] }>('GET', `/api/v1/nodes/${props.id}/logs?level=${level}&limit=200`), refetchInterval: 5_000 });
+  const logs = useQuery({
+    queryKey: ['node-logs', props.id, level],
+    queryFn: () => api<{ entries: LogEntry[] }>('GET', `/api/v1/nodes/${props.id}/logs?level=${level}&limit=200`),
+    refetchInterval: 5_000,
+  });
   const [config, setConfig] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const history = useQuery({ queryKey: ['node-history', props.id], queryFn: () => api<{ rows: Array<{ epoch: number; hash: string; ts_ms: number; actor: string; via: string }> }>('GET', `/api/v1/nodes/${props.id}/config/history`) });
+  const history = useQuery({
+    queryKey: ['node-history', props.id],
+    queryFn: () =>
+      api<{ rows: Array<{ epoch: number; hash: string; ts_ms: number; actor: string; via: string }> }>(
+        'GET',
+        `/api/v1/nodes/${props.id}/config/history`,
+      ),
+  });
   const [error, setError] = useState<string | null>(null);
   const fail = (err: unknown) => setError(errorSentence(err));
   return (
     <section className="admin">
-      <h2>{node?.name ?? 'Node'} <span className="meta">{node?.url}</span></h2>
-      {error && <p className="error" role="alert">{error}</p>}
-      <p className="meta" data-testid="licence">Licence: {licence.data ? `${licence.data.state}${licence.data.licensee ? `, ${licence.data.licensee}` : ''}${licence.data.expires ? `, until ${licence.data.expires}` : ''}` : licence.isError ? 'not answered' : '…'}</p>
-      <form className="inline" onSubmit={async (e) => { e.preventDefault(); const v = new FormData(e.currentTarget).get('node-level'); try { await api('PATCH', `/api/v1/nodes/${props.id}/logging`, { level: v }); await qc.invalidateQueries({ queryKey: ['node-logging', props.id] }); await qc.invalidateQueries({ queryKey: ['node-history', props.id] }); } catch (err) { fail(err); } }}>
-        <label>Node log level<select name="node-level" key={logging.data?.level} defaultValue={logging.data?.level}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select></label>
+      <h2>
+        {node?.name ?? 'Node'} <span className="meta">{node?.url}</span>
+      </h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="meta" data-testid="licence">
+        Licence:{' '}
+        {licence.data
+          ? `${licence.data.state}${licence.data.licensee ? `, ${licence.data.licensee}` : ''}${licence.data.expires ? `, until ${licence.data.expires}` : ''}`
+          : licence.isError
+            ? 'not answered'
+            : '…'}
+      </p>
+      <form
+        className="inline"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const v = new FormData(e.currentTarget).get('node-level');
+          try {
+            await api('PATCH', `/api/v1/nodes/${props.id}/logging`, { level: v });
+            await qc.invalidateQueries({ queryKey: ['node-logging', props.id] });
+            await qc.invalidateQueries({ queryKey: ['node-history', props.id] });
+          } catch (err) {
+            fail(err);
+          }
+        }}
+      >
+        <label>
+          Node log level
+          <select name="node-level" key={logging.data?.level} defaultValue={logging.data?.level}>
+            {['debug', 'info', 'warn', 'error'].map((l) => (
+              <option key={l}>{l}</option>
+            ))}
+          </select>
+        </label>
         <button type="submit">Set</button>
       </form>
       <h3>Viewers now ({sessions.data?.rows.length ?? 0})</h3>
-      <table className="list"><tbody>
-        {sessions.data?.rows.map((s, i) => <tr key={i}><td>{String(s.stream)}</td><td>{String(s.protocol)}</td><td>{String(s.client_ip)}</td><td>{String(s.subject_name ?? '')}</td><td>{Math.round(Number(s.connected_ms) / 1000)} s</td></tr>)}
-      </tbody></table>
-      <h3>Log <select aria-label="node log level filter" value={level} onChange={(e) => setLevel(e.target.value)}>{['debug', 'info', 'warn', 'error'].map((l) => <option key={l}>{l}</option>)}</select></h3>
+      <table className="list">
+        <tbody>
+          {sessions.data?.rows.map((s, i) => (
+            <tr key={i}>
+              <td>{String(s.stream)}</td>
+              <td>{String(s.protocol)}</td>
+              <td>{String(s.client_ip)}</td>
+              <td>{String(s.subject_name ?? '')}</td>
+              <td>{Math.round(Number(s.connected_ms) / 1000)} s</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>
+        Log{' '}
+        <select aria-label="node log level filter" value={level} onChange={(e) => setLevel(e.target.value)}>
+          {['debug', 'info', 'warn', 'error'].map((l) => (
+            <option key={l}>{l}</option>
+          ))}
+        </select>
+      </h3>
       <div className="log" data-testid="node-log">
-        {[...(logs.data?.entries ?? [])].reverse().map((e) => <div key={e.seq} className={`log-${e.level}`}><time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}</div>)}
+        {[...(logs.data?.entries ?? [])].reverse().map((e) => (
+          <div key={e.seq} className={`log-${e.level}`}>
+            <time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b>{' '}
+            <span className="meta">{e.target}</span> {e.message}
+          </div>
+        ))}
       </div>
       <h3>Configuration versions</h3>
-      <table className="list" data-testid="history"><tbody>
-        {[...(history.data?.rows ?? [])].reverse().map((h) => (
-          <tr key={h.epoch} data-epoch={h.epoch}>
-            <td>{h.epoch}</td><td>{new Date(h.ts_ms).toLocaleString()}</td><td>{h.via}</td><td>{h.actor}</td><td className="meta">{h.hash.slice(0, 12)}</td>
-            <td className="actions">{h.epoch !== history.data!.rows[history.data!.rows.length - 1]!.epoch && <button onClick={async () => {
-              if (!confirm(`Return the node to version ${h.epoch}? It is applied as a new version.`)) return;
-              try { const r = await api<{ epoch: number }>('POST', `/api/v1/nodes/${props.id}/config/rollback`, { epoch: h.epoch }); setError(null); setNote(`Version ${h.epoch} applied as version ${r.epoch}.`); await qc.invalidateQueries({ queryKey: ['node-history', props.id] }); } catch (err) { fail(err); }
-            }}>Roll back to this</button>}</td>
-          </tr>
-        ))}
-      </tbody></table>
-      {note && <p className="note ok" role="status">{note}</p>}
+      <table className="list" data-testid="history">
+        <tbody>
+          {[...(history.data?.rows ?? [])].reverse().map((h) => (
+            <tr key={h.epoch} data-epoch={h.epoch}>
+              <td>{h.epoch}</td>
+              <td>{new Date(h.ts_ms).toLocaleString()}</td>
+              <td>{h.via}</td>
+              <td>{h.actor}</td>
+              <td className="meta">{h.hash.slice(0, 12)}</td>
+              <td className="actions">
+                {h.epoch !== history.data!.rows[history.data!.rows.length - 1]!.epoch && (
+                  <button
+                    onClick={async () => {
+                      if (!confirm(`Return the node to version ${h.epoch}? It is applied as a new version.`)) return;
+                      try {
+                        const r = await api<{ epoch: number }>('POST', `/api/v1/nodes/${props.id}/config/rollback`, {
+                          epoch: h.epoch,
+                        });
+                        setError(null);
+                        setNote(`Version ${h.epoch} applied as version ${r.epoch}.`);
+                        await qc.invalidateQueries({ queryKey: ['node-history', props.id] });
+                      } catch (err) {
+                        fail(err);
+                      }
+                    }}
+                  >
+                    Roll back to this
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {note && (
+        <p className="note ok" role="status">
+          {note}
+        </p>
+      )}
       <h3>Configuration</h3>
-      {config === null
-        ? <button onClick={async () => { try { setConfig((await api<{ text: string }>('GET', `/api/v1/nodes/${props.id}/config`)).text); } catch (err) { fail(err); } }}>Show the configuration (audited)</button>
-        : <pre className="log" data-testid="node-config">{config}</pre>}
+      {config === null ? (
+        <button
+          onClick={async () => {
+            try {
+              setConfig((await api<{ text: string }>('GET', `/api/v1/nodes/${props.id}/config`)).text);
+            } catch (err) {
+              fail(err);
+            }
+          }}
+        >
+          Show the configuration (audited)
+        </button>
+      ) : (
+        <pre className="log" data-testid="node-config">
+          {config}
+        </pre>
+      )}
     </section>
   );
 }

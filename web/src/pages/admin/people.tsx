@@ -5,8 +5,17 @@ import { errorSentence } from '../../api/error-words.js';
 import { allCameras } from '../../api/cameras.js';
 import { useMe } from '../../api/me.js';
 
-interface User { id: string; login: string; name: string; role: string; disabled: boolean }
-interface Tag { id: string; name: string }
+interface User {
+  id: string;
+  login: string;
+  name: string;
+  role: string;
+  disabled: boolean;
+}
+interface Tag {
+  id: string;
+  name: string;
+}
 
 function useFailure(): [string | null, (err: unknown) => void, () => void] {
   const [error, setError] = useState<string | null>(null);
@@ -16,18 +25,45 @@ function useFailure(): [string | null, (err: unknown) => void, () => void] {
 /** Cameras and tags an operator (role user) may see: the grants of document 1, replaced as a whole. */
 function Grants(props: { user: User; tags: Tag[] }) {
   const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras });
-  const grants = useQuery({ queryKey: ['grants', props.user.id], queryFn: () => api<{ camera_ids: string[]; tag_ids: string[] }>('GET', `/api/v1/users/${props.user.id}/grants`) });
+  const grants = useQuery({
+    queryKey: ['grants', props.user.id],
+    queryFn: () => api<{ camera_ids: string[]; tag_ids: string[] }>('GET', `/api/v1/users/${props.user.id}/grants`),
+  });
   const [draft, setDraft] = useState<{ camera_ids: string[]; tag_ids: string[] } | null>(null);
   const [saved, setSaved] = useState(false);
   const g = draft ?? grants.data;
   if (!g) return <p className="empty">Loading…</p>;
-  const toggle = (k: 'camera_ids' | 'tag_ids', id: string) => { setSaved(false); setDraft({ ...g, [k]: g[k].includes(id) ? g[k].filter((x) => x !== id) : [...g[k], id] }); };
+  const toggle = (k: 'camera_ids' | 'tag_ids', id: string) => {
+    setSaved(false);
+    setDraft({ ...g, [k]: g[k].includes(id) ? g[k].filter((x) => x !== id) : [...g[k], id] });
+  };
   return (
     <div className="grants" data-testid="grants">
       <b>{props.user.login} may see</b>
-      <div className="checks">{cameras.data?.map((c) => <label key={c.id}><input type="checkbox" checked={g.camera_ids.includes(c.id)} onChange={() => toggle('camera_ids', c.id)} />{c.name}</label>)}</div>
-      <div className="checks">{props.tags.map((t) => <label key={t.id}><input type="checkbox" checked={g.tag_ids.includes(t.id)} onChange={() => toggle('tag_ids', t.id)} />tag {t.name}</label>)}</div>
-      <button onClick={async () => { await api('PUT', `/api/v1/users/${props.user.id}/grants`, { camera_ids: g.camera_ids, tag_ids: g.tag_ids }); setSaved(true); }}>Save grants</button>
+      <div className="checks">
+        {cameras.data?.map((c) => (
+          <label key={c.id}>
+            <input type="checkbox" checked={g.camera_ids.includes(c.id)} onChange={() => toggle('camera_ids', c.id)} />
+            {c.name}
+          </label>
+        ))}
+      </div>
+      <div className="checks">
+        {props.tags.map((t) => (
+          <label key={t.id}>
+            <input type="checkbox" checked={g.tag_ids.includes(t.id)} onChange={() => toggle('tag_ids', t.id)} />
+            tag {t.name}
+          </label>
+        ))}
+      </div>
+      <button
+        onClick={async () => {
+          await api('PUT', `/api/v1/users/${props.user.id}/grants`, { camera_ids: g.camera_ids, tag_ids: g.tag_ids });
+          setSaved(true);
+        }}
+      >
+        Save grants
+      </button>
       {saved && <span className="note">Saved.</span>}
     </div>
   );
@@ -37,50 +73,170 @@ function Grants(props: { user: User; tags: Tag[] }) {
 export function PeoplePage() {
   const me = useMe();
   const qc = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api<{ rows: User[] }>('GET', '/api/v1/users?limit=500') });
+  const users = useQuery({
+    queryKey: ['users'],
+    queryFn: () => api<{ rows: User[] }>('GET', '/api/v1/users?limit=500'),
+  });
   const tags = useQuery({ queryKey: ['tags'], queryFn: () => api<{ rows: Tag[] }>('GET', '/api/v1/tags?limit=500') });
   const [error, fail, clear] = useFailure();
   const [open, setOpen] = useState<string | null>(null);
   const [form, setForm] = useState({ login: '', password: '', name: '', role: 'user' });
   const [tagName, setTagName] = useState('');
-  const refresh = () => { clear(); void qc.invalidateQueries({ queryKey: ['users'] }); void qc.invalidateQueries({ queryKey: ['tags'] }); };
-  const mutate = useMutation({ mutationFn: (a: { method: string; path: string; body?: unknown }) => api(a.method, a.path, a.body), onSuccess: refresh, onError: fail });
+  const refresh = () => {
+    clear();
+    void qc.invalidateQueries({ queryKey: ['users'] });
+    void qc.invalidateQueries({ queryKey: ['tags'] });
+  };
+  const mutate = useMutation({
+    mutationFn: (a: { method: string; path: string; body?: unknown }) => api(a.method, a.path, a.body),
+    onSuccess: refresh,
+    onError: fail,
+  });
   return (
     <section className="admin">
       <h2>People</h2>
-      <form className="inline" onSubmit={(e) => { e.preventDefault(); mutate.mutate({ method: 'POST', path: '/api/v1/users', body: { ...form, name: form.name || undefined } }); setForm({ login: '', password: '', name: '', role: 'user' }); }}>
-        <label>Login<input name="user-login" value={form.login} onChange={(e) => setForm({ ...form, login: e.target.value })} required /></label>
-        <label>Name<input name="user-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} /></label>
-        <label>Password<input name="user-password" type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} required /></label>
-        <label>Role<select name="user-role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}><option value="user">operator</option><option value="admin">administrator</option></select></label>
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutate.mutate({ method: 'POST', path: '/api/v1/users', body: { ...form, name: form.name || undefined } });
+          setForm({ login: '', password: '', name: '', role: 'user' });
+        }}
+      >
+        <label>
+          Login
+          <input
+            name="user-login"
+            value={form.login}
+            onChange={(e) => setForm({ ...form, login: e.target.value })}
+            required
+          />
+        </label>
+        <label>
+          Name
+          <input name="user-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        </label>
+        <label>
+          Password
+          <input
+            name="user-password"
+            type="password"
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(e) => setForm({ ...form, password: e.target.value })}
+            required
+          />
+        </label>
+        <label>
+          Role
+          <select name="user-role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}>
+            <option value="user">operator</option>
+            <option value="admin">administrator</option>
+          </select>
+        </label>
         <button type="submit">Add person</button>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
-      <table className="list"><thead><tr><th>Login</th><th>Name</th><th>Role</th><th>State</th><th /></tr></thead><tbody>
-        {users.data?.rows.map((u) => (
-          <tr key={u.id} data-user={u.login}>
-            <td>{u.login}</td>
-            <td><input aria-label={`${u.login} name`} defaultValue={u.name} onBlur={(e) => { if (e.target.value && e.target.value !== u.name) mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { name: e.target.value } }); }} /></td><td>{u.role === 'user' ? 'operator' : u.role}</td><td>{u.disabled ? 'disabled' : 'active'}</td>
-            <td className="actions">
-              {u.role === 'user' && <button onClick={() => setOpen(open === u.id ? null : u.id)}>Cameras</button>}
-              <button onClick={() => { const pw = prompt(`New password for ${u.login} (at least 8 characters)`); if (pw) mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { password: pw } }); }}>Password</button>
-              {u.id !== me?.id && <button onClick={() => mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { disabled: !u.disabled } })}>{u.disabled ? 'Enable' : 'Disable'}</button>}
-              {u.id !== me?.id && <button onClick={() => { if (confirm(`Delete ${u.login}?`)) mutate.mutate({ method: 'DELETE', path: `/api/v1/users/${u.id}` }); }}>Delete</button>}
-            </td>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <table className="list">
+        <thead>
+          <tr>
+            <th>Login</th>
+            <th>Name</th>
+            <th>Role</th>
+            <th>State</th>
+            <th />
           </tr>
-        ))}
-      </tbody></table>
+        </thead>
+        <tbody>
+          {users.data?.rows.map((u) => (
+            <tr key={u.id} data-user={u.login}>
+              <td>{u.login}</td>
+              <td>
+                <input
+                  aria-label={`${u.login} name`}
+                  defaultValue={u.name}
+                  onBlur={(e) => {
+                    if (e.target.value && e.target.value !== u.name)
+                      mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { name: e.target.value } });
+                  }}
+                />
+              </td>
+              <td>{u.role === 'user' ? 'operator' : u.role}</td>
+              <td>{u.disabled ? 'disabled' : 'active'}</td>
+              <td className="actions">
+                {u.role === 'user' && <button onClick={() => setOpen(open === u.id ? null : u.id)}>Cameras</button>}
+                <button
+                  onClick={() => {
+                    const pw = prompt(`New password for ${u.login} (at least 8 characters)`);
+                    if (pw) mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { password: pw } });
+                  }}
+                >
+                  Password
+                </button>
+                {u.id !== me?.id && (
+                  <button
+                    onClick={() =>
+                      mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { disabled: !u.disabled } })
+                    }
+                  >
+                    {u.disabled ? 'Enable' : 'Disable'}
+                  </button>
+                )}
+                {u.id !== me?.id && (
+                  <button
+                    onClick={() => {
+                      if (confirm(`Delete ${u.login}?`))
+                        mutate.mutate({ method: 'DELETE', path: `/api/v1/users/${u.id}` });
+                    }}
+                  >
+                    Delete
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       {open && users.data && <Grants user={users.data.rows.find((u) => u.id === open)!} tags={tags.data?.rows ?? []} />}
       <h3>Tags</h3>
-      <form className="inline" onSubmit={(e) => { e.preventDefault(); mutate.mutate({ method: 'POST', path: '/api/v1/tags', body: { name: tagName } }); setTagName(''); }}>
-        <input name="tag-name" placeholder="New tag" value={tagName} onChange={(e) => setTagName(e.target.value)} required /><button type="submit">Add tag</button>
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutate.mutate({ method: 'POST', path: '/api/v1/tags', body: { name: tagName } });
+          setTagName('');
+        }}
+      >
+        <input
+          name="tag-name"
+          placeholder="New tag"
+          value={tagName}
+          onChange={(e) => setTagName(e.target.value)}
+          required
+        />
+        <button type="submit">Add tag</button>
       </form>
-      <ul className="plain">{tags.data?.rows.map((t) => (
-        <li key={t.id} data-tag={t.name}>
-          <input aria-label={`tag ${t.name}`} defaultValue={t.name} onBlur={(e) => { if (e.target.value && e.target.value !== t.name) mutate.mutate({ method: 'PATCH', path: `/api/v1/tags/${t.id}`, body: { name: e.target.value } }); }} />
-          <button className="link" onClick={() => mutate.mutate({ method: 'DELETE', path: `/api/v1/tags/${t.id}` })}>delete</button>
-        </li>
-      ))}</ul>
+      <ul className="plain">
+        {tags.data?.rows.map((t) => (
+          <li key={t.id} data-tag={t.name}>
+            <input
+              aria-label={`tag ${t.name}`}
+              defaultValue={t.name}
+              onBlur={(e) => {
+                if (e.target.value && e.target.value !== t.name)
+                  mutate.mutate({ method: 'PATCH', path: `/api/v1/tags/${t.id}`, body: { name: e.target.value } });
+              }}
+            />
+            <button className="link" onClick={() => mutate.mutate({ method: 'DELETE', path: `/api/v1/tags/${t.id}` })}>
+              delete
+            </button>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

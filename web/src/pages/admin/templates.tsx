@@ -4,8 +4,20 @@ import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
 
-interface Template { id: string; name: string; system: boolean; enabled: boolean; version: number; doc: Record<string, unknown>; org_id: string | null }
-const EXAMPLE = { detector_match: 'demo.*', title: { en: 'Demo event' }, list_fields: [{ key: 'zone', label: 'Zone', source: '/zone' }] };
+interface Template {
+  id: string;
+  name: string;
+  system: boolean;
+  enabled: boolean;
+  version: number;
+  doc: Record<string, unknown>;
+  org_id: string | null;
+}
+const EXAMPLE = {
+  detector_match: 'demo.*',
+  title: { en: 'Demo event' },
+  list_fields: [{ key: 'zone', label: 'Zone', source: '/zone' }],
+};
 
 /**
  * Event templates (administrators): the list, the JSON document in an editor checked with
@@ -15,28 +27,64 @@ const EXAMPLE = { detector_match: 'demo.*', title: { en: 'Demo event' }, list_fi
 export function TemplatesPage() {
   const me = useMe();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['templates'], queryFn: () => api<{ rows: Template[] }>('GET', '/api/v1/templates?limit=500') });
+  const list = useQuery({
+    queryKey: ['templates'],
+    queryFn: () => api<{ rows: Template[] }>('GET', '/api/v1/templates?limit=500'),
+  });
   const [chosen, setChosen] = useState<Template | null>(null);
   const [name, setName] = useState('');
   const [text, setText] = useState(JSON.stringify(EXAMPLE, null, 2));
   const [check, setCheck] = useState<{ ok: boolean; text: string } | null>(null);
-  const matches = useQuery({ queryKey: ['matches', chosen?.id], enabled: !!chosen, queryFn: () => api<{ window_days: number; detectors: string[]; distinct: number }>('GET', `/api/v1/templates/${chosen!.id}/matches`) });
+  const matches = useQuery({
+    queryKey: ['matches', chosen?.id],
+    enabled: !!chosen,
+    queryFn: () =>
+      api<{ window_days: number; detectors: string[]; distinct: number }>(
+        'GET',
+        `/api/v1/templates/${chosen!.id}/matches`,
+      ),
+  });
   const open = (t: Template | null) => {
-    setChosen(t); setCheck(null);
+    setChosen(t);
+    setCheck(null);
     setName(t?.name ?? '');
-    setText(JSON.stringify(t ? (t.system ? { title: t.doc.title, ignore_event: t.doc.ignore_event ?? false } : t.doc) : EXAMPLE, null, 2));
+    setText(
+      JSON.stringify(
+        t ? (t.system ? { title: t.doc.title, ignore_event: t.doc.ignore_event ?? false } : t.doc) : EXAMPLE,
+        null,
+        2,
+      ),
+    );
   };
-  const parsed = (): Record<string, unknown> | null => { try { return JSON.parse(text) as Record<string, unknown>; } catch { setCheck({ ok: false, text: 'Not JSON.' }); return null; } };
+  const parsed = (): Record<string, unknown> | null => {
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      setCheck({ ok: false, text: 'Not JSON.' });
+      return null;
+    }
+  };
   const say = (err: unknown) => setCheck({ ok: false, text: errorSentence(err) });
   const validate = async () => {
-    const doc = parsed(); if (!doc) return;
+    const doc = parsed();
+    if (!doc) return;
     try {
-      const r = await api<{ detector_match: string; document_bytes: number; unknown_fields: string[] }>('POST', '/api/v1/templates/validate', { doc });
-      setCheck({ ok: true, text: `Valid: matches ${r.detector_match}, ${r.document_bytes} bytes${r.unknown_fields.length ? `; unknown fields ${r.unknown_fields.join(', ')}` : ''}.` });
-    } catch (err) { say(err); }
+      const r = await api<{ detector_match: string; document_bytes: number; unknown_fields: string[] }>(
+        'POST',
+        '/api/v1/templates/validate',
+        { doc },
+      );
+      setCheck({
+        ok: true,
+        text: `Valid: matches ${r.detector_match}, ${r.document_bytes} bytes${r.unknown_fields.length ? `; unknown fields ${r.unknown_fields.join(', ')}` : ''}.`,
+      });
+    } catch (err) {
+      say(err);
+    }
   };
   const save = async () => {
-    const doc = parsed(); if (!doc) return;
+    const doc = parsed();
+    if (!doc) return;
     try {
       const t = chosen
         ? await api<Template>('PATCH', `/api/v1/templates/${chosen.id}`, chosen.system ? { doc } : { name, doc })
@@ -44,7 +92,9 @@ export function TemplatesPage() {
       setCheck({ ok: true, text: `Saved (version ${t.version}).` });
       setChosen(t);
       await qc.invalidateQueries({ queryKey: ['templates'] });
-    } catch (err) { say(err); }
+    } catch (err) {
+      say(err);
+    }
   };
   const editable = !chosen?.system || me?.role === 'superadmin';
   return (
@@ -52,20 +102,77 @@ export function TemplatesPage() {
       <h2>Event templates</h2>
       <div className="split">
         <ul className="plain picklist">
-          <li><button className="link" onClick={() => open(null)}>+ New template</button></li>
-          {list.data?.rows.map((t) => <li key={t.id} data-template={t.name}><button className={`link ${chosen?.id === t.id ? 'on' : ''}`} onClick={() => open(t)}>{t.name}</button>{t.system && <span className="badge">system</span>}{!t.enabled && <span className="badge">off</span>}</li>)}
+          <li>
+            <button className="link" onClick={() => open(null)}>
+              + New template
+            </button>
+          </li>
+          {list.data?.rows.map((t) => (
+            <li key={t.id} data-template={t.name}>
+              <button className={`link ${chosen?.id === t.id ? 'on' : ''}`} onClick={() => open(t)}>
+                {t.name}
+              </button>
+              {t.system && <span className="badge">system</span>}
+              {!t.enabled && <span className="badge">off</span>}
+            </li>
+          ))}
         </ul>
         <div className="editor">
-          {chosen?.system && <p className="meta">A system template: {me?.role === 'superadmin' ? 'its override may set title and ignore_event only.' : 'only a superadmin may override it.'}</p>}
-          {!chosen?.system && <label>Name<input name="template-name" value={name} onChange={(e) => setName(e.target.value)} /></label>}
-          <textarea name="template-doc" spellCheck={false} rows={16} value={text} onChange={(e) => { setText(e.target.value); setCheck(null); }} readOnly={!editable} />
+          {chosen?.system && (
+            <p className="meta">
+              A system template:{' '}
+              {me?.role === 'superadmin'
+                ? 'its override may set title and ignore_event only.'
+                : 'only a superadmin may override it.'}
+            </p>
+          )}
+          {!chosen?.system && (
+            <label>
+              Name
+              <input name="template-name" value={name} onChange={(e) => setName(e.target.value)} />
+            </label>
+          )}
+          <textarea
+            name="template-doc"
+            spellCheck={false}
+            rows={16}
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              setCheck(null);
+            }}
+            readOnly={!editable}
+          />
           <div className="actions">
             <button onClick={validate}>Validate</button>
             {editable && <button onClick={save}>{chosen ? 'Save' : 'Create'}</button>}
-            {chosen && !chosen.system && <button onClick={async () => { try { await api('PATCH', `/api/v1/templates/${chosen.id}`, { enabled: !chosen.enabled }); open(null); await qc.invalidateQueries({ queryKey: ['templates'] }); } catch (err) { say(err); } }}>{chosen.enabled ? 'Disable' : 'Enable'}</button>}
+            {chosen && !chosen.system && (
+              <button
+                onClick={async () => {
+                  try {
+                    await api('PATCH', `/api/v1/templates/${chosen.id}`, { enabled: !chosen.enabled });
+                    open(null);
+                    await qc.invalidateQueries({ queryKey: ['templates'] });
+                  } catch (err) {
+                    say(err);
+                  }
+                }}
+              >
+                {chosen.enabled ? 'Disable' : 'Enable'}
+              </button>
+            )}
           </div>
-          {check && <p className={check.ok ? 'note ok' : 'error'} role="alert">{check.text}</p>}
-          {chosen && matches.data && <p className="meta" data-testid="matches">Last {matches.data.window_days} days: {matches.data.distinct ? matches.data.detectors.join(', ') : 'no detector seen that the mask matches'}.</p>}
+          {check && (
+            <p className={check.ok ? 'note ok' : 'error'} role="alert">
+              {check.text}
+            </p>
+          )}
+          {chosen && matches.data && (
+            <p className="meta" data-testid="matches">
+              Last {matches.data.window_days} days:{' '}
+              {matches.data.distinct ? matches.data.detectors.join(', ') : 'no detector seen that the mask matches'}.
+            </p>
+          )}
         </div>
       </div>
     </section>

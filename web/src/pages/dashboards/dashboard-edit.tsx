@@ -18,9 +18,21 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
   const save = async (revision: number) => {
     setError(null);
     let inline: unknown;
-    if (props.w.inline_definition) { try { inline = JSON.parse(def); } catch { setError('Not JSON.'); return; } }
+    if (props.w.inline_definition) {
+      try {
+        inline = JSON.parse(def);
+      } catch {
+        setError('Not JSON.');
+        return;
+      }
+    }
     try {
-      await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, { revision, title, visualization: vis, ...(inline ? { inline_definition: inline } : {}) });
+      await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, {
+        revision,
+        title,
+        visualization: vis,
+        ...(inline ? { inline_definition: inline } : {}),
+      });
       setTheirs(null);
       props.onSaved();
     } catch (err) {
@@ -31,18 +43,47 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
     }
   };
   return (
-    <form className="widget-form" onSubmit={(e) => { e.preventDefault(); void save(props.w.revision); }}>
+    <form
+      className="widget-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(props.w.revision);
+      }}
+    >
       <input aria-label="widget title" value={title} onChange={(e) => setTitle(e.target.value)} />
-      <select aria-label="visualization" value={vis} onChange={(e) => setVis(e.target.value)}>{Object.keys(VIEWS).map((v) => <option key={v}>{v}</option>)}</select>
-      {props.w.inline_definition && <textarea aria-label="definition" rows={4} value={def} onChange={(e) => setDef(e.target.value)} />}
+      <select aria-label="visualization" value={vis} onChange={(e) => setVis(e.target.value)}>
+        {Object.keys(VIEWS).map((v) => (
+          <option key={v}>{v}</option>
+        ))}
+      </select>
+      {props.w.inline_definition && (
+        <textarea aria-label="definition" rows={4} value={def} onChange={(e) => setDef(e.target.value)} />
+      )}
       <button type="submit">Apply</button>
-      {error && <span className="error" role="alert">{error}</span>}
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
       {theirs && (
         <div className="secret" role="dialog" aria-label="widget conflict">
-          <p>Someone else changed this widget meanwhile. Theirs: <b data-testid="widget-theirs">{theirs.title}</b> ({theirs.visualization}) · Yours: <b data-testid="widget-mine">{title}</b> ({vis})</p>
+          <p>
+            Someone else changed this widget meanwhile. Theirs: <b data-testid="widget-theirs">{theirs.title}</b> (
+            {theirs.visualization}) · Yours: <b data-testid="widget-mine">{title}</b> ({vis})
+          </p>
           <div className="actions">
-            <button type="button" onClick={() => void save(theirs.revision)}>Keep mine</button>
-            <button type="button" onClick={() => { setTheirs(null); props.onSaved(); }}>Take theirs</button>
+            <button type="button" onClick={() => void save(theirs.revision)}>
+              Keep mine
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setTheirs(null);
+                props.onSaved();
+              }}
+            >
+              Take theirs
+            </button>
           </div>
         </div>
       )}
@@ -60,14 +101,34 @@ export function MetaForm(props: { d: Dashboard; onSave(m: { name: string; descri
   const [error, setError] = useState<string | null>(null);
   const submit = async () => {
     setError(null);
-    try { await props.onSave({ name, description }); } catch (err) { setError(errorSentence(err)); }
+    try {
+      await props.onSave({ name, description });
+    } catch (err) {
+      setError(errorSentence(err));
+    }
   };
   return (
-    <form className="inline" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
-      <label>Name<input name="dash-name" value={name} onChange={(e) => setName(e.target.value)} /></label>
-      <label>Description<input name="dash-description" value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label>
+        Name
+        <input name="dash-name" value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Description
+        <input name="dash-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+      </label>
       <button type="submit">Save</button>
-      {error && <span className="error" role="alert">{error}</span>}
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
     </form>
   );
 }
