@@ -85,11 +85,9 @@ const makeModuleToken = async (c: Ctx) => ({
 });
 const makeEvent = async (c: Ctx, interval = false) => {
   const secret = (await c.adminA.post('/api/v1/module-tokens', { name: `ev-${uniq()}` })).body.secret;
-  const r = await c.adminA
-    .as(secret)
-    .post('/api/v1/events', {
-      events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }],
-    });
+  const r = await c.adminA.as(secret).post('/api/v1/events', {
+    events: [{ detector: 'matrix', occurred_at: new Date(Date.now() - 1000).toISOString(), interval }],
+  });
   return { id: r.body.results[0].id };
 };
 const makeTemplate = async (c: Ctx) => ({
