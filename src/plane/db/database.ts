@@ -1,44 +1,11 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { PgliteDriver, type PoolStats } from './drivers.js';
+import type { Database, NotifyHandler } from './database.types.js';
 import type { Schema } from './schema.js';
+import { openPglite } from './pglite.js';
 import { driverError, fromDriverCall } from './driver-errors.js';
 import { destroySocket, Heartbeat, isPoolWaitTimeout, processIdOf } from './heartbeat.js';
-
-export type Db = Kysely<Schema>;
-export type NotifyHandler = (payload: string) => void;
-
-/** One dedicated connection, for work that must stay on one session (migrations under a lock). */
-export interface RawSession {
-  exec(text: string): Promise<void>;
-  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
-}
-
-export interface Database {
-  readonly kind: 'postgres' | 'pglite';
-  readonly db: Db;
-  /** LISTEN on a channel; `onConnect` runs after every (re)connection so a listener can catch up. */
-  listen(channel: string, handler: NotifyHandler, onConnect?: () => void): Promise<() => Promise<void>>;
-  withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;
-  poolStats(): PoolStats;
-  /**
-   * Cancels the statement the given server process of this plane runs (pg_cancel_backend, from a
-   * connection of its own: the pool may be the very thing that is full). The embedded database runs
-   * its statements on this thread, where nothing can interrupt one: there it does nothing.
-   */
-  cancel(pid: number): Promise<void>;
-  /**
-   * A trivial query within the connect time-out on a connection of its own. When the server stays
-   * silent, every connection of the process is severed before it rejects: queries waiting on a
-   * silenced socket then fail as lost connections (503) instead of hanging, and none is reused.
-   */
-  heartbeat(): Promise<void>;
-  close(): Promise<void>;
-}
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }
@@ -46,6 +13,8 @@ export type DatabaseTarget =
   // cluster. The test suite migrates one database per run and opens each file's copy of it, as it
   // copies a template on a server: initdb in WebAssembly is most of the cost of an embedded database.
   | { kind: 'pglite'; dir: string | null; dump?: Blob };
+
+export type { Database, Db } from './database.types.js';
 
 const INT8 = 20;
 /** How long a query may wait for a connection of a busy pool before its request answers 503 db_busy. */
@@ -365,66 +334,4 @@ class PgListener {
     this.client = null;
     await c?.end().catch(() => {});
   }
-}
-
-/**
- * The embedded database's memory (issue 25 item 17): PostgreSQL's default 128 MB of shared buffers
- * live in PGlite's WebAssembly memory, which never shrinks, and made most of the plane's RSS on a
- * fresh fleet. One process, one session and a small database need far less; the operating
- * system's page cache still holds the data files. Measured: PGlite alone 293 -> 167 MB at ready.
- */
-const PGLITE_MEMORY = ['-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB', '-c', 'temp_buffers=2MB'];
-
-async function openPglite(dir: string | null, dump?: Blob): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  if (dir) await mkdir(dir, { recursive: true });
-  const start = async () => {
-    const opened = new PGlite(dir ?? undefined, {
-      parsers: { [INT8]: (v: string) => Number(v) },
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY],
-      loadDataDir: dump,
-    });
-    await opened.waitReady;
-    return opened;
-  };
-  // Creating the cluster (initdb) grows PGlite's WebAssembly memory to ~570 MB, which it never
-  // gives back: a new folder is created, closed and opened again, so the plane of a fresh fleet
-  // runs in a memory of ordinary size (a folder in memory, for tests, cannot be reopened).
-  // A cluster loaded from a dump ran no initdb here: nothing to shrink.
-  const fresh = dir !== null && !dump && !existsSync(join(dir, 'PG_VERSION'));
-  let pg = await start();
-  if (fresh) {
-    await pg.close();
-    pg = await start();
-  }
-  const driver = new PgliteDriver(pg);
-  const db = new Kysely<Schema>({ dialect: driver.dialect() });
-  return {
-    kind: 'pglite',
-    db,
-    async listen(channel, handler, onConnect) {
-      const unsub = await pg.listen(channel, handler);
-      onConnect?.();
-      return async () => {
-        await unsub();
-      };
-    },
-    async withSession(fn) {
-      // PGlite is a single session already; serialise with Kysely's users through a connection.
-      return db.connection().execute(async () =>
-        fn({
-          exec: async (text) => {
-            await fromDriverCall(pg.exec(text));
-          },
-          query: async <R>(text: string, params: unknown[] = []) =>
-            (await fromDriverCall(pg.query<R>(text, params))).rows,
-        }),
-      );
-    },
-    poolStats: () => driver.stats(),
-    cancel: async () => {},
-    // In this process: there is no connection to go silent.
-    heartbeat: async () => {},
-    close: () => db.destroy(),
-  };
 }

@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { PoolStats } from './drivers.js';
+import type { Schema } from './schema.js';
+
+// The database as the plane's domains see it, whichever engine serves it (database.ts opens a
+// server's pool, pglite.ts the embedded database).
+
+export type Db = Kysely<Schema>;
+export type NotifyHandler = (payload: string) => void;
+
+/** One dedicated connection, for work that must stay on one session (migrations under a lock). */
+export interface RawSession {
+  exec(text: string): Promise<void>;
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  readonly db: Db;
+  /** LISTEN on a channel; `onConnect` runs after every (re)connection so a listener can catch up. */
+  listen(channel: string, handler: NotifyHandler, onConnect?: () => void): Promise<() => Promise<void>>;
+  withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;
+  poolStats(): PoolStats;
+  /**
+   * Cancels the statement the given server process of this plane runs (pg_cancel_backend, from a
+   * connection of its own: the pool may be the very thing that is full). The embedded database runs
+   * its statements on this thread, where nothing can interrupt one: there it does nothing.
+   */
+  cancel(pid: number): Promise<void>;
+  /**
+   * A trivial query within the connect time-out on a connection of its own. When the server stays
+   * silent, every connection of the process is severed before it rejects: queries waiting on a
+   * silenced socket then fail as lost connections (503) instead of hanging, and none is reused.
+   */
+  heartbeat(): Promise<void>;
+  close(): Promise<void>;
+}
