@@ -49,7 +49,7 @@ beforeAll(async () => {
     (await x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: [cam], tag_ids: [] })).status,
   ).toBe(200);
   mod = await world.moduleToken(x.a.admin, 1_000_000);
-}, 60_000);
+}); // the run's hook time-out (vitest.config.ts): a plane's start on a loaded machine outlasts 60 s
 afterAll(async () => {
   await t?.close();
 });
