@@ -73,10 +73,25 @@ module.exports = {
           '^bench/.*[.]ts$',
           '^scripts/',
           '^test/global-setup[.]ts$',
-          '(^|/)(eslint|vitest)[.]config[.](js|ts)$',
+          '(^|/)(eslint|vitest|vite)[.]config[.](js|ts)$',
         ],
       },
       to: {},
+    },
+    {
+      name: 'console-public-api-only',
+      comment:
+        'The console (web/) is a separate program that speaks only the public API: it imports nothing of the plane, the node or the tests; only pure rules shared on purpose in src/common/ (the calendar).',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(src|test|bench)/', pathNot: '^src/common/' },
+    },
+    {
+      name: 'no-src-to-console',
+      comment: "The programs never import the console's sources; the plane serves its build.",
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^web/' },
     },
     {
       name: 'no-src-to-tests',
@@ -94,7 +109,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

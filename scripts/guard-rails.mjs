@@ -21,6 +21,7 @@ const CHECKS = [
       'test',
       'bench',
       'scripts',
+      'web',
       '--config',
       '.dependency-cruiser.cjs',
       '--output-type',
