@@ -19,7 +19,7 @@ beforeAll(async () => {
   root = x.root;
   const me = async (c: Client) => (await c.get('/api/v1/auth/me')).body.user.login as string;
   victims = [await me(x.a.admin), await me(x.b.admin)];
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   const a = t.plane.app.server.address() as { port: number };
   base = { host: '127.0.0.1', port: a.port };
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   rmSync(fixture.root, { recursive: true, force: true });

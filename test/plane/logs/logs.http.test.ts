@@ -29,7 +29,7 @@ beforeAll(async () => {
   t = await startPlane();
   x = await tenants(t);
   root = x.root;
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
 });

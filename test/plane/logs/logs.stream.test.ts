@@ -16,7 +16,7 @@ beforeAll(async () => {
   });
   base = await t.plane.app.listen({ host: '127.0.0.1', port: 0 });
   root = await login(t.plane.app);
-}, 60_000);
+});
 afterAll(async () => {
   for (const r of open) r.close();
   await t?.close();

@@ -16,7 +16,7 @@ beforeAll(async () => {
   const r = await root.post('/api/v1/module-tokens', { name: unique('mod'), rate_limit: 100_000 });
   expect(r.status, r.text).toBe(201);
   mod = new Client(t.plane.app, r.body.secret);
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
 });

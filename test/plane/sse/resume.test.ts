@@ -24,7 +24,7 @@ beforeAll(async () => {
   const world = await cameraWorld(t, x);
   cam = await world.camera(x.a.admin);
   mod = await world.moduleToken(x.a.admin, 1_000_000);
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
 });

@@ -45,7 +45,7 @@ beforeAll(async () => {
   const config = `auth {\n    admin_password "e2e-admin-password";\n    api_write_token ${WRITE};\n}\nauth_backend { hs256 ${SECRET}; }\nstream ${cam.id}_main { input "${TESTSRC}"; }\n`;
   node = await startNode(config, { dir: await tempDir(), port, env: MEDIA_ENV });
   await waitState(node, `${cam.id}_main`, 'live', 30_000, WRITE);
-}, 60_000);
+});
 afterAll(async () => {
   await stopAndReap(node);
   await t?.close();

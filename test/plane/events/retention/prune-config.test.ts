@@ -19,7 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argus-prune-cfg-'));
   t = await startPlane({ clock, config: { evidence: { backend: 'local', dir }, purgeRecordRetentionDays: 2 } });
   x = await tenants(t);
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   await rm(dir, { recursive: true, force: true });
