@@ -12,12 +12,12 @@
  *   (EVENTS default 10000000, REQUESTS per latency row default 500, DURATION_MS of the card run default 10000,
  *    CONCURRENCY default 4, KEEP_DB=1 keeps the database and prints its name, REUSE_DB=<name> skips seeding)
  */
-import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { BOOT, loginToken, processCpuMs, startPlaneProcess } from './harness.js';
 import { benchServerUrl } from '../harness.js';
+import { keepAliveClient } from './keep-alive-client.js';
 
 const BASE = benchServerUrl();
 const EVENTS = Number(process.env.EVENTS ?? 10_000_000);
@@ -46,48 +46,7 @@ const DETECTORS = [
 ];
 const DAY_MS = 86_400_000;
 
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
-function http(
-  base: string,
-  method: string,
-  path: string,
-  body: unknown,
-  token?: string,
-): Promise<{ status: number; json: any }> {
-  const u = new URL(path, base);
-  const text = body === undefined ? null : JSON.stringify(body);
-  return new Promise((res, rej) => {
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        method,
-        path: u.pathname + u.search,
-        agent,
-        headers: {
-          ...(text !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c) => chunks.push(c));
-        r.on('end', () => {
-          const t = Buffer.concat(chunks).toString();
-          res({ status: r.statusCode ?? 0, json: t.startsWith('{') ? JSON.parse(t) : t });
-        });
-      },
-    );
-    req.on('error', rej);
-    if (text !== null) req.write(text);
-    req.end();
-  });
-}
-const must = async (p: Promise<{ status: number; json: any }>, what: string) => {
-  const r = await p;
-  if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
-};
+const { http, must, agent } = keepAliveClient(CONCURRENCY + 2);
 
 const reuse = process.env.REUSE_DB;
 const dbName = reuse ?? `argus_bench_${randomBytes(4).toString('hex')}`;
