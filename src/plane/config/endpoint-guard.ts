@@ -84,19 +84,31 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * resolved elsewhere when the settings were saved cannot lead there later. (A literal address
  * is not looked up by Node: `isRefusedEndpoint` checks it when the storage is built.)
  */
-export function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const bad = addresses.find((a) => isRefusedAddress(a.address));
-    if (bad)
-      return callback(
-        Object.assign(new Error(`${hostname} resolves to a link-local or metadata address`), {
-          code: 'EREFUSEDTARGET',
-        }),
-        [],
-      );
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0]!;
-    callback(null, first.address, first.family);
-  });
+/** Resolves every address of a name, as `dns.lookup` with `all: true` does. */
+export type Resolver = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/** `guardedLookup` over another resolver (tests give one whose names answer chosen addresses). */
+export function guardedLookupWith(resolve: Resolver) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const bad = addresses.find((a) => isRefusedAddress(a.address));
+      if (bad)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to a link-local or metadata address`), {
+            code: 'EREFUSEDTARGET',
+          }),
+          [],
+        );
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
 }
+
+export const guardedLookup = guardedLookupWith(dnsLookup as Resolver);

@@ -14,7 +14,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { EvidenceStorage } from './evidence.storage.js';
 import { receive } from './upload-gate.js';
 import { isEvidenceKey } from './evidence-folder.js';
-import { guardedLookup, isRefusedEndpoint } from '../config/endpoint-guard.js';
+import { guardedLookup, guardedLookupWith, isRefusedEndpoint, type Resolver } from '../config/endpoint-guard.js';
 
 /** `[evidence_storage]` with backend s3 (document 1): where and how; the keys are never shown. */
 export interface S3Options {
@@ -49,11 +49,19 @@ export class S3EvidenceStorage implements EvidenceStorage {
   /** An endpoint refused as written: every call fails without a connection. */
   private readonly refused: boolean;
 
-  constructor(private readonly o: S3Options) {
+  /** `resolve`: the name resolver the guard asks on every connection (the system's unless a test gives one). */
+  constructor(
+    private readonly o: S3Options,
+    resolve?: Resolver,
+  ) {
     const guarded = !o.allowPrivateTargets;
     this.refused = guarded && isRefusedEndpoint(o.endpoint);
     // A name is checked again on every connection (issue 25): what it resolves to may change after the settings were saved.
-    const agent = { keepAlive: true, maxSockets: 50, ...(guarded ? { lookup: guardedLookup } : {}) };
+    const agent = {
+      keepAlive: true,
+      maxSockets: 50,
+      ...(guarded ? { lookup: resolve ? guardedLookupWith(resolve) : guardedLookup } : {}),
+    };
     this.client = new S3Client({
       endpoint: `${o.https ? 'https' : 'http'}://${o.endpoint}`,
       region: o.region,

@@ -1,29 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LookupAddress } from 'node:dns';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lookup, type LookupAddress } from 'node:dns';
+import type { Resolver } from '../../../src/plane/config/endpoint-guard.js';
 import { S3EvidenceStorage } from '../../../src/plane/evidence/s3.storage.js';
 import { fakeS3 } from './fake-s3.js';
 
 // Issue 25, finding 4: the endpoint is checked again when a connection is made, so a name that
 // resolved to an allowed address when the settings were saved cannot lead to a metadata service
-// later. The resolver is replaced here: `moved.example` now answers 169.254.169.254.
-vi.mock('node:dns', async (original) => {
-  const dns = await original<typeof import('node:dns')>();
-  const answers: Record<string, LookupAddress[]> = {
-    'moved.example': [{ address: '169.254.169.254', family: 4 }],
-    'mapped.example': [{ address: '::ffff:a9fe:a9fe', family: 6 }],
-    'fine.example': [{ address: '127.0.0.1', family: 4 }],
-  };
-  const lookup = ((
-    host: string,
-    options: { all?: boolean },
-    cb: (err: Error | null, a: unknown, f?: number) => void,
-  ) => {
-    const a = answers[host];
-    if (!a) return dns.lookup(host, options as never, cb as never);
-    process.nextTick(() => (options.all ? cb(null, a) : cb(null, a[0]!.address, a[0]!.family)));
-  }) as typeof dns.lookup;
-  return { ...dns, default: { ...dns, lookup }, lookup };
-});
+// later. The storage is given a resolver where `moved.example` now answers 169.254.169.254 (passed
+// in, not a module mock: the suite's workers share modules between files).
+const answers: Record<string, LookupAddress[]> = {
+  'moved.example': [{ address: '169.254.169.254', family: 4 }],
+  'mapped.example': [{ address: '::ffff:a9fe:a9fe', family: 6 }],
+  'fine.example': [{ address: '127.0.0.1', family: 4 }],
+};
+const resolve: Resolver = (host, options, cb) => {
+  const a = answers[host];
+  if (!a) return lookup(host, options, cb);
+  process.nextTick(() => cb(null, a));
+};
 
 describe('the s3 storage checks the address at connect time', () => {
   let s3: Awaited<ReturnType<typeof fakeS3>>;
@@ -35,16 +29,19 @@ describe('the s3 storage checks the address at connect time', () => {
   });
   const port = () => s3.endpoint.split(':')[1];
   const storage = (host: string, allowPrivateTargets = false) =>
-    new S3EvidenceStorage({
-      endpoint: `${host}:${port()}`,
-      bucket: 'evidence',
-      region: 'us-east-1',
-      https: false,
-      addressing: 'path',
-      accessKey: 'AK',
-      secretKey: 'SK',
-      allowPrivateTargets,
-    });
+    new S3EvidenceStorage(
+      {
+        endpoint: `${host}:${port()}`,
+        bucket: 'evidence',
+        region: 'us-east-1',
+        https: false,
+        addressing: 'path',
+        accessKey: 'AK',
+        secretKey: 'SK',
+        allowPrivateTargets,
+      },
+      resolve,
+    );
 
   it('a name that resolves to a metadata or link-local address is refused when the socket connects; nothing is sent', async () => {
     for (const host of ['moved.example', 'mapped.example']) {
