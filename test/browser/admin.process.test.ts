@@ -81,7 +81,8 @@ describe('fleet monitor', () => {
     // The node's own page through the plane: licence, viewers, its log, its configuration on demand.
     await page.click('tr[data-node="local node"] a');
     await page.waitForURL(/\/admin\/nodes\/[0-9a-f-]{36}$/);
-    await expect.poll(() => page.textContent('[data-testid=licence]')).toMatch(/^Licence: [a-z]/);
+    // The plane asks the node (a round trip each, retried on failure): longer than the poll's 1 s on a loaded machine.
+    await expect.poll(() => page.textContent('[data-testid=licence]'), { timeout: 20_000 }).toMatch(/^Licence: [a-z]/);
     await page.waitForSelector('[data-testid=node-log] div');
     // A change of the log level makes a version; rolling back to the one before applies it as a new one.
     await page.waitForSelector('[data-testid=history] tr');

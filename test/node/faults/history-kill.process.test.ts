@@ -59,6 +59,11 @@ describe.skipIf(!existsSync(MAIN))('kill -9 of the node during configuration-his
           }
         }
       })();
+      // Two saves of this round acknowledged before the kill (on a loaded machine the
+      // first one may take longer than the delay alone), then a kill at a varying moment.
+      const ackedBefore = acked.length;
+      for (const deadline = Date.now() + 60_000; acked.length < ackedBefore + 2 && Date.now() < deadline;)
+        await sleep(10);
       await sleep(80 + ((round * 53) % 220));
       stop = true;
       await running.stop('SIGKILL');
