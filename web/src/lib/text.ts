@@ -70,12 +70,10 @@ export function eventTitle(e: { detector_title?: unknown; detector?: unknown }):
 }
 
 /** An ISO timestamp for display; an invalid or missing one as '—' rather than "Invalid Date" or a throw. */
-export function when(iso: unknown, style: 'full' | 'time' = 'full'): string {
+export function when(iso: unknown): string {
   if (typeof iso !== 'string') return '—';
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '—';
-  const d = new Date(t);
-  return style === 'time' ? d.toLocaleTimeString() : d.toLocaleString();
+  return Number.isNaN(t) ? '—' : new Date(t).toLocaleString();
 }
 
 /** An ISO timestamp's canonical form for a `title` tooltip; '' when it does not parse. */

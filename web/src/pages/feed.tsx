@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { allCameras } from '../api/cameras.js';
-import { filtersFromSearch, searchOfFilters, type FeedFilters } from '../lib/feed-url.js';
+import { filtersFromSearch, searchOfFilters, severityNumber, type FeedFilters } from '../lib/feed-url.js';
 import { useLiveFeed } from '../lib/use-live-feed.js';
 import type { FeedRow } from '../lib/live-feed.js';
 import { navigate, useLocation } from '../router.js';
@@ -15,9 +15,9 @@ export const severityName = (s: unknown): string =>
   typeof s === 'number' ? (SEVERITY[s] ?? String(s)) : typeof s === 'string' && s ? clip(s, 24) : '—';
 /** The CSS class of a severity: only the five known ones (by number or name) get a colour. */
 export const severityClass = (s: unknown): string => {
-  const name = typeof s === 'number' ? SEVERITY[s] : s;
-  const i = typeof name === 'string' ? SEVERITY.indexOf(name) : -1;
-  return `sev-${i < 0 ? 'none' : i}`;
+  const n =
+    typeof s === 'number' ? (SEVERITY[s] === undefined ? null : s) : typeof s === 'string' ? severityNumber(s) : null;
+  return `sev-${n ?? 'none'}`;
 };
 
 function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) {
