@@ -237,6 +237,18 @@ export const badRequestCodes = [
   'analytics_bad_position',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
+type ConflictCode = (typeof conflictCodes)[number];
+type QuotaCode = (typeof quotaCodes)[number];
+
+/** The factories whose argument is the code: a route lists the code itself (below). */
+type CodeFamily = 'badRequest' | 'conflict' | 'quotaReached';
+
+/**
+ * How a route names a code it may answer (its schema's `errors`, docs/api-errors.md): as the
+ * code is thrown, the factory's name (`errors.crossOrg()`: 'crossOrg'), or for the three
+ * families the code given to the factory (`errors.badRequest('bad_name')`: 'bad_name').
+ */
+export type ErrorName = Exclude<keyof typeof errors, CodeFamily> | BadRequestCode | ConflictCode | QuotaCode;
 
 /**
  * The arguments a factory is described with when its argument chooses the code; every other
@@ -253,6 +265,17 @@ const codeChoices: Partial<Record<keyof typeof errors, readonly unknown[]>> = {
   planeConfigUnreadable: ['<detail>'],
   storageCheckFailed: ['<pre-check detail>'],
 };
+
+/** The status and code a route's listed name stands for (a factory with a text in place of a code: its placeholder). */
+export function describeError(name: ErrorName): { status: number; code: string } {
+  if ((badRequestCodes as readonly string[]).includes(name)) return { status: 400, code: name };
+  if ((conflictCodes as readonly string[]).includes(name) || (quotaCodes as readonly string[]).includes(name))
+    return { status: 409, code: name };
+  if (!Object.hasOwn(errors, name)) throw new Error(`not in the error catalogue: ${name}`);
+  const make = errors[name as Exclude<keyof typeof errors, CodeFamily>] as (arg: unknown) => ApiError;
+  const e = make((codeChoices[name as keyof typeof errors] ?? [1])[0]);
+  return { status: e.status, code: e.code };
+}
 
 /**
  * Every (status, code) pair the catalogue can produce, for the OpenAPI document: read from the

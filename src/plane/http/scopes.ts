@@ -5,6 +5,7 @@ import type { DbHealth } from '../db/health.js';
 import { atLeast, type Principal, type Role } from './principal.js';
 import { queryToken } from './query-token.js';
 import type { PlaneApp } from './typed.js';
+import { scopeAnswers, scopeErrors } from './route-errors.js';
 
 /** The `Authorization: Bearer` credential of a request (one parser for plane and node: src/common/bearer.ts). */
 export function bearerToken(req: FastifyRequest): string | null {
@@ -18,6 +19,7 @@ export function clientOf(req: FastifyRequest): { ip: string; userAgent: string }
 
 /** Routes that need the database answer 503 at once while it is away. */
 export function requireDatabase(scope: PlaneApp, health: DbHealth): void {
+  scopeAnswers(scope, scopeErrors.database);
   scope.addHook('onRequest', async () => {
     if (!health.isUp) throw errors.dbUnavailable();
   });
@@ -51,11 +53,13 @@ export async function authenticateSession(
 
 /** The authenticated scope: a live session in the database, checked on every request. */
 export function requireSession(scope: PlaneApp, auth: SessionAuthenticator, health: DbHealth): void {
+  scopeAnswers(scope, scopeErrors.session);
   scope.addHook('onRequest', (req) => authenticateSession(req, auth, health));
 }
 
 /** A role gate inside the authenticated scope. */
 export function requireRole(scope: PlaneApp, min: Role): void {
+  scopeAnswers(scope, scopeErrors.role);
   scope.addHook('onRequest', async (req) => {
     if (!req.principal || !atLeast(req.principal.role, min)) throw errors.forbidden();
   });

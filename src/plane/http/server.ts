@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import type { DbHealth } from '../db/health.js';
-import { describeErrors } from '../errors.js';
+import { describeError, describeErrors } from '../errors.js';
+import { documentErrors, everyOperation, trackErrorLists } from './route-errors.js';
 import { installErrorHandler } from './errors.handler.js';
 import { installMethodRouting } from './routing.js';
 import { installValidators } from './validation.js';
@@ -69,6 +70,7 @@ export async function createServer(
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     if (!('default' in response)) route.schema.response = { ...response, default: { $ref: 'ErrorEnvelope#' } };
   });
+  trackErrorLists(app);
   installMethodRouting(app);
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -89,13 +91,22 @@ export async function createServer(
         'Every error body is {error: code, ...}. Codes: ' +
         describeErrors()
           .map((e) => `${e.status} ${e.code}`)
-          .join(', '),
+          .join(', ') +
+        '. Each operation lists the codes it may answer (its responses and its description); any operation may ' +
+        'also answer ' +
+        everyOperation
+          .map(describeError)
+          .map((e) => `${e.status} ${e.code}`)
+          .join(', ') +
+        '.',
     },
     components: { securitySchemes: { bearer: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT' } } },
     'x-error-codes': describeErrors(),
   };
   await app.register(swagger, {
     openapi,
+    // Each route's error codes, from its list (route-errors.ts), as responses and a sentence.
+    transform: documentErrors,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 

@@ -7,6 +7,7 @@ import type { AuthService } from '../auth/auth.service.js';
 import { SECRET_PREFIX, type ModuleTokensService } from './module-tokens.service.js';
 import type { ModuleTokenCredential } from './module-tokens.store.js';
 import type { PlaneApp } from '../http/typed.js';
+import { scopeAnswers, scopeErrors } from '../http/route-errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,6 +22,7 @@ declare module 'fastify' {
  * is not a module token: 401 unauthorized.
  */
 export function requireModuleToken(scope: PlaneApp, tokens: ModuleTokensService, health: DbHealth): void {
+  scopeAnswers(scope, scopeErrors.moduleToken);
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
     if (!secret) refuse(req, tokens, 'missing');
@@ -53,6 +55,7 @@ export function requireSessionOrModuleToken(
   tokens: ModuleTokensService,
   health: DbHealth,
 ): void {
+  scopeAnswers(scope, scopeErrors.moduleToken);
   scope.addHook('onRequest', async (req) => {
     const secret = bearerToken(req);
     if (!secret?.startsWith(SECRET_PREFIX)) return authenticateSession(req, auth, health);

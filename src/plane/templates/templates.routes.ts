@@ -1,4 +1,5 @@
 import type { PlaneApp } from '../http/typed.js';
+import type { ErrorName } from '../errors.js';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { TemplatesService } from './templates.service.js';
@@ -16,11 +17,27 @@ import {
 
 const config = { validationCode: validationCodes(TemplateFieldCodes) };
 const tags = ['templates'];
-const DOC_ERRORS =
-  'bad_doc, template_doc_too_large, template_title_invalid, detector_match_required, detector_match_too_long, ' +
-  'list_fields_too_many, list_field_bad_key, list_field_bad_source, list_field_bad_metadata, attachment_fields_too_many, ' +
-  'attachment_field_bad_source, attachment_field_bad_metadata, detail_layout_too_many, detail_layout_block_too_large, ' +
-  'coalesce_sources_too_many, coalesce_source_invalid, bad_interval_timeout, search_field_bad_source';
+// The codes of a template document's checks (template.doc.ts), answered wherever a document is read.
+const DOC_ERRORS = [
+  'bad_doc',
+  'template_doc_too_large',
+  'template_title_invalid',
+  'detector_match_required',
+  'detector_match_too_long',
+  'list_fields_too_many',
+  'list_field_bad_key',
+  'list_field_bad_source',
+  'list_field_bad_metadata',
+  'attachment_fields_too_many',
+  'attachment_field_bad_source',
+  'attachment_field_bad_metadata',
+  'detail_layout_too_many',
+  'detail_layout_block_too_large',
+  'coalesce_sources_too_many',
+  'coalesce_source_invalid',
+  'bad_interval_timeout',
+  'search_field_bad_source',
+] as const satisfies readonly ErrorName[];
 
 /** Administrator scope (document 2, Templates). */
 export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesService }): void {
@@ -33,6 +50,7 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         querystring: TemplateListQuery,
         response: { 200: Page(TemplateRow) },
         summary: "System templates plus those of the caller's organisation (superadmin: all, or `org`)",
+        errors: ['crossOrg'],
       },
       config,
     },
@@ -48,7 +66,7 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         body: TemplateCreateBody,
         response: { 201: TemplateRow },
         summary: 'Create an organisation template',
-        description: `Errors: 400 bad_name, ${DOC_ERRORS}; 403 cross_org; 409 max_event_templates_reached, already_exists.`,
+        errors: ['bad_name', 'unknown_org', ...DOC_ERRORS, 'crossOrg', 'max_event_templates_reached', 'alreadyExists'],
       },
       preValidation: strictBody(TemplateCreateBody, TemplateFieldCodes),
       config,
@@ -65,7 +83,7 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         body: ValidateBody,
         response: { 200: ValidateReply },
         summary: 'Check a document as saving would (no quota, audit or cache change)',
-        description: `Errors: 400 ${DOC_ERRORS}.`,
+        errors: DOC_ERRORS,
       },
       preValidation: strictBody(ValidateBody, TemplateFieldCodes),
       config,
@@ -82,6 +100,7 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         params: IdParams,
         response: { 200: TemplateRow },
         summary: 'One template (a system template: any administrator)',
+        errors: ['notFound'],
       },
     },
     async (req) => deps.templates.get(principalOf(req), req.params.id),
@@ -98,10 +117,18 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         response: { 200: TemplateRow },
         summary:
           'Change a template (version increases); a system template: a superadmin overrides only title and ignore_event',
-        description:
-          `Errors: 400 bad_name, ${DOC_ERRORS}, system_template_fields_readonly, system_template_override_required, ` +
-          'system_template_title_invalid, system_template_ignore_invalid; 403 system_template_superadmin_only; 404 not_found; ' +
-          '409 already_exists, analytics_template_in_use.',
+        errors: [
+          'bad_name',
+          ...DOC_ERRORS,
+          'system_template_fields_readonly',
+          'system_template_override_required',
+          'system_template_title_invalid',
+          'system_template_ignore_invalid',
+          'systemTemplateSuperadminOnly',
+          'notFound',
+          'alreadyExists',
+          'analyticsTemplateInUse',
+        ],
       },
       preValidation: strictBody(TemplatePatchBody, TemplateFieldCodes),
       config,
@@ -118,7 +145,7 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         params: IdParams,
         response: { 200: Deleted },
         summary: 'Delete an organisation template',
-        description: 'Errors: 404 not_found; 409 system_template_readonly, analytics_template_in_use.',
+        errors: ['notFound', 'systemTemplateReadonly', 'analyticsTemplateInUse'],
       },
     },
     async (req) => deps.templates.delete(principalOf(req), req.params.id),
@@ -134,6 +161,7 @@ export function templatesRoutes(app: PlaneApp, deps: { templates: TemplatesServi
         querystring: MatchesQuery,
         response: { 200: MatchesReply },
         summary: "Detector ids of the last 7 days that the template's mask matches (does not affect intake)",
+        errors: ['notFound', 'crossOrg'],
       },
       config,
     },
