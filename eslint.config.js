@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'src/node/admin/static/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'src/node/admin/static/**', 'web/src/api/openapi.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
