@@ -15,6 +15,11 @@ import { ConsolePolicy, type NodeOrigins } from './console.policy.js';
  * the bundle from /assets/ (file names carry a content hash: cached for a year). The console
  * speaks only the public API, so it needs no rights of its own. The policy lets the players
  * fetch HLS from the registered nodes (other origins) and feed hls.js's blob: media and worker.
+ *
+ * The build writes a brotli (.br) and a gzip (.gz) copy beside each text file (web/vite.config.ts):
+ * a file is sent as the copy the request's Accept-Encoding prefers (br, then gzip, else the file
+ * itself, also when a copy is missing), with Content-Encoding and `Vary: Accept-Encoding` so that
+ * a cache keeps one answer per encoding (issue 22: 846 KB of JavaScript before the first frame).
  */
 export const CONSOLE_PAGES = [
   '/',
@@ -44,6 +49,8 @@ export const CONSOLE_PAGES = [
  * refusal answered 500 and logged an error, and a missing asset answered 405).
  */
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+/** A compressed copy is another form of its file, not an address of its own. */
+const COMPRESSED_COPY = /\.(br|gz)$/;
 const isFile = (path: string) =>
   stat(path).then(
     (s) => s.isFile(),
@@ -73,15 +80,20 @@ export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?
             index: false,
             decorateReply: true,
             cacheControl: false,
+            preCompressed: true,
           });
           scope.get('/assets/*', { schema: { hide: true } }, async (req, reply) => {
             const name = (req.params as { '*': string })['*'];
-            if (!ASSET_NAME.test(name) || !(await isFile(join(assets, name)))) throw errors.notFound();
-            return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(name, assets);
+            if (!ASSET_NAME.test(name) || COMPRESSED_COPY.test(name) || !(await isFile(join(assets, name))))
+              throw errors.notFound();
+            return reply
+              .header('cache-control', 'public, max-age=31536000, immutable')
+              .header('vary', 'accept-encoding')
+              .sendFile(name, assets);
           });
           for (const url of CONSOLE_PAGES) {
             scope.get(url, { schema: { hide: true } }, (_req, reply) =>
-              reply.header('cache-control', 'no-cache').sendFile('index.html', root),
+              reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', root),
             );
           }
         });
