@@ -12,11 +12,12 @@ import { benchServerUrl, copyBaseline, fastifyBaseline, ffmpegBaseline, printTab
 import { CONNECTIONS, type Baselines, type Bench } from './bench-spec.js';
 import { PLANE_BENCHES } from './plane-benches.js';
 import { NODE_BENCHES } from './node-benches.js';
+import { CONSOLE_BENCHES } from './console-benches.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-// In the order they run: the plane's, then the node's.
-const BENCHES: Bench[] = [...PLANE_BENCHES, ...NODE_BENCHES];
+// In the order they run: the plane's, the node's, then the console's (bundle sizes).
+const BENCHES: Bench[] = [...PLANE_BENCHES, ...NODE_BENCHES, ...CONSOLE_BENCHES];
 
 function runBench(bench: Bench): Promise<{ ok: boolean; out: string }> {
   return new Promise((resolve) => {
