@@ -9,7 +9,13 @@ export function loginRoute(app: PlaneApp, deps: { auth: AuthService }): void {
   app.post(
     '/api/v1/auth/login',
     {
-      schema: { tags: ['auth'], summary: 'Open a 12 h session', body: LoginBody, response: { 200: LoginReply } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Open a 12 h session',
+        body: LoginBody,
+        response: { 200: LoginReply },
+        errors: ['invalidCredentials', 'loginThrottled', 'bad_login'],
+      },
       bodyLimit: 16 * 1024,
     },
     async (req) => deps.auth.login(req.body.login, req.body.password, clientOf(req)),
@@ -20,7 +26,7 @@ export function sessionRoutes(app: PlaneApp, deps: { auth: AuthService }): void 
   app.post(
     '/api/v1/auth/logout',
     {
-      schema: { tags: ['auth'], summary: 'Revoke the calling session', security: [{ bearer: [] }] },
+      schema: { tags: ['auth'], summary: 'Revoke the calling session', security: [{ bearer: [] }], errors: [] },
     },
     async (req, reply) => {
       await deps.auth.logout(principalOf(req));
@@ -32,6 +38,7 @@ export function sessionRoutes(app: PlaneApp, deps: { auth: AuthService }): void 
     '/api/v1/auth/me',
     {
       schema: {
+        errors: [],
         tags: ['auth'],
         summary: 'The calling user and session',
         security: [{ bearer: [] }],
@@ -54,6 +61,7 @@ export function keyRotationRoute(app: PlaneApp, deps: { auth: AuthService }): vo
     '/api/v1/admin/keys/rotate',
     {
       schema: {
+        errors: ['rotateFailed'],
         tags: ['auth'],
         summary: 'Rotate the session signing key: every session token stops verifying at once',
         security: [{ bearer: [] }],

@@ -23,6 +23,7 @@ export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService
     '/api/v1/cameras',
     {
       schema: {
+        errors: [],
         tags,
         summary: "Cameras the caller may see: granted ones for an operator, the organisation's for an administrator",
         security: sec,
@@ -38,6 +39,7 @@ export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService
     '/api/v1/cameras/:id',
     {
       schema: {
+        errors: ['notFound'],
         tags,
         summary: 'One camera the caller may see (404 otherwise)',
         security: sec,
@@ -52,6 +54,7 @@ export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService
     '/api/v1/cameras/:id/play',
     {
       schema: {
+        errors: ['notFound', 'bad_profile', 'bad_range', 'viewer_secret_unset'],
         tags,
         summary:
           "A viewer token for the camera's node (live, or a recorded range for playback); audited view.live / view.playback",
@@ -77,6 +80,15 @@ export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasServic
     '/api/v1/cameras',
     {
       schema: {
+        errors: [
+          'crossOrg',
+          'unknown_org',
+          'unknown_node',
+          'unknown_tag',
+          'bad_source_url',
+          'max_cameras_reached',
+          'alreadyExists',
+        ],
         tags,
         summary: 'Add a camera on a node (status unavailable until its node serves it)',
         security: sec,
@@ -93,6 +105,7 @@ export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasServic
     '/api/v1/cameras/:id',
     {
       schema: {
+        errors: ['notFound', 'unknown_node', 'unknown_tag', 'bad_source_url', 'alreadyExists'],
         tags,
         summary: 'Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored',
         security: sec,
@@ -110,6 +123,7 @@ export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasServic
     '/api/v1/cameras/:id',
     {
       schema: {
+        errors: ['notFound'],
         tags,
         summary: 'Delete a camera with its tags and grants',
         security: sec,

@@ -137,7 +137,8 @@ export function documentErrors(input: { schema: FastifySchema; url: string; rout
   const { errors: _listed, ...rest } = schema;
   if (codes.size === 0) return { schema: rest, url };
   const response = { ...((schema.response ?? {}) as Json) };
-  for (const [status, list] of codes) if (!(status in response)) response[status] = envelope(list);
+  // In the document only: a route's own schema for an error status (the 501 paths') serialises as before.
+  for (const [status, list] of codes) response[status] = envelope(list);
   const description = [schema.description, errorSentence(codes)].filter(Boolean).join(' ');
   return { schema: { ...rest, response, description }, url };
 }

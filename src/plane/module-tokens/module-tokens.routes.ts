@@ -28,6 +28,7 @@ export function moduleTokensRoutes(app: PlaneApp, deps: { moduleTokens: ModuleTo
     '/api/v1/module-tokens',
     {
       schema: {
+        errors: ['crossOrg', 'query_too_long'],
         tags,
         summary:
           'Module tokens of the organisation, without secrets; `q` is a case-insensitive name substring (up to 128)',
@@ -44,6 +45,7 @@ export function moduleTokensRoutes(app: PlaneApp, deps: { moduleTokens: ModuleTo
     '/api/v1/module-tokens',
     {
       schema: {
+        errors: ['crossOrg', 'unknown_org', 'bad_name', 'reserved_name', 'alreadyExists'],
         tags,
         summary: 'Create a module token; the reply carries the secret once (Cache-Control: no-store, Pragma: no-cache)',
         security: sec,
@@ -63,6 +65,7 @@ export function moduleTokensRoutes(app: PlaneApp, deps: { moduleTokens: ModuleTo
     '/api/v1/module-tokens/:id',
     {
       schema: {
+        errors: ['notFound', 'bad_name', 'reserved_name', 'alreadyExists'],
         tags,
         summary:
           'Rename, set the rate limit (null = installation default) or enable/disable; disabling stops intake at once',
@@ -81,6 +84,7 @@ export function moduleTokensRoutes(app: PlaneApp, deps: { moduleTokens: ModuleTo
     '/api/v1/module-tokens/:id/rotate',
     {
       schema: {
+        errors: ['notFound'],
         tags,
         summary: 'Issue a new secret; the old one is invalid at once (no overlap)',
         security: sec,
@@ -95,6 +99,7 @@ export function moduleTokensRoutes(app: PlaneApp, deps: { moduleTokens: ModuleTo
     '/api/v1/module-tokens/:id',
     {
       schema: {
+        errors: ['notFound'],
         tags,
         summary: 'Delete a module token; its accepted events remain',
         security: sec,

@@ -14,6 +14,7 @@ export function orgsRoutes(app: PlaneApp, deps: { orgs: OrgsService }): void {
     '/api/v1/orgs',
     {
       schema: {
+        errors: [],
         tags,
         summary: 'Organisations, by id',
         security: sec,
@@ -29,6 +30,7 @@ export function orgsRoutes(app: PlaneApp, deps: { orgs: OrgsService }): void {
     '/api/v1/orgs',
     {
       schema: {
+        errors: ['alreadyExists'],
         tags,
         summary: 'Create an organisation (limits: null = unlimited)',
         security: sec,
@@ -45,6 +47,7 @@ export function orgsRoutes(app: PlaneApp, deps: { orgs: OrgsService }): void {
     '/api/v1/orgs/:id',
     {
       schema: {
+        errors: ['notFound', 'alreadyExists'],
         tags,
         summary: 'Rename an organisation or change its limits',
         security: sec,
@@ -65,6 +68,7 @@ export function orgRemovalRoute(app: PlaneApp, deps: { removal: OrgRemovalServic
     '/api/v1/orgs/:id',
     {
       schema: {
+        errors: ['notFound', 'org_not_empty'],
         tags,
         security: sec,
         params: IdParams,

@@ -22,6 +22,7 @@ export function grantsRoutes(app: PlaneApp, deps: { grants: GrantsService }): vo
     '/api/v1/users/:id/grants',
     {
       schema: {
+        errors: ['notFound'],
         tags,
         summary: 'Cameras granted to a user, directly and through tags',
         security: sec,
@@ -36,6 +37,7 @@ export function grantsRoutes(app: PlaneApp, deps: { grants: GrantsService }): vo
     '/api/v1/users/:id/grants',
     {
       schema: {
+        errors: ['notFound', 'unknown_camera', 'unknown_tag'],
         tags,
         summary: "Replace both lists; ids must belong to the user's organisation (400 unknown_camera, unknown_tag)",
         security: sec,

@@ -34,6 +34,7 @@ export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): 
     '/health',
     {
       schema: {
+        errors: [],
         tags: ['service'],
         summary: 'Public liveness probe; also says whether the database answers',
         response: {
@@ -54,6 +55,7 @@ export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): 
       schema: {
         tags: ['service'],
         summary: 'Not implemented on the control plane (document 1)',
+        errors: ['notImplemented'],
         response: { 501: ErrorBody },
       },
       handler: async () => {
@@ -71,6 +73,7 @@ export function versionRoute(app: PlaneApp, deps: { auth: AuthService }): void {
     '/api/v1/version',
     {
       schema: {
+        errors: ['unauthorized'],
         tags: ['service'],
         summary: 'Running build',
         security: [{ bearer: [] }],

@@ -13,6 +13,7 @@ export function tagsRoutes(app: PlaneApp, deps: { tags: TagsService }): void {
     '/api/v1/tags',
     {
       schema: {
+        errors: ['crossOrg'],
         tags,
         summary: "Tags of the caller's organisation (superadmin: all, or `org`)",
         security: sec,
@@ -28,6 +29,7 @@ export function tagsRoutes(app: PlaneApp, deps: { tags: TagsService }): void {
     '/api/v1/tags',
     {
       schema: {
+        errors: ['crossOrg', 'unknown_org', 'max_tags_reached', 'alreadyExists'],
         tags,
         summary: 'Create a tag (409 already_exists for a name taken in the organisation)',
         security: sec,
@@ -44,6 +46,7 @@ export function tagsRoutes(app: PlaneApp, deps: { tags: TagsService }): void {
     '/api/v1/tags/:id',
     {
       schema: {
+        errors: ['notFound', 'alreadyExists'],
         tags,
         summary: 'Rename a tag',
         security: sec,
@@ -61,6 +64,7 @@ export function tagsRoutes(app: PlaneApp, deps: { tags: TagsService }): void {
     '/api/v1/tags/:id',
     {
       schema: {
+        errors: ['notFound'],
         tags,
         summary: 'Delete a tag: cameras lose the label, users the rights it gave',
         security: sec,

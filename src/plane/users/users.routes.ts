@@ -13,6 +13,7 @@ export function usersAdminRoutes(app: PlaneApp, deps: { users: UsersService }): 
     '/api/v1/users',
     {
       schema: {
+        errors: ['crossOrg'],
         tags,
         summary: "Users of the caller's organisation (superadmin: all, or `org`)",
         security: sec,
@@ -28,6 +29,7 @@ export function usersAdminRoutes(app: PlaneApp, deps: { users: UsersService }): 
     '/api/v1/users',
     {
       schema: {
+        errors: ['forbidden', 'crossOrg', 'unknown_org', 'max_users_reached', 'alreadyExists'],
         tags,
         summary: "Create a user (org_id defaults to the caller's; only a superadmin creates a superadmin)",
         security: sec,
@@ -44,6 +46,7 @@ export function usersAdminRoutes(app: PlaneApp, deps: { users: UsersService }): 
     '/api/v1/users/:id',
     {
       schema: {
+        errors: ['notFound', 'forbidden'],
         tags,
         summary: 'Delete a user; its sessions and streams end at once',
         security: sec,
@@ -61,6 +64,7 @@ export function usersSelfRoutes(app: PlaneApp, deps: { users: UsersService }): v
     '/api/v1/users/:id',
     {
       schema: {
+        errors: ['notFound', 'forbidden', 'crossOrg', 'unknown_org', 'max_users_reached', 'alreadyExists'],
         tags,
         summary: 'Change a user. Own record: name and password only. Disabling, demoting or moving ends its sessions.',
         security: sec,
