@@ -105,7 +105,7 @@ export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasServic
     '/api/v1/cameras/:id',
     {
       schema: {
-        errors: ['notFound', 'unknown_node', 'unknown_tag', 'bad_source_url', 'alreadyExists'],
+        errors: ['notFound', 'unknown_node', 'unknown_tag', 'bad_source_url'],
         tags,
         summary: 'Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored',
         security: sec,

@@ -1,4 +1,5 @@
 import type { PlaneApp } from '../http/typed.js';
+import type { ErrorName } from '../errors.js';
 import { principalOf } from '../http/principal.js';
 import { IdParams, sec, strictBody, validationCodes } from '../http/list.js';
 import type { NodeOpsService } from './node-ops.service.js';
@@ -22,7 +23,14 @@ import {
 } from './node-ops.schemas.js';
 
 const tags = ['nodes'];
-const errs = 'Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.';
+// Every per-node route reaches its node (document 4 §9, docs/node-ops.md).
+const NODE_ERRORS = [
+  'notFound',
+  'nodeUnreachable',
+  'nodeAuthFailed',
+  'nodeBadReply',
+  'urlBuildFailed',
+] as const satisfies readonly ErrorName[];
 
 /**
  * Superadmin scope: the per-node routes of document 4 §9, each forwarded to the node. There is
@@ -34,8 +42,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/logs',
     {
       schema: {
+        errors: NODE_ERRORS,
         tags,
-        summary: `The node's log ring (its GET /api/v1/logs, same query). ${errs}`,
+        summary: "The node's log ring (its GET /api/v1/logs, same query).",
         security: sec,
         params: IdParams,
         querystring: NodeLogsQuery,
@@ -50,8 +59,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/sessions',
     {
       schema: {
+        errors: NODE_ERRORS,
         tags,
-        summary: `The node's live viewers, as it reports them. ${errs}`,
+        summary: "The node's live viewers, as it reports them.",
         security: sec,
         params: IdParams,
         response: { 200: NodeSessionsReply },
@@ -64,8 +74,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/config',
     {
       schema: {
+        errors: NODE_ERRORS,
         tags,
-        summary: `The node's configuration (holds its secrets; audited as node.config_read). ${errs}`,
+        summary: "The node's configuration (holds its secrets; audited as node.config_read).",
         security: sec,
         params: IdParams,
         response: { 200: NodeConfigReply },
@@ -81,8 +92,10 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/config/globals',
     {
       schema: {
+        errors: [...NODE_ERRORS, 'node_rejected', 'node_write_token_required'],
         tags,
-        summary: `Change the node's global directives (audited as node.update); 400 node_rejected when the node refuses them. ${errs}`,
+        summary:
+          "Change the node's global directives (audited as node.update); 400 node_rejected when the node refuses them.",
         security: sec,
         params: IdParams,
         body: GlobalsBody,
@@ -98,8 +111,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/logging',
     {
       schema: {
+        errors: NODE_ERRORS,
         tags,
-        summary: `The node's log_level. ${errs}`,
+        summary: "The node's log_level.",
         security: sec,
         params: IdParams,
         response: { 200: LoggingReply },
@@ -112,8 +126,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/logging',
     {
       schema: {
+        errors: [...NODE_ERRORS, 'node_rejected'],
         tags,
-        summary: `Set the node's log_level (through its config/globals; audited as node.update). ${errs}`,
+        summary: "Set the node's log_level (through its config/globals; audited as node.update).",
         security: sec,
         params: IdParams,
         body: LoggingBody,
@@ -129,8 +144,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/config/history',
     {
       schema: {
+        errors: NODE_ERRORS,
         tags,
-        summary: `The node's configuration versions (its GET /api/v1/config/history). ${errs}`,
+        summary: "The node's configuration versions (its GET /api/v1/config/history).",
         security: sec,
         params: IdParams,
         response: { 200: NodeHistoryReply },
@@ -143,8 +159,10 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/config/rollback',
     {
       schema: {
+        errors: [...NODE_ERRORS, 'node_rejected'],
         tags,
-        summary: `Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know. ${errs}`,
+        summary:
+          'Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know.',
         security: sec,
         params: IdParams,
         body: RollbackBody,
@@ -160,8 +178,9 @@ export function nodeOpsRoutes(app: PlaneApp, deps: { ops: NodeOpsService }): voi
     '/api/v1/nodes/:id/license',
     {
       schema: {
+        errors: NODE_ERRORS,
         tags,
-        summary: `The node's licence (its GET /api/v1/license). ${errs}`,
+        summary: "The node's licence (its GET /api/v1/license).",
         security: sec,
         params: IdParams,
         response: { 200: NodeLicenseReply },

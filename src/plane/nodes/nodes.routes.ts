@@ -25,6 +25,7 @@ export function nodesRoutes(app: PlaneApp, deps: { nodes: NodesService }): void 
     '/api/v1/nodes',
     {
       schema: {
+        errors: [],
         tags,
         summary: 'Streaming nodes, by id (secrets only as *_configured flags)',
         security: sec,
@@ -40,6 +41,7 @@ export function nodesRoutes(app: PlaneApp, deps: { nodes: NodesService }): void 
     '/api/v1/nodes',
     {
       schema: {
+        errors: ['bad_url', 'alreadyExists'],
         tags,
         summary: 'Register a node: api_token and auth_backend_secret are write-only and stored encrypted',
         security: sec,
@@ -56,6 +58,7 @@ export function nodesRoutes(app: PlaneApp, deps: { nodes: NodesService }): void 
     '/api/v1/nodes/:id',
     {
       schema: {
+        errors: ['notFound', 'bad_url', 'alreadyExists'],
         tags,
         summary: 'Change a node; a secret sent replaces the stored one, auth_backend_secret null clears it',
         security: sec,
@@ -73,6 +76,7 @@ export function nodesRoutes(app: PlaneApp, deps: { nodes: NodesService }): void 
     '/api/v1/nodes/:id',
     {
       schema: {
+        errors: ['notFound', 'node_in_use'],
         tags,
         summary: 'Remove a node without cameras (409 node_in_use otherwise)',
         security: sec,
