@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { Row } from '../../web/src/pages/feed.js';
 import { EventPage } from '../../web/src/pages/event.js';
 import { Bars, Donut, Kpi, Table, type Result } from '../../web/src/pages/dashboards/widgets.js';
@@ -40,7 +41,10 @@ function withClient(
   const me = { id: 'u1', org_id: 'o1', login: 'op', name: 'Op', role };
   return (
     <QueryClientProvider client={qc}>
-      <MeContext.Provider value={me}>{children}</MeContext.Provider>
+      {/* The pages' links and locations read the router's (web/src/router.tsx). */}
+      <MemoryRouter>
+        <MeContext.Provider value={me}>{children}</MeContext.Provider>
+      </MemoryRouter>
     </QueryClientProvider>
   );
 }

@@ -1,49 +1,67 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { Navigate, Outlet, useParams, type RouteObject } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { mayOpen } from '../../src/common/console-pages.js';
 import { api, keepSession, sessionToken, whenSessionExpires, type User } from './api/client.js';
-import { Link, match, navigate, useLocation } from './router.js';
+import { currentPlace, Link, navigate, useLocation } from './router.js';
 import { LoginPage } from './pages/login.js';
-import { MeContext } from './api/me.js';
-import { LivePage } from './pages/live.js';
-import { FeedPage } from './pages/feed.js';
-import { EventPage } from './pages/event.js';
-import { CameraPage } from './pages/camera.js';
+import { MeContext, useMe } from './api/me.js';
 import { ErrorBoundary } from './components/error-boundary.js';
-// The administrators' screens are chunks of their own: the core console does not carry them.
-const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ default: m.TokensPage })));
-const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
-const DashboardsList = lazy(() =>
-  import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardsList })),
-);
-const DashboardView = lazy(() =>
-  import('./pages/dashboards/dashboards.js').then((m) => ({ default: m.DashboardView })),
-);
-const ReportsPage = lazy(() => import('./pages/dashboards/reports.js').then((m) => ({ default: m.ReportsPage })));
-const PeoplePage = lazy(() => import('./pages/admin/people.js').then((m) => ({ default: m.PeoplePage })));
-const UsagePage = lazy(() => import('./pages/admin/usage.js').then((m) => ({ default: m.UsagePage })));
-const TemplatesPage = lazy(() => import('./pages/admin/templates.js').then((m) => ({ default: m.TemplatesPage })));
-const NodePage = lazy(() => import('./pages/admin/node.js').then((m) => ({ default: m.NodePage })));
-const OrgsPage = lazy(() => import('./pages/admin/orgs.js').then((m) => ({ default: m.OrgsPage })));
-const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
-const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
+import { navigationFor, PAGES, type PageEntry } from './page-table.js';
 
-/** What each role sees in the navigation (document 1 roles); every page checks its rights through the API anyway. */
-const NAV: Array<{ to: string; label: string; roles: string[] }> = [
-  { to: '/live', label: 'Live', roles: ['superadmin', 'admin', 'user'] },
-  { to: '/feed', label: 'Events', roles: ['superadmin', 'admin', 'user'] },
-  { to: '/dashboards', label: 'Dashboards', roles: ['superadmin', 'admin', 'user'] },
-  { to: '/reports', label: 'Reports', roles: ['superadmin', 'admin', 'user'] },
-  { to: '/admin/tokens', label: 'Module tokens', roles: ['superadmin', 'admin'] },
-  { to: '/admin/templates', label: 'Templates', roles: ['superadmin', 'admin'] },
-  { to: '/admin/people', label: 'People', roles: ['superadmin', 'admin'] },
-  { to: '/admin/orgs', label: 'Organisations', roles: ['superadmin'] },
-  { to: '/admin/usage', label: 'Usage', roles: ['superadmin', 'admin'] },
-  { to: '/admin/audit', label: 'Audit', roles: ['superadmin', 'admin'] },
-  { to: '/admin/monitor', label: 'Monitor', roles: ['superadmin'] },
-  { to: '/admin/settings', label: 'Settings', roles: ['superadmin'] },
-];
+/**
+ * The console's routes, read from the table of pages: the shell (session, navigation, one error
+ * boundary per page) around each page of the table, the sign-in, the root that opens the live
+ * grid, and "No such page." for any other address.
+ */
+export function consoleRoutes(): RouteObject[] {
+  return [
+    {
+      element: <Shell />,
+      errorElement: <ShellFailed />,
+      children: [
+        { path: '/', element: <Navigate to="/live" replace /> },
+        // The shell shows the sign-in itself (it also does for any page opened signed out).
+        { path: '/login', element: null },
+        ...PAGES.map((entry) => ({ path: entry.path, element: <PageRoute entry={entry} /> })),
+        { path: '*', element: <NoSuchPage /> },
+      ],
+    },
+  ];
+}
 
-export function App() {
+const NoSuchPage = () => <p className="empty">No such page.</p>;
+
+/** A page of the table: its parameters, once the role may open it (the API refuses the rest anyway; this keeps its forms away). */
+function PageRoute({ entry }: { entry: PageEntry }) {
+  const params = useParams() as Record<string, string>;
+  const { path } = useLocation();
+  const me = useMe();
+  if (!decodable(path)) return <NoSuchPage />;
+  if (!me || !mayOpen(entry, me.role)) return <p className="empty">Not available to your role.</p>;
+  return entry.page(params);
+}
+
+/** A malformed escape (`/events/%E0`) is no page, not an id the page would send to the API. */
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Only a failure of the shell itself reaches here: each page has its own boundary inside it. */
+function ShellFailed() {
+  return (
+    <div className="boot" role="alert">
+      The console could not be shown. <button onClick={() => window.location.reload()}>Reload</button>
+    </div>
+  );
+}
+
+function Shell() {
   const { path, search } = useLocation();
   const [token, setToken] = useState(sessionToken());
   const qc = useQueryClient();
@@ -53,9 +71,7 @@ export function App() {
         setToken(null);
         qc.clear();
         // Back to the login, the place kept for after it.
-        navigate(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`, {
-          replace: true,
-        });
+        navigate(`/login?next=${encodeURIComponent(currentPlace())}`, { replace: true });
       }),
     [qc],
   );
@@ -88,33 +104,13 @@ export function App() {
     );
   const user = me.data.user;
 
-  let page: React.ReactNode;
-  let p: Record<string, string> | null;
-  if (path === '/' || path === '/live') page = <LivePage />;
-  else if (path === '/feed') page = <FeedPage />;
-  else if ((p = match('/events/:id', path))) page = <EventPage id={p.id!} />;
-  else if ((p = match('/cameras/:id', path))) page = <CameraPage id={p.id!} />;
-  else if (path === '/dashboards') page = <DashboardsList />;
-  else if ((p = match('/dashboards/:id', path))) page = <DashboardView id={p.id!} />;
-  else if (path === '/reports') page = <ReportsPage />;
-  else if (path === '/admin/tokens') page = <TokensPage />;
-  else if (path === '/admin/settings') page = <SettingsPage />;
-  else if (path === '/admin/audit') page = <AuditPage />;
-  else if (path === '/admin/monitor') page = <MonitorPage />;
-  else if ((p = match('/admin/nodes/:id', path))) page = <NodePage id={p.id!} />;
-  else if (path === '/admin/people') page = <PeoplePage />;
-  else if (path === '/admin/templates') page = <TemplatesPage />;
-  else if (path === '/admin/usage') page = <UsagePage />;
-  else if (path === '/admin/orgs') page = <OrgsPage />;
-  else page = <p className="empty">No such page.</p>;
-
   return (
     <div className="shell">
       <header className="top">
         <span className="brand">Argus</span>
         <nav>
-          {NAV.filter((n) => n.roles.includes(user.role)).map((n) => (
-            <Link key={n.to} to={n.to} className={path.startsWith(n.to) ? 'on' : ''}>
+          {navigationFor(user.role).map((n) => (
+            <Link key={n.path} to={n.path} className={path.startsWith(n.path) ? 'on' : ''}>
               {n.label}
             </Link>
           ))}
@@ -138,7 +134,9 @@ export function App() {
       <main>
         <MeContext.Provider value={user}>
           <ErrorBoundary what="page" id={path} resetKey={path + search}>
-            <Suspense fallback={<p className="empty">Loading…</p>}>{page}</Suspense>
+            <Suspense fallback={<p className="empty">Loading…</p>}>
+              <Outlet />
+            </Suspense>
           </ErrorBoundary>
         </MeContext.Provider>
       </main>

@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App } from './app.js';
+import { consoleRoutes } from './app.js';
+import { startRouter } from './router.js';
 import './styles.css';
 
 const client = new QueryClient({
@@ -11,7 +13,7 @@ const client = new QueryClient({
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={client}>
-      <App />
+      <RouterProvider router={startRouter(consoleRoutes())} />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,60 +1,50 @@
-import { useSyncExternalStore } from 'react';
+import {
+  createBrowserRouter,
+  Link as RouterLink,
+  useLocation as useRouterLocation,
+  type RouteObject,
+} from 'react-router';
 
-/** A small history router: the console's pages are a handful of paths. */
-const listeners = new Set<() => void>();
-function subscribe(f: () => void) {
-  listeners.add(f);
-  window.addEventListener('popstate', f);
-  return () => {
-    listeners.delete(f);
-    window.removeEventListener('popstate', f);
-  };
+/**
+ * The console's navigation on React Router's data router (docs/console.md says why this one).
+ * The pages use only this module's small surface (Link, navigate, useLocation), so they do not
+ * depend on the router's own API; the routes themselves are built from the table of pages
+ * (web/src/page-table.tsx) by the shell (web/src/app.tsx).
+ */
+export type ConsoleRouter = ReturnType<typeof createBrowserRouter>;
+
+/** The router the console runs on: `navigate` outside a component (after a save, from a chart's click) moves it. */
+let current: ConsoleRouter | null = null;
+
+/** Starts the console's router over `routes` on the browser's history (a test's page starts its own, a new one each time). */
+export function startRouter(routes: RouteObject[]): ConsoleRouter {
+  current?.dispose();
+  current = createBrowserRouter(routes);
+  return current;
 }
-const snapshot = () => window.location.pathname + window.location.search;
 
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
-  if (opts.replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
-  for (const f of listeners) f();
+  // Before the router starts there is nowhere to go: a silent no-op would hide the mistake.
+  if (!current) throw new Error('navigate() before the console router started');
+  void current.navigate(to, { replace: opts.replace ?? false });
+}
+
+/** The address shown now, path and query, as a place to come back to (the login's `next=`). */
+export function currentPlace(): string {
+  const l = current?.state.location;
+  return l ? l.pathname + l.search : '/';
 }
 
 export function useLocation(): { path: string; search: string } {
-  const s = useSyncExternalStore(subscribe, snapshot);
-  const i = s.indexOf('?');
-  return { path: i < 0 ? s : s.slice(0, i), search: i < 0 ? '' : s.slice(i) };
+  const l = useRouterLocation();
+  return { path: l.pathname, search: l.search };
 }
 
-/** `pattern` like `/events/:id` matched against `path`: the parameters, or null. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const a = pattern.split('/'),
-    b = path.split('/');
-  if (a.length !== b.length) return null;
-  const out: Record<string, string> = {};
-  for (let i = 0; i < a.length; i++) {
-    if (a[i]!.startsWith(':')) {
-      // A malformed escape (`/events/%E0`) is no match, not an exception that would blank the shell.
-      try {
-        out[a[i]!.slice(1)] = decodeURIComponent(b[i]!);
-      } catch {
-        return null;
-      }
-    } else if (a[i] !== b[i]) return null;
-  }
-  return out;
-}
-
+/** A link inside the console: a click moves the router, a ctrl/cmd/middle click opens a tab as any link does. */
 export function Link(props: { to: string; children: React.ReactNode; className?: string }) {
   return (
-    <a
-      href={props.to}
-      className={props.className}
-      onClick={(e) => {
-        if (e.metaKey || e.ctrlKey || e.button !== 0) return;
-        e.preventDefault();
-        navigate(props.to);
-      }}
-    >
+    <RouterLink to={props.to} className={props.className}>
       {props.children}
-    </a>
+    </RouterLink>
   );
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { systemClock, type Clock } from '../../common/clock.js';
+import { CONSOLE_PATHS } from '../../common/console-pages.js';
 import { errors } from '../errors.js';
 import type { PlaneApp } from '../http/typed.js';
 import { noJobs, type DomainParts } from '../http/module.js';
@@ -15,32 +16,14 @@ import { ConsolePolicy, type NodeOrigins } from './console.policy.js';
  * the bundle from /assets/ (file names carry a content hash: cached for a year). The console
  * speaks only the public API, so it needs no rights of its own. The policy lets the players
  * fetch HLS from the registered nodes (other origins) and feed hls.js's blob: media and worker.
+ * The paths are the console's own table of pages (src/common/console-pages.ts), so a page added
+ * to the console is an address the plane answers.
  *
  * The build writes a brotli (.br) and a gzip (.gz) copy beside each text file (web/vite.config.ts):
  * a file is sent as the copy the request's Accept-Encoding prefers (br, then gzip, else the file
  * itself, also when a copy is missing), with Content-Encoding and `Vary: Accept-Encoding` so that
  * a cache keeps one answer per encoding (issue 22: 846 KB of JavaScript before the first frame).
  */
-export const CONSOLE_PAGES = [
-  '/',
-  '/login',
-  '/live',
-  '/feed',
-  '/events/:id',
-  '/cameras/:id',
-  '/dashboards',
-  '/dashboards/:id',
-  '/reports',
-  '/admin/tokens',
-  '/admin/settings',
-  '/admin/audit',
-  '/admin/monitor',
-  '/admin/people',
-  '/admin/usage',
-  '/admin/templates',
-  '/admin/nodes/:id',
-  '/admin/orgs',
-] as const;
 
 /**
  * An asset's name as Vite writes it (`<name>-<hash>.<ext>`, one folder): anything else, `..`
@@ -91,7 +74,7 @@ export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?
               .header('vary', 'accept-encoding')
               .sendFile(name, assets);
           });
-          for (const url of CONSOLE_PAGES) {
+          for (const url of CONSOLE_PATHS) {
             scope.get(url, { schema: { hide: true } }, (_req, reply) =>
               reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', root),
             );

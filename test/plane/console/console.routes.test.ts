@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CONSOLE_PATHS } from '../../../src/common/console-pages.js';
 import { startPlane, type TestPlane } from '../harness.js';
 
 // The console as `npm run build` writes it (the test command builds first).
@@ -19,7 +20,8 @@ describe('the console at / (document 4 §12)', () => {
     expect(existsSync(resolve(ROOT, 'index.html'))).toBe(true);
   });
 
-  it.each(['/', '/login', '/live', '/feed', '/events/0190c0de-0000-7000-8000-000000000000', '/cameras/x'])(
+  // Every address of the console's table of pages (src/common/console-pages.ts), a parameter filled in.
+  it.each(CONSOLE_PATHS.map((p) => p.replace(':id', '0190c0de-0000-7000-8000-000000000000')))(
     '%s answers the application, with its content policy',
     async (url) => {
       const r = await t.plane.app.inject({ method: 'GET', url });
@@ -39,8 +41,11 @@ describe('the console at / (document 4 §12)', () => {
     expect(r.headers['content-type']).toMatch(/javascript/);
     expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await t.plane.app.inject({ method: 'GET', url: '/assets/../index.html' })).statusCode).not.toBe(200);
-    const missing = await t.plane.app.inject({ method: 'GET', url: '/nothing-here' });
-    expect([missing.statusCode, missing.json()]).toEqual([404, { error: 'not_found' }]);
+    // Not a page of the table: the API's 404, not the application.
+    for (const url of ['/nothing-here', '/admin', '/admin/nothing', '/events']) {
+      const missing = await t.plane.app.inject({ method: 'GET', url });
+      expect([url, missing.statusCode, missing.json()]).toEqual([url, 404, { error: 'not_found' }]);
+    }
     expect((await t.plane.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body).not.toContain('"/feed"');
   });
 });
