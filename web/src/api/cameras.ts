@@ -1,25 +1,32 @@
-import { api } from './client.js';
+import { client, ok, type Reply, type Sent } from './client.js';
 
-export interface Camera {
-  id: string;
-  org_id: string;
-  node_id: string;
-  name: string;
-  status: 'live' | 'unavailable' | 'degraded' | 'failing';
-  recording: { retention: string } | null;
-}
+/** A camera as GET /api/v1/cameras lists it. */
+export type Camera = Reply<'/api/v1/cameras'>['rows'][number];
+/** What POST /cameras/{id}/play asks for: live (a profile) or a recorded range. */
+export type PlayRequest = Sent<'/api/v1/cameras/{id}/play', 'post'>;
+
+export const cameraKeys = {
+  all: ['cameras'] as const,
+  one: (id: string) => ['camera', id] as const,
+  recording: (id: string, from: number, seconds: number) => ['recording', id, from, seconds] as const,
+};
 
 /** Every camera the caller may see, page after page (keyset `next`). */
 export async function allCameras(): Promise<Camera[]> {
   const out: Camera[] = [];
   let after: string | null = null;
   do {
-    const page: { rows: Camera[]; next: string | null } = await api(
-      'GET',
-      `/api/v1/cameras?limit=500${after ? `&after=${after}` : ''}`,
+    const page: Reply<'/api/v1/cameras'> = await ok(
+      client.GET('/api/v1/cameras', { params: { query: { limit: 500, ...(after ? { after } : {}) } } }),
     );
     out.push(...page.rows);
     after = page.next;
   } while (after);
   return out;
 }
+
+export const camera = (id: string) => ok(client.GET('/api/v1/cameras/{id}', { params: { path: { id } } }));
+
+/** A viewing session on the camera's node: the playlist's URL and the token that opens it. */
+export const play = (id: string, request: PlayRequest) =>
+  ok(client.POST('/api/v1/cameras/{id}/play', { params: { path: { id } }, body: request }));

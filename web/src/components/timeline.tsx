@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client.js';
+import { useRecording } from '../hooks/use-cameras.js';
+import { useCameraEvents } from '../hooks/use-events.js';
 import { Player } from './player.js';
-import { momentOf, positionOf, rangesOf, segmentsOf } from '../lib/recording.js';
+import { momentOf, positionOf, rangesOf } from '../lib/recording.js';
 
 const WINDOWS = [
   { label: '1 h', s: 3600 },
@@ -23,27 +23,8 @@ export function RecordingTimeline(props: {
   const [windowS, setWindowS] = useState(3600);
   const [end] = useState(() => Math.floor(Date.now() / 1000));
   const from = end - windowS;
-  const source = useQuery({
-    queryKey: ['recording', props.cameraId, from, windowS],
-    queryFn: async () => {
-      const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${props.cameraId}/play`, {
-        intent: 'playback',
-        from,
-        duration: windowS,
-      });
-      const res = await fetch(`${play.url}?token=${encodeURIComponent(play.token)}`);
-      if (!res.ok) return { play: null, segments: [] };
-      return { play, segments: segmentsOf(await res.text()) };
-    },
-  });
-  const events = useQuery({
-    queryKey: ['camera-events', props.cameraId, from, windowS],
-    queryFn: () =>
-      api<{ rows: Array<{ id: string; occurred_at: string; detector: string }> }>(
-        'GET',
-        `/api/v1/events?camera=${props.cameraId}&from=${encodeURIComponent(new Date(from * 1000).toISOString())}&limit=500`,
-      ),
-  });
+  const source = useRecording(props.cameraId, from, windowS);
+  const events = useCameraEvents(props.cameraId, from, windowS);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [now, setNow] = useState<number | null>(null);
   const segments = useMemo(() => source.data?.segments ?? [], [source.data]);

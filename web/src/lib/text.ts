@@ -57,6 +57,10 @@ export function text(value: unknown): string {
 }
 
 /** The longest text a list cell shows; the rest is cut with an ellipsis (the full text stays in the card). */
+/** The fields of a value the API's schema leaves open (`unknown`): an object's own, else none. */
+export const fieldsOf = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
 export const CELL_MAX = 400;
 
 /** `value` cut to `max` characters with an ellipsis, so a 16 KiB string does not stretch a row. */

@@ -1,8 +1,6 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client.js';
 import { errorSentence } from '../api/error-words.js';
-import type { Camera } from '../api/cameras.js';
+import { useCamera, usePlay } from '../hooks/use-cameras.js';
 import { Player } from '../components/player.js';
 import { RecordingTimeline } from '../components/timeline.js';
 import { Link } from '../router.js';
@@ -11,10 +9,8 @@ const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000
 
 /** A camera: live, its recording on a timeline with its events, a recorded range played back or exported as MP4 by its node. */
 export function CameraPage(props: { id: string }) {
-  const camera = useQuery({
-    queryKey: ['camera', props.id],
-    queryFn: () => api<Camera>('GET', `/api/v1/cameras/${props.id}`),
-  });
+  const camera = useCamera(props.id);
+  const play = usePlay(props.id);
   const [start, setStart] = useState(() => local(new Date(Date.now() - 10 * 60_000)));
   const [minutes, setMinutes] = useState(5);
   const [range, setRange] = useState<{ from: number; duration: number } | null>(null);
@@ -29,12 +25,9 @@ export function CameraPage(props: { id: string }) {
   const exportMp4 = async (r: { from: number; duration: number }) => {
     setExportError(null);
     try {
-      const play = await api<{ url: string; token: string }>('POST', `/api/v1/cameras/${c.id}/play`, {
-        intent: 'playback',
-        ...r,
-      });
+      const session = await play.mutateAsync({ intent: 'playback', ...r });
       window.location.assign(
-        `${play.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(play.token)}`,
+        `${session.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(session.token)}`,
       );
     } catch (err) {
       setExportError(errorSentence(err));

@@ -1,42 +1,15 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure } from '../api/client.js';
+import { ApiFailure } from '../api/client.js';
 import { errorSentence } from '../api/error-words.js';
 import { BlobImage, download } from '../components/blob-image.js';
 import { Player } from '../components/player.js';
-import { filtersFromSearch, searchOfFilters } from '../lib/feed-url.js';
+import { filtersFromSearch } from '../lib/feed-url.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { severityClass, severityName } from './feed.js';
 import { ErrorBoundary } from '../components/error-boundary.js';
-import { clip, eventTitle, isoOf, localised, text, when } from '../lib/text.js';
+import { clip, eventTitle, fieldsOf, isoOf, localised, text, when } from '../lib/text.js';
 import { isAdmin, useMe } from '../api/me.js';
-
-interface Attachment {
-  ref: string;
-  content_type: string;
-  size: number;
-}
-/** An event card as GET /events/{id} answers it; titles are strings or localisation objects (document 2). */
-interface Card {
-  event: {
-    id: string;
-    occurred_at: string;
-    ended_at: string | null;
-    interval: boolean;
-    detector: string;
-    detector_title: unknown;
-    severity: unknown;
-    camera_id: string | null;
-    camera_name: string | null;
-    node_name: string | null;
-    starred: boolean;
-    subject_ref: string | null;
-    attachments?: Attachment[] | null;
-    org_id: string;
-    payload?: Record<string, unknown> | null;
-  };
-  rendered?: { title?: unknown; details?: Array<{ key: string; label: unknown; value: unknown }> | null } | null;
-}
+import { useAdjacentEvent, useCloseInterval, useEventCard, useStar } from '../hooks/use-events.js';
 
 /** A detail's value as text: nothing as a dash, the rest by `text`, cut to a readable length. */
 const show = (v: unknown) => (v === null || v === undefined ? '—' : clip(text(v), 2000));
@@ -47,28 +20,14 @@ const LEAD_S = 5;
 export function EventPage(props: { id: string }) {
   const { search } = useLocation();
   const me = useMe();
-  const qc = useQueryClient();
-  const card = useQuery({
-    queryKey: ['event', props.id],
-    queryFn: () => api<Card>('GET', `/api/v1/events/${props.id}`),
-  });
+  const card = useEventCard(props.id);
   const [playing, setPlaying] = useState(false);
-  const star = useMutation({
-    mutationFn: (on: boolean) => api(on ? 'POST' : 'DELETE', `/api/v1/events/${props.id}/star`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['event', props.id] }),
-  });
-  const close = useMutation({
-    mutationFn: () => api('PATCH', `/api/v1/events/${props.id}`, { ended_at: new Date().toISOString() }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['event', props.id] }),
-  });
+  const star = useStar(props.id);
+  const close = useCloseInterval(props.id);
+  const adjacent = useAdjacentEvent(filtersFromSearch(search));
   const go = async (direction: 'previous' | 'next') => {
-    const e = card.data!.event;
-    const f = searchOfFilters(filtersFromSearch(search));
-    const r = await api<{ event: { id: string } | null }>(
-      'GET',
-      `/api/v1/events/navigate?${f}${f ? '&' : ''}anchor=${encodeURIComponent(e.occurred_at)}&anchor_id=${e.id}&direction=${direction}`,
-    );
-    if (r.event) navigate(`/events/${r.event.id}${search}`);
+    const id = await adjacent.mutateAsync({ from: card.data!.event, direction });
+    if (id) navigate(`/events/${id}${search}`);
   };
 
   if (card.isPending) return <p className="empty">Loading…</p>;
@@ -85,7 +44,7 @@ export function EventPage(props: { id: string }) {
     );
   }
   const e = card.data.event;
-  const details = Array.isArray(card.data.rendered?.details) ? card.data.rendered.details : [];
+  const details = Array.isArray(card.data.rendered?.details) ? card.data.rendered.details.map(fieldsOf) : [];
   const from = Math.floor(Date.parse(e.occurred_at) / 1000) - LEAD_S;
   return (
     <article className="card">
@@ -131,19 +90,19 @@ export function EventPage(props: { id: string }) {
       {playing && e.camera_id && (
         <Player cameraId={e.camera_id} controls request={{ intent: 'playback', from, duration: 120 }} />
       )}
-      {!!e.attachments?.length && (
+      {Array.isArray(e.attachments) && !!e.attachments.length && (
         <ErrorBoundary what="attachments of event" id={e.id} resetKey={card.data}>
           <div className="attachments">
-            {e.attachments.map((a) => (
+            {e.attachments.map(fieldsOf).map((a) => (
               <figure key={text(a.ref)}>
                 <BlobImage
-                  path={`/api/v1/attachments/${a.ref}/preview`}
-                  alt={`preview of ${a.content_type}`}
+                  path={`/api/v1/attachments/${text(a.ref)}/preview`}
+                  alt={`preview of ${text(a.content_type)}`}
                   className="preview"
                 />
                 <figcaption>
                   {clip(text(a.content_type), 100)}, {(Number(a.size) / 1024).toFixed(0)} KiB{' '}
-                  <button className="link" onClick={() => download(`/api/v1/attachments/${a.ref}`, a.ref)}>
+                  <button className="link" onClick={() => download(`/api/v1/attachments/${text(a.ref)}`, text(a.ref))}>
                     Download
                   </button>
                 </figcaption>

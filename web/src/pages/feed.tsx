@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { allCameras } from '../api/cameras.js';
+import { useCameras } from '../hooks/use-cameras.js';
 import { filtersFromSearch, searchOfFilters, severityNumber, type FeedFilters } from '../lib/feed-url.js';
 import { useLiveFeed } from '../lib/use-live-feed.js';
 import type { FeedRow } from '../lib/live-feed.js';
@@ -21,7 +20,7 @@ export const severityClass = (s: unknown): string => {
 };
 
 function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) {
-  const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras });
+  const cameras = useCameras();
   const [q, setQ] = useState(props.value.q ?? '');
   const [detector, setDetector] = useState(props.value.detector ?? '');
   useEffect(() => {

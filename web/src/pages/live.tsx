@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { allCameras, type Camera } from '../api/cameras.js';
+import type { Camera } from '../api/cameras.js';
+import { useCameras } from '../hooks/use-cameras.js';
 import { Player } from '../components/player.js';
 import { Link } from '../router.js';
 
@@ -40,7 +40,7 @@ function Tile(props: { camera: Camera; allowed: boolean; onVisible(id: string, v
 }
 
 export function LivePage() {
-  const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras, refetchInterval: 15_000 });
+  const cameras = useCameras({ refetchInterval: 15_000 });
   const [visible, setVisible] = useState<Record<string, boolean>>({});
   const onVisible = useCallback(
     (id: string, v: boolean) => setVisible((s) => (s[id] === v ? s : { ...s, [id]: v })),

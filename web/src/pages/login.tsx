@@ -1,27 +1,25 @@
 import { useState } from 'react';
-import { api } from '../api/client.js';
 import { errorSentence } from '../api/error-words.js';
+import { useSignIn } from '../hooks/use-me.js';
 
 export function LoginPage(props: { onSignedIn(token: string): void }) {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const signIn = useSignIn();
+  const busy = signIn.isPending;
   const expired = new URLSearchParams(window.location.search).has('next');
   return (
     <form
       className="login"
       onSubmit={async (e) => {
         e.preventDefault();
-        setBusy(true);
         setError(null);
         try {
-          const r = await api<{ token: string }>('POST', '/api/v1/auth/login', { login, password });
+          const r = await signIn.mutateAsync({ login, password });
           props.onSignedIn(r.token);
         } catch (err) {
           setError(errorSentence(err));
-        } finally {
-          setBusy(false);
         }
       }}
     >

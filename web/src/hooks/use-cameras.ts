@@ -1,0 +1,27 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { allCameras, camera, cameraKeys, play, type PlayRequest } from '../api/cameras.js';
+import { segmentsOf } from '../lib/recording.js';
+
+/** Every camera the caller may see; `refetchInterval` keeps a grid's statuses fresh. */
+export const useCameras = (opts: { refetchInterval?: number } = {}) =>
+  useQuery({ queryKey: cameraKeys.all, queryFn: allCameras, refetchInterval: opts.refetchInterval });
+
+export const useCamera = (id: string) => useQuery({ queryKey: cameraKeys.one(id), queryFn: () => camera(id) });
+
+/** A viewing session asked on demand (an MP4 export of a range). */
+export const usePlay = (id: string) => useMutation({ mutationFn: (request: PlayRequest) => play(id, request) });
+
+/**
+ * A camera's recording over [from, from + seconds): the playback session and the segments its
+ * playlist lists (the node's playlist is not the plane's API: read as text, no JSON type).
+ */
+export const useRecording = (id: string, from: number, seconds: number) =>
+  useQuery({
+    queryKey: cameraKeys.recording(id, from, seconds),
+    queryFn: async () => {
+      const session = await play(id, { intent: 'playback', from, duration: seconds });
+      const res = await fetch(`${session.url}?token=${encodeURIComponent(session.token)}`);
+      if (!res.ok) return { play: null, segments: [] };
+      return { play: session, segments: segmentsOf(await res.text()) };
+    },
+  });
