@@ -22,7 +22,7 @@ export function settingsRoutes(app: PlaneApp, deps: { settings: SettingsService 
         security: sec,
         response: { 200: SettingsReply },
         summary: 'The plane settings; ETag: hash of plane.toml as read',
-        description: 'Errors: 500 plane_config_unreadable:<detail>.',
+        errors: ['planeConfigUnreadable'],
       },
     },
     async (_req, reply) => {
@@ -44,8 +44,20 @@ export function settingsRoutes(app: PlaneApp, deps: { settings: SettingsService 
         response: { 200: SettingsReply },
         summary: 'Edit plane.toml in place (comments and foreign keys kept); If-Match: the ETag of the GET',
         description:
-          'Errors: 400 no_settings_supplied, dvr_export_max_secs_out_of_range, invalid_public_url, destructive_volume_retention_acknowledgement_required, ' +
-          'or a validation text; 409 settings_busy (lock held over 10 s), rust_log_override, settings_changed; 500 plane_config_unreadable:<detail>.',
+          'A 400 may carry a validation text in place of a code; 409 settings_busy: the lock was held over 10 s.',
+        errors: [
+          'no_settings_supplied',
+          'dvr_export_max_secs_out_of_range',
+          'invalid_public_url',
+          'destructive_volume_retention_acknowledgement_required',
+          'evidence_dir_refused',
+          'settingsInvalid',
+          'settings_busy',
+          'rustLogOverride',
+          'settings_changed',
+          'event_storage_rotation_blocked',
+          'planeConfigUnreadable',
+        ],
       },
     },
     async (req, reply) => {
@@ -62,7 +74,8 @@ export function settingsRoutes(app: PlaneApp, deps: { settings: SettingsService 
         body: StorageTestBody,
         response: { 200: StorageTestReply },
         summary: 'Check a candidate evidence storage (write, read back, delete a probe object) without saving it',
-        description: 'Errors: 400 validation text; 500 plane_config_unreadable:<detail>; 502 the failure detail.',
+        description: 'A 400 carries a validation text in place of a code; a 502 the failure detail.',
+        errors: ['settingsInvalid', 'evidence_dir_refused', 'planeConfigUnreadable', 'storageCheckFailed'],
       },
     },
     async (req) => deps.settings.testStorage(req.body as never),
