@@ -1,5 +1,5 @@
 import type { PlaneApp } from '../http/typed.js';
-import { errors } from '../errors.js';
+import { errors, type ErrorName } from '../errors.js';
 import { principalOf } from '../http/principal.js';
 import { sec } from '../http/list.js';
 import type { AuditService } from './audit.service.js';
@@ -14,6 +14,18 @@ import {
   AuditStreamQuery,
 } from './audit.schemas.js';
 
+// The filter's checks (audit.service.ts), shared by the list, the export and the stream.
+const AUDIT_FILTER = [
+  'crossOrg',
+  'bad_audit_cursor',
+  'bad_audit_range',
+  'bad_audit_action',
+  'bad_audit_object_type',
+  'audit_search_must_be_2_to_128_chars',
+  'audit_search_requires_explicit_range',
+  'audit_search_range_max_31_days',
+] as const satisfies readonly ErrorName[];
+
 const limitCode = (field: string) => (field === 'limit' ? 'bad_limit' : undefined);
 
 /** Authenticated scope; role `user` is refused with the operator message before any work. */
@@ -26,6 +38,7 @@ export function auditRoutes(app: PlaneApp, deps: { audit: AuditService }): void 
     '/api/v1/audit',
     {
       schema: {
+        errors: ['auditNotVisible', ...AUDIT_FILTER],
         tags: ['audit'],
         summary: 'Audit records, newest first',
         security: sec,
@@ -46,6 +59,7 @@ export function auditRoutes(app: PlaneApp, deps: { audit: AuditService }): void 
     '/api/v1/audit/actions',
     {
       schema: {
+        errors: ['auditNotVisible'],
         tags: ['audit'],
         summary: 'The closed action vocabulary',
         security: sec,
@@ -58,7 +72,13 @@ export function auditRoutes(app: PlaneApp, deps: { audit: AuditService }): void 
   app.get(
     '/api/v1/audit/export.csv',
     {
-      schema: { tags: ['audit'], summary: 'CSV export of 500 records', security: sec, querystring: AuditExportQuery },
+      schema: {
+        tags: ['audit'],
+        summary: 'CSV export of 500 records',
+        security: sec,
+        querystring: AuditExportQuery,
+        errors: ['auditNotVisible', ...AUDIT_FILTER],
+      },
     },
     async (req, reply) => {
       const csv = await deps.audit.exportCsv(principalOf(req), { ...req.query, limit: undefined });
@@ -73,6 +93,7 @@ export function auditRoutes(app: PlaneApp, deps: { audit: AuditService }): void 
     '/api/v1/audit/stream',
     {
       schema: {
+        errors: ['auditNotVisible', ...AUDIT_FILTER, 'liveStreamCapacity'],
         tags: ['audit'],
         summary: 'Live audit records (SSE, cursor g:<number>)',
         security: sec,
@@ -88,6 +109,7 @@ export function auditRoutes(app: PlaneApp, deps: { audit: AuditService }): void 
     '/api/v1/audit/:id',
     {
       schema: {
+        errors: ['auditNotVisible', 'notFound', 'crossOrg'],
         tags: ['audit'],
         summary: 'One record with params',
         security: sec,

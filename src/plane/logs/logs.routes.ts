@@ -12,6 +12,7 @@ export function logsRoutes(app: PlaneApp, deps: { logs: PlaneLogService }): void
     '/api/v1/logs/plane',
     {
       schema: {
+        errors: [],
         tags: ['logs'],
         summary: 'The control-plane log ring, newest first',
         security: sec,
@@ -26,6 +27,7 @@ export function logsRoutes(app: PlaneApp, deps: { logs: PlaneLogService }): void
     '/api/v1/logs/plane/stream',
     {
       schema: {
+        errors: ['liveStreamCapacity'],
         tags: ['logs'],
         summary: 'Live tail of the control-plane log (SSE, id = seq)',
         security: sec,

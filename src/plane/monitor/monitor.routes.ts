@@ -18,6 +18,7 @@ export function monitorRoutes(app: PlaneApp, deps: { monitor: MonitorService }):
     '/api/v1/monitor/fleet/summary',
     {
       schema: {
+        errors: [],
         tags,
         summary: 'Fleet summary of the latest sweep',
         security: sec,
@@ -31,6 +32,7 @@ export function monitorRoutes(app: PlaneApp, deps: { monitor: MonitorService }):
     '/api/v1/monitor/fleet/summary/stream',
     {
       schema: {
+        errors: ['liveStreamCapacity'],
         tags,
         summary: 'Fleet summary, one frame per sweep (SSE; resume by Last-Event-ID only)',
         security: sec,
@@ -45,6 +47,7 @@ export function monitorRoutes(app: PlaneApp, deps: { monitor: MonitorService }):
     '/api/v1/monitor/nodes',
     {
       schema: {
+        errors: ['liveStreamCapacity'],
         tags,
         summary: 'Node telemetry frames (SSE): the current frame of each node above the resume point, then live',
         security: sec,
@@ -59,6 +62,7 @@ export function monitorRoutes(app: PlaneApp, deps: { monitor: MonitorService }):
     '/api/v1/monitor/plane',
     {
       schema: {
+        errors: [],
         tags,
         summary: 'Process samples of this plane process (the last 900, every 2 s)',
         security: sec,
@@ -72,6 +76,7 @@ export function monitorRoutes(app: PlaneApp, deps: { monitor: MonitorService }):
     '/api/v1/monitor/plane/stream',
     {
       schema: {
+        errors: ['bad_last_event_id', 'liveStreamCapacity'],
         tags,
         summary: 'Process samples (SSE; Last-Event-ID wins over last_event_id)',
         security: sec,

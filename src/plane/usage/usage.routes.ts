@@ -12,7 +12,8 @@ export function usageRoutes(app: PlaneApp, deps: { usage: UsageService }): void 
       schema: {
         tags: ['usage'],
         summary: 'Quota usage of an organisation, from prepared counters (default: own; superadmin: any)',
-        description: 'Errors: 403 forbidden (another organisation), 404 not_found (no such organisation).',
+        // forbidden: another organisation's (an administrator); not_found: no such organisation
+        errors: ['forbidden', 'notFound'],
         security: sec,
         querystring: UsageQuery,
         response: { 200: UsageRow },

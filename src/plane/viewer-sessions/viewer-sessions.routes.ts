@@ -11,8 +11,8 @@ export function viewerSessionsRoutes(app: PlaneApp, deps: { sessions: ViewerSess
     {
       schema: {
         tags: ['sessions'],
-        summary:
-          'Live viewers of the cameras the caller may see, from at most 4 nodes per request (2 s each). Errors: 400 query_too_long, bad_cursor, bad_limit; 404 not_found; 500 url_build_failed.',
+        summary: 'Live viewers of the cameras the caller may see, from at most 4 nodes per request (2 s each)',
+        errors: ['query_too_long', 'bad_cursor', 'bad_limit', 'notFound', 'urlBuildFailed'],
         security: sec,
         querystring: SessionsQuery,
         response: { 200: SessionsPage },
