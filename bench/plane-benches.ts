@@ -125,6 +125,24 @@ export const PLANE_BENCHES: Bench[] = [
     },
   },
   {
+    name: 'fresh-rss',
+    file: 'plane/fresh-rss.js',
+    env: { SETTLE_MS: '3000' },
+    figures(out) {
+      const j = lastJson(out);
+      return [
+        {
+          bench: 'fresh-rss',
+          figure: `RSS of a fresh plane on the embedded database (target ${j.target_mb} MB)`,
+          value: j.embedded_rss_mb.used,
+          unit: 'MB',
+          baseline: { name: 'the same plane on PostgreSQL', value: j.postgres_rss_mb.used, unit: 'MB' },
+          ratio: 'times',
+        },
+      ];
+    },
+  },
+  {
     name: 'sse-streams',
     file: 'plane/sse-streams.js',
     env: { USERS: '4', PER_USER: '8', RECORDS: '5' },

@@ -2,6 +2,11 @@ import { Kysely } from 'kysely';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { PgliteDriver } from './drivers.js';
 import type { Schema } from './schema.js';
 import type { Database } from './database.types.js';
@@ -20,6 +25,12 @@ const PGLITE_MEMORY = ['-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB', '-c
 
 /** The embedded database (PGlite) in `dir`, in memory when null, or from a dump of another's folder. */
 export async function openPglite(dir: string | null, dump?: Blob): Promise<Database> {
+  // V8's optimising compiler (TurboFan) keeps ~85 MB of machine code for PGlite's WebAssembly,
+  // more than the database's own memory on a fresh fleet; the baseline compiler alone costs
+  // 10-25% of query time (measured with 3000 inserts and 300 searches; docs/hardening.md item 17).
+  // The plane's embedded database is for small fleets, so an on-disk cluster takes the memory.
+  // Set before PGlite's module is compiled; the plane compiles no other WebAssembly.
+  if (dir !== null) setFlagsFromString('--liftoff-only');
   const { PGlite } = await import('@electric-sql/pglite');
   if (dir) await mkdir(dir, { recursive: true });
   const start = async () => {
@@ -31,16 +42,13 @@ export async function openPglite(dir: string | null, dump?: Blob): Promise<Datab
     await opened.waitReady;
     return opened;
   };
-  // Creating the cluster (initdb) grows PGlite's WebAssembly memory to ~570 MB, which it never
-  // gives back: a new folder is created, closed and opened again, so the plane of a fresh fleet
-  // runs in a memory of ordinary size (a folder in memory, for tests, cannot be reopened).
-  // A cluster loaded from a dump ran no initdb here: nothing to shrink.
-  const fresh = dir !== null && !dump && !existsSync(join(dir, 'PG_VERSION'));
-  let pg = await start();
-  if (fresh) {
-    await pg.close();
-    pg = await start();
-  }
+  // Creating the cluster (initdb) grows PGlite's WebAssembly memory to ~570 MB, and neither closing
+  // that instance nor a worker thread gives it back to the system (measured: 210 MB stay). A new
+  // folder is therefore created by a short-lived child process, and this process opens a cluster
+  // that exists, in a memory of ordinary size. A folder in memory (tests) or loaded from a dump
+  // runs no initdb here: nothing to shrink.
+  if (dir !== null && !dump && !existsSync(join(dir, 'PG_VERSION'))) await createCluster(dir);
+  const pg = await start();
   const driver = new PgliteDriver(pg);
   const db = new Kysely<Schema>({ dialect: driver.dialect() });
   return {
@@ -71,4 +79,32 @@ export async function openPglite(dir: string | null, dump?: Blob): Promise<Datab
     heartbeat: async () => {},
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Runs PGlite's initdb on `dir` in a child process of the same Node and closes it; the plane then
+ * opens the folder as an existing cluster. The child's code is a string, so it runs the same way
+ * from dist/ and from the sources under test.
+ */
+async function createCluster(dir: string): Promise<void> {
+  const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  const code = [
+    'const [mod, dir, ...params] = process.argv.slice(1);',
+    'import(mod).then(async ({ PGlite }) => {',
+    '  const pg = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, ...params] });',
+    '  await pg.waitReady;',
+    '  await pg.close();',
+    '});',
+  ].join('\n');
+  try {
+    await promisify(execFile)(process.execPath, ['-e', code, pglite, dir, ...PGLITE_MEMORY], {
+      timeout: 120_000,
+      maxBuffer: 1 << 20,
+    });
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new Error(`creating the embedded database in ${dir} failed: ${(err.stderr || err.message).trim()}`, {
+      cause: e,
+    });
+  }
 }
