@@ -27,8 +27,8 @@ export function evidenceReadRoutes(app: PlaneApp, deps: { evidence: EvidenceServ
         },
         summary:
           'Download an attachment (exact Content-Length, 64 KiB frames, no-store); audited as data.blob_download',
-        description:
-          'Errors: 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 429 event_response_busy.',
+        description: 'not_found: absent or outside your rights; object_gone: the bytes are gone.',
+        errors: ['notFound', 'objectGone', 'archivedDataExpired', 'eventResponseBusy'],
       },
     },
     async (req, reply) => {

@@ -20,9 +20,10 @@ export function previewRoutes(app: PlaneApp, deps: { evidence: EvidenceService; 
         response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'a JPEG within 320 x 320' }) },
         summary: 'A small JPEG preview of an image or video attachment (exact Content-Length, 64 KiB frames, no-store)',
         description:
-          'Built in the background after upload; audited as data.blob_download with preview true. Errors: 404 no_preview ' +
-          '(type without a preview, not built yet or build failed: retry later), 404 not_found (absent or outside your rights), ' +
-          '404 object_gone (bytes gone), 410 archived_data_expired (purged), 429 event_response_busy (the 4 response slots shared with downloads).',
+          'Built in the background after upload; audited as data.blob_download with preview true. no_preview: a type ' +
+          'without a preview, not built yet or build failed (retry later); not_found: absent or outside your rights; ' +
+          'object_gone: the bytes are gone; archived_data_expired: purged; event_response_busy: the 4 response slots shared with downloads.',
+        errors: ['noPreview', 'notFound', 'objectGone', 'archivedDataExpired', 'eventResponseBusy'],
       },
     },
     async (req, reply) => {
