@@ -8,9 +8,11 @@ import {
   ClosePatchBody,
   CloseReply,
   EventCard,
+  FEED_FILTER_ERRORS,
   FeedFieldCodes,
   FeedPage,
   FeedRouteQuery,
+  SEARCH_ERRORS,
   StarReply,
 } from './events.schemas.js';
 import { strictBody } from '../../http/list.js';
@@ -34,9 +36,9 @@ export function eventsReadRoutes(
         description:
           'Without severity parameters debug events are hidden; they appear when a bound reaches zero. ' +
           '`q` searches free words (two letters or digits each), "quoted phrases" and field:value over template fields. ' +
-          'Errors: bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, cross_org; ' +
-          '422 event_search_too_broad {candidate_limit}; 429 event_search_busy {retry_after}; 503 event_search_deadline {retry_after}. ' +
-          'The session token may come as `token` here only (browser event sources); the Authorization header wins.',
+          'The session token may come as `token` here only (browser event sources); the Authorization header wins. ' +
+          'event_search_too_broad carries candidate_limit; event_search_busy and event_search_deadline retry_after.',
+        errors: [...FEED_FILTER_ERRORS, ...SEARCH_ERRORS],
       },
       config: { validationCode: validationCodes(FeedFieldCodes) },
     },
@@ -59,8 +61,9 @@ export function eventsReadRoutes(
         response: { 200: EventCard },
         summary: 'One event card (404 for an unknown id, an id of another shape, or an event outside your rights)',
         description:
-          'Errors: 404 not_found, 410 archived_data_expired, 429 event_response_busy (the 4 response slots shared with attachments and previews), ' +
-          '500 response_encode_failed (the card could not be encoded).',
+          'event_response_busy: the 4 response slots shared with attachments and previews are taken; ' +
+          'response_encode_failed: the card could not be encoded.',
+        errors: ['notFound', 'archivedDataExpired', 'eventResponseBusy', 'responseEncodeFailed'],
       },
     },
     async (req, reply) => {
@@ -84,6 +87,7 @@ export function eventsReadRoutes(
         params: IdParams,
         response: { 200: StarReply },
         summary: starred ? 'Star an event (seen by everyone who sees it)' : 'Remove the star of an event',
+        errors: ['notFound'],
       },
       handler: async (req) => deps.events.star(principalOf(req), req.params.id, starred),
     });
@@ -102,9 +106,15 @@ export function eventsCloseRoute(app: PlaneApp, deps: { events: EventsService })
         body: ClosePatchBody,
         response: { 200: CloseReply },
         summary: "Close an open interval event: its organisation's administrator, or the module token that created it",
-        description:
-          'Errors: 400 not_interval, bad_ended_at, "ended_at is before occurred_at", "ended_at is in the future"; ' +
-          '403 forbidden; 404 not_found; 409 already_closed.',
+        errors: [
+          'not_interval',
+          'bad_ended_at',
+          'ended_at is before occurred_at',
+          'ended_at is in the future',
+          'forbidden',
+          'notFound',
+          'alreadyClosed',
+        ],
       },
       preValidation: strictBody(ClosePatchBody, { ended_at: 'bad_ended_at' }),
       config: { validationCode: validationCodes({ ended_at: 'bad_ended_at' }) },

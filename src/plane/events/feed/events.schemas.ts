@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 // The one timestamp rule of every route (issue 25, finding 7).
 import { Timestamp as Ts } from '../../../common/time.js';
 import { Uuid } from '../../http/list.js';
+import type { ErrorName } from '../../errors.js';
 
 const NullableT = <T extends import('typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -106,3 +107,21 @@ export const StarReply = Type.Object({ id: Uuid, starred: Type.Boolean() });
 
 export const ClosePatchBody = Type.Object({ ended_at: Ts }, { additionalProperties: false });
 export const CloseReply = Type.Object({ id: Uuid, ended_at: Ts });
+
+/** The feed filter's codes (events.service.ts), answered by every route that reads the feed's filters. */
+export const FEED_FILTER_ERRORS = [
+  'bad_event_cursor',
+  'bad_event_range',
+  'bad_severity',
+  'bad_severity_range',
+  'bad_category',
+  'crossOrg',
+] as const satisfies readonly ErrorName[];
+
+/** The search's codes (search.ts), where `q` is read: too short a word, too broad, its slots and deadline. */
+export const SEARCH_ERRORS = [
+  'event_search_too_short',
+  'eventSearchTooBroad',
+  'eventSearchBusy',
+  'eventSearchDeadline',
+] as const satisfies readonly ErrorName[];

@@ -24,6 +24,7 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
         body: IntakeBody,
         response: { 200: IntakeReply },
         summary: 'Upload 1..500 events (module token, body at most 8 MiB)',
+        errors: ['bad_events', 'rateLimited'],
         description:
           'Each item is answered in `results` by index, with its id or an item error ' +
           `(${ITEM_ERRORS.join(', ')}); a bad item does not fail the batch. The same ext_id from the same token ` +
@@ -59,6 +60,7 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
           security,
           response: { 201: AttachmentReply },
           summary: 'Upload one evidence attachment (module token): the raw body is the bytes, Content-Type is kept',
+          errors: ['attachmentTooLarge', 'attachmentUploadBusy', 'attachmentQuotaExceeded', 'evidenceStorageFull'],
           description:
             "413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation's attachment_quota_bytes; 507 evidence_storage_full while the evidence storage is at or above its critical watermark.",
         },

@@ -17,6 +17,7 @@ import {
   ReconcileQuery,
   ReconcileReply,
 } from './navigation.schemas.js';
+import { FEED_FILTER_ERRORS, SEARCH_ERRORS } from '../feed/events.schemas.js';
 
 const tags = ['events'];
 
@@ -33,8 +34,8 @@ export function eventsNavigationRoutes(app: PlaneApp, deps: { navigation: Naviga
         summary: 'The previous (earlier) or next (later) event of one camera relative to a playback position',
         description:
           'No feed filters (debug events included). With anchor_id the comparison with (anchor, anchor_id) is strict; ' +
-          'without it an event at the anchor time counts. A camera outside your rights answers {event: null}. ' +
-          'Errors: bad_direction, bad_excluded_detectors, bad_anchor, bad_camera.',
+          'without it an event at the anchor time counts. A camera outside your rights answers {event: null}.',
+        errors: ['bad_direction', 'bad_excluded_detectors', 'bad_anchor', 'bad_camera'],
       },
       config: { validationCode: validationCodes(AdjacentFieldCodes) },
     },
@@ -55,8 +56,8 @@ export function eventsNavigationRoutes(app: PlaneApp, deps: { navigation: Naviga
         summary: 'The key of the next (older, below) or previous (newer, above) row of the current feed result',
         description:
           'Every feed parameter, plus the current row (anchor = its occurred_at, anchor_id = its id) and direction. ' +
-          "after_ts/after_id and limit do not bound the move. Errors: bad_direction, bad_anchor, the feed's filter errors, cross_org; " +
-          'with q: event_search_too_short, 422 event_search_too_broad, 429 event_search_busy, 503 event_search_deadline.',
+          'after_ts/after_id and limit do not bound the move. The search codes only with q.',
+        errors: ['bad_direction', 'bad_anchor', ...FEED_FILTER_ERRORS, ...SEARCH_ERRORS],
       },
       config: { validationCode: validationCodes(NavigateFieldCodes) },
     },
@@ -75,9 +76,15 @@ export function eventsNavigationRoutes(app: PlaneApp, deps: { navigation: Naviga
         summary: 'Those of the candidate keys (from the live stream) that match the current feed filter, as full rows',
         description:
           'Query: the feed filters without after_ts/after_id; limit is ignored. Missing candidates and those outside your ' +
-          'rights are left out alike. Errors: 400 event_reconcile_too_many_candidates (over 512), event_reconcile_cursor_not_allowed, ' +
-          "event_reconcile_span_too_wide (over 31 days after dropping those outside from/to), the feed's filter errors; " +
-          '413 payload_too_large (body over 96 KiB); with q: event_search_too_short, 429 event_search_busy, 503 event_search_deadline.',
+          'rights are left out alike. event_reconcile_too_many_candidates: over 512; event_reconcile_span_too_wide: over 31 days ' +
+          'after dropping those outside from/to; payload_too_large: a body over 96 KiB. The search codes only with q.',
+        errors: [
+          'event_reconcile_too_many_candidates',
+          'event_reconcile_cursor_not_allowed',
+          'event_reconcile_span_too_wide',
+          ...FEED_FILTER_ERRORS,
+          ...SEARCH_ERRORS,
+        ],
       },
       bodyLimit: NAV_LIMITS.reconcileBodyBytes,
       preValidation: [tooMany, strictBody(ReconcileBody, ReconcileFieldCodes)],

@@ -1,13 +1,22 @@
 import type { PlaneApp } from '../../http/typed.js';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/principal.js';
+import type { ErrorName } from '../../errors.js';
 import { sec, strictBody, validationCodes } from '../../http/list.js';
 import type { PurgeService } from './purge.service.js';
 import { CleanupJob, JobParams, PreviewReply, PurgeBody, PurgeFieldCodes } from './purge.schemas.js';
 
 const tags = ['purge'];
-const errorsText =
-  'Errors: 400 event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of';
+// The selection's checks (purge.service.ts), the same for the preview and the purge.
+const SELECTION_ERRORS = [
+  'event_purge_selection_too_large',
+  'bad_time_range',
+  'bad_detector',
+  'bad_category',
+  'bad_severity_min',
+  'bad_event_ids',
+  'bad_as_of',
+] as const satisfies readonly ErrorName[];
 
 /** Superadmin scope: purge of event history and its cleanup jobs. */
 export function purgeRoutes(app: PlaneApp, deps: { purge: PurgeService }): void {
@@ -28,7 +37,7 @@ export function purgeRoutes(app: PlaneApp, deps: { purge: PurgeService }): void 
         body: PurgeBody,
         response: { 200: PreviewReply },
         summary: 'What a purge would delete; send `spec` (with its as_of) unchanged to the purge',
-        description: `${errorsText}.`,
+        errors: SELECTION_ERRORS,
       },
       ...body,
     },
@@ -45,7 +54,7 @@ export function purgeRoutes(app: PlaneApp, deps: { purge: PurgeService }): void 
         response: { 202: CleanupJob },
         summary:
           'Queue a purge (audited event.delete); the cleanup job deletes rows and evidence bytes in the background',
-        description: `${errorsText}; 409 event_purge_empty.`,
+        errors: [...SELECTION_ERRORS, 'eventPurgeEmpty'],
       },
       ...body,
     },
@@ -61,6 +70,7 @@ export function purgeRoutes(app: PlaneApp, deps: { purge: PurgeService }): void 
         params: JobParams,
         response: { 200: CleanupJob },
         summary: 'A cleanup job; done when finished_at is set, a failed run has last_error (404 not_found)',
+        errors: ['notFound'],
       },
     },
     async (req) => deps.purge.job(req.params.id),

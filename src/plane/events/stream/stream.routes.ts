@@ -34,8 +34,8 @@ export function eventStreamRoutes(app: PlaneApp, deps: { stream: EventStreamServ
         response: { 200: EventStreamBody },
         summary: 'Live event frames (SSE); resume with the stream_cursor of a feed or intake reply',
         description:
-          'Replays up to 512 frames after the cursor, then live. Ends at midnight UTC and at session expiry. ' +
-          'Errors: 403 cross_org; 429 live_stream_capacity.',
+          'Replays up to 512 frames after the cursor, then live. Ends at midnight UTC and at session expiry.',
+        errors: ['crossOrg', 'liveStreamCapacity'],
       },
       config: { validationCode: validationCodes({ org: 'bad_org', last_event_id: 'bad_last_event_id' }) },
     },
