@@ -159,7 +159,7 @@ export async function buildApp(deps: {
     box: new SecretBox(deps.secretKey ?? randomBytes(32)),
     allowPrivateTargets: config.allowPrivateTargets,
   });
-  const { nodes } = nodesDomain;
+  const { nodes, nodeClient } = nodesDomain;
   const camerasDomain = createCameras({
     db,
     clock,
@@ -169,6 +169,7 @@ export async function buildApp(deps: {
     tags,
     log: log.child({ part: 'cameras' }),
     nodeTimeoutMs: config.sweeper.timeoutMs,
+    nodeClient,
   });
   const { cameras, viewing } = camerasDomain;
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
@@ -237,12 +238,13 @@ export async function buildApp(deps: {
     log: log.child({ part: 'sweeper' }),
     sink: fleet,
     evidenceUsedPercent: () => events.evidence.fullness.usedPercent(),
+    nodeClient,
   });
   const { sweeper, pressure } = sweeperDomain;
   const serviceDomain = createService({ health, auth });
   const consoleDomain = createConsole({ root: deps.consoleRoot, nodes, clock });
-  const nodeOpsDomain = createNodeOps({ db, audit, nodes });
-  const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras });
+  const nodeOpsDomain = createNodeOps({ db, audit, nodes, nodeClient });
+  const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras, nodeClient });
   const logsDomain = createLogs({ ring: ringOf(log), log, config, streams });
   // The certificate before the server (made with it; plain HTTP when the mode serves none) and the settings (which describe it).
   const tls = new TlsService(config.tls, clock, log.child({ part: 'tls' }));

@@ -1,19 +1,11 @@
-import { Type } from 'typebox';
 import type { Logger } from 'pino';
 import type { BuildInfo } from '../../common/build-info.js';
 import { principalOf } from '../auth/access.hook.js';
 import { actorOf } from '../gate/levels.js';
 import type { NodeFastify } from '../typed.js';
-import { ChangeReply, GlobalsBody, HistoryEntrySchema, RollbackBody } from './config.schemas.js';
+import { GlobalsBody, RollbackBody } from './config.schemas.js';
+import { NodeChangeReply, NodeConfigReply, NodeHistoryReply, NodeRollbackReply } from '../../common/node-api.js';
 import type { ApplyResult, ConfigService } from './config.service.js';
-
-const ConfigReply = Type.Object({
-  text: Type.String(),
-  version: Type.String(),
-  build: Type.Record(Type.String(), Type.Unknown()),
-  epoch: Type.Integer(),
-  hash: Type.String(),
-});
 
 export function changeReply(r: ApplyResult): { epoch: number; hash: string; changed: boolean } {
   return { epoch: r.entry.epoch, hash: r.entry.hash, changed: r.changed };
@@ -39,13 +31,13 @@ export function configRoutes(app: NodeFastify, deps: ConfigRoutesDeps): void {
       hash: entry.hash,
     };
   };
-  app.get('/api/v1/config', { schema: { response: { 200: ConfigReply } } }, readConfig);
+  app.get('/api/v1/config', { schema: { response: { 200: NodeConfigReply } } }, readConfig);
   // The plane reaches "its" node through the fleet path; the gate judges it as the config read it is.
-  app.get('/api/v1/fleet/self/config', { schema: { response: { 200: ConfigReply } } }, readConfig);
+  app.get('/api/v1/fleet/self/config', { schema: { response: { 200: NodeConfigReply } } }, readConfig);
 
   app.patch(
     '/api/v1/config/globals',
-    { schema: { body: GlobalsBody, response: { 200: ChangeReply } } },
+    { schema: { body: GlobalsBody, response: { 200: NodeChangeReply } } },
     async (req) => {
       const actor = actorOf(principalOf(req));
       const result = await config.setGlobals(actor, req.body);
@@ -54,7 +46,7 @@ export function configRoutes(app: NodeFastify, deps: ConfigRoutesDeps): void {
     },
   );
 
-  app.get('/api/v1/config/history', { schema: { response: { 200: Type.Array(HistoryEntrySchema) } } }, async () =>
+  app.get('/api/v1/config/history', { schema: { response: { 200: NodeHistoryReply } } }, async () =>
     config.history.list(),
   );
 
@@ -63,15 +55,7 @@ export function configRoutes(app: NodeFastify, deps: ConfigRoutesDeps): void {
     {
       schema: {
         body: RollbackBody,
-        response: {
-          200: Type.Object({
-            epoch: Type.Integer(),
-            hash: Type.String(),
-            changed: Type.Boolean(),
-            rolled_from: Type.Integer(),
-            write_token_kept: Type.Boolean(),
-          }),
-        },
+        response: { 200: NodeRollbackReply },
       },
     },
     async (req) => {

@@ -31,16 +31,6 @@ export const GlobalsBody = Type.Object(
 
 export const RollbackBody = Type.Object({ epoch: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 
-export const HistoryEntrySchema = Type.Object({
-  epoch: Type.Integer(),
-  hash: Type.String(),
-  ts_ms: Type.Integer(),
-  actor: Type.String(),
-  via: Type.String(),
-});
-
-export const ChangeReply = Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean() });
-
 export const StreamBody = Type.Object(
   {
     input: Value({ minLength: 1 }),

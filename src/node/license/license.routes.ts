@@ -1,22 +1,13 @@
-import { Type } from 'typebox';
+import { NodeLicenseReply } from '../../common/node-api.js';
 import type { NodeFastify } from '../typed.js';
 import type { LicenseService } from './license.service.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const LicenseReply = Type.Object({
-  state: Type.Union([Type.Literal('ok'), Type.Literal('grace'), Type.Literal('unlicensed'), Type.Literal('none')]),
-  licensee: Nullable(Type.String()),
-  expires: Nullable(Type.String()),
-  updates_until: Nullable(Type.String()),
-  build_date: Type.String(),
-});
 
 /**
  * GET /api/v1/license (document 4 section 9), a read-tier route: the licence state evaluated now,
  * `none` without a licence file; the fields a malformed or untrusted file does not give are null.
  */
 export function licenseRoutes(app: NodeFastify, deps: { license: LicenseService; buildDate: string }): void {
-  app.get('/api/v1/license', { schema: { response: { 200: LicenseReply } } }, async () => {
+  app.get('/api/v1/license', { schema: { response: { 200: NodeLicenseReply } } }, async () => {
     const s = deps.license.status();
     return {
       state: s.state ?? ('none' as const),

@@ -7,15 +7,10 @@ import {
   type LogRing,
   type RingLevel,
 } from '../../common/log-ring.js';
-import { LogEntrySchema } from '../../common/log-schemas.js';
+import { NodeLogPage } from '../../common/node-api.js';
 import { errors } from '../errors.js';
 import type { NodeFastify } from '../typed.js';
 
-const NodeLogPage = Type.Object({
-  head_seq: Type.Integer(),
-  capacity: Type.Integer(),
-  entries: Type.Array(LogEntrySchema),
-});
 // The node's validator does not coerce: the query arrives as text and is read here.
 const NodeLogQuery = Type.Object({
   level: Type.Optional(Type.String()),

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
+import type { NodeClient } from '../nodes/node-client.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
 import type { Logger } from 'pino';
@@ -22,8 +23,10 @@ export function createCameras(deps: {
   /** where a camera write that did not reach its node is told; the time-out of those writes */
   log: Pick<Logger, 'warn'>;
   nodeTimeoutMs: number;
+  /** the plane's one client of its nodes, through which those writes go */
+  nodeClient: NodeClient;
 }): DomainParts & { cameras: CamerasService; viewing: ViewingService } {
-  const provisioner = new Provisioner(deps.nodes, deps.nodeTimeoutMs, deps.log);
+  const provisioner = new Provisioner(deps.nodes, deps.nodeClient, deps.nodeTimeoutMs, deps.log);
   const cameras = new CamerasService(deps.db, deps.clock, deps.audit, deps.orgs, deps.nodes, deps.tags, provisioner);
   const viewing = new ViewingService(deps.db, deps.clock, deps.audit, cameras, deps.nodes);
   return {

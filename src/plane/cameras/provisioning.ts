@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { maskUrlPassword } from '../../common/redact.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import { deleteStream, firstStorage, putStream, type StreamSpec } from '../nodes/node-streams.js';
+import type { NodeClient, NodeEndpoint, StreamSpec } from '../nodes/node-client.js';
 
 /** What a camera asks of its node: its sources and its recording. */
 export interface CameraDesire {
@@ -74,20 +74,28 @@ export function planRepairs(
   return { put, del };
 }
 
-/** Applies repairs to a node, a few at once; returns how many failed. */
+/**
+ * Applies repairs to a node, a few at once; returns how many failed. A put the node took (200,
+ * 201) and a delete of a stream that is gone (200, or 404: already absent) succeed; any failure
+ * of the call counts, and the next sweep's reconcile tries again.
+ */
 export async function applyRepairs(
-  base: string,
-  token: string,
+  node: NodeEndpoint,
   plan: { put: Array<[string, StreamSpec]>; del: string[] },
   timeoutMs: number,
 ): Promise<number> {
+  const done = (p: Promise<unknown>) =>
+    p.then(
+      () => true,
+      () => false,
+    );
   const ops = [
     ...plan.put.map(
       ([name, spec]) =>
         () =>
-          putStream(base, token, name, spec, timeoutMs),
+          done(node.putStream(name, spec, { timeoutMs })),
     ),
-    ...plan.del.map((name) => () => deleteStream(base, token, name, timeoutMs)),
+    ...plan.del.map((name) => () => done(node.deleteStream(name, { timeoutMs }))),
   ];
   let failed = 0;
   let next = 0;
@@ -109,6 +117,7 @@ export class Provisioner {
 
   constructor(
     private readonly nodes: NodesService,
+    private readonly client: NodeClient,
     private readonly timeoutMs: number,
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
@@ -137,18 +146,22 @@ export class Provisioner {
   ): Promise<void> {
     try {
       if (before && (!after || before.node_id !== after.node_id)) {
-        await this.onNode(before.node_id, async (url, token) =>
-          applyRepairs(url, token, { put: [], del: [mainStream(before.id), subStream(before.id)] }, this.timeoutMs),
+        await this.onNode(before.node_id, async (node) =>
+          applyRepairs(node, { put: [], del: [mainStream(before.id), subStream(before.id)] }, this.timeoutMs),
         );
       }
       if (after) {
-        await this.onNode(after.node_id, async (url, token) => {
-          const storage = after.recording_retention === null ? null : await firstStorage(url, token, this.timeoutMs);
-          if (storage === undefined) return 1;
+        await this.onNode(after.node_id, async (node) => {
+          let storage: string | null = null;
+          if (after.recording_retention !== null) {
+            // Recording goes to the node's first storage: without its system reply the camera waits for the sweep.
+            const system = await node.system({ timeoutMs: this.timeoutMs }).catch(() => null);
+            if (system === null) return 1;
+            storage = system.storages?.[0]?.name ?? null;
+          }
           const want = desiredStreams(after, storage);
           return applyRepairs(
-            url,
-            token,
+            node,
             { put: want, del: after.sub_source === null ? [subStream(after.id)] : [] },
             this.timeoutMs,
           );
@@ -162,10 +175,10 @@ export class Provisioner {
     }
   }
 
-  private async onNode(nodeId: string, fn: (url: string, token: string) => Promise<number>): Promise<void> {
+  private async onNode(nodeId: string, fn: (node: NodeEndpoint) => Promise<number>): Promise<void> {
     const c = await this.nodes.credentials(nodeId);
     if (!c) return;
-    const failed = await fn(c.url, c.apiToken);
+    const failed = await fn(this.client.at({ url: c.url, apiToken: c.apiToken }));
     if (failed)
       this.log.warn({ node_id: nodeId, failed }, 'node did not take every stream change; the sweep repairs it');
   }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../http/list.js';
 import { NODE_LOG_LEVELS } from './log-level.js';
+import * as NodeApi from '../../common/node-api.js';
 
 /** The filters of the node's log page: document 1's plane log (GET /api/v1/logs/plane), forwarded as given. */
 export const NodeLogsQuery = Type.Object(
@@ -34,29 +35,10 @@ export const NodeLogsReply = Type.Object({
   entries: Type.Array(LogEntry),
 });
 
+// The node's replies forwarded as they are: the node's own schemas (src/common/node-api.ts).
 /** The node's own session rows (its GET /api/v1/sessions), as it reports them. */
-export const NodeSessionRow = Type.Object({
-  id: Type.String(),
-  stream: Type.String(),
-  protocol: Type.String(),
-  client_ip: Type.String(),
-  user_agent: Type.String(),
-  sub: Type.String(),
-  connected_ms: Type.Integer(),
-  subject_kind: Nullable(Type.String()),
-  subject_name: Nullable(Type.String()),
-  camera_id: Nullable(Type.String()),
-  started_at_ms: Type.Integer(),
-});
-export const NodeSessionsReply = Type.Object({ rows: Type.Array(NodeSessionRow) });
-
-export const NodeConfigReply = Type.Object({
-  text: Type.String(),
-  version: Type.String(),
-  build: Type.Record(Type.String(), Type.Unknown()),
-  epoch: Type.Integer(),
-  hash: Type.String(),
-});
+export const NodeSessionsReply = NodeApi.NodeSessionsReply;
+export const NodeConfigReply = NodeApi.NodeConfigReply;
 
 /** One line of configuration, as the node's own schema has it (a line break would end the directive). */
 const Value = (opts: { minLength?: number; maxLength?: number } = {}) =>
@@ -88,7 +70,7 @@ export const GlobalsBody = Type.Object(
 export type GlobalsChange = Static<typeof GlobalsBody>;
 export const GlobalsCodes: Record<string, string> = {};
 
-export const ChangeReply = Type.Object({ epoch: Type.Integer(), hash: Type.String(), changed: Type.Boolean() });
+export const ChangeReply = NodeApi.NodeChangeReply;
 
 export const LoggingBody = Type.Object(
   { level: Type.Union(NODE_LOG_LEVELS.map((l) => Type.Literal(l))) },
@@ -105,15 +87,7 @@ export const NodeLicenseReply = Type.Object({
   build_date: Nullable(Type.String()),
 });
 
-/** One version of the node's configuration (document 3, configuration history entry). */
-export const HistoryEntry = Type.Object({
-  epoch: Type.Integer(),
-  hash: Type.String(),
-  ts_ms: Type.Integer(),
-  actor: Type.String(),
-  via: Type.String(),
-});
-export const NodeHistoryReply = Type.Object({ rows: Type.Array(HistoryEntry) });
+export const NodeHistoryReply = Type.Object({ rows: NodeApi.NodeHistoryReply });
 export const RollbackBody = Type.Object({ epoch: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 export const RollbackCodes: Record<string, string> = { epoch: 'bad_epoch' };
 // write_token_kept: the node carried the write token in use across the rollback (docs/node-ops.md); absent from older nodes.

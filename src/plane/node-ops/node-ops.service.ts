@@ -5,26 +5,13 @@ import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { NodeCall, NodesService } from '../nodes/nodes.service.js';
 import { asRouteError, NODE_OPS_TIMEOUT_MS } from './node-client.js';
-import { callNode, nodeUrl, type NodeReply } from '../nodes/node-call.js';
+import { NodeCallFailure, type NodeClient, type NodeEndpoint, type NodeRollback } from '../nodes/node-client.js';
 import { logLevelOf } from './log-level.js';
-import { Type, type Static, type TSchema } from 'typebox';
-import Value from 'typebox/value';
-import {
-  ChangeReply,
-  HistoryEntry,
-  NodeConfigReply,
-  NodeLicenseReply,
-  NodeLogsReply,
-  NodeSessionsReply,
-  RollbackReply,
-  type GlobalsChange,
-  type NodeLogsArgs,
-} from './node-ops.schemas.js';
+import type { GlobalsChange, NodeLogsArgs } from './node-ops.schemas.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const REDACTED = '[redacted]';
-const LicenseShape = Type.Object({ state: Type.String() });
 /** Statuses by which a node refuses a change as invalid: the caller's to fix, so a 400 (docs/node-ops.md). */
 const REJECTIONS = new Set([400, 409, 422]);
 
@@ -47,40 +34,28 @@ export class NodeOpsService {
     private readonly db: Db,
     private readonly audit: AuditService,
     private readonly nodes: NodesService,
+    private readonly client: NodeClient,
     private readonly timeoutMs = NODE_OPS_TIMEOUT_MS,
   ) {}
 
   async logs(rawId: string, q: NodeLogsArgs) {
-    return this.readFrom(await this.target(rawId), '/api/v1/logs', NodeLogsReply, {
-      level: q.level,
-      target: q.target,
-      q: q.q,
-      after: q.after,
-      limit: q.limit,
-    });
+    const { level, target, q: text, after, limit } = q;
+    return this.ask(await this.target(rawId), (n, o) => n.logs({ level, target, q: text, after, limit }, o));
   }
 
   async sessions(rawId: string) {
-    return this.readFrom(await this.target(rawId), '/api/v1/sessions', NodeSessionsReply);
+    return this.ask(await this.target(rawId), (n, o) => n.sessions(o));
   }
 
   /** A field the node leaves out is null (a node without a licence file has only `state: none` to say). */
-  async license(rawId: string): Promise<Static<typeof NodeLicenseReply>> {
-    const b: Obj = await this.readFrom(await this.target(rawId), '/api/v1/license', LicenseShape);
-    const text = (v: unknown) => (typeof v === 'string' ? v : null);
-    return {
-      state: b.state as string,
-      licensee: text(b.licensee),
-      expires: text(b.expires),
-      updates_until: text(b.updates_until),
-      build_date: text(b.build_date),
-    };
+  async license(rawId: string) {
+    return this.ask(await this.target(rawId), (n, o) => n.license(o));
   }
 
   /** The node's configuration text (it holds the node's secrets): audited as `node.config_read`. */
   async config(p: Principal, rawId: string) {
     const node = await this.target(rawId);
-    const body = await this.readFrom(node, '/api/v1/config', NodeConfigReply);
+    const body = await this.ask(node, (n, o) => n.config(o));
     await this.record(p, node, 'node.config_read', { epoch: body.epoch });
     return body;
   }
@@ -109,7 +84,7 @@ export class NodeOpsService {
 
   /** The node's configuration versions (its GET /api/v1/config/history), oldest first as it lists them. */
   async history(rawId: string) {
-    return { rows: await this.readFrom(await this.target(rawId), '/api/v1/config/history', Type.Array(HistoryEntry)) };
+    return { rows: await this.ask(await this.target(rawId), (n, o) => n.configHistory(o)) };
   }
 
   /**
@@ -118,12 +93,9 @@ export class NodeOpsService {
    * plane, which holds only that token, would be locked out: docs/node-ops.md). An epoch the node does not know (its 404) is the caller's to fix:
    * 400 node_rejected. Audited as `node.update` when something changed.
    */
-  async rollback(p: Principal, rawId: string, epoch: number): Promise<Static<typeof RollbackReply>> {
+  async rollback(p: Principal, rawId: string, epoch: number): Promise<NodeRollback> {
     const node = await this.target(rawId);
-    const reply = await this.send(node, 'POST', nodeUrl(node.url, '/api/v1/config/rollback'), { epoch });
-    if (REJECTIONS.has(reply.status) || reply.status === 404) this.reject(node, reply, []);
-    if (reply.status !== 200 || !Value.Check(RollbackReply, reply.body)) throw errors.nodeBadReply(reply.status);
-    const r = reply.body as Static<typeof RollbackReply>;
+    const r = await this.ask(node, (n, o) => n.rollback(epoch, o), { refused: [...REJECTIONS, 404], secrets: [] });
     if (r.changed) {
       await this.record(p, node, 'node.update', {
         changed: ['rollback'],
@@ -140,7 +112,7 @@ export class NodeOpsService {
   /** The node's `log_level`, read from its configuration text (`info` when it has none). */
   async logging(rawId: string): Promise<{ level: string }> {
     const node = await this.target(rawId);
-    const body = await this.readFrom(node, '/api/v1/config', NodeConfigReply);
+    const body = await this.ask(node, (n, o) => n.config(o));
     return { level: logLevelOf(body.text) };
   }
 
@@ -163,43 +135,46 @@ export class NodeOpsService {
     return node;
   }
 
-  /** The node's 200 reply, of the shape the route answers (anything else: 502 node_bad_reply). */
-  private async readFrom<T extends TSchema>(
-    node: NodeCall,
-    path: string,
-    shape: T,
-    query?: Record<string, string | number | undefined>,
-  ): Promise<Static<T>> {
-    const reply = await this.send(node, 'GET', nodeUrl(node.url, path, query));
-    if (reply.status !== 200 || !Value.Check(shape, reply.body)) throw errors.nodeBadReply(reply.status);
-    return reply.body as Static<T>;
+  private change(node: NodeCall, body: GlobalsChange, secrets: string[]) {
+    return this.ask(node, (n, o) => n.patchGlobals(body, o), { refused: [...REJECTIONS], secrets });
   }
 
-  private async change(node: NodeCall, body: GlobalsChange, secrets: string[]): Promise<Static<typeof ChangeReply>> {
-    const reply = await this.send(node, 'PATCH', nodeUrl(node.url, '/api/v1/config/globals'), body);
-    if (REJECTIONS.has(reply.status)) this.reject(node, reply, secrets);
-    if (reply.status !== 200 || !Value.Check(ChangeReply, reply.body)) throw errors.nodeBadReply(reply.status);
-    return reply.body as Static<typeof ChangeReply>;
+  /**
+   * One call to the node under the routes' time-out, its failure as the route answers it
+   * (node-client.ts `asRouteError`). `refused`: the statuses by which the node refuses a change as
+   * the caller's to fix, answered as 400 node_rejected. The node's URL is checked first (500
+   * url_build_failed).
+   */
+  private async ask<T>(
+    node: NodeCall,
+    call: (n: NodeEndpoint, o: { timeoutMs: number }) => Promise<T>,
+    change?: { refused: number[]; secrets: string[] },
+  ): Promise<T> {
+    const endpoint = this.client.at(node);
+    try {
+      return await call(endpoint, { timeoutMs: this.timeoutMs });
+    } catch (err) {
+      if (
+        change &&
+        err instanceof NodeCallFailure &&
+        err.reason === 'status' &&
+        change.refused.includes(err.nodeStatus!)
+      )
+        this.reject(node, err.nodeStatus!, err.refusal(), change.secrets);
+      throw asRouteError(err);
+    }
   }
 
   /** A change the node refused as invalid: 400 node_rejected with its code and detail, scrubbed of every secret. */
-  private reject(node: NodeCall, reply: NodeReply, secrets: string[]): never {
-    const b = isObj(reply.body) ? reply.body : {};
+  private reject(node: NodeCall, status: number, body: unknown, secrets: string[]): never {
+    const b = isObj(body) ? body : {};
     const hide = [...secrets, node.apiToken];
     throw errors.badRequest('node_rejected', {
-      node_status: reply.status,
+      node_status: status,
       node_error: scrub(b.error ?? 'invalid', hide),
       ...(Array.isArray(b.problems) ? { problems: b.problems.slice(0, 32).map((x) => scrub(x, hide)) } : {}),
       ...(b.message !== undefined ? { message: scrub(b.message, hide) } : {}),
     });
-  }
-
-  private async send(node: NodeCall, method: 'GET' | 'POST' | 'PATCH', url: URL, body?: unknown): Promise<NodeReply> {
-    try {
-      return await callNode(node, method, url, { body, timeoutMs: this.timeoutMs });
-    } catch (err) {
-      throw asRouteError(err);
-    }
   }
 
   private async record(p: Principal, node: NodeCall, action: string, params: Obj): Promise<void> {

@@ -1,7 +1,8 @@
 import type { Db } from '../db/database.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SystemEvents, SystemOpen, TimedClose } from '../events/index.js';
-import type { NodeStream, PollResult } from './node-client.js';
+import type { NodeStream } from '../nodes/node-replies.js';
+import type { PollResult } from './node-poll.js';
 import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
 

@@ -1,37 +1,18 @@
+import type { NodeLicenseState, NodeStorage, NodeTelemetry } from '../../common/node-api.js';
+
+// The node's figures as its `GET /api/v1/system` gives them (src/common/node-api.ts): typed once, there.
+export type SystemTelemetry = NodeTelemetry;
+export type StorageTelemetry = NodeStorage;
+export type LicenseState = NodeLicenseState;
+
 /**
  * What one sweep found (document 1 "Fleet and process telemetry", document 4 §6 and §9): the
  * sweeper hands it to the fleet monitor once the sweep's results are stored, and the monitor
  * turns it into the fleet summary and the node telemetry frames. Only the process that swept
  * publishes a report; the monitor carries it to the other plane processes.
+ *
+ * One enabled node's poll in this sweep:
  */
-export interface StreamCounts {
-  total: number;
-  live: number;
-  degraded: number;
-  failing: number;
-}
-
-export interface SystemTelemetry {
-  cpus: number;
-  proc_cpu_cores: number;
-  host_cpu_busy_pct: number;
-  mem_total_mb: number;
-  mem_available_mb: number;
-  rss_mb: number;
-  stream_counts: StreamCounts;
-}
-
-export interface StorageTelemetry {
-  name: string;
-  total_bytes: number;
-  avail_bytes: number;
-  write_iops: number;
-  identity_healthy: boolean;
-}
-
-export type LicenseState = 'ok' | 'grace' | 'unlicensed';
-
-/** One enabled node's poll in this sweep. */
 export interface NodePoll {
   node_id: string;
   /** when the sweeper tried to poll the node (epoch ms) */

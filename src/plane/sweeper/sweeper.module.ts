@@ -10,6 +10,7 @@ import type { DomainParts } from '../http/module.js';
 import { Sweeper } from './sweeper.service.js';
 import { EvidencePressure } from './evidence-pressure.js';
 import type { SweepSink } from './sweep-report.js';
+import type { NodeClient } from '../nodes/node-client.js';
 
 /**
  * The plane's watchers: the node sweeper and the evidence-storage pressure. With
@@ -28,6 +29,8 @@ export function createSweeper(deps: {
   log: Logger;
   /** where each sweep's report goes (the fleet monitor) */
   sink: SweepSink;
+  /** the plane's one client of its nodes (nodes/node-client.ts) */
+  nodeClient: NodeClient;
 }): DomainParts & { sweeper: Sweeper; pressure: EvidencePressure } {
   const { config } = deps;
   const sweeper = new Sweeper(
@@ -40,6 +43,7 @@ export function createSweeper(deps: {
     deps.system,
     deps.log,
     deps.sink,
+    deps.nodeClient,
   );
   const pressure = new EvidencePressure(
     deps.db,

@@ -6,7 +6,8 @@ import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SystemClose, SystemEvents } from '../events/index.js';
-import { pollNode, type PollResult } from './node-client.js';
+import { pollNode, type PollResult } from './node-poll.js';
+import type { NodeClient } from '../nodes/node-client.js';
 import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { applyRepairs, planRepairs } from '../cameras/provisioning.js';
@@ -59,6 +60,7 @@ export class Sweeper {
     private readonly system: SystemEvents,
     private readonly log: Pick<Logger, 'warn'>,
     private readonly sink: SweepSink,
+    private readonly client: NodeClient,
   ) {
     this.applier = new SweepApplier(db, nodes, cameras, users, system);
   }
@@ -118,14 +120,18 @@ export class Sweeper {
         const result: PollResult =
           token === null
             ? { reachable: false, reason: 'bad_token', errors: ['bad_token'] }
-            : await pollNode(n.url, token, this.config.timeoutMs);
+            : await pollNode(this.client, { url: n.url, apiToken: token }, this.config.timeoutMs);
         const errors = [...(result.errors ?? [])];
         if (result.reachable) {
           reachable++;
           if (result.streams && token !== null) {
             const plan = planRepairs(cams, result.streams, result.system.storages?.[0]?.name ?? null);
             if (plan.put.length || plan.del.length) {
-              const failed = await applyRepairs(n.url, token, plan, this.config.timeoutMs);
+              const failed = await applyRepairs(
+                this.client.at({ url: n.url, apiToken: token }),
+                plan,
+                this.config.timeoutMs,
+              );
               if (failed) errors.push('repair_failed');
             }
           }

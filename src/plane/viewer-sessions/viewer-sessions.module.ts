@@ -1,5 +1,6 @@
 import type { Clock } from '../../common/clock.js';
 import type { NodesService } from '../nodes/nodes.service.js';
+import type { NodeClient } from '../nodes/node-client.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
 import {
@@ -14,9 +15,11 @@ export function createViewerSessions(deps: {
   clock: Clock;
   nodes: NodesService;
   cameras: CamerasService;
+  /** the plane's one client of its nodes */
+  nodeClient: NodeClient;
   timeoutMs?: number;
 }): DomainParts & { viewerSessions: ViewerSessionsService } {
-  const viewerSessions = new ViewerSessionsService(deps.clock, deps.nodes, deps.cameras, {
+  const viewerSessions = new ViewerSessionsService(deps.clock, deps.nodes, deps.cameras, deps.nodeClient, {
     nodesPerRequest: SESSIONS_NODES_PER_REQUEST,
     timeoutMs: deps.timeoutMs ?? SESSIONS_NODE_TIMEOUT_MS,
   });

@@ -3,7 +3,8 @@ import { errors } from '../errors.js';
 import { isUuid } from '../http/list.js';
 import type { Principal } from '../http/principal.js';
 import type { NodeCall, NodesService } from '../nodes/nodes.service.js';
-import { callNode, nodeUrl } from '../nodes/node-call.js';
+import type { NodeClient, NodeEndpoint } from '../nodes/node-client.js';
+import type { NodeSessionRow } from '../../common/node-api.js';
 import type { SessionsInventory } from './inventory.js';
 import { decodeCursor, encodeCursor, type SessionsCursor } from './cursor.js';
 import type { SessionsArgs, ViewerSession } from './viewer-sessions.schemas.js';
@@ -14,43 +15,8 @@ export const SESSIONS_NODES_PER_REQUEST = 4;
 export const SESSIONS_NODE_TIMEOUT_MS = 2000;
 export const SESSIONS_DEFAULT_LIMIT = 50;
 
-/** A row as a node reports it (its GET /api/v1/sessions), checked field by field. */
-interface NodeRow {
-  id: string;
-  stream: string;
-  protocol: string;
-  client_ip: string;
-  user_agent: string;
-  sub: string;
-  connected_ms: number;
-  subject_kind: string | null;
-  subject_name: string | null;
-  camera_id: string | null;
-  started_at_ms: number;
-}
-
-const str = (v: unknown, max = 1024): v is string => typeof v === 'string' && v.length <= max;
-const strOrNull = (v: unknown): v is string | null => v === null || v === undefined || str(v);
-
-function nodeRows(body: unknown): NodeRow[] | null {
-  const rows = (body as { rows?: unknown } | null)?.rows;
-  if (!Array.isArray(rows)) return null;
-  return rows.flatMap((r: Record<string, unknown>) => {
-    if (!r || typeof r !== 'object') return [];
-    if (!str(r.id, 128) || !str(r.stream) || !str(r.protocol) || !str(r.client_ip) || !str(r.user_agent) || !str(r.sub))
-      return [];
-    if (!Number.isSafeInteger(r.connected_ms) || !Number.isSafeInteger(r.started_at_ms)) return [];
-    if (!strOrNull(r.subject_kind) || !strOrNull(r.subject_name) || !strOrNull(r.camera_id)) return [];
-    return [
-      {
-        ...r,
-        subject_kind: r.subject_kind ?? null,
-        subject_name: r.subject_name ?? null,
-        camera_id: r.camera_id ?? null,
-      } as NodeRow,
-    ];
-  });
-}
+/** A row as a node reports it (its GET /api/v1/sessions), as the node client reads it (nodes/node-replies.ts). */
+type NodeRow = NodeSessionRow;
 
 const STREAM = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(main|sub)$/i;
 
@@ -85,6 +51,7 @@ export class ViewerSessionsService {
     private readonly clock: Clock,
     private readonly nodes: NodesService,
     private readonly inventory: SessionsInventory,
+    private readonly client: NodeClient,
     private readonly opts: { nodesPerRequest: number; timeoutMs: number } = {
       nodesPerRequest: SESSIONS_NODES_PER_REQUEST,
       timeoutMs: SESSIONS_NODE_TIMEOUT_MS,
@@ -117,8 +84,8 @@ export class ViewerSessionsService {
     // Every URL is built before any node is asked: a stored URL that makes none fails the request (500 url_build_failed).
     const targets = (await Promise.all(batch.map((id) => this.nodes.callTarget(id))))
       .filter((n): n is NodeCall => n !== undefined)
-      .map((n) => ({ node: n, url: nodeUrl(n.url, '/api/v1/sessions') }));
-    const answers = await Promise.all(targets.map((t) => this.ask(t.node, t.url)));
+      .map((n) => ({ node: n, calls: this.client.at(n) }));
+    const answers = await Promise.all(targets.map((t) => this.ask(t.calls)));
 
     // The rows of every node that answered, in page order, each with its camera; then one re-check of those cameras.
     const partial: string[] = [];
@@ -188,10 +155,9 @@ export class ViewerSessionsService {
   }
 
   /** The node's rows, or null when it did not answer in time, refused the token or answered nonsense. */
-  private async ask(node: NodeCall, url: URL): Promise<NodeRow[] | null> {
+  private async ask(node: NodeEndpoint): Promise<NodeRow[] | null> {
     try {
-      const reply = await callNode(node, 'GET', url, { timeoutMs: this.opts.timeoutMs });
-      return reply.status === 200 ? nodeRows(reply.body) : null;
+      return await node.sessionRows({ timeoutMs: this.opts.timeoutMs });
     } catch {
       return null;
     }

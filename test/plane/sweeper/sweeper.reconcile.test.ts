@@ -4,6 +4,7 @@ import { sweeperWorld, config } from './sweeper.world.js';
 import { unique } from '../inventory.helpers.js';
 import { Sweeper } from '../../../src/plane/sweeper/sweeper.service.js';
 import type { SweepReport } from '../../../src/plane/sweeper/sweep-report.js';
+import { NodeClient } from '../../../src/plane/nodes/node-client.js';
 
 const w = sweeperWorld();
 const { node, sweep, status } = w;
@@ -172,6 +173,7 @@ describe('the sweep report', () => {
           reports.push(r);
         },
       },
+      new NodeClient(),
     );
     // The world's own sweeper holds the lease: this one waits until it runs out.
     w.clock.advance(4 * config.sweeper!.intervalMs);

@@ -1,20 +1,6 @@
-import { Type } from 'typebox';
+import { NodeSessionsReply } from '../../../common/node-api.js';
 import type { NodeFastify } from '../../typed.js';
 import type { ViewerSessions } from './sessions.service.js';
-
-const SessionRow = Type.Object({
-  id: Type.String(),
-  stream: Type.String(),
-  protocol: Type.String(),
-  client_ip: Type.String(),
-  user_agent: Type.String(),
-  sub: Type.String(),
-  connected_ms: Type.Integer(),
-  subject_kind: Type.Union([Type.String(), Type.Null()]),
-  subject_name: Type.Union([Type.String(), Type.Null()]),
-  camera_id: Type.Union([Type.String(), Type.Null()]),
-  started_at_ms: Type.Integer(),
-});
 
 /** `GET /api/v1/sessions`: the live viewers of this node, for the plane's fleet-wide list. */
 export interface SessionsRoutesDeps {
@@ -23,26 +9,22 @@ export interface SessionsRoutesDeps {
 
 export function sessionsRoutes(app: NodeFastify, deps: SessionsRoutesDeps): void {
   const { sessions } = deps;
-  app.get(
-    '/api/v1/sessions',
-    { schema: { response: { 200: Type.Object({ rows: Type.Array(SessionRow) }) } } },
-    async () => {
-      const now = Date.now();
-      return {
-        rows: sessions.list().map((s) => ({
-          id: s.id,
-          stream: s.stream,
-          protocol: s.protocol,
-          client_ip: s.client_ip,
-          user_agent: s.user_agent,
-          sub: s.sub,
-          connected_ms: Math.max(0, now - s.started_ms),
-          subject_kind: s.subject_kind,
-          subject_name: s.subject_name,
-          camera_id: s.camera_id,
-          started_at_ms: s.started_ms,
-        })),
-      };
-    },
-  );
+  app.get('/api/v1/sessions', { schema: { response: { 200: NodeSessionsReply } } }, async () => {
+    const now = Date.now();
+    return {
+      rows: sessions.list().map((s) => ({
+        id: s.id,
+        stream: s.stream,
+        protocol: s.protocol,
+        client_ip: s.client_ip,
+        user_agent: s.user_agent,
+        sub: s.sub,
+        connected_ms: Math.max(0, now - s.started_ms),
+        subject_kind: s.subject_kind,
+        subject_name: s.subject_name,
+        camera_id: s.camera_id,
+        started_at_ms: s.started_ms,
+      })),
+    };
+  });
 }
