@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { ErrorName } from '../../errors.js';
 
 /** A template field as analytics addresses it: the pair, never a JSON path (document 2). */
 export const FieldRef = Type.Object(
@@ -141,3 +142,30 @@ export const CatalogReply = Type.Object({
     }),
   ),
 });
+
+/** The codes of an analytics query's checks (analytics.query.ts), wherever a query is read: ad hoc, saved or run. */
+export const ANALYTICS_QUERY_ERRORS = [
+  'analytics_bad_range',
+  'analytics_bad_timezone',
+  'analytics_version_unsupported',
+  'analytics_top_limit',
+  'analytics_field_required',
+  'active_semantics_cannot_bucket',
+  'analytics_filter_too_large',
+  'analytics_bad_detector',
+  'analytics_bad_severity',
+  'analytics_bad_category',
+  'analytics_field_bad_key',
+  'analytics_field_bad_filter',
+  'analytics_field_not_found',
+  'analytics_field_operator_type',
+  'analytics_field_filter_type',
+  'analytics_custom_field_requires_org',
+] as const satisfies readonly ErrorName[];
+
+/**
+ * Issue 25, finding 1 (docs/analytics.md): no analytics slot free in this process or for the
+ * organisation (analytics_busy {scope, retry_after}), or the statement reached its deadline in
+ * PostgreSQL (analytics_deadline {retry_after}). The spec names no code; they take the search's shape.
+ */
+export const ANALYTICS_LIMIT_ERRORS = ['analyticsBusy', 'analyticsDeadline'] as const satisfies readonly ErrorName[];
