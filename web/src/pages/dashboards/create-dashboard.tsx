@@ -1,21 +1,14 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
+import { useCreateDashboard } from '../../hooks/use-dashboards.js';
+import { useUsers } from '../../hooks/use-users.js';
 import { PERIODS } from '../../lib/period.js';
 import { navigate } from '../../router.js';
 
 /** A new dashboard (administrators): name, audience (everyone, administrators, or chosen operators), period, zone, live. */
 export function CreateDashboard() {
-  const qc = useQueryClient();
-  const users = useQuery({
-    queryKey: ['users'],
-    queryFn: () =>
-      api<{ rows: Array<{ id: string; login: string; role: string; disabled: boolean }> }>(
-        'GET',
-        '/api/v1/users?limit=500',
-      ),
-  });
+  const users = useUsers();
+  const create = useCreateDashboard();
   const [f, setF] = useState({
     name: '',
     visibility: 'org',
@@ -32,11 +25,10 @@ export function CreateDashboard() {
         e.preventDefault();
         setError(null);
         try {
-          const d = await api<{ id: string }>('POST', '/api/v1/analytics-dashboards', {
+          const d = await create.mutateAsync({
             ...f,
             ...(f.visibility === 'users' ? { audience_user_ids: audience } : {}),
           });
-          await qc.invalidateQueries({ queryKey: ['dashboards'] });
           navigate(`/dashboards/${d.id}`);
         } catch (err) {
           setError(errorSentence(err));

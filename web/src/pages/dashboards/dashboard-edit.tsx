@@ -1,6 +1,7 @@
 // The forms of a dashboard's edit mode: each saves on the revision it was opened with.
 import { useState } from 'react';
-import { api, ApiFailure } from '../../api/client.js';
+import { ApiFailure } from '../../api/client.js';
+import { useChangeWidget, useFreshDashboard } from '../../hooks/use-dashboards.js';
 import { errorSentence } from '../../api/error-words.js';
 import { VIEWS, type Dashboard, type Widget } from './dashboard-model.js';
 
@@ -15,6 +16,8 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
   const [def, setDef] = useState(props.w.inline_definition ? JSON.stringify(props.w.inline_definition, null, 1) : '');
   const [error, setError] = useState<string | null>(null);
   const [theirs, setTheirs] = useState<Widget | null>(null);
+  const change = useChangeWidget();
+  const fresh = useFreshDashboard(props.dashboardId);
   const save = async (revision: number) => {
     setError(null);
     let inline: unknown;
@@ -27,17 +30,15 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
       }
     }
     try {
-      await api('PATCH', `/api/v1/analytics-widgets/${props.w.id}`, {
-        revision,
-        title,
-        visualization: vis,
-        ...(inline ? { inline_definition: inline } : {}),
+      await change.mutateAsync({
+        widget: props.w.id,
+        body: { revision, title, visualization: vis, ...(inline ? { inline_definition: inline } : {}) },
       });
       setTheirs(null);
       props.onSaved();
     } catch (err) {
       if (err instanceof ApiFailure && err.code === 'stale_revision') {
-        const d = await api<Dashboard>('GET', `/api/v1/analytics-dashboards/${props.dashboardId}`);
+        const d = await fresh();
         setTheirs(d.widgets.find((x) => x.id === props.w.id) ?? null);
       } else setError(errorSentence(err));
     }
@@ -56,7 +57,7 @@ export function WidgetForm(props: { w: Widget; dashboardId: string; onSaved(): v
           <option key={v}>{v}</option>
         ))}
       </select>
-      {props.w.inline_definition && (
+      {!!props.w.inline_definition && (
         <textarea aria-label="definition" rows={4} value={def} onChange={(e) => setDef(e.target.value)} />
       )}
       <button type="submit">Apply</button>

@@ -1,28 +1,16 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
 import { isAdmin, useMe } from '../../api/me.js';
-import { PERIODS, periodRange, type Period } from '../../lib/period.js';
+import { PERIODS, type Period } from '../../lib/period.js';
+import type { CatalogField } from '../../api/analytics.js';
+import { useCatalog, useReports, useRunQuery, useSaveReport } from '../../hooks/use-analytics.js';
+import { useAddWidget, useDashboards } from '../../hooks/use-dashboards.js';
+import { fieldsOf } from '../../lib/text.js';
 import { Bars, Line, Table, type Result } from './widgets.js';
 import { resultCsv } from '../../lib/report-csv.js';
 
-interface FieldRef {
-  template_id: string;
-  key: string;
-}
-interface CatalogField extends FieldRef {
-  template_name: string;
-  label: string;
-  type: string;
-}
-interface Report {
-  id: string;
-  name: string;
-  definition: Record<string, unknown>;
-  visibility: string;
-  revision: number;
-}
+/** A catalog field as a query names it. */
+type FieldRef = Pick<CatalogField, 'template_id' | 'key'>;
 
 const MEASURES = [
   'count_events',
@@ -53,19 +41,12 @@ function saveCsv(name: string, r: Result): void {
 /** Saved reports: a query builder over the catalog, a preview, saving; a saved report run over a period, as CSV, onto a dashboard. */
 export function ReportsPage() {
   const me = useMe();
-  const qc = useQueryClient();
-  const catalog = useQuery({
-    queryKey: ['catalog'],
-    queryFn: () => api<{ fields: CatalogField[] }>('GET', '/api/v1/event-analytics/catalog'),
-  });
-  const reports = useQuery({
-    queryKey: ['reports'],
-    queryFn: () => api<{ rows: Report[] }>('GET', '/api/v1/analytics-reports?limit=500'),
-  });
-  const boards = useQuery({
-    queryKey: ['dashboards'],
-    queryFn: () => api<{ rows: Array<{ id: string; name: string }> }>('GET', '/api/v1/analytics-dashboards'),
-  });
+  const catalog = useCatalog();
+  const reports = useReports();
+  const boards = useDashboards();
+  const runQuery = useRunQuery();
+  const save = useSaveReport();
+  const addWidget = useAddWidget();
   const [q, setQ] = useState({
     measure: 'count_events',
     measure_field: '',
@@ -114,16 +95,7 @@ export function ReportsPage() {
       period: q.period,
     };
   };
-  const run = async (def: Record<string, unknown>, period: Period) => {
-    const { period: _p, ...rest } = def;
-    const { from, to } = periodRange(period, 'UTC', Date.now());
-    return api<Result>('POST', '/api/v1/event-analytics/query', {
-      ...rest,
-      from: from.toISOString(),
-      to: to.toISOString(),
-      timezone: 'UTC',
-    });
-  };
+  const run = (definition: Record<string, unknown>, period: Period) => runQuery.mutateAsync({ definition, period });
   const fail = (err: unknown) => setMessage({ ok: false, text: errorSentence(err) });
   const set = (k: keyof typeof q) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setQ({ ...q, [k]: e.target.value });
@@ -241,13 +213,8 @@ export function ReportsPage() {
                 type="button"
                 onClick={async () => {
                   try {
-                    await api('POST', '/api/v1/analytics-reports', {
-                      name,
-                      definition: definition(),
-                      visibility: 'org',
-                    });
+                    await save.mutateAsync({ name, definition: definition(), visibility: 'org' });
                     setMessage({ ok: true, text: `Saved "${name}".` });
-                    await qc.invalidateQueries({ queryKey: ['reports'] });
                   } catch (err) {
                     fail(err);
                   }
@@ -278,57 +245,61 @@ export function ReportsPage() {
       <h3>Saved</h3>
       <table className="list">
         <tbody>
-          {reports.data?.rows.map((r) => (
-            <tr key={r.id} data-report={r.name}>
-              <td>{r.name}</td>
-              <td className="meta">
-                {String(r.definition.measure)} by {String(r.definition.group_by ?? 'none')}
-              </td>
-              <td className="actions">
-                <button
-                  onClick={async () => {
-                    try {
-                      setRan({
-                        ...ran,
-                        [r.id]: await run(r.definition, (r.definition.period as Period) ?? 'last_24h'),
-                      });
-                    } catch (err) {
-                      fail(err);
-                    }
-                  }}
-                >
-                  Run
-                </button>
-                {ran[r.id] && <button onClick={() => saveCsv(r.name, ran[r.id]!)}>CSV</button>}
-                {isAdmin(me) && !!boards.data?.rows.length && (
-                  <select
-                    aria-label={`add ${r.name} to a dashboard`}
-                    value=""
-                    onChange={async (e) => {
+          {reports.data?.rows
+            .map((r) => ({ ...r, definition: fieldsOf(r.definition) }))
+            .map((r) => (
+              <tr key={r.id} data-report={r.name}>
+                <td>{r.name}</td>
+                <td className="meta">
+                  {String(r.definition.measure)} by {String(r.definition.group_by ?? 'none')}
+                </td>
+                <td className="actions">
+                  <button
+                    onClick={async () => {
                       try {
-                        await api('POST', `/api/v1/analytics-dashboards/${e.target.value}/widgets`, {
-                          report_id: r.id,
-                          title: r.name,
-                          visualization: r.definition.bucket && r.definition.bucket !== 'none' ? 'line' : 'bar',
+                        setRan({
+                          ...ran,
+                          [r.id]: await run(r.definition, (r.definition.period as Period) ?? 'last_24h'),
                         });
-                        setMessage({ ok: true, text: `Added "${r.name}" to the dashboard.` });
-                        await qc.invalidateQueries({ queryKey: ['dashboard'] });
                       } catch (err) {
                         fail(err);
                       }
                     }}
                   >
-                    <option value="">Add to dashboard…</option>
-                    {boards.data.rows.map((b) => (
-                      <option key={b.id} value={b.id}>
-                        {b.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </td>
-            </tr>
-          ))}
+                    Run
+                  </button>
+                  {ran[r.id] && <button onClick={() => saveCsv(r.name, ran[r.id]!)}>CSV</button>}
+                  {isAdmin(me) && !!boards.data?.rows.length && (
+                    <select
+                      aria-label={`add ${r.name} to a dashboard`}
+                      value=""
+                      onChange={async (e) => {
+                        try {
+                          await addWidget.mutateAsync({
+                            dashboard: e.target.value,
+                            body: {
+                              report_id: r.id,
+                              title: r.name,
+                              visualization: r.definition.bucket && r.definition.bucket !== 'none' ? 'line' : 'bar',
+                            },
+                          });
+                          setMessage({ ok: true, text: `Added "${r.name}" to the dashboard.` });
+                        } catch (err) {
+                          fail(err);
+                        }
+                      }}
+                    >
+                      <option value="">Add to dashboard…</option>
+                      {boards.data.rows.map((b) => (
+                        <option key={b.id} value={b.id}>
+                          {b.name}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </td>
+              </tr>
+            ))}
         </tbody>
       </table>
       {Object.entries(ran).map(([id, r]) => (

@@ -3,22 +3,9 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { Link, navigate } from '../../router.js';
 import { clip, text, when } from '../../lib/text.js';
+import type { Point, Result } from '../../api/analytics.js';
 
-export interface Point {
-  bucket: string | null;
-  key: string | null;
-  label: string | null;
-  value: number;
-  sample_count: number;
-}
-export interface Result {
-  group_by: string;
-  bucket: string;
-  from: string;
-  to: string;
-  points: Point[];
-  truncated: boolean;
-}
+export type { Point, Result } from '../../api/analytics.js';
 
 const COLOURS = [
   '#4ea1ff',
