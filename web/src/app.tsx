@@ -134,7 +134,7 @@ function Shell() {
       <main>
         <MeContext.Provider value={user}>
           <ErrorBoundary what="page" id={path} resetKey={path + search}>
-            <Suspense fallback={<p className="empty">Loading…</p>}>
+            <Suspense fallback={<p className="empty">Loading the page…</p>}>
               <Outlet />
             </Suspense>
           </ErrorBoundary>

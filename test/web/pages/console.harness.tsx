@@ -6,7 +6,7 @@
  * test file calls mockThePlane() once.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { setupServer } from 'msw/node';
@@ -96,10 +96,9 @@ export function openConsole(path: string, role: Role | null, ...handlers: Reques
   return { router, client };
 }
 
-/** The navigation's entries as a user reads them. */
-export async function navigation(): Promise<string[]> {
-  const nav = await screen.findByRole('navigation');
-  return [...nav.querySelectorAll('a')].map((a) => a.textContent ?? '');
+/** The page's own area (inside the shell, below the navigation), once the shell shows it. */
+export async function page() {
+  return within(await screen.findByRole('main'));
 }
 
 export { http, screen };

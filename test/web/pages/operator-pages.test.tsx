@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HttpResponse } from 'msw';
-import { answer, mockThePlane, never, openConsole, refused, reply, screen } from './console.harness.js';
+import { answer, mockThePlane, never, openConsole, page, refused, reply, screen } from './console.harness.js';
 import { CAMERA, camera, EVENT, event } from './fixtures.js';
 
 mockThePlane();
@@ -53,16 +53,16 @@ describe('the feed (/feed)', () => {
       }),
   );
   const cameras = answer('get', '/api/v1/cameras', { rows: [camera()], next: null });
-  const page = (rows: ReturnType<typeof event>[]) =>
+  const firstPage = (rows: ReturnType<typeof event>[]) =>
     answer('get', '/api/v1/events', { rows, next_ts: null, next_id: null, stream_cursor: 'g:42' });
 
   it('loading', async () => {
     openConsole('/feed', 'user', cameras, reply('get', '/api/v1/events', never));
-    expect(await screen.findByText('Loading…')).toBeTruthy();
+    expect(await (await page()).findByText('Loading…')).toBeTruthy();
   });
 
   it('empty: no event matches, the stream live', async () => {
-    openConsole('/feed', 'user', cameras, page([]), quietStream);
+    openConsole('/feed', 'user', cameras, firstPage([]), quietStream);
     expect(await screen.findByText('No event matches.')).toBeTruthy();
     expect(await screen.findByText('live')).toBeTruthy();
     expect(screen.getByText('0 events')).toBeTruthy();
@@ -80,7 +80,7 @@ describe('the feed (/feed)', () => {
 
   it('data: the count of the page and the filters of the URL', async () => {
     const second = event({ id: '0190c0de-0000-7000-8000-0000000000e2', occurred_at: '2026-11-25T09:00:00.000Z' });
-    openConsole('/feed?severity=warning', 'user', cameras, page([event(), second]), quietStream);
+    openConsole('/feed?severity=warning', 'user', cameras, firstPage([event(), second]), quietStream);
     expect(await screen.findByText('2 events')).toBeTruthy();
     // The filter of the address is the one the form shows.
     expect(document.querySelector<HTMLSelectElement>('select[name="severity"]')!.value).toBe('warning');
@@ -94,7 +94,7 @@ describe('a camera (/cameras/:id)', () => {
 
   it('loading', async () => {
     openConsole(path, 'user', reply('get', '/api/v1/cameras/{id}', never));
-    expect(await screen.findByText('Loading…')).toBeTruthy();
+    expect(await (await page()).findByText('Loading…')).toBeTruthy();
   });
 
   it('error: not found or not granted', async () => {
@@ -136,7 +136,7 @@ describe("an event's card (/events/:id)", () => {
 
   it('loading', async () => {
     openConsole(path, 'user', reply('get', '/api/v1/events/{id}', never));
-    expect(await screen.findByText('Loading…')).toBeTruthy();
+    expect(await (await page()).findByText('Loading…')).toBeTruthy();
   });
 
   it('error: not found or not granted', async () => {
