@@ -17,9 +17,11 @@ describe('a form the plane refuses (issue 22: words, not codes; nothing typed is
   it('module tokens: a 400 reserved_name is said in words and the typed name and rate stay', async () => {
     const sent: Array<{ method: string; url: string; body: unknown }> = [];
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      sent.push({ method: init?.method ?? 'GET', url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      if (init?.method === 'POST') return json(400, { error: 'reserved_name' });
+      // The typed client sends a Request; read it whole whichever way it came.
+      const req = new Request(input, init);
+      const text = await req.text();
+      sent.push({ method: req.method, url: req.url, body: text ? JSON.parse(text) : undefined });
+      if (req.method === 'POST') return json(400, { error: 'reserved_name' });
       return json(200, { rows: [] });
     }) as typeof fetch;
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
@@ -44,8 +46,8 @@ describe('a form the plane refuses (issue 22: words, not codes; nothing typed is
   });
 
   it('a network failure is said as such, and the typed name stays', async () => {
-    globalThis.fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method === 'POST') throw new TypeError('Failed to fetch');
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (new Request(input, init).method === 'POST') throw new TypeError('Failed to fetch');
       return json(200, { rows: [] });
     }) as typeof fetch;
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });

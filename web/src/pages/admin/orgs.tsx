@@ -1,16 +1,8 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
+import { useOrgEdits, useOrgs } from '../../hooks/use-orgs.js';
 
-interface Org {
-  id: string;
-  name: string;
-  max_cameras: number | null;
-  max_users: number | null;
-  attachment_quota_bytes: number | null;
-}
-const LIMITS: Array<[keyof Org, string]> = [
+const LIMITS: Array<['max_cameras' | 'max_users' | 'attachment_quota_bytes', string]> = [
   ['max_cameras', 'Cameras'],
   ['max_users', 'People'],
   ['attachment_quota_bytes', 'Evidence bytes'],
@@ -18,15 +10,14 @@ const LIMITS: Array<[keyof Org, string]> = [
 
 /** Organisations (superadmin): create, rename (on leaving the field), set the quotas (blank: unlimited), delete (its history is archived by the plane). */
 export function OrgsPage() {
-  const qc = useQueryClient();
-  const orgs = useQuery({ queryKey: ['orgs'], queryFn: () => api<{ rows: Org[] }>('GET', '/api/v1/orgs?limit=500') });
+  const orgs = useOrgs();
+  const edits = useOrgEdits();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const run = async (f: () => Promise<unknown>) => {
     setError(null);
     try {
       await f();
-      await qc.invalidateQueries({ queryKey: ['orgs'] });
     } catch (err) {
       setError(errorSentence(err));
     }
@@ -38,7 +29,7 @@ export function OrgsPage() {
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => api('POST', '/api/v1/orgs', { name }));
+          void run(() => edits.create.mutateAsync(name));
           setName('');
         }}
       >
@@ -69,7 +60,7 @@ export function OrgsPage() {
                   defaultValue={o.name}
                   onBlur={(e) => {
                     if (e.target.value && e.target.value !== o.name)
-                      void run(() => api('PATCH', `/api/v1/orgs/${o.id}`, { name: e.target.value }));
+                      void run(() => edits.change.mutateAsync({ id: o.id, body: { name: e.target.value } }));
                   }}
                 />
               </td>
@@ -82,7 +73,7 @@ export function OrgsPage() {
                     defaultValue={o[k] === null ? '' : String(o[k])}
                     onBlur={(e) => {
                       const v = e.target.value === '' ? null : Number(e.target.value);
-                      if (v !== o[k]) void run(() => api('PATCH', `/api/v1/orgs/${o.id}`, { [k]: v }));
+                      if (v !== o[k]) void run(() => edits.change.mutateAsync({ id: o.id, body: { [k]: v } }));
                     }}
                   />
                 </td>
@@ -91,7 +82,7 @@ export function OrgsPage() {
                 <button
                   onClick={() => {
                     if (confirm(`Delete ${o.name} and archive its history?`))
-                      void run(() => api('DELETE', `/api/v1/orgs/${o.id}`));
+                      void run(() => edits.remove.mutateAsync(o.id));
                   }}
                 >
                   Delete

@@ -1,16 +1,7 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
-
-interface Token {
-  id: string;
-  name: string;
-  rate_limit: number | null;
-  enabled: boolean;
-  created_at: string;
-  last_used_at: string | null;
-}
+import type { Token, TokenChange } from '../../api/tokens.js';
+import { useTokenEdits, useTokens } from '../../hooks/use-tokens.js';
 
 /** A secret shown once (creation, rotation): copy it now, it is never shown again. */
 function SecretOnce(props: { name: string; secret: string; onDone(): void }) {
@@ -40,50 +31,30 @@ function SecretOnce(props: { name: string; secret: string; onDone(): void }) {
 
 /** Module tokens of the caller's organisation (administrators): create, rename, rate, rotate, disable, delete. */
 export function TokensPage() {
-  const qc = useQueryClient();
-  const tokens = useQuery({
-    queryKey: ['module-tokens'],
-    queryFn: () => api<{ rows: Token[] }>('GET', '/api/v1/module-tokens'),
-  });
+  const tokens = useTokens();
+  const edits = useTokenEdits();
   const [name, setName] = useState('');
   const [rate, setRate] = useState('');
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const done = () => qc.invalidateQueries({ queryKey: ['module-tokens'] });
   const fail = (err: unknown) => setError(errorSentence(err));
-  const create = useMutation({
-    mutationFn: () =>
-      api<Token & { secret: string }>('POST', '/api/v1/module-tokens', {
-        name,
-        ...(rate ? { rate_limit: Number(rate) } : {}),
-      }),
-    onSuccess: (t) => {
-      setSecret({ name: t.name, secret: t.secret });
-      setName('');
-      setRate('');
-      setError(null);
-      void done();
-    },
-    onError: fail,
-  });
-  const rotate = useMutation({
-    mutationFn: (t: Token) => api<Token & { secret: string }>('POST', `/api/v1/module-tokens/${t.id}/rotate`),
-    onSuccess: (t) => {
-      setSecret({ name: t.name, secret: t.secret });
-      void done();
-    },
-    onError: fail,
-  });
-  const patch = useMutation({
-    mutationFn: (a: { id: string; body: Partial<Token> }) => api('PATCH', `/api/v1/module-tokens/${a.id}`, a.body),
-    onSuccess: done,
-    onError: fail,
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => api('DELETE', `/api/v1/module-tokens/${id}`),
-    onSuccess: done,
-    onError: fail,
-  });
+  const create = () =>
+    edits.create.mutate(
+      { name, ...(rate ? { rate_limit: Number(rate) } : {}) },
+      {
+        onSuccess: (t) => {
+          setSecret({ name: t.name, secret: t.secret });
+          setName('');
+          setRate('');
+          setError(null);
+        },
+        onError: fail,
+      },
+    );
+  const rotate = (t: Token) =>
+    edits.rotate.mutate(t.id, { onSuccess: (r) => setSecret({ name: r.name, secret: r.secret }), onError: fail });
+  const patch = (id: string, body: TokenChange) => edits.change.mutate({ id, body }, { onError: fail });
+  const remove = (id: string) => edits.remove.mutate(id, { onError: fail });
 
   return (
     <section className="admin">
@@ -97,7 +68,7 @@ export function TokensPage() {
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create();
         }}
       >
         <input
@@ -115,7 +86,7 @@ export function TokensPage() {
           value={rate}
           onChange={(e) => setRate(e.target.value)}
         />
-        <button type="submit" disabled={create.isPending}>
+        <button type="submit" disabled={edits.create.isPending}>
           Create token
         </button>
       </form>
@@ -145,13 +116,13 @@ export function TokensPage() {
                 <td>{t.last_used_at ? new Date(t.last_used_at).toLocaleString() : 'never'}</td>
                 <td>{t.enabled ? 'enabled' : 'disabled'}</td>
                 <td className="actions">
-                  <button onClick={() => rotate.mutate(t)}>Rotate</button>
-                  <button onClick={() => patch.mutate({ id: t.id, body: { enabled: !t.enabled } })}>
+                  <button onClick={() => rotate(t)}>Rotate</button>
+                  <button onClick={() => patch(t.id, { enabled: !t.enabled })}>
                     {t.enabled ? 'Disable' : 'Enable'}
                   </button>
                   <button
                     onClick={() => {
-                      if (confirm(`Delete ${t.name}? Its module can no longer send.`)) remove.mutate(t.id);
+                      if (confirm(`Delete ${t.name}? Its module can no longer send.`)) remove(t.id);
                     }}
                   >
                     Delete

@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
+import { useUsage } from '../../hooks/use-orgs.js';
 
-type Usage = Record<string, number | string | null>;
 const PAIRS: Array<[string, string, string]> = [
   ['Cameras', 'cameras_count', 'max_cameras'],
   ['People', 'users_count', 'max_users'],
@@ -14,10 +12,11 @@ const PAIRS: Array<[string, string, string]> = [
 
 /** The organisation's use against its quotas (GET /usage); over 80% is marked, as the monitoring guidance alerts. */
 export function UsagePage() {
-  const usage = useQuery({ queryKey: ['usage'], queryFn: () => api<Usage>('GET', '/api/v1/usage') });
+  const usage = useUsage();
   if (usage.isPending) return <p className="empty">Loading…</p>;
   if (usage.isError) return <p className="error">The usage could not be read.</p>;
-  const u = usage.data;
+  // Read by name from the table above: counts and quotas (null: unlimited).
+  const u = usage.data as Record<string, unknown>;
   return (
     <section className="admin">
       <h2>Usage of {String(u.org_name)}</h2>
