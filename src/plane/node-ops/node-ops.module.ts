@@ -5,7 +5,7 @@ import type { NodeClient } from '../nodes/node-client.js';
 import { noJobs, type DomainParts } from '../http/module.js';
 import { NodeOpsService } from './node-ops.service.js';
 import { nodeOpsRoutes } from './node-ops.routes.js';
-import { NODE_OPS_TIMEOUT_MS } from './node-client.js';
+import { NODE_OPS_TIMEOUT_MS } from './route-error.js';
 
 /** The per-node routes of document 4 §9 (superadmin): requests forwarded to one node with its write token. */
 export function createNodeOps(deps: {

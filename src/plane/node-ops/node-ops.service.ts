@@ -4,7 +4,7 @@ import type { Principal } from '../http/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import type { NodeCall, NodesService } from '../nodes/nodes.service.js';
-import { asRouteError, NODE_OPS_TIMEOUT_MS } from './node-client.js';
+import { asRouteError, NODE_OPS_TIMEOUT_MS } from './route-error.js';
 import { NodeCallFailure, type NodeClient, type NodeEndpoint, type NodeRollback } from '../nodes/node-client.js';
 import { logLevelOf } from './log-level.js';
 import type { GlobalsChange, NodeLogsArgs } from './node-ops.schemas.js';
@@ -141,7 +141,7 @@ export class NodeOpsService {
 
   /**
    * One call to the node under the routes' time-out, its failure as the route answers it
-   * (node-client.ts `asRouteError`). `refused`: the statuses by which the node refuses a change as
+   * (`asRouteError` in route-error.ts). `refused`: the statuses by which the node refuses a change as
    * the caller's to fix, answered as 400 node_rejected. The node's URL is checked first (500
    * url_build_failed).
    */

@@ -95,7 +95,7 @@ export interface NodeClientOptions {
   maxPollReplyBytes: number;
 }
 
-export const NODE_CLIENT_DEFAULTS: NodeClientOptions = {
+const NODE_CLIENT_DEFAULTS: NodeClientOptions = {
   timeoutMs: 5000,
   maxReplyBytes: 16 * 1024 * 1024,
   maxPollReplyBytes: 8 << 20,

@@ -19,8 +19,9 @@ export class NodeExchangeFailure extends Error {
 
 /**
  * One exchange with a node with its write token, the transport under the plane's one node client
- * (node-client.ts): the status and the whole body, at most `maxBytes` of it. Redirects are not followed (a 3xx is a status like any other). Rejects with
- * a NodeExchangeFailure whose kind is a fixed word: no URL, header or body text in it.
+ * (node-client.ts): the status and the whole body, at most `maxBytes` of it. Redirects are not
+ * followed (a 3xx is a status like any other). Rejects with a NodeExchangeFailure whose kind is a
+ * fixed word: no URL, header or body text in it.
  */
 export function exchange(
   url: URL,
