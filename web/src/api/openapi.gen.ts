@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the session signing key: every session token stops verifying at once
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 500 rotate_failed; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -67,6 +67,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description rotate_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rotate_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -107,7 +121,7 @@ export interface paths {
         };
         /**
          * Dashboards you may read
-         * @description Errors: 403 cross_org. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -159,6 +173,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -187,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Create a dashboard (administrators)
-         * @description Errors: 400 analytics_bad_name, analytics_bad_timezone, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience; 403 forbidden, cross_org; 409 max_dashboards_reached, already_exists. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 analytics_bad_name, analytics_bad_timezone, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, bad_request; 401 unauthorized; 403 forbidden, cross_org; 404 not_found; 409 max_dashboards_reached, already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -234,6 +262,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_name, analytics_bad_timezone, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_name" | "analytics_bad_timezone" | "analytics_bad_period" | "analytics_bad_visibility" | "analytics_dashboard_audience_required" | "analytics_dashboard_audience_limit" | "analytics_dashboard_bad_audience" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -243,6 +285,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description max_dashboards_reached, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "max_dashboards_reached" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -288,7 +372,7 @@ export interface paths {
         };
         /**
          * One dashboard with widgets and audience_users
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -358,6 +442,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -387,7 +485,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a dashboard and its widgets
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -427,6 +525,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -456,7 +582,7 @@ export interface paths {
         head?: never;
         /**
          * Change a dashboard (last read revision required)
-         * @description Errors: the create codes; 409 stale_revision, analytics_dashboard_visibility; 403; 404. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 analytics_bad_name, analytics_bad_timezone, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, bad_request; 401 unauthorized; 403 forbidden, cross_org; 404 not_found; 409 stale_revision, analytics_dashboard_visibility, already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -506,6 +632,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_name, analytics_bad_timezone, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_name" | "analytics_bad_timezone" | "analytics_bad_period" | "analytics_bad_visibility" | "analytics_dashboard_audience_required" | "analytics_dashboard_audience_limit" | "analytics_dashboard_bad_audience" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -515,6 +655,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description stale_revision, analytics_dashboard_visibility, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "stale_revision" | "analytics_dashboard_visibility" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -558,7 +740,7 @@ export interface paths {
         put?: never;
         /**
          * Add a widget
-         * @description Errors: 400 analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, analytics_bad_options, analytics_bad_layout, analytics_bad_position, and the analytics query codes of an inline definition; 404; 409 analytics_widget_limit (32). Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description analytics_widget_limit: the dashboard has 32 widgets. Errors: 400 analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, analytics_bad_options, analytics_bad_layout, analytics_bad_position, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request; 401 unauthorized; 403 forbidden; 404 not_found; 409 analytics_widget_limit; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -606,6 +788,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, analytics_bad_options, analytics_bad_layout, analytics_bad_position, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_widget_source" | "analytics_report_not_found" | "analytics_report_visibility" | "analytics_bad_name" | "analytics_bad_visualization" | "analytics_bad_options" | "analytics_bad_layout" | "analytics_bad_position" | "analytics_bad_range" | "analytics_bad_timezone" | "analytics_version_unsupported" | "analytics_top_limit" | "analytics_field_required" | "active_semantics_cannot_bucket" | "analytics_filter_too_large" | "analytics_bad_detector" | "analytics_bad_severity" | "analytics_bad_category" | "analytics_field_bad_key" | "analytics_field_bad_filter" | "analytics_field_not_found" | "analytics_field_operator_type" | "analytics_field_filter_type" | "analytics_custom_field_requires_org" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -615,6 +811,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description analytics_widget_limit */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_widget_limit";
                         } & {
                             [key: string]: unknown;
                         };
@@ -660,7 +898,7 @@ export interface paths {
         };
         /**
          * Saved reports you may read
-         * @description Errors: 403 cross_org. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -712,6 +950,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -740,7 +992,7 @@ export interface paths {
         put?: never;
         /**
          * Save a report (administrators)
-         * @description definition: an analytics query body without org_id, from, to, plus period. Errors: 400 analytics_bad_name, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, the analytics query codes; 403 forbidden, cross_org; 409 max_reports_reached, already_exists. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description definition: an analytics query body without org_id, from, to, plus period. Errors: 400 analytics_bad_name, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request; 401 unauthorized; 403 forbidden, cross_org; 404 not_found; 409 max_reports_reached, already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -781,6 +1033,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_name, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_name" | "analytics_bad_period" | "analytics_bad_visibility" | "analytics_dashboard_audience_required" | "analytics_dashboard_audience_limit" | "analytics_dashboard_bad_audience" | "analytics_bad_range" | "analytics_bad_timezone" | "analytics_version_unsupported" | "analytics_top_limit" | "analytics_field_required" | "active_semantics_cannot_bucket" | "analytics_filter_too_large" | "analytics_bad_detector" | "analytics_bad_severity" | "analytics_bad_category" | "analytics_field_bad_key" | "analytics_field_bad_filter" | "analytics_field_not_found" | "analytics_field_operator_type" | "analytics_field_filter_type" | "analytics_custom_field_requires_org" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -790,6 +1056,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description max_reports_reached, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "max_reports_reached" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -835,7 +1143,7 @@ export interface paths {
         };
         /**
          * One saved report (404 when invisible)
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -883,6 +1191,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -912,7 +1234,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a saved report
-         * @description Errors: 409 still_referenced (a widget shows it); 403; 404. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description still_referenced: a widget shows it. Errors: 401 unauthorized; 403 forbidden; 404 not_found; 409 still_referenced; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -952,6 +1274,48 @@ export interface paths {
                         };
                     };
                 };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description still_referenced */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "still_referenced";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -981,7 +1345,7 @@ export interface paths {
         head?: never;
         /**
          * Change a saved report (last read revision required)
-         * @description Errors: the create codes; 400 analytics_report_visibility (a dashboard showing it would expose it); 409 stale_revision; 404. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description analytics_report_visibility: a dashboard showing it would expose it. Errors: 400 analytics_bad_name, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request, analytics_report_visibility; 401 unauthorized; 403 forbidden, cross_org; 404 not_found; 409 stale_revision, already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -1025,6 +1389,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_name, analytics_bad_period, analytics_bad_visibility, analytics_dashboard_audience_required, analytics_dashboard_audience_limit, analytics_dashboard_bad_audience, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request, analytics_report_visibility */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_name" | "analytics_bad_period" | "analytics_bad_visibility" | "analytics_dashboard_audience_required" | "analytics_dashboard_audience_limit" | "analytics_dashboard_bad_audience" | "analytics_bad_range" | "analytics_bad_timezone" | "analytics_version_unsupported" | "analytics_top_limit" | "analytics_field_required" | "active_semantics_cannot_bucket" | "analytics_filter_too_large" | "analytics_bad_detector" | "analytics_bad_severity" | "analytics_bad_category" | "analytics_field_bad_key" | "analytics_field_bad_filter" | "analytics_field_not_found" | "analytics_field_operator_type" | "analytics_field_filter_type" | "analytics_custom_field_requires_org" | "bad_request" | "analytics_report_visibility";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -1034,6 +1412,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description stale_revision, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "stale_revision" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1075,7 +1495,7 @@ export interface paths {
         };
         /**
          * Run a saved report over its period in a time zone (default the definition's)
-         * @description Errors: 400 analytics_bad_timezone and the analytics query codes; 404; 429 analytics_busy {scope, retry_after}; 503 analytics_deadline {retry_after}. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description analytics_busy carries scope and retry_after, analytics_deadline retry_after. Errors: 400 analytics_bad_timezone, analytics_bad_range, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request; 401 unauthorized; 404 not_found; 429 analytics_busy; 503 db_unavailable, db_busy, analytics_deadline.
          */
         get: {
             parameters: {
@@ -1127,6 +1547,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_timezone, analytics_bad_range, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_timezone" | "analytics_bad_range" | "analytics_version_unsupported" | "analytics_top_limit" | "analytics_field_required" | "active_semantics_cannot_bucket" | "analytics_filter_too_large" | "analytics_bad_detector" | "analytics_bad_severity" | "analytics_bad_category" | "analytics_field_bad_key" | "analytics_field_bad_filter" | "analytics_field_not_found" | "analytics_field_operator_type" | "analytics_field_filter_type" | "analytics_custom_field_requires_org" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -1141,7 +1575,35 @@ export interface paths {
                         };
                     };
                 };
-                /** @description db_unavailable, db_busy */
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description analytics_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy, analytics_deadline */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1149,7 +1611,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "db_unavailable" | "db_busy";
+                            error: "db_unavailable" | "db_busy" | "analytics_deadline";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1186,7 +1648,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a widget
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -1226,6 +1688,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -1255,7 +1745,7 @@ export interface paths {
         head?: never;
         /**
          * Change a widget (last read revision required)
-         * @description Rights through the owning dashboard. Errors: 400 analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, analytics_bad_options, analytics_bad_layout, analytics_bad_position, and the analytics query codes of an inline definition; 409 stale_revision; 403; 404. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Rights through the owning dashboard. Errors: 400 analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, analytics_bad_options, analytics_bad_layout, analytics_bad_position, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request; 401 unauthorized; 403 forbidden; 404 not_found; 409 stale_revision; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -1304,6 +1794,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_widget_source, analytics_report_not_found, analytics_report_visibility, analytics_bad_name, analytics_bad_visualization, analytics_bad_options, analytics_bad_layout, analytics_bad_position, analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_widget_source" | "analytics_report_not_found" | "analytics_report_visibility" | "analytics_bad_name" | "analytics_bad_visualization" | "analytics_bad_options" | "analytics_bad_layout" | "analytics_bad_position" | "analytics_bad_range" | "analytics_bad_timezone" | "analytics_version_unsupported" | "analytics_top_limit" | "analytics_field_required" | "active_semantics_cannot_bucket" | "analytics_filter_too_large" | "analytics_bad_detector" | "analytics_bad_severity" | "analytics_bad_category" | "analytics_field_bad_key" | "analytics_field_bad_filter" | "analytics_field_not_found" | "analytics_field_operator_type" | "analytics_field_filter_type" | "analytics_custom_field_requires_org" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -1313,6 +1817,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description stale_revision */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "stale_revision";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1356,7 +1902,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one evidence attachment (module token): the raw body is the bytes, Content-Type is kept
-         * @description 413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation's attachment_quota_bytes; 507 evidence_storage_full while the evidence storage is at or above its critical watermark. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description 413 attachment_too_large over 16 MiB; 507 attachment_quota_exceeded over the organisation's attachment_quota_bytes; 507 evidence_storage_full while the evidence storage is at or above its critical watermark. Errors: 401 unauthorized; 413 attachment_too_large; 429 attachment_upload_busy; 503 db_unavailable, db_busy; 507 attachment_quota_exceeded, evidence_storage_full.
          */
         post: {
             parameters: {
@@ -1395,6 +1941,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description attachment_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "attachment_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description attachment_upload_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "attachment_upload_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -1404,6 +1978,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description attachment_quota_exceeded, evidence_storage_full */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "attachment_quota_exceeded" | "evidence_storage_full";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1435,7 +2023,7 @@ export interface paths {
         };
         /**
          * Download an attachment (exact Content-Length, 64 KiB frames, no-store); audited as data.blob_download
-         * @description Errors: 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 429 event_response_busy. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description not_found: absent or outside your rights; object_gone: the bytes are gone. Errors: 401 unauthorized; 404 not_found, object_gone; 410 archived_data_expired; 429 event_response_busy; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -1467,6 +2055,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found, object_gone */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found" | "object_gone";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description archived_data_expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "archived_data_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_response_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_response_busy";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1514,7 +2144,7 @@ export interface paths {
         };
         /**
          * A small JPEG preview of an image or video attachment (exact Content-Length, 64 KiB frames, no-store)
-         * @description Built in the background after upload; audited as data.blob_download with preview true. Errors: 404 no_preview (type without a preview, not built yet or build failed: retry later), 404 not_found (absent or outside your rights), 404 object_gone (bytes gone), 410 archived_data_expired (purged), 429 event_response_busy (the 4 response slots shared with downloads). Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Built in the background after upload; audited as data.blob_download with preview true. no_preview: a type without a preview, not built yet or build failed (retry later); not_found: absent or outside your rights; object_gone: the bytes are gone; archived_data_expired: purged; event_response_busy: the 4 response slots shared with downloads. Errors: 401 unauthorized; 404 no_preview, not_found, object_gone; 410 archived_data_expired; 429 event_response_busy; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -1546,6 +2176,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description no_preview, not_found, object_gone */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "no_preview" | "not_found" | "object_gone";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description archived_data_expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "archived_data_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_response_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_response_busy";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1593,7 +2265,7 @@ export interface paths {
         };
         /**
          * Audit records, newest first
-         * @description Errors: 400 bad_limit; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_audit_cursor, bad_audit_range, bad_audit_action, bad_audit_object_type, audit_search_must_be_2_to_128_chars, audit_search_requires_explicit_range, audit_search_range_max_31_days, bad_limit; 401 unauthorized; 403 audit is not visible to operators, cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -1655,7 +2327,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_limit */
+                /** @description bad_audit_cursor, bad_audit_range, bad_audit_action, bad_audit_object_type, audit_search_must_be_2_to_128_chars, audit_search_requires_explicit_range, audit_search_range_max_31_days, bad_limit */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1663,7 +2335,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_limit";
+                            error: "bad_audit_cursor" | "bad_audit_range" | "bad_audit_action" | "bad_audit_object_type" | "audit_search_must_be_2_to_128_chars" | "audit_search_requires_explicit_range" | "audit_search_range_max_31_days" | "bad_limit";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1678,6 +2350,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description audit is not visible to operators, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "audit is not visible to operators" | "cross_org";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1725,7 +2411,7 @@ export interface paths {
         };
         /**
          * One record with params
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 audit is not visible to operators, cross_org; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -1789,6 +2475,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description audit is not visible to operators, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "audit is not visible to operators" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -1831,7 +2545,7 @@ export interface paths {
         };
         /**
          * The closed action vocabulary
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 audit is not visible to operators; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -1862,6 +2576,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description audit is not visible to operators */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "audit is not visible to operators";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1909,7 +2637,7 @@ export interface paths {
         };
         /**
          * CSV export of 500 records
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_audit_cursor, bad_audit_range, bad_audit_action, bad_audit_object_type, audit_search_must_be_2_to_128_chars, audit_search_requires_explicit_range, audit_search_range_max_31_days; 401 unauthorized; 403 audit is not visible to operators, cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -1936,6 +2664,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description bad_audit_cursor, bad_audit_range, bad_audit_action, bad_audit_object_type, audit_search_must_be_2_to_128_chars, audit_search_requires_explicit_range, audit_search_range_max_31_days */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_audit_cursor" | "bad_audit_range" | "bad_audit_action" | "bad_audit_object_type" | "audit_search_must_be_2_to_128_chars" | "audit_search_requires_explicit_range" | "audit_search_range_max_31_days";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -1945,6 +2687,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description audit is not visible to operators, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "audit is not visible to operators" | "cross_org";
                         } & {
                             [key: string]: unknown;
                         };
@@ -1992,7 +2748,7 @@ export interface paths {
         };
         /**
          * Live audit records (SSE, cursor g:<number>)
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_audit_cursor, bad_audit_range, bad_audit_action, bad_audit_object_type, audit_search_must_be_2_to_128_chars, audit_search_requires_explicit_range, audit_search_range_max_31_days; 401 unauthorized; 403 audit is not visible to operators, cross_org; 429 live_stream_capacity; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -2006,6 +2762,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description bad_audit_cursor, bad_audit_range, bad_audit_action, bad_audit_object_type, audit_search_must_be_2_to_128_chars, audit_search_requires_explicit_range, audit_search_range_max_31_days */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_audit_cursor" | "bad_audit_range" | "bad_audit_action" | "bad_audit_object_type" | "audit_search_must_be_2_to_128_chars" | "audit_search_requires_explicit_range" | "audit_search_range_max_31_days";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -2015,6 +2785,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description audit is not visible to operators, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "audit is not visible to operators" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description live_stream_capacity */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "live_stream_capacity";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2064,7 +2862,7 @@ export interface paths {
         put?: never;
         /**
          * Open a 12 h session
-         * @description Errors: 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_login; 401 invalid_credentials; 429 too_many_login_attempts; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -2102,6 +2900,48 @@ export interface paths {
                                 org_id: string;
                                 role: string;
                             };
+                        };
+                    };
+                };
+                /** @description bad_login */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_login";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description invalid_credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_credentials";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description too_many_login_attempts */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "too_many_login_attempts";
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -2410,7 +3250,7 @@ export interface paths {
         put?: never;
         /**
          * Add a camera on a node (status unavailable until its node serves it)
-         * @description Errors: 400 bad_name, unknown_node, bad_org, bad_source_url, unknown_tag, bad_recording, unknown_field, bad_request; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_org, unknown_node, unknown_tag, bad_source_url, bad_name, bad_org, bad_recording, unknown_field, bad_request; 401 unauthorized; 403 forbidden, cross_org; 409 max_cameras_reached, already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -2472,7 +3312,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_name, unknown_node, bad_org, bad_source_url, unknown_tag, bad_recording, unknown_field, bad_request */
+                /** @description unknown_org, unknown_node, unknown_tag, bad_source_url, bad_name, bad_org, bad_recording, unknown_field, bad_request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2480,7 +3320,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_name" | "unknown_node" | "bad_org" | "bad_source_url" | "unknown_tag" | "bad_recording" | "unknown_field" | "bad_request";
+                            error: "unknown_org" | "unknown_node" | "unknown_tag" | "bad_source_url" | "bad_name" | "bad_org" | "bad_recording" | "unknown_field" | "bad_request";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2500,7 +3340,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2508,7 +3348,21 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description max_cameras_reached, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "max_cameras_reached" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2554,7 +3408,7 @@ export interface paths {
         };
         /**
          * One camera the caller may see (404 otherwise)
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -2613,6 +3467,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -2642,7 +3510,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a camera with its tags and grants
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -2698,6 +3566,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -2727,7 +3609,7 @@ export interface paths {
         head?: never;
         /**
          * Change a camera; tag_ids replaces its tags; a source sent back masked (***) is kept as stored
-         * @description Errors: 400 bad_request, bad_name, unknown_node, bad_source_url, unknown_tag, bad_recording, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_node, unknown_tag, bad_source_url, bad_request, bad_name, bad_recording, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -2790,7 +3672,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_name, unknown_node, bad_source_url, unknown_tag, bad_recording, unknown_field */
+                /** @description unknown_node, unknown_tag, bad_source_url, bad_request, bad_name, bad_recording, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2798,7 +3680,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_name" | "unknown_node" | "bad_source_url" | "unknown_tag" | "bad_recording" | "unknown_field";
+                            error: "unknown_node" | "unknown_tag" | "bad_source_url" | "bad_request" | "bad_name" | "bad_recording" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2827,6 +3709,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2870,7 +3766,7 @@ export interface paths {
         put?: never;
         /**
          * A viewer token for the camera's node (live, or a recorded range for playback); audited view.live / view.playback
-         * @description Errors: 400 bad_request, bad_profile, bad_intent, bad_range, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_profile, bad_range, bad_request, bad_intent, unknown_field; 401 unauthorized; 404 not_found; 409 viewer_secret_unset; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -2913,7 +3809,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_profile, bad_intent, bad_range, unknown_field */
+                /** @description bad_profile, bad_range, bad_request, bad_intent, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2921,7 +3817,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_profile" | "bad_intent" | "bad_range" | "unknown_field";
+                            error: "bad_profile" | "bad_range" | "bad_request" | "bad_intent" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2936,6 +3832,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description viewer_secret_unset */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "viewer_secret_unset";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2981,7 +3905,7 @@ export interface paths {
         };
         /**
          * A cleanup job; done when finished_at is set, a failed run has last_error (404 not_found)
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -3057,6 +3981,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -3097,7 +4035,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3107,14 +4048,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3131,7 +4073,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3141,14 +4086,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3165,7 +4111,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3175,14 +4124,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3199,7 +4149,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -3209,14 +4162,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3235,7 +4189,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -3245,14 +4202,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3278,7 +4236,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3288,14 +4249,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3312,7 +4274,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3322,14 +4287,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3346,7 +4312,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3356,14 +4325,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3380,7 +4350,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -3390,14 +4363,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3416,7 +4390,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -3426,14 +4403,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3459,7 +4437,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3469,14 +4450,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3493,7 +4475,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3503,14 +4488,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3527,7 +4513,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3537,14 +4526,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3561,7 +4551,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -3571,14 +4564,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3597,7 +4591,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -3607,14 +4604,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3642,7 +4640,7 @@ export interface paths {
         };
         /**
          * Enabled templates (system first, at most 512) and their analytics fields
-         * @description Errors: 403 cross_org. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -3696,6 +4694,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -3740,7 +4752,7 @@ export interface paths {
         put?: never;
         /**
          * One aggregate over the events in a range, by group and calendar bucket of the time zone
-         * @description Errors: 400 analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org; 403 cross_org; 429 analytics_busy {scope: global or org, retry_after} (no analytics slot free in this process or for the organisation); 503 analytics_deadline {retry_after} (the statement reached its deadline in PostgreSQL). Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description analytics_busy {scope: global or org, retry_after}: no analytics slot free in this process or for the organisation; analytics_deadline {retry_after}: the statement reached its deadline in PostgreSQL. Errors: 400 analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request; 401 unauthorized; 403 cross_org; 429 analytics_busy; 503 db_unavailable, db_busy, analytics_deadline.
          */
         post: {
             parameters: {
@@ -3829,6 +4841,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_range, analytics_bad_timezone, analytics_version_unsupported, analytics_top_limit, analytics_field_required, active_semantics_cannot_bucket, analytics_filter_too_large, analytics_bad_detector, analytics_bad_severity, analytics_bad_category, analytics_field_bad_key, analytics_field_bad_filter, analytics_field_not_found, analytics_field_operator_type, analytics_field_filter_type, analytics_custom_field_requires_org, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_range" | "analytics_bad_timezone" | "analytics_version_unsupported" | "analytics_top_limit" | "analytics_field_required" | "active_semantics_cannot_bucket" | "analytics_filter_too_large" | "analytics_bad_detector" | "analytics_bad_severity" | "analytics_bad_category" | "analytics_field_bad_key" | "analytics_field_bad_filter" | "analytics_field_not_found" | "analytics_field_operator_type" | "analytics_field_filter_type" | "analytics_custom_field_requires_org" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -3843,7 +4869,35 @@ export interface paths {
                         };
                     };
                 };
-                /** @description db_unavailable, db_busy */
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description analytics_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy, analytics_deadline */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3851,7 +4905,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "db_unavailable" | "db_busy";
+                            error: "db_unavailable" | "db_busy" | "analytics_deadline";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3885,7 +4939,7 @@ export interface paths {
         put?: never;
         /**
          * Up to 32 queries; a failing query answers inside its result; stream_cursor is taken before the queries run
-         * @description Errors: 400 analytics_bad_batch (empty, more than 32, key not 1..128 characters); 403 cross_org; 503 db_unavailable; 429 analytics_busy {scope: global or org, retry_after} (no analytics slot free in this process or for the organisation); 503 analytics_deadline {retry_after} (the statement reached its deadline in PostgreSQL): the batch holds one slot, its statements share a budget of 30 s. Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description analytics_bad_batch: empty, more than 32, or a key not 1..128 characters; analytics_busy {scope: global or org, retry_after}: no analytics slot free in this process or for the organisation; analytics_deadline {retry_after}: the statement reached its deadline in PostgreSQL: the batch holds one slot, its statements share a budget of 30 s. Errors: 400 analytics_bad_batch, bad_request; 401 unauthorized; 403 cross_org; 429 analytics_busy; 503 db_unavailable, db_busy, analytics_deadline.
          */
         post: {
             parameters: {
@@ -3949,6 +5003,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description analytics_bad_batch, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_bad_batch" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -3963,7 +5031,35 @@ export interface paths {
                         };
                     };
                 };
-                /** @description db_unavailable, db_busy */
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description analytics_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "analytics_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy, analytics_deadline */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3971,7 +5067,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "db_unavailable" | "db_busy";
+                            error: "db_unavailable" | "db_busy" | "analytics_deadline";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4003,7 +5099,7 @@ export interface paths {
         };
         /**
          * The event feed, newest first; next page with after_ts=<next_ts>&after_id=<next_id>
-         * @description Without severity parameters debug events are hidden; they appear when a bound reaches zero. `q` searches free words (two letters or digits each), "quoted phrases" and field:value over template fields. Errors: bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, cross_org; 422 event_search_too_broad {candidate_limit}; 429 event_search_busy {retry_after}; 503 event_search_deadline {retry_after}. The session token may come as `token` here only (browser event sources); the Authorization header wins. Errors: 400 bad_org, bad_event_range, bad_request, bad_event_cursor, bad_limit, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Without severity parameters debug events are hidden; they appear when a bound reaches zero. `q` searches free words (two letters or digits each), "quoted phrases" and field:value over template fields. The session token may come as `token` here only (browser event sources); the Authorization header wins. event_search_too_broad carries candidate_limit; event_search_busy and event_search_deadline retry_after. Errors: 400 bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, bad_org, bad_request, bad_limit, unknown_field; 401 unauthorized; 403 cross_org; 422 event_search_too_broad; 429 event_search_busy; 503 db_unavailable, db_busy, event_search_deadline.
          */
         get: {
             parameters: {
@@ -4086,7 +5182,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_org, bad_event_range, bad_request, bad_event_cursor, bad_limit, unknown_field */
+                /** @description bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, bad_org, bad_request, bad_limit, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4094,7 +5190,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_org" | "bad_event_range" | "bad_request" | "bad_event_cursor" | "bad_limit" | "unknown_field";
+                            error: "bad_event_cursor" | "bad_event_range" | "bad_severity" | "bad_severity_range" | "bad_category" | "event_search_too_short" | "bad_org" | "bad_request" | "bad_limit" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4114,7 +5210,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description db_unavailable, db_busy */
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_search_too_broad */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_search_too_broad";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_search_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_search_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy, event_search_deadline */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4122,7 +5260,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "db_unavailable" | "db_busy";
+                            error: "db_unavailable" | "db_busy" | "event_search_deadline";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4142,7 +5280,7 @@ export interface paths {
         put?: never;
         /**
          * Upload 1..500 events (module token, body at most 8 MiB)
-         * @description Each item is answered in `results` by index, with its id or an item error (bad_item, unknown_field, bad_detector, bad_occurred_at, occurred_at_out_of_range, bad_camera_id, unknown_camera, bad_severity, bad_confidence, bad_interval, bad_ended_at, bad_subject, bad_ext_id, bad_detector_title, bad_payload, payload_too_large, bad_attachments, unknown_attachment, attachment_camera_mismatch); a bad item does not fail the batch. The same ext_id from the same token returns the first event's id and changes nothing. Over the token's rate: 429 rate_limited with retry_after and Retry-After. Errors: 400 bad_events, unknown_field, bad_request; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Each item is answered in `results` by index, with its id or an item error (bad_item, unknown_field, bad_detector, bad_occurred_at, occurred_at_out_of_range, bad_camera_id, unknown_camera, bad_severity, bad_confidence, bad_interval, bad_ended_at, bad_subject, bad_ext_id, bad_detector_title, bad_payload, payload_too_large, bad_attachments, unknown_attachment, attachment_camera_mismatch); a bad item does not fail the batch. The same ext_id from the same token returns the first event's id and changes nothing. Over the token's rate: 429 rate_limited with retry_after and Retry-After. Errors: 400 bad_events, unknown_field, bad_request; 401 unauthorized; 429 rate_limited; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -4216,6 +5354,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -4256,7 +5408,7 @@ export interface paths {
         };
         /**
          * One event card (404 for an unknown id, an id of another shape, or an event outside your rights)
-         * @description Errors: 404 not_found, 410 archived_data_expired, 429 event_response_busy (the 4 response slots shared with attachments and previews), 500 response_encode_failed (the card could not be encoded). Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description event_response_busy: the 4 response slots shared with attachments and previews are taken; response_encode_failed: the card could not be encoded. Errors: 401 unauthorized; 404 not_found; 410 archived_data_expired; 429 event_response_busy; 500 response_encode_failed; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -4333,6 +5485,62 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description archived_data_expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "archived_data_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_response_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_response_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description response_encode_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "response_encode_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -4365,7 +5573,7 @@ export interface paths {
         head?: never;
         /**
          * Close an open interval event: its organisation's administrator, or the module token that created it
-         * @description Errors: 400 not_interval, bad_ended_at, "ended_at is before occurred_at", "ended_at is in the future"; 403 forbidden; 404 not_found; 409 already_closed. Errors: 400 bad_request, bad_ended_at, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 not_interval, bad_ended_at, ended_at is before occurred_at, ended_at is in the future, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 already_closed; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -4406,7 +5614,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_ended_at, unknown_field */
+                /** @description not_interval, bad_ended_at, ended_at is before occurred_at, ended_at is in the future, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4414,7 +5622,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_ended_at" | "unknown_field";
+                            error: "not_interval" | "bad_ended_at" | "ended_at is before occurred_at" | "ended_at is in the future" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4429,6 +5637,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_closed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_closed";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4472,7 +5722,7 @@ export interface paths {
         put?: never;
         /**
          * Star an event (seen by everyone who sees it)
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 404 not_found; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -4513,6 +5763,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -4540,7 +5804,7 @@ export interface paths {
         };
         /**
          * Remove the star of an event
-         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -4576,6 +5840,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4620,7 +5898,7 @@ export interface paths {
         };
         /**
          * The previous (earlier) or next (later) event of one camera relative to a playback position
-         * @description No feed filters (debug events included). With anchor_id the comparison with (anchor, anchor_id) is strict; without it an event at the anchor time counts. A camera outside your rights answers {event: null}. Errors: bad_direction, bad_excluded_detectors, bad_anchor, bad_camera. Errors: 400 bad_camera, bad_anchor, bad_direction, bad_excluded_detectors, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description No feed filters (debug events included). With anchor_id the comparison with (anchor, anchor_id) is strict; without it an event at the anchor time counts. A camera outside your rights answers {event: null}. Errors: 400 bad_direction, bad_excluded_detectors, bad_anchor, bad_camera, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -4683,7 +5961,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_camera, bad_anchor, bad_direction, bad_excluded_detectors, unknown_field */
+                /** @description bad_direction, bad_excluded_detectors, bad_anchor, bad_camera, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4691,7 +5969,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_camera" | "bad_anchor" | "bad_direction" | "bad_excluded_detectors" | "unknown_field";
+                            error: "bad_direction" | "bad_excluded_detectors" | "bad_anchor" | "bad_camera" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4753,7 +6031,7 @@ export interface paths {
         };
         /**
          * The key of the next (older, below) or previous (newer, above) row of the current feed result
-         * @description Every feed parameter, plus the current row (anchor = its occurred_at, anchor_id = its id) and direction. after_ts/after_id and limit do not bound the move. Errors: bad_direction, bad_anchor, the feed's filter errors, cross_org; with q: event_search_too_short, 422 event_search_too_broad, 429 event_search_busy, 503 event_search_deadline. Errors: 400 bad_org, bad_event_range, bad_request, bad_event_cursor, bad_limit, bad_anchor, bad_direction, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Every feed parameter, plus the current row (anchor = its occurred_at, anchor_id = its id) and direction. after_ts/after_id and limit do not bound the move. The search codes only with q. Errors: 400 bad_direction, bad_anchor, bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, bad_org, bad_request, bad_limit, unknown_field; 401 unauthorized; 403 cross_org; 422 event_search_too_broad; 429 event_search_busy; 503 db_unavailable, db_busy, event_search_deadline.
          */
         get: {
             parameters: {
@@ -4810,7 +6088,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_org, bad_event_range, bad_request, bad_event_cursor, bad_limit, bad_anchor, bad_direction, unknown_field */
+                /** @description bad_direction, bad_anchor, bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, bad_org, bad_request, bad_limit, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4818,7 +6096,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_org" | "bad_event_range" | "bad_request" | "bad_event_cursor" | "bad_limit" | "bad_anchor" | "bad_direction" | "unknown_field";
+                            error: "bad_direction" | "bad_anchor" | "bad_event_cursor" | "bad_event_range" | "bad_severity" | "bad_severity_range" | "bad_category" | "event_search_too_short" | "bad_org" | "bad_request" | "bad_limit" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4838,7 +6116,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description db_unavailable, db_busy */
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_search_too_broad */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_search_too_broad";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_search_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_search_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy, event_search_deadline */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4846,7 +6166,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "db_unavailable" | "db_busy";
+                            error: "db_unavailable" | "db_busy" | "event_search_deadline";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4882,7 +6202,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a purge (audited event.delete); the cleanup job deletes rows and evidence bytes in the background
-         * @description Errors: 400 event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of; 409 event_purge_empty. Errors: 400 bad_event_ids, bad_org, bad_time_range, bad_request, bad_detector, bad_severity_min, bad_category, bad_as_of, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of, bad_org, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 409 event_purge_empty; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -4947,7 +6267,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_event_ids, bad_org, bad_time_range, bad_request, bad_detector, bad_severity_min, bad_category, bad_as_of, unknown_field */
+                /** @description event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of, bad_org, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4955,7 +6275,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_event_ids" | "bad_org" | "bad_time_range" | "bad_request" | "bad_detector" | "bad_severity_min" | "bad_category" | "bad_as_of" | "unknown_field";
+                            error: "event_purge_selection_too_large" | "bad_time_range" | "bad_detector" | "bad_category" | "bad_severity_min" | "bad_event_ids" | "bad_as_of" | "bad_org" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -4984,6 +6304,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_purge_empty */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_purge_empty";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5031,7 +6365,7 @@ export interface paths {
         put?: never;
         /**
          * What a purge would delete; send `spec` (with its as_of) unchanged to the purge
-         * @description Errors: 400 event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of. Errors: 400 bad_event_ids, bad_org, bad_time_range, bad_request, bad_detector, bad_severity_min, bad_category, bad_as_of, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of, bad_org, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -5093,7 +6427,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_event_ids, bad_org, bad_time_range, bad_request, bad_detector, bad_severity_min, bad_category, bad_as_of, unknown_field */
+                /** @description event_purge_selection_too_large, bad_time_range, bad_detector, bad_category, bad_severity_min, bad_event_ids, bad_as_of, bad_org, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5101,7 +6435,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_event_ids" | "bad_org" | "bad_time_range" | "bad_request" | "bad_detector" | "bad_severity_min" | "bad_category" | "bad_as_of" | "unknown_field";
+                            error: "event_purge_selection_too_large" | "bad_time_range" | "bad_detector" | "bad_category" | "bad_severity_min" | "bad_event_ids" | "bad_as_of" | "bad_org" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5177,7 +6511,7 @@ export interface paths {
         put?: never;
         /**
          * Those of the candidate keys (from the live stream) that match the current feed filter, as full rows
-         * @description Query: the feed filters without after_ts/after_id; limit is ignored. Missing candidates and those outside your rights are left out alike. Errors: 400 event_reconcile_too_many_candidates (over 512), event_reconcile_cursor_not_allowed, event_reconcile_span_too_wide (over 31 days after dropping those outside from/to), the feed's filter errors; 413 payload_too_large (body over 96 KiB); with q: event_search_too_short, 429 event_search_busy, 503 event_search_deadline. Errors: 400 bad_org, bad_event_range, bad_request, bad_event_cursor, bad_limit, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Query: the feed filters without after_ts/after_id; limit is ignored. Missing candidates and those outside your rights are left out alike. event_reconcile_too_many_candidates: over 512; event_reconcile_span_too_wide: over 31 days after dropping those outside from/to; payload_too_large: a body over 96 KiB. The search codes only with q. Errors: 400 event_reconcile_too_many_candidates, event_reconcile_cursor_not_allowed, event_reconcile_span_too_wide, bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, bad_org, bad_request, bad_limit, unknown_field; 401 unauthorized; 403 cross_org; 422 event_search_too_broad; 429 event_search_busy; 503 db_unavailable, db_busy, event_search_deadline.
          */
         post: {
             parameters: {
@@ -5272,7 +6606,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_org, bad_event_range, bad_request, bad_event_cursor, bad_limit, unknown_field */
+                /** @description event_reconcile_too_many_candidates, event_reconcile_cursor_not_allowed, event_reconcile_span_too_wide, bad_event_cursor, bad_event_range, bad_severity, bad_severity_range, bad_category, event_search_too_short, bad_org, bad_request, bad_limit, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5280,7 +6614,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_org" | "bad_event_range" | "bad_request" | "bad_event_cursor" | "bad_limit" | "unknown_field";
+                            error: "event_reconcile_too_many_candidates" | "event_reconcile_cursor_not_allowed" | "event_reconcile_span_too_wide" | "bad_event_cursor" | "bad_event_range" | "bad_severity" | "bad_severity_range" | "bad_category" | "event_search_too_short" | "bad_org" | "bad_request" | "bad_limit" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5300,7 +6634,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description db_unavailable, db_busy */
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_search_too_broad */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_search_too_broad";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_search_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_search_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy, event_search_deadline */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5308,7 +6684,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "db_unavailable" | "db_busy";
+                            error: "db_unavailable" | "db_busy" | "event_search_deadline";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5340,7 +6716,7 @@ export interface paths {
         };
         /**
          * Live event frames (SSE); resume with the stream_cursor of a feed or intake reply
-         * @description Replays up to 512 frames after the cursor, then live. Ends at midnight UTC and at session expiry. Errors: 403 cross_org; 429 live_stream_capacity. Errors: 400 bad_org, bad_last_event_id, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Replays up to 512 frames after the cursor, then live. Ends at midnight UTC and at session expiry. Errors: 400 bad_org, bad_last_event_id, unknown_field; 401 unauthorized; 403 cross_org; 429 live_stream_capacity; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -5392,6 +6768,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description live_stream_capacity */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "live_stream_capacity";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -5432,7 +6836,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5442,14 +6849,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5466,7 +6874,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -5476,14 +6887,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5500,7 +6912,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5510,14 +6925,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5534,7 +6950,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -5544,14 +6963,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5570,7 +6990,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -5580,14 +7003,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5613,7 +7037,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5623,14 +7050,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5647,7 +7075,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -5657,14 +7088,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5681,7 +7113,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5691,14 +7126,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5715,7 +7151,10 @@ export interface paths {
                 };
             };
         };
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -5725,14 +7164,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5751,7 +7191,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Not implemented on the control plane (document 1) */
+        /**
+         * Not implemented on the control plane (document 1)
+         * @description Errors: 501 not_implemented.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -5761,14 +7204,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description not_implemented */
                 501: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            error: string;
+                            /** @enum {string} */
+                            error: "not_implemented";
                         } & {
                             [key: string]: unknown;
                         };
@@ -5919,7 +7363,7 @@ export interface paths {
         };
         /**
          * Live tail of the control-plane log (SSE, id = seq)
-         * @description Errors: 400 bad_level, log_filter_too_long, bad_request, bad_after, bad_limit; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_level, log_filter_too_long, bad_request, bad_after, bad_limit; 401 unauthorized; 403 forbidden; 429 live_stream_capacity; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -5979,6 +7423,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description live_stream_capacity */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "live_stream_capacity";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -6012,6 +7470,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own preferences (the defaults until saved); cameras no longer visible are left out
+         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clock: "24h" | "12h";
+                            timezone: string | null;
+                            views: {
+                                /** @description in grid order; a camera the user may no longer see is left out */
+                                camera_ids: string[];
+                                layout: "1" | "2x2" | "3x3" | "4x4" | "auto";
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the caller's own preferences whole (at most 64 KiB, 32 views); answers them as read
+         * @description Errors: 400 bad_timezone, bad_clock, bad_views, bad_name, bad_layout, bad_camera, duplicate_view_name, unknown_field, bad_request; 401 unauthorized; 413 payload_too_large; 503 db_unavailable, db_busy.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        clock: "24h" | "12h";
+                        /** @description an IANA time zone name, or null for the browser's own */
+                        timezone: string | null;
+                        views: {
+                            /** @description in grid order; a camera the user may no longer see is left out */
+                            camera_ids: string[];
+                            layout: "1" | "2x2" | "3x3" | "4x4" | "auto";
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clock: "24h" | "12h";
+                            timezone: string | null;
+                            views: {
+                                /** @description in grid order; a camera the user may no longer see is left out */
+                                camera_ids: string[];
+                                layout: "1" | "2x2" | "3x3" | "4x4" | "auto";
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description bad_timezone, bad_clock, bad_views, bad_name, bad_layout, bad_camera, duplicate_view_name, unknown_field, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_timezone" | "bad_clock" | "bad_views" | "bad_name" | "bad_layout" | "bad_camera" | "duplicate_view_name" | "unknown_field" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/module-tokens": {
         parameters: {
             query?: never;
@@ -6021,7 +7675,7 @@ export interface paths {
         };
         /**
          * Module tokens of the organisation, without secrets; `q` is a case-insensitive name substring (up to 128)
-         * @description Errors: 400 bad_org, bad_cursor, bad_limit, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 query_too_long, bad_org, bad_cursor, bad_limit, bad_request, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -6061,7 +7715,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_org, bad_cursor, bad_limit, bad_request, unknown_field */
+                /** @description query_too_long, bad_org, bad_cursor, bad_limit, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6069,7 +7723,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_org" | "bad_cursor" | "bad_limit" | "bad_request" | "unknown_field";
+                            error: "query_too_long" | "bad_org" | "bad_cursor" | "bad_limit" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6089,7 +7743,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6097,7 +7751,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6131,7 +7785,7 @@ export interface paths {
         put?: never;
         /**
          * Create a module token; the reply carries the secret once (Cache-Control: no-store, Pragma: no-cache)
-         * @description Errors: 400 bad_name, bad_rate_limit, bad_org, unknown_field, bad_request; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_org, bad_name, reserved_name, bad_rate_limit, bad_org, unknown_field, bad_request; 401 unauthorized; 403 forbidden, cross_org; 409 already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -6174,7 +7828,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_name, bad_rate_limit, bad_org, unknown_field, bad_request */
+                /** @description unknown_org, bad_name, reserved_name, bad_rate_limit, bad_org, unknown_field, bad_request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6182,7 +7836,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_name" | "bad_rate_limit" | "bad_org" | "unknown_field" | "bad_request";
+                            error: "unknown_org" | "bad_name" | "reserved_name" | "bad_rate_limit" | "bad_org" | "unknown_field" | "bad_request";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6202,7 +7856,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6210,7 +7864,21 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6259,7 +7927,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a module token; its accepted events remain
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -6315,6 +7983,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -6344,7 +8026,7 @@ export interface paths {
         head?: never;
         /**
          * Rename, set the rate limit (null = installation default) or enable/disable; disabling stops intake at once
-         * @description Errors: 400 bad_request, bad_name, bad_rate_limit, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_name, reserved_name, bad_request, bad_rate_limit, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -6387,7 +8069,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_name, bad_rate_limit, unknown_field */
+                /** @description bad_name, reserved_name, bad_request, bad_rate_limit, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6395,7 +8077,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_name" | "bad_rate_limit" | "unknown_field";
+                            error: "bad_name" | "reserved_name" | "bad_request" | "bad_rate_limit" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6424,6 +8106,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6467,7 +8177,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a new secret; the old one is invalid at once (no overlap)
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -6526,6 +8236,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6679,7 +8403,7 @@ export interface paths {
         };
         /**
          * Fleet summary, one frame per sweep (SSE; resume by Last-Event-ID only)
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 429 live_stream_capacity; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -6713,6 +8437,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description live_stream_capacity */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "live_stream_capacity";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6760,7 +8498,7 @@ export interface paths {
         };
         /**
          * Node telemetry frames (SSE): the current frame of each node above the resume point, then live
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 429 live_stream_capacity; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -6794,6 +8532,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description live_stream_capacity */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "live_stream_capacity";
                         } & {
                             [key: string]: unknown;
                         };
@@ -6952,7 +8704,7 @@ export interface paths {
         };
         /**
          * Process samples (SSE; Last-Event-ID wins over last_event_id)
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_last_event_id; 401 unauthorized; 403 forbidden; 429 live_stream_capacity; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -6965,6 +8717,20 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description bad_last_event_id */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_last_event_id";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -6988,6 +8754,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description live_stream_capacity */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "live_stream_capacity";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7143,7 +8923,7 @@ export interface paths {
         put?: never;
         /**
          * Register a node: api_token and auth_backend_secret are write-only and stored encrypted
-         * @description Errors: 400 bad_name, bad_url, bad_token, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_url, bad_name, bad_token, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 409 already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -7186,7 +8966,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_name, bad_url, bad_token, bad_request, unknown_field */
+                /** @description bad_url, bad_name, bad_token, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7194,7 +8974,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_name" | "bad_url" | "bad_token" | "bad_request" | "unknown_field";
+                            error: "bad_url" | "bad_name" | "bad_token" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7223,6 +9003,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7271,7 +9065,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a node without cameras (409 node_in_use otherwise)
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 409 node_in_use; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -7327,6 +9121,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_in_use */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -7356,7 +9178,7 @@ export interface paths {
         head?: never;
         /**
          * Change a node; a secret sent replaces the stored one, auth_backend_secret null clears it
-         * @description Errors: 400 bad_request, bad_name, bad_url, bad_token, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_url, bad_request, bad_name, bad_token, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -7402,7 +9224,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_name, bad_url, bad_token, unknown_field */
+                /** @description bad_url, bad_request, bad_name, bad_token, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7410,7 +9232,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_name" | "bad_url" | "bad_token" | "unknown_field";
+                            error: "bad_url" | "bad_request" | "bad_name" | "bad_token" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7439,6 +9261,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7479,8 +9329,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The node's configuration (holds its secrets; audited as node.config_read). Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * The node's configuration (holds its secrets; audited as node.config_read).
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -7539,6 +9389,48 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -7586,8 +9478,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the node's global directives (audited as node.update); 400 node_rejected when the node refuses them. Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 400 bad_request, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * Change the node's global directives (audited as node.update); 400 node_rejected when the node refuses them.
+         * @description Errors: 400 node_rejected, node_write_token_required, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -7629,7 +9521,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, unknown_field */
+                /** @description node_rejected, node_write_token_required, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7637,7 +9529,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "unknown_field";
+                            error: "node_rejected" | "node_write_token_required" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7666,6 +9558,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7706,8 +9640,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The node's configuration versions (its GET /api/v1/config/history). Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * The node's configuration versions (its GET /api/v1/config/history).
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -7766,6 +9700,48 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -7809,8 +9785,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know. Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 400 bad_request, bad_epoch, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * Return the node to a recorded version (its POST /api/v1/config/rollback; audited as node.update); 400 node_rejected for an epoch it does not know.
+         * @description Errors: 400 node_rejected, bad_request, bad_epoch, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -7845,7 +9821,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_epoch, unknown_field */
+                /** @description node_rejected, bad_request, bad_epoch, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7853,7 +9829,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_epoch" | "unknown_field";
+                            error: "node_rejected" | "bad_request" | "bad_epoch" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7882,6 +9858,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
                         } & {
                             [key: string]: unknown;
                         };
@@ -7926,8 +9944,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The node's licence (its GET /api/v1/license). Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * The node's licence (its GET /api/v1/license).
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -7984,6 +10002,48 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -8025,8 +10085,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The node's log_level. Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * The node's log_level.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -8079,6 +10139,48 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -8110,8 +10212,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set the node's log_level (through its config/globals; audited as node.update). Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 400 bad_request, bad_level, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * Set the node's log_level (through its config/globals; audited as node.update).
+         * @description Errors: 400 node_rejected, bad_request, bad_level, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -8142,7 +10244,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_level, unknown_field */
+                /** @description node_rejected, bad_request, bad_level, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8150,7 +10252,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_level" | "unknown_field";
+                            error: "node_rejected" | "bad_request" | "bad_level" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -8179,6 +10281,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
                         } & {
                             [key: string]: unknown;
                         };
@@ -8219,8 +10363,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The node's log ring (its GET /api/v1/logs, same query). Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 400 bad_request, bad_level, log_filter_too_long, bad_after, bad_limit, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * The node's log ring (its GET /api/v1/logs, same query).
+         * @description Errors: 400 bad_request, bad_level, log_filter_too_long, bad_after, bad_limit, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -8301,6 +10445,48 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -8342,8 +10528,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The node's live viewers, as it reports them. Errors: 404 not_found, 502 node_unreachable, node_auth_failed, node_bad_reply, 500 url_build_failed.
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * The node's live viewers, as it reports them.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -8403,6 +10589,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
                         } & {
                             [key: string]: unknown;
                         };
@@ -8562,7 +10790,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organisation (limits: null = unlimited)
-         * @description Errors: 400 bad_name, bad_limit_value, unknown_field, bad_request; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_name, bad_limit_value, unknown_field, bad_request; 401 unauthorized; 403 forbidden; 409 already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -8656,6 +10884,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -8699,7 +10941,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an organisation without users, cameras or tags (409 org_not_empty otherwise)
-         * @description Gone from every read at once. Event history it still holds is removed in the background by the cleanup job `cleanup_job_id` (kind `archive`; GET /api/v1/cleanup-jobs/{id}); its module tokens stop at once. Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Gone from every read at once. Event history it still holds is removed in the background by the cleanup job `cleanup_job_id` (kind `archive`; GET /api/v1/cleanup-jobs/{id}); its module tokens stop at once. Errors: 401 unauthorized; 403 forbidden; 404 not_found; 409 org_not_empty; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -8757,6 +10999,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description org_not_empty */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "org_not_empty";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -8786,7 +11056,7 @@ export interface paths {
         head?: never;
         /**
          * Rename an organisation or change its limits
-         * @description Errors: 400 bad_request, bad_name, bad_limit_value, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_request, bad_name, bad_limit_value, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -8883,6 +11153,34 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -8918,8 +11216,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live viewers of the cameras the caller may see, from at most 4 nodes per request (2 s each). Errors: 400 query_too_long, bad_cursor, bad_limit; 404 not_found; 500 url_build_failed.
-         * @description Errors: 400 bad_request, query_too_long, bad_limit, bad_cursor, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * Live viewers of the cameras the caller may see, from at most 4 nodes per request (2 s each)
+         * @description Errors: 400 query_too_long, bad_cursor, bad_limit, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 500 url_build_failed; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -8966,7 +11264,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, query_too_long, bad_limit, bad_cursor, unknown_field */
+                /** @description query_too_long, bad_cursor, bad_limit, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8974,7 +11272,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "query_too_long" | "bad_limit" | "bad_cursor" | "unknown_field";
+                            error: "query_too_long" | "bad_cursor" | "bad_limit" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9003,6 +11301,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9050,7 +11376,7 @@ export interface paths {
         };
         /**
          * The plane settings; ETag: hash of plane.toml as read
-         * @description Errors: 500 plane_config_unreadable:<detail>. Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 500 plane_config_unreadable:<detail>; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -9104,6 +11430,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description plane_config_unreadable:<detail> */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "plane_config_unreadable:<detail>";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -9136,7 +11476,7 @@ export interface paths {
         head?: never;
         /**
          * Edit plane.toml in place (comments and foreign keys kept); If-Match: the ETag of the GET
-         * @description Errors: 400 no_settings_supplied, dvr_export_max_secs_out_of_range, invalid_public_url, destructive_volume_retention_acknowledgement_required, or a validation text; 409 settings_busy (lock held over 10 s), rust_log_override, settings_changed; 500 plane_config_unreadable:<detail>. Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description A 400 may carry a validation text in place of a code; 409 settings_busy: the lock was held over 10 s. Errors: 400 no_settings_supplied, dvr_export_max_secs_out_of_range, invalid_public_url, destructive_volume_retention_acknowledgement_required, evidence_dir_refused, <configuration validation text>; 401 unauthorized; 403 forbidden; 409 settings_busy, rust_log_override, settings_changed, event_storage_rotation_blocked; 500 plane_config_unreadable:<detail>; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -9200,6 +11540,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description no_settings_supplied, dvr_export_max_secs_out_of_range, invalid_public_url, destructive_volume_retention_acknowledgement_required, evidence_dir_refused, <configuration validation text> */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "no_settings_supplied" | "dvr_export_max_secs_out_of_range" | "invalid_public_url" | "destructive_volume_retention_acknowledgement_required" | "evidence_dir_refused" | "<configuration validation text>";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -9223,6 +11577,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description settings_busy, rust_log_override, settings_changed, event_storage_rotation_blocked */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "settings_busy" | "rust_log_override" | "settings_changed" | "event_storage_rotation_blocked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description plane_config_unreadable:<detail> */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "plane_config_unreadable:<detail>";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9266,7 +11648,7 @@ export interface paths {
         put?: never;
         /**
          * Check a candidate evidence storage (write, read back, delete a probe object) without saving it
-         * @description Errors: 400 validation text; 500 plane_config_unreadable:<detail>; 502 the failure detail. Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description A 400 carries a validation text in place of a code; a 502 the failure detail. Errors: 400 <configuration validation text>, evidence_dir_refused; 401 unauthorized; 403 forbidden; 500 plane_config_unreadable:<detail>; 502 <pre-check detail>; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -9307,6 +11689,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description <configuration validation text>, evidence_dir_refused */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "<configuration validation text>" | "evidence_dir_refused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description unauthorized */
                 401: {
                     headers: {
@@ -9330,6 +11726,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description plane_config_unreadable:<detail> */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "plane_config_unreadable:<detail>";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description <pre-check detail> */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "<pre-check detail>";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9375,7 +11799,7 @@ export interface paths {
         };
         /**
          * Tags of the caller's organisation (superadmin: all, or `org`)
-         * @description Errors: 400 bad_org, bad_cursor, bad_limit, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_org, bad_cursor, bad_limit, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -9436,7 +11860,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -9444,7 +11868,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9478,7 +11902,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tag (409 already_exists for a name taken in the organisation)
-         * @description Errors: 400 bad_name, bad_org, unknown_field, bad_request; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_org, bad_name, bad_org, unknown_field, bad_request; 401 unauthorized; 403 forbidden, cross_org; 409 max_tags_reached, already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -9512,7 +11936,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_name, bad_org, unknown_field, bad_request */
+                /** @description unknown_org, bad_name, bad_org, unknown_field, bad_request */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9520,7 +11944,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_name" | "bad_org" | "unknown_field" | "bad_request";
+                            error: "unknown_org" | "bad_name" | "bad_org" | "unknown_field" | "bad_request";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9540,7 +11964,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -9548,7 +11972,21 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description max_tags_reached, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "max_tags_reached" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -9597,7 +12035,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a tag: cameras lose the label, users the rights it gave
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -9653,6 +12091,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -9682,7 +12134,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a tag
-         * @description Errors: 400 bad_request, bad_name, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_request, bad_name, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -9754,6 +12206,34 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -10674,7 +13154,7 @@ export interface paths {
         };
         /**
          * Quota usage of an organisation, from prepared counters (default: own; superadmin: any)
-         * @description Errors: 403 forbidden (another organisation), 404 not_found (no such organisation). Errors: 400 bad_org, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_org, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -10766,6 +13246,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -10808,7 +13302,7 @@ export interface paths {
         };
         /**
          * Users of the caller's organisation (superadmin: all, or `org`)
-         * @description Errors: 400 bad_org, bad_cursor, bad_limit, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 bad_org, bad_cursor, bad_limit, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -10872,7 +13366,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -10880,7 +13374,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
                         } & {
                             [key: string]: unknown;
                         };
@@ -10914,7 +13408,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user (org_id defaults to the caller's; only a superadmin creates a superadmin)
-         * @description Errors: 400 bad_login, bad_password, bad_name, bad_role, bad_org, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_org, bad_login, bad_password, bad_name, bad_role, bad_org, bad_request, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 409 max_users_reached, already_exists; 503 db_unavailable, db_busy.
          */
         post: {
             parameters: {
@@ -10955,7 +13449,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_login, bad_password, bad_name, bad_role, bad_org, bad_request, unknown_field */
+                /** @description unknown_org, bad_login, bad_password, bad_name, bad_role, bad_org, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10963,7 +13457,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_login" | "bad_password" | "bad_name" | "bad_role" | "bad_org" | "bad_request" | "unknown_field";
+                            error: "unknown_org" | "bad_login" | "bad_password" | "bad_name" | "bad_role" | "bad_org" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -10983,7 +13477,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description forbidden */
+                /** @description forbidden, cross_org */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -10991,7 +13485,21 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "forbidden";
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description max_users_reached, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "max_users_reached" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -11040,7 +13548,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user; its sessions and streams end at once
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         delete: {
             parameters: {
@@ -11096,6 +13604,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -11125,7 +13647,7 @@ export interface paths {
         head?: never;
         /**
          * Change a user. Own record: name and password only. Disabling, demoting or moving ends its sessions.
-         * @description Errors: 400 bad_request, bad_login, bad_password, bad_name, bad_role, bad_org, unknown_field; 401 unauthorized; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_org, bad_request, bad_login, bad_password, bad_name, bad_role, bad_org, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 404 not_found; 409 max_users_reached, already_exists; 503 db_unavailable, db_busy.
          */
         patch: {
             parameters: {
@@ -11169,7 +13691,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, bad_login, bad_password, bad_name, bad_role, bad_org, unknown_field */
+                /** @description unknown_org, bad_request, bad_login, bad_password, bad_name, bad_role, bad_org, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11177,7 +13699,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "bad_login" | "bad_password" | "bad_name" | "bad_role" | "bad_org" | "unknown_field";
+                            error: "unknown_org" | "bad_request" | "bad_login" | "bad_password" | "bad_name" | "bad_role" | "bad_org" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -11192,6 +13714,48 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description max_users_reached, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "max_users_reached" | "already_exists";
                         } & {
                             [key: string]: unknown;
                         };
@@ -11233,7 +13797,7 @@ export interface paths {
         };
         /**
          * Cameras granted to a user, directly and through tags
-         * @description Errors: 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         get: {
             parameters: {
@@ -11287,6 +13851,20 @@ export interface paths {
                         };
                     };
                 };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description db_unavailable, db_busy */
                 503: {
                     headers: {
@@ -11314,7 +13892,7 @@ export interface paths {
         };
         /**
          * Replace both lists; ids must belong to the user's organisation (400 unknown_camera, unknown_tag)
-         * @description Errors: 400 bad_request, unknown_camera, unknown_tag, unknown_field; 401 unauthorized; 403 forbidden; 503 db_unavailable, db_busy.
+         * @description Errors: 400 unknown_camera, unknown_tag, bad_request, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
          */
         put: {
             parameters: {
@@ -11347,7 +13925,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description bad_request, unknown_camera, unknown_tag, unknown_field */
+                /** @description unknown_camera, unknown_tag, bad_request, unknown_field */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11355,7 +13933,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_request" | "unknown_camera" | "unknown_tag" | "unknown_field";
+                            error: "unknown_camera" | "unknown_tag" | "bad_request" | "unknown_field";
                         } & {
                             [key: string]: unknown;
                         };
@@ -11384,6 +13962,20 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
                         } & {
                             [key: string]: unknown;
                         };
@@ -11428,7 +14020,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Running build */
+        /**
+         * Running build
+         * @description Errors: 401 unauthorized.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -11454,6 +14049,20 @@ export interface paths {
                             profile: string;
                             target: string;
                             version: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -11711,6 +14320,11 @@ export interface components {
              * @example analytics_bad_options
              * @example analytics_bad_layout
              * @example analytics_bad_position
+             * @example bad_timezone
+             * @example bad_clock
+             * @example bad_views
+             * @example bad_layout
+             * @example duplicate_view_name
              * @example url_build_failed
              * @example <configuration validation text>
              * @example plane_config_unreadable:<detail>
