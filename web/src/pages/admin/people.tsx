@@ -1,21 +1,9 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
-import { allCameras } from '../../api/cameras.js';
 import { useMe } from '../../api/me.js';
-
-interface User {
-  id: string;
-  login: string;
-  name: string;
-  role: string;
-  disabled: boolean;
-}
-interface Tag {
-  id: string;
-  name: string;
-}
+import type { Role, Tag, UserRow } from '../../api/users.js';
+import { useCameras } from '../../hooks/use-cameras.js';
+import { useGrants, usePeopleEdits, useSetGrants, useTags, useUsers } from '../../hooks/use-users.js';
 
 function useFailure(): [string | null, (err: unknown) => void, () => void] {
   const [error, setError] = useState<string | null>(null);
@@ -23,12 +11,10 @@ function useFailure(): [string | null, (err: unknown) => void, () => void] {
 }
 
 /** Cameras and tags an operator (role user) may see: the grants of document 1, replaced as a whole. */
-function Grants(props: { user: User; tags: Tag[] }) {
-  const cameras = useQuery({ queryKey: ['cameras'], queryFn: allCameras });
-  const grants = useQuery({
-    queryKey: ['grants', props.user.id],
-    queryFn: () => api<{ camera_ids: string[]; tag_ids: string[] }>('GET', `/api/v1/users/${props.user.id}/grants`),
-  });
+function Grants(props: { user: UserRow; tags: Tag[] }) {
+  const cameras = useCameras();
+  const grants = useGrants(props.user.id);
+  const save = useSetGrants(props.user.id);
   const [draft, setDraft] = useState<{ camera_ids: string[]; tag_ids: string[] } | null>(null);
   const [saved, setSaved] = useState(false);
   const g = draft ?? grants.data;
@@ -58,7 +44,7 @@ function Grants(props: { user: User; tags: Tag[] }) {
       </div>
       <button
         onClick={async () => {
-          await api('PUT', `/api/v1/users/${props.user.id}/grants`, { camera_ids: g.camera_ids, tag_ids: g.tag_ids });
+          await save.mutateAsync({ camera_ids: g.camera_ids, tag_ids: g.tag_ids });
           setSaved(true);
         }}
       >
@@ -72,26 +58,18 @@ function Grants(props: { user: User; tags: Tag[] }) {
 /** People of the organisation (administrators): users with their role and state, an operator's camera grants, the tags. */
 export function PeoplePage() {
   const me = useMe();
-  const qc = useQueryClient();
-  const users = useQuery({
-    queryKey: ['users'],
-    queryFn: () => api<{ rows: User[] }>('GET', '/api/v1/users?limit=500'),
-  });
-  const tags = useQuery({ queryKey: ['tags'], queryFn: () => api<{ rows: Tag[] }>('GET', '/api/v1/tags?limit=500') });
+  const users = useUsers();
+  const tags = useTags();
   const [error, fail, clear] = useFailure();
   const [open, setOpen] = useState<string | null>(null);
-  const [form, setForm] = useState({ login: '', password: '', name: '', role: 'user' });
-  const [tagName, setTagName] = useState('');
-  const refresh = () => {
-    clear();
-    void qc.invalidateQueries({ queryKey: ['users'] });
-    void qc.invalidateQueries({ queryKey: ['tags'] });
-  };
-  const mutate = useMutation({
-    mutationFn: (a: { method: string; path: string; body?: unknown }) => api(a.method, a.path, a.body),
-    onSuccess: refresh,
-    onError: fail,
+  const [form, setForm] = useState<{ login: string; password: string; name: string; role: Role }>({
+    login: '',
+    password: '',
+    name: '',
+    role: 'user',
   });
+  const [tagName, setTagName] = useState('');
+  const edits = usePeopleEdits({ onSuccess: clear, onError: fail });
   return (
     <section className="admin">
       <h2>People</h2>
@@ -99,7 +77,7 @@ export function PeoplePage() {
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          mutate.mutate({ method: 'POST', path: '/api/v1/users', body: { ...form, name: form.name || undefined } });
+          edits.createUser.mutate({ ...form, name: form.name || undefined });
           setForm({ login: '', password: '', name: '', role: 'user' });
         }}
       >
@@ -129,7 +107,11 @@ export function PeoplePage() {
         </label>
         <label>
           Role
-          <select name="user-role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}>
+          <select
+            name="user-role"
+            value={form.role}
+            onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+          >
             <option value="user">operator</option>
             <option value="admin">administrator</option>
           </select>
@@ -161,7 +143,7 @@ export function PeoplePage() {
                   defaultValue={u.name}
                   onBlur={(e) => {
                     if (e.target.value && e.target.value !== u.name)
-                      mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { name: e.target.value } });
+                      edits.changeUser.mutate({ id: u.id, body: { name: e.target.value } });
                   }}
                 />
               </td>
@@ -172,25 +154,20 @@ export function PeoplePage() {
                 <button
                   onClick={() => {
                     const pw = prompt(`New password for ${u.login} (at least 8 characters)`);
-                    if (pw) mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { password: pw } });
+                    if (pw) edits.changeUser.mutate({ id: u.id, body: { password: pw } });
                   }}
                 >
                   Password
                 </button>
                 {u.id !== me?.id && (
-                  <button
-                    onClick={() =>
-                      mutate.mutate({ method: 'PATCH', path: `/api/v1/users/${u.id}`, body: { disabled: !u.disabled } })
-                    }
-                  >
+                  <button onClick={() => edits.changeUser.mutate({ id: u.id, body: { disabled: !u.disabled } })}>
                     {u.disabled ? 'Enable' : 'Disable'}
                   </button>
                 )}
                 {u.id !== me?.id && (
                   <button
                     onClick={() => {
-                      if (confirm(`Delete ${u.login}?`))
-                        mutate.mutate({ method: 'DELETE', path: `/api/v1/users/${u.id}` });
+                      if (confirm(`Delete ${u.login}?`)) edits.deleteUser.mutate(u.id);
                     }}
                   >
                     Delete
@@ -207,7 +184,7 @@ export function PeoplePage() {
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          mutate.mutate({ method: 'POST', path: '/api/v1/tags', body: { name: tagName } });
+          edits.createTag.mutate(tagName);
           setTagName('');
         }}
       >
@@ -228,10 +205,10 @@ export function PeoplePage() {
               defaultValue={t.name}
               onBlur={(e) => {
                 if (e.target.value && e.target.value !== t.name)
-                  mutate.mutate({ method: 'PATCH', path: `/api/v1/tags/${t.id}`, body: { name: e.target.value } });
+                  edits.renameTag.mutate({ id: t.id, name: e.target.value });
               }}
             />
-            <button className="link" onClick={() => mutate.mutate({ method: 'DELETE', path: `/api/v1/tags/${t.id}` })}>
+            <button className="link" onClick={() => edits.deleteTag.mutate(t.id)}>
               delete
             </button>
           </li>

@@ -1,18 +1,9 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
-
-interface Template {
-  id: string;
-  name: string;
-  system: boolean;
-  enabled: boolean;
-  version: number;
-  doc: Record<string, unknown>;
-  org_id: string | null;
-}
+import type { Template } from '../../api/templates.js';
+import { useTemplateEdits, useTemplateMatches, useTemplates, useValidateTemplate } from '../../hooks/use-templates.js';
+import { fieldsOf } from '../../lib/text.js';
 const EXAMPLE = {
   detector_match: 'demo.*',
   title: { en: 'Demo event' },
@@ -26,31 +17,25 @@ const EXAMPLE = {
  */
 export function TemplatesPage() {
   const me = useMe();
-  const qc = useQueryClient();
-  const list = useQuery({
-    queryKey: ['templates'],
-    queryFn: () => api<{ rows: Template[] }>('GET', '/api/v1/templates?limit=500'),
-  });
+  const list = useTemplates();
+  const edits = useTemplateEdits();
+  const validator = useValidateTemplate();
   const [chosen, setChosen] = useState<Template | null>(null);
   const [name, setName] = useState('');
   const [text, setText] = useState(JSON.stringify(EXAMPLE, null, 2));
   const [check, setCheck] = useState<{ ok: boolean; text: string } | null>(null);
-  const matches = useQuery({
-    queryKey: ['matches', chosen?.id],
-    enabled: !!chosen,
-    queryFn: () =>
-      api<{ window_days: number; detectors: string[]; distinct: number }>(
-        'GET',
-        `/api/v1/templates/${chosen!.id}/matches`,
-      ),
-  });
+  const matches = useTemplateMatches(chosen?.id);
   const open = (t: Template | null) => {
     setChosen(t);
     setCheck(null);
     setName(t?.name ?? '');
     setText(
       JSON.stringify(
-        t ? (t.system ? { title: t.doc.title, ignore_event: t.doc.ignore_event ?? false } : t.doc) : EXAMPLE,
+        t
+          ? t.system
+            ? { title: fieldsOf(t.doc).title, ignore_event: fieldsOf(t.doc).ignore_event ?? false }
+            : t.doc
+          : EXAMPLE,
         null,
         2,
       ),
@@ -69,11 +54,7 @@ export function TemplatesPage() {
     const doc = parsed();
     if (!doc) return;
     try {
-      const r = await api<{ detector_match: string; document_bytes: number; unknown_fields: string[] }>(
-        'POST',
-        '/api/v1/templates/validate',
-        { doc },
-      );
+      const r = await validator.mutateAsync(doc);
       setCheck({
         ok: true,
         text: `Valid: matches ${r.detector_match}, ${r.document_bytes} bytes${r.unknown_fields.length ? `; unknown fields ${r.unknown_fields.join(', ')}` : ''}.`,
@@ -87,11 +68,10 @@ export function TemplatesPage() {
     if (!doc) return;
     try {
       const t = chosen
-        ? await api<Template>('PATCH', `/api/v1/templates/${chosen.id}`, chosen.system ? { doc } : { name, doc })
-        : await api<Template>('POST', '/api/v1/templates', { name, doc });
+        ? await edits.change.mutateAsync({ id: chosen.id, body: chosen.system ? { doc } : { name, doc } })
+        : await edits.create.mutateAsync({ name, doc });
       setCheck({ ok: true, text: `Saved (version ${t.version}).` });
       setChosen(t);
-      await qc.invalidateQueries({ queryKey: ['templates'] });
     } catch (err) {
       say(err);
     }
@@ -150,9 +130,8 @@ export function TemplatesPage() {
               <button
                 onClick={async () => {
                   try {
-                    await api('PATCH', `/api/v1/templates/${chosen.id}`, { enabled: !chosen.enabled });
+                    await edits.change.mutateAsync({ id: chosen.id, body: { enabled: !chosen.enabled } });
                     open(null);
-                    await qc.invalidateQueries({ queryKey: ['templates'] });
                   } catch (err) {
                     say(err);
                   }
