@@ -25,6 +25,9 @@ import type { TemplatesService } from './templates/templates.service.js';
 import { createModuleTokens } from './module-tokens/module-tokens.module.js';
 import { createTemplates } from './templates/templates.module.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
+import { createEvidence } from './evidence/evidence.module.js';
+import type { EvidenceService } from './evidence/evidence.service.js';
+import type { PreviewService } from './evidence/preview.service.js';
 import { createAudit } from './audit/audit.module.js';
 import { createAuth } from './auth/auth.module.js';
 import { createOrgRemoval, createOrgs } from './orgs/orgs.module.js';
@@ -84,6 +87,8 @@ export interface PlaneServices {
   moduleTokens: ModuleTokensService;
   templateCache: TemplateCache;
   templates: TemplatesService;
+  evidence: EvidenceService;
+  previews: PreviewService;
   events: Events;
   jobs: JobRunner;
   sweeper: Sweeper;
@@ -185,6 +190,16 @@ export async function buildApp(deps: {
     analyticsUse: analyticsTemplateUse(db),
   });
   const { templates, templateCache } = templatesDomain;
+  const evidenceDomain = createEvidence({
+    db,
+    clock,
+    config,
+    orgs,
+    audit,
+    log: log.child({ part: 'evidence' }),
+    storage: deps.evidenceStorage,
+  });
+  const { evidence, previews } = evidenceDomain;
   const events = createEvents({
     db,
     clock,
@@ -196,7 +211,7 @@ export async function buildApp(deps: {
     templates,
     templateCache,
     streams,
-    evidenceStorage: deps.evidenceStorage,
+    evidence,
     database,
     analyticsLimits: deps.analyticsLimits,
   });
@@ -218,7 +233,7 @@ export async function buildApp(deps: {
     log: log.child({ part: 'monitor' }),
   });
   const { fleet, sampler, monitor } = monitorDomain;
-  const usageDomain = createUsage({ db, orgs, auth, evidence: events.evidence });
+  const usageDomain = createUsage({ db, orgs, auth, evidence });
   const dashboardsDomain = createDashboards({
     db,
     clock,
@@ -237,7 +252,7 @@ export async function buildApp(deps: {
     system: events.system,
     log: log.child({ part: 'sweeper' }),
     sink: fleet,
-    evidenceUsedPercent: () => events.evidence.fullness.usedPercent(),
+    evidence,
     nodeClient,
   });
   const { sweeper, pressure } = sweeperDomain;
@@ -258,16 +273,7 @@ export async function buildApp(deps: {
     logs: logsDomain.logs,
     lockWaitMs: deps.settingsLockWaitMs,
     certificate: () => tls.certificate(),
-    figures: {
-      totals: () => events.evidence.totals(),
-      eventsTotal: () => usageDomain.usage.eventsTotal(),
-      operations: () => events.storageOperations(),
-      failedJobs: async () =>
-        (await events.purge.failedJobs()) +
-        jobs.list().filter((j) => j.last_error !== null).length +
-        (events.previewFailed() ? 1 : 0),
-      pressureDropped: () => events.evidence.fullness.pressureDropped(),
-    },
+    stats: { evidence, usage: usageDomain.usage, jobs: [events.purge, jobs, previews] },
   });
   const domains = [
     serviceDomain,
@@ -281,6 +287,7 @@ export async function buildApp(deps: {
     rightsDomain,
     moduleTokensDomain,
     templatesDomain,
+    evidenceDomain,
     orgRemovalDomain,
     sweeperDomain,
     monitorDomain,
@@ -345,6 +352,8 @@ export async function buildApp(deps: {
       moduleTokens,
       templateCache,
       templates,
+      evidence,
+      previews,
       events,
       jobs,
       sweeper,

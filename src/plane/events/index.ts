@@ -11,15 +11,8 @@ import type { Job } from '../jobs/jobs.js';
 import type { PlaneApp } from '../http/typed.js';
 import type { LiveBus } from '../live/bus.js';
 import type { LiveStreams } from '../live/sse.js';
-import { EvidenceService } from '../evidence/evidence.service.js';
-import type { EvidenceStorage } from '../evidence/evidence.storage.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
 import { VolumeRetention } from './retention/volume-retention.js';
-import { EvidenceFullness } from '../evidence/fullness.js';
-import { MeteredStorage, RotatingStorage, storageAt } from '../evidence/storage-operations.js';
-import { PreviewBuilder } from '../evidence/preview.builder.js';
-import { PreviewService } from '../evidence/preview.service.js';
-import { evidenceReadRoutes } from '../evidence/evidence.routes.js';
-import { previewRoutes } from '../evidence/preview.routes.js';
 import { EventLog } from './log/event-log.js';
 import { eventsStore } from './log/events.store.js';
 import { EventNotifier } from './log/notifier.js';
@@ -63,8 +56,8 @@ export interface EventsDeps {
   templateCache: TemplateCache;
   /** the live SSE streams of the process (capacity, lifetime) */
   streams: LiveStreams;
-  /** the evidence storage backend; absent: the local directory the configuration names */
-  evidenceStorage?: EvidenceStorage;
+  /** the evidence domain: attachments checked and linked at intake, deleted with their events, how full the storage is */
+  evidence: EvidenceService;
   /** the pool's size (analytics' share of it) and the cancel of a running statement */
   database: Pick<Database, 'poolStats' | 'cancel'>;
   /** tests: smaller analytics limits than the pool's (a short deadline, fewer slots) */
@@ -81,20 +74,13 @@ export function eventDetectors(db: Db) {
 
 /**
  * The event domains, built once in dependency order: the log (the only writer of event tables)
- * first, then evidence (its preview builder before it), intake, feed and search, navigation,
- * the live stream, system events and retention (purge, archive cleanup, pruning). Returns the
- * services, the route registrations per scope, the named jobs and the live start.
+ * first, then intake, feed and search, navigation, the live stream, system events and retention
+ * (purge, archive cleanup, pruning). Evidence is a domain of its own (evidence/evidence.module.ts),
+ * built before and given. Returns the services, the route registrations per scope, the named
+ * jobs and the live start.
  */
 export function createEvents(deps: EventsDeps) {
-  const { db, clock, config, log, audit, orgs, moduleTokens, templateCache, streams } = deps;
-  // Operations are counted for the settings' stats; a read that misses falls back to the storage being retired.
-  const storage = new MeteredStorage(
-    new RotatingStorage(
-      deps.evidenceStorage ?? storageAt(config.evidence),
-      config.evidence.retired ? storageAt(config.evidence.retired) : null,
-    ),
-    clock,
-  );
+  const { db, clock, config, log, audit, moduleTokens, templateCache, streams, evidence } = deps;
 
   const ring = new EventRing(
     {
@@ -106,15 +92,6 @@ export function createEvents(deps: EventsDeps) {
     log,
   );
   const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
-
-  const builder = new PreviewBuilder(storage, undefined, log);
-  const fullness = new EvidenceFullness(db, clock, {
-    maxBytes: config.evidencePressure.maxBytes,
-    criticalPercent: config.evidencePressure.criticalPercent,
-    dir: config.evidence.dir,
-  });
-  const evidence = new EvidenceService(db, clock, orgs, audit, storage, fullness, (a) => builder.request(a));
-  const previews = new PreviewService(db, audit, storage, builder);
 
   const intake = new IntakeService(
     clock,
@@ -133,14 +110,13 @@ export function createEvents(deps: EventsDeps) {
   const system = new SystemEvents(templateCache, eventLog);
   const purge = new PurgeService(db, clock, audit, evidence, eventLog, log);
   // The org-removal service queues an organisation's archive cleanup through it (OrgArchiver).
-  const archive = new ArchiveService(db, clock, evidence, moduleTokens, orgs, eventLog, log);
+  const archive = new ArchiveService(db, clock, evidence, moduleTokens, deps.orgs, eventLog, log);
   const retention = new VolumeRetention(
     db,
     clock,
     audit,
     evidence,
     eventLog,
-    () => fullness.usedPercent(),
     {
       enabled: config.evidencePressure.volumeRetention === 'oldest_purge_day',
       lowPercent: config.evidencePressure.lowPercent,
@@ -162,8 +138,6 @@ export function createEvents(deps: EventsDeps) {
 
   return {
     log: eventLog,
-    evidence,
-    previews,
     intake,
     events,
     navigation,
@@ -174,10 +148,6 @@ export function createEvents(deps: EventsDeps) {
     archive,
     analytics,
     retention,
-
-    /** Live figures of the evidence storage's operations in this process, and whether the preview job's last build failed. */
-    storageOperations: () => storage.figures(),
-    previewFailed: () => builder.lastRunFailed(),
 
     /** Live frames between processes: the ring follows argus_events, stream rights follow argus_rights. */
     startLive(bus: LiveBus): void {
@@ -203,8 +173,6 @@ export function createEvents(deps: EventsDeps) {
         eventStreamRoutes(app, { stream });
         eventsReadRoutes(app, { events, evidence });
         eventsNavigationRoutes(app, { navigation });
-        evidenceReadRoutes(app, { evidence });
-        previewRoutes(app, { evidence, previews });
         analyticsRoutes(app, { analytics });
       },
       /** superadmin: purge of history and cleanup jobs */

@@ -11,9 +11,10 @@ import { cameraScope } from '../rights/camera-rights.js';
 import { Readable } from 'node:stream';
 import { receiveWhole, UploadGate } from './upload-gate.js';
 import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
-import { storageKey, type EvidenceStorage } from './evidence.storage.js';
+import { storageKey } from './evidence.storage.js';
 import { previewKey } from './preview.builder.js';
 import type { EvidenceFullness } from './fullness.js';
+import type { MeteredStorage, OperationFigures } from './storage-operations.js';
 
 /** One attachment is at most 16 MiB (document 2, limits). */
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
@@ -40,9 +41,10 @@ export class EvidenceService {
     private readonly clock: Clock,
     private readonly orgs: OrgsService,
     private readonly audit: AuditService,
-    readonly storage: EvidenceStorage,
+    /** the backend, its operations counted (settings: stats.operations) */
+    readonly storage: MeteredStorage,
     /** refuses uploads at the critical watermark (507 evidence_storage_full) */
-    readonly fullness: EvidenceFullness,
+    private readonly fullness: EvidenceFullness,
     /** told of every stored attachment after its commit (the preview builder queues it) */
     private readonly stored: (a: { ref: string; storageKey: string; contentType: string }) => void = () => {},
     /** concurrent attachment responses of this process (document 2: 4) */
@@ -173,12 +175,27 @@ export class EvidenceService {
     if (used.bytes + size > Number(quota)) throw errors.attachmentQuotaExceeded();
   }
 
-  /** Bytes and count of an organisation's attachments (quota usage figures). */
   /** Bytes and attachments stored, every organisation together (settings: evidence storage stats). */
   totals(): Promise<{ bytes: number; attachments: number }> {
     return evidenceStore.totals(this.db);
   }
 
+  /** How full the storage is, in percent (the sweeper's pressure levels, volume retention's watermarks). */
+  usedPercent(): Promise<number> {
+    return this.fullness.usedPercent();
+  }
+
+  /** Uploads refused at the critical watermark (settings: stats.pressure_dropped_attachments). */
+  pressureDropped(): Promise<number> {
+    return this.fullness.pressureDropped();
+  }
+
+  /** Live figures of this process's storage operations (settings: stats.operations). */
+  operations(): OperationFigures {
+    return this.storage.figures();
+  }
+
+  /** Bytes and count of an organisation's attachments (quota usage figures). */
   usage(orgId: string): Promise<{ bytes: number; attachments: number }> {
     return evidenceStore.usage(this.db, orgId);
   }

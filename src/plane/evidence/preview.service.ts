@@ -25,6 +25,11 @@ export class PreviewService {
     readonly builder: PreviewBuilder,
   ) {}
 
+  /** The preview job counts as one failed job while its last build failed (settings: stats.failed_jobs). */
+  failedJobs(): number {
+    return this.builder.lastRunFailed() ? 1 : 0;
+  }
+
   async preview(p: Principal, rawRef: string): Promise<{ size: number; body: Readable }> {
     const ref = rawRef.toLowerCase();
     if (!REF_RE.test(ref)) throw errors.notFound();

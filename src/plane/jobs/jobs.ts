@@ -70,6 +70,13 @@ export class JobRunner {
     return [...this.status.values()].map((s) => ({ ...s }));
   }
 
+  /** The named jobs whose last run failed (settings: stats.failed_jobs). */
+  failedJobs(): number {
+    let n = 0;
+    for (const s of this.status.values()) if (s.last_error !== null) n++;
+    return n;
+  }
+
   stop(): void {
     this.stopped = true;
     for (const t of this.timers.values()) clearTimeout(t);

@@ -4,7 +4,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { PlaneLogService } from '../logs/logs.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
 import { SettingsService } from './settings.service.js';
-import type { StorageFigures } from './settings.reply.js';
+import type { SettingsStats } from './settings.reply.js';
 import { settingsRoutes } from './settings.routes.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
 
@@ -14,7 +14,8 @@ export function createSettings(deps: {
   config: PlaneConfig;
   audit: AuditService;
   logs: PlaneLogService;
-  figures: StorageFigures;
+  /** the evidence storage's stats, read from the domains that own them */
+  stats: SettingsStats;
   certificate: () => CertificateDescription;
   lockWaitMs?: number;
 }): DomainParts & { settings: SettingsService } {
@@ -23,7 +24,7 @@ export function createSettings(deps: {
     deps.config,
     deps.audit,
     deps.logs,
-    deps.figures,
+    deps.stats,
     deps.certificate,
     deps.lockWaitMs,
   );

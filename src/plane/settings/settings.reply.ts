@@ -8,16 +8,24 @@ import { rotationBlocked } from './storage-rotation.js';
 // The sections of a settings reply (document 1): what the file saves beside what the process
 // runs with, shared by the GET and by a PATCH's reply.
 
-/** What the stats of the evidence storage need from other domains. */
-export interface StorageFigures {
-  totals(): Promise<{ bytes: number; attachments: number }>;
-  eventsTotal(): Promise<number>;
-  /** live operation figures of this process's storage */
-  operations(): OperationFigures;
-  /** background jobs (purge, retention, previews, named jobs) whose last run failed */
-  failedJobs(): Promise<number>;
-  /** uploads refused at the critical watermark */
-  pressureDropped(): Promise<number>;
+/**
+ * The port through which the evidence storage's stats read their figures from the domains that
+ * own them: each part is what its owner's service answers (app.ts hands the services over).
+ */
+export interface SettingsStats {
+  /** the evidence domain (EvidenceService) */
+  evidence: {
+    /** bytes and attachments stored, every organisation together */
+    totals(): Promise<{ bytes: number; attachments: number }>;
+    /** live operation figures of this process's storage */
+    operations(): OperationFigures;
+    /** uploads refused at the critical watermark */
+    pressureDropped(): Promise<number>;
+  };
+  /** the usage domain (UsageService): events stored, every organisation together */
+  usage: { eventsTotal(): Promise<number> };
+  /** every owner of background jobs (purge and cleanup jobs, the named jobs, previews): how many failed on their last run */
+  jobs: ReadonlyArray<{ failedJobs(): number | Promise<number> }>;
 }
 
 /** network: the running values, the saved ones, and the certificate served. */
@@ -62,7 +70,7 @@ export function loggingSection(doc: Record<string, unknown>, c: PlaneConfig, run
 }
 
 /** evidence_storage: the storage and limits running and saved, rotation_blocked, and the stats. */
-export async function evidenceStorageSection(doc: Record<string, unknown>, c: PlaneConfig, figures: StorageFigures) {
+export async function evidenceStorageSection(doc: Record<string, unknown>, c: PlaneConfig, stats: SettingsStats) {
   const savedBackend = String(at(doc, 'evidence_storage', 'backend') ?? 'local');
   const flags = (access: unknown, secret: unknown) => ({
     access_key_configured: typeof access === 'string' && access !== '',
@@ -127,17 +135,17 @@ export async function evidenceStorageSection(doc: Record<string, unknown>, c: Pl
       ]),
     rotation_blocked: await rotationBlocked(doc, c),
     backend_divergence: null,
-    stats: await storageStats(c, figures),
+    stats: await storageStats(c, stats),
   };
 }
 
 /** Figures of the storage in use: the plane's own accounting, and the volume (statfs) or max_bytes. */
-async function storageStats(c: PlaneConfig, figures: StorageFigures) {
-  const [totals, events, failedJobs, dropped] = await Promise.all([
-    figures.totals(),
-    figures.eventsTotal(),
-    figures.failedJobs(),
-    figures.pressureDropped(),
+async function storageStats(c: PlaneConfig, stats: SettingsStats) {
+  const [totals, events, failed, dropped] = await Promise.all([
+    stats.evidence.totals(),
+    stats.usage.eventsTotal(),
+    Promise.all(stats.jobs.map((j) => j.failedJobs())),
+    stats.evidence.pressureDropped(),
   ]);
   let capacity: number | null = c.evidencePressure.maxBytes;
   let available: number | null = capacity === null ? null : Math.max(0, capacity - totals.bytes);
@@ -163,8 +171,8 @@ async function storageStats(c: PlaneConfig, figures: StorageFigures) {
     capacity_bytes: capacity,
     available_bytes: available,
     used_percent: used,
-    operations: figures.operations(),
-    failed_jobs: failedJobs,
+    operations: stats.evidence.operations(),
+    failed_jobs: failed.reduce((n, f) => n + f, 0),
     pressure_dropped_attachments: dropped,
   };
 }

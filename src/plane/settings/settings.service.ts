@@ -12,7 +12,7 @@ import { settingsStore } from './settings.store.js';
 import type { CertificateDescription } from '../tls/tls.types.js';
 import { precheckStorage } from './storage-check.js';
 import { PemProblem, readPemPair } from '../tls/pem.js';
-import { evidenceStorageSection, loggingSection, networkSection, type StorageFigures } from './settings.reply.js';
+import { evidenceStorageSection, loggingSection, networkSection, type SettingsStats } from './settings.reply.js';
 import { locationOf, retireEdits, rotationBlocked, sameStorage } from './storage-rotation.js';
 
 const LOCK_TIMEOUT = '55P03';
@@ -39,7 +39,7 @@ export class SettingsService {
     private readonly config: PlaneConfig,
     private readonly audit: AuditService,
     private readonly logs: PlaneLogService,
-    private readonly figures: StorageFigures,
+    private readonly stats: SettingsStats,
     private readonly certificate: () => CertificateDescription,
     private readonly lockWaitMs = 10_000,
   ) {}
@@ -64,7 +64,7 @@ export class SettingsService {
         dvr_export_max_secs: at(f.doc, 'dvr_export_max_secs') ?? 3600,
         network: networkSection(f.doc, this.config, this.certificate()),
         logging: loggingSection(f.doc, this.config, this.logs.level()),
-        evidence_storage: await evidenceStorageSection(f.doc, this.config, this.figures),
+        evidence_storage: await evidenceStorageSection(f.doc, this.config, this.stats),
       },
     };
   }
@@ -171,7 +171,7 @@ export class SettingsService {
     if (sections.includes('network')) out.network = networkSection(doc, this.config, this.certificate());
     if (sections.includes('log_level')) out.logging = loggingSection(doc, this.config, this.logs.level());
     if (sections.includes('evidence_storage'))
-      out.evidence_storage = await evidenceStorageSection(doc, this.config, this.figures);
+      out.evidence_storage = await evidenceStorageSection(doc, this.config, this.stats);
     return out;
   }
 

@@ -4,6 +4,7 @@ import type { PlaneConfig } from '../config/config.js';
 import type { Job } from '../jobs/jobs.js';
 import type { SystemEvents, SystemOpen } from '../events/index.js';
 import type { UsersService } from '../users/users.service.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
 import { sweeperStore } from './sweeper.store.js';
 
 const NAMES = ['low', 'high', 'critical'] as const;
@@ -14,7 +15,7 @@ const SEVERITY = [2, 3, 4] as const;
  * rises to or past a watermark (low, high, critical). A watermark fires once, and is armed again
  * only when used_percent falls back below it. The level lives in the database (one row), so
  * several plane processes fire each crossing once. used_percent is the evidence domain's
- * (EvidenceFullness: the evidence bytes against `max_bytes` when configured, else the volume's),
+ * (EvidenceService.usedPercent: the evidence bytes against `max_bytes` when configured, else the volume's),
  * the same figure that refuses uploads at the critical watermark.
  */
 export class EvidencePressure {
@@ -24,7 +25,7 @@ export class EvidencePressure {
     private readonly db: Db,
     private readonly clock: Clock,
     config: Pick<PlaneConfig['evidencePressure'], 'lowPercent' | 'highPercent' | 'criticalPercent'>,
-    private readonly usedPercent: () => Promise<number>,
+    private readonly evidence: Pick<EvidenceService, 'usedPercent'>,
     private readonly system: SystemEvents,
     private readonly users: UsersService,
   ) {
@@ -44,7 +45,7 @@ export class EvidencePressure {
 
   /** Measures once; returns the watermarks crossed upward by this call (usually none). */
   async check(): Promise<number[]> {
-    const used = await this.usedPercent();
+    const used = await this.evidence.usedPercent();
     const level = this.marks.filter((m) => used >= m).length;
     const at = this.clock.now();
     const crossed: number[] = [];

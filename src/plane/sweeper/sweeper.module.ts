@@ -6,6 +6,7 @@ import type { NodesService } from '../nodes/nodes.service.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { SystemEvents } from '../events/index.js';
+import type { EvidenceService } from '../evidence/evidence.service.js';
 import type { DomainParts } from '../http/module.js';
 import { Sweeper } from './sweeper.service.js';
 import { EvidencePressure } from './evidence-pressure.js';
@@ -20,8 +21,8 @@ export function createSweeper(deps: {
   db: Db;
   clock: Clock;
   config: Pick<PlaneConfig, 'sweeper' | 'evidencePressure'>;
-  /** used_percent of the evidence storage (the evidence domain's measure) */
-  evidenceUsedPercent: () => Promise<number>;
+  /** the evidence domain: used_percent of its storage */
+  evidence: Pick<EvidenceService, 'usedPercent'>;
   nodes: NodesService;
   cameras: CamerasService;
   users: UsersService;
@@ -49,7 +50,7 @@ export function createSweeper(deps: {
     deps.db,
     deps.clock,
     config.evidencePressure,
-    deps.evidenceUsedPercent,
+    deps.evidence,
     deps.system,
     deps.users,
   );

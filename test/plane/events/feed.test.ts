@@ -239,7 +239,7 @@ describe('GET /api/v1/events/{id}', () => {
   });
 
   it('429 event_response_busy with retry_after 1 while the 4 response slots (shared with attachments) are held; a slot frees after each card', async () => {
-    const evidence = t.plane.services.events.evidence;
+    const evidence = t.plane.services.evidence;
     // Sequential cards each give their slot back: more than 4 in a row all answer.
     for (let i = 0; i < 6; i++) expect((await x.a.admin.get(`/api/v1/events/${ids.e0}`)).status).toBe(200);
     const held = [evidence.takeSlot(), evidence.takeSlot(), evidence.takeSlot(), evidence.takeSlot()];

@@ -87,7 +87,7 @@ describe('POST /api/v1/attachments', () => {
     expect(
       (await mod.req('POST', '/api/v1/attachments', Buffer.alloc(2), { 'content-type': 'image/png' })).status,
     ).toBe(201);
-    expect(await t.plane.services.events.evidence.usage(org.id)).toEqual({ bytes: 10, attachments: 2 });
+    expect(await t.plane.services.evidence.usage(org.id)).toEqual({ bytes: 10, attachments: 2 });
     const files = await readdir(join(dir, org.id), { recursive: true, withFileTypes: true });
     expect(files.filter((f) => f.isFile())).toHaveLength(2);
   });

@@ -38,7 +38,7 @@ const keyOf = async (ref: string) =>
       .where('ref', '=', ref)
       .executeTakeFirstOrThrow()
   ).storage_key;
-const built = () => t.plane.services.events.previews.builder.idle();
+const built = () => t.plane.services.previews.builder.idle();
 const raw = (c: Client, ref: string) =>
   t.plane.app.inject({
     method: 'GET',
@@ -226,7 +226,7 @@ describe('GET /api/v1/attachments/{ref}/preview', () => {
     await built();
     expect((await raw(x.a.operator, ref)).statusCode).toBe(200);
     const key = await keyOf(ref);
-    const evidence = t.plane.services.events.evidence;
+    const evidence = t.plane.services.evidence;
     const gone = await t.db.database.db.transaction().execute((trx) => evidence.purgeOfEvents(trx, [ev]));
     await evidence.deleteBytes(gone.map((g) => g.storage_key));
     for (const c of [x.a.operator, x.a.admin]) {

@@ -101,7 +101,7 @@ describe('watermarks of the evidence storage: 507 at critical, stats (document 4
     expect((await stats()).failed_jobs).toBe(1);
     // An image that cannot be decoded: the preview build fails.
     expect((await upload(mod, 100, 'image/jpeg')).status).toBe(201);
-    await t.plane.services.events.previews.builder.idle();
+    await t.plane.services.previews.builder.idle();
     await expect.poll(async () => (await stats()).failed_jobs).toBe(2);
     await sql`insert into cleanup_jobs (id, kind, org_id, state, spec, preview, created_by, created_at, last_error)
       values (gen_random_uuid(), 'events', null, 'queued', '{}'::jsonb, '{}'::jsonb, null, now(), 'disk on fire')`.execute(

@@ -141,7 +141,7 @@ const makePreviewed = async (c: Ctx) => {
     payload: png,
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'image/png' },
   });
-  await c.t.plane.services.events.previews.builder.idle();
+  await c.t.plane.services.previews.builder.idle();
   return { id: r.json().ref };
 };
 const makeCleanupJob = async (c: Ctx) => {

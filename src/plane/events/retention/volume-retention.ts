@@ -41,7 +41,6 @@ export class VolumeRetention {
     private readonly audit: AuditService,
     private readonly evidence: EvidenceService,
     private readonly events: EventLog,
-    private readonly usedPercent: () => Promise<number>,
     private readonly config: VolumeRetentionConfig,
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
@@ -64,7 +63,7 @@ export class VolumeRetention {
     await this.drain(deadline);
     let episode = await volumeRetentionStore.finishedSince(this.db, new Date(this.clock.now() - EPISODE_MS));
     while (this.clock.now() < deadline) {
-      const used = await this.usedPercent();
+      const used = await this.evidence.usedPercent();
       if (used < this.config.lowPercent || (!episode && used < this.config.highPercent)) break;
       episode = true;
       const queued = await this.queueOldestDay(used);

@@ -45,7 +45,7 @@ function pruner(ahead: number, opts: { replayDepth?: number; batch?: number } = 
   const clock = new ManualClock(Date.now() + ahead);
   return {
     clock,
-    p: new PurgeRecordsPruner(t.plane.services.events.log, clock, t.plane.services.events.evidence, opts),
+    p: new PurgeRecordsPruner(t.plane.services.events.log, clock, t.plane.services.evidence, opts),
   };
 }
 

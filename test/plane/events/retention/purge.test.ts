@@ -191,7 +191,7 @@ describe('POST /api/v1/events/purge and the background run', () => {
       { detector: 'job.x', occurred_at: at(11), camera_id: cam1, severity: 'debug' },
       { detector: 'other.y', occurred_at: at(12), camera_id: cam2, severity: 'error' },
     ]);
-    const usage0 = await t.plane.services.events.evidence.usage(x.a.orgId);
+    const usage0 = await t.plane.services.evidence.usage(x.a.orgId);
     const key = (
       await t.db.database.db
         .selectFrom('attachments')
@@ -245,7 +245,7 @@ describe('POST /api/v1/events/purge and the background run', () => {
     expect([dl.status, dl.body]).toEqual([410, { error: 'archived_data_expired' }]);
     expect((await x.b.admin.get(`/api/v1/attachments/${ref}`)).status).toBe(404);
     await expect(stat(join(dir, key))).rejects.toThrow();
-    const usage1 = await t.plane.services.events.evidence.usage(x.a.orgId);
+    const usage1 = await t.plane.services.evidence.usage(x.a.orgId);
     expect(usage1).toEqual({ bytes: usage0.bytes - 1500, attachments: usage0.attachments - 2 });
     // the ext_id names a new event now
     const [again] = await send(modA, [{ detector: 'job.x', occurred_at: at(10), ext_id: ext }]);
