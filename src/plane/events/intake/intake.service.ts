@@ -6,8 +6,8 @@ import type { EvidenceService } from '../../evidence/evidence.service.js';
 import type { ModuleTokensService } from '../../module-tokens/module-tokens.service.js';
 import type { ModuleTokenCredential } from '../../module-tokens/module-tokens.types.js';
 import { eventId } from '../log/events.ids.js';
-import type { EventCamera, EventInsert } from '../log/events.types.js';
-import type { EventFrame } from '../log/events.frames.js';
+import type { EventCamera, EventInsert, NewEvent } from '../log/events.types.js';
+import type { NewFrame } from '../log/events.frames.js';
 import type { EventLog } from '../log/event-log.js';
 import { streamCursor } from '../log/cursor.js';
 import { validateItem, type IntakeItem, type ItemError } from './intake.validate.js';
@@ -133,6 +133,7 @@ export class IntakeService {
     for (const v of valid)
       if (v.item.extId !== null || v.item.attachments.length || (v.applied?.coalesce && !v.item.interval)) return null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
+    // The camera is not looked up here: the log's one statement finds it (and leaves out a row naming none).
     const ready: Ready[] = valid.map(({ index, item, applied }) => ({
       index,
       item,
@@ -141,18 +142,11 @@ export class IntakeService {
       camera: null,
       attachments: '[]',
     }));
-    const rows = ready.map(insertOf);
     const { purge_day, inserted } = await this.log.insertAlone(
       token.org_id,
       token.id,
-      rows,
+      ready.map((r) => newEvent(token.org_id, r)),
       cameraIds,
-      (row, k, camera, seq) => {
-        const r = ready[k]!;
-        r.camera = camera;
-        row.node_id = camera?.node_id ?? null;
-        return frameOf(token.org_id, row, r, seq);
-      },
     );
     let first = Infinity;
     for (const r of ready) {
@@ -245,12 +239,20 @@ export class IntakeService {
         ),
       );
       if (!fresh.length) return null;
-      const seqs = await w.insert(token.org_id, token.id, fresh.map(insertOf), (row, i, seq) =>
-        frameOf(token.org_id, row, fresh[i]!, seq),
+      const seqs = await w.insert(
+        token.org_id,
+        token.id,
+        fresh.map((r) => newEvent(token.org_id, r)),
       );
       return { first: Math.min(...seqs.values()), purgeDay: purge_day };
     });
   }
+}
+
+/** An item ready to be written as the log takes it: its row and its frame, built together. */
+function newEvent(orgId: string, r: Ready): NewEvent {
+  const row = insertOf(r);
+  return { row, frame: frameOf(orgId, row, r) };
 }
 
 function insertOf(r: Ready): EventInsert {
@@ -295,10 +297,9 @@ function insertOf(r: Ready): EventInsert {
   };
 }
 
-function frameOf(orgId: string, row: EventInsert, r: Ready, seq: number): EventFrame {
+function frameOf(orgId: string, row: EventInsert, r: Ready): NewFrame {
   const camera = r.camera;
   return {
-    seq,
     id: row.id,
     occurred_at: iso(row.occurred_at),
     ended_at: row.ended_at === null ? null : iso(row.ended_at),

@@ -2,8 +2,9 @@ import type { Db } from '../../db/database.js';
 import type { CameraScope } from '../../rights/camera-rights.js';
 import { coalesceStore, type OpenCoalesced } from './coalesce.store.js';
 import { purgeDayOf, streamCursor } from './cursor.js';
-import { batchNotice, boundFrame, frameOfRow, type EventFrame } from './events.frames.js';
-import { eventsStore, type EventCamera, type EventInsert } from './events.store.js';
+import { batchNotice, boundFrame, frameOfRow, positioned, type EventFrame } from './events.frames.js';
+import { eventsStore, type EventCamera } from './events.store.js';
+import type { NewEvent } from './events.types.js';
 import { framesStore } from './frames.store.js';
 import { IntakeWriter } from './intake.writer.js';
 import type { EventNotifier } from './notifier.js';
@@ -44,17 +45,17 @@ export class LogWrite {
     return eventsStore.readForWrite(this.trx, orgId, cameraIds);
   }
 
-  /** New rows; `frameOf` makes each one's frame from what was written. Returns each row's seq by id. */
-  async insert(
-    orgId: string,
-    tokenId: string | null,
-    rows: EventInsert[],
-    frameOf: (row: EventInsert, index: number, seq: number) => EventFrame,
-  ): Promise<Map<string, number>> {
+  /** New events: their rows, and their frames at the positions drawn. Returns each row's seq by id. */
+  async insert(orgId: string, tokenId: string | null, events: NewEvent[]): Promise<Map<string, number>> {
     // The statement joins the writers itself, just before it draws positions.
-    const seqs = await eventsStore.insertBatch(this.trx, orgId, tokenId, rows);
-    if (rows.length) this.joined = true;
-    rows.forEach((row, i) => this.frames.push(frameOf(row, i, seqs.get(row.id)!)));
+    const seqs = await eventsStore.insertBatch(
+      this.trx,
+      orgId,
+      tokenId,
+      events.map((e) => e.row),
+    );
+    if (events.length) this.joined = true;
+    for (const e of events) this.frames.push(positioned(e.frame, seqs.get(e.row.id)!));
     return seqs;
   }
 
@@ -198,22 +199,35 @@ export class EventLog {
   /**
    * A batch that needs nothing else in its transaction (intake without ext_id, attachment or
    * coalescing): one statement through the intake writer, which merges concurrent batches of a
-   * token; rows naming no camera of the organisation are left out. Then its frames.
+   * token; rows naming no camera of the organisation are left out. Then its frames. The statement
+   * finds the cameras (the rows' node_id comes from it), so a frame's camera_name, node_id and
+   * node_name are those of the camera it found, as the full path's prepare() finds them before.
    */
   async insertAlone(
     orgId: string,
     tokenId: string,
-    rows: EventInsert[],
+    events: NewEvent[],
     cameraIds: string[],
-    frameOf: (row: EventInsert, index: number, camera: EventCamera | null, seq: number) => EventFrame,
   ): Promise<{ purge_day: string | null; inserted: Map<string, { seq: number; camera: EventCamera | null }> }> {
-    const { purge_day, inserted } = await this.alone.write(orgId, tokenId, rows, cameraIds);
+    const { purge_day, inserted } = await this.alone.write(
+      orgId,
+      tokenId,
+      events.map((e) => e.row),
+      cameraIds,
+    );
     const byId = new Map(inserted.map((i) => [i.id, i]));
     const frames: EventFrame[] = [];
-    rows.forEach((row, k) => {
-      const i = byId.get(row.id);
-      if (i) frames.push(frameOf(row, k, i.camera, i.seq));
-    });
+    for (const e of events) {
+      const i = byId.get(e.row.id);
+      if (!i) continue;
+      const c = i.camera;
+      frames.push(
+        positioned(
+          { ...e.frame, camera_name: c?.name ?? null, node_id: c?.node_id ?? null, node_name: c?.node_name ?? null },
+          i.seq,
+        ),
+      );
+    }
     this.publish({ frames });
     return { purge_day, inserted: byId };
   }

@@ -35,6 +35,14 @@ export interface EventFrame {
   reconcile_required?: true;
 }
 
+/** A new event's frame as its writer builds it with the row: all but the stream position, which the log draws. */
+export type NewFrame = Omit<EventFrame, 'seq'>;
+
+/** The frame of a new event at the position the log drew for it (`seq` first, as in every frame). */
+export function positioned(frame: NewFrame, seq: number): EventFrame {
+  return { seq, ...frame };
+}
+
 export const FRAME_BOUND_BYTES = 8 * 1024;
 // What one NOTIFY may carry (PostgreSQL refuses payloads of 8000 bytes and more).
 export const NOTIFY_BOUND_BYTES = 7900;

@@ -1,4 +1,5 @@
 // Types of the event log that other event domains use; apart from the store, which only this domain imports.
+import type { NewFrame } from './events.frames.js';
 
 /** A new event row as the intake writes it (JSON columns already serialised). */
 export interface EventInsert {
@@ -29,6 +30,15 @@ export interface EventInsert {
   coalesce_key?: string | null;
   last_seen_at?: Date | null;
   close_by?: Date | null;
+}
+
+/**
+ * A new event as its writer hands it to the log: the row to insert and the frame that the log
+ * publishes once the row is committed, at the position it drew.
+ */
+export interface NewEvent {
+  row: EventInsert;
+  frame: NewFrame;
 }
 
 /** A camera an event names, as intake finds it: the organisation's camera, with its node (names for frames). */

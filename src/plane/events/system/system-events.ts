@@ -4,7 +4,7 @@ import type { TemplateCache } from '../../templates/template.cache.js';
 import { apply, titleWords, type Applied } from '../../templates/template.apply.js';
 import { eventId } from '../log/events.ids.js';
 import type { EventInsert } from '../log/events.types.js';
-import type { EventFrame } from '../log/events.frames.js';
+import type { NewFrame } from '../log/events.frames.js';
 import type { EventLog, Written } from '../log/event-log.js';
 
 /** The plane's own detectors (document 4 §4); a system template ships for each. */
@@ -88,8 +88,10 @@ export class SystemEvents {
         await w.insert(
           orgId,
           null,
-          items.map((k) => insertOf(k.open, k.applied)),
-          (row, i, seq) => frameOf(items[i]!.open, items[i]!.applied, row, seq),
+          items.map((k) => {
+            const row = insertOf(k.open, k.applied);
+            return { row, frame: frameOf(k.open, k.applied, row) };
+          }),
         );
       }
       await w.closeSystemMany(
@@ -146,9 +148,8 @@ function insertOf(o: SystemOpen, a: Applied | null): EventInsert {
   };
 }
 
-function frameOf(o: SystemOpen, a: Applied | null, row: EventInsert, seq: number): EventFrame {
+function frameOf(o: SystemOpen, a: Applied | null, row: EventInsert): NewFrame {
   return {
-    seq,
     id: row.id,
     occurred_at: iso(row.occurred_at),
     ended_at: null,
