@@ -38,6 +38,7 @@ import { createUsage } from './usage/usage.module.js';
 import type { UsageService } from './usage/usage.service.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
+import { createPreferences } from './preferences/preferences.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
 import { createMonitor } from './monitor/monitor.module.js';
 import type { FleetMonitor } from './monitor/fleet.service.js';
@@ -177,6 +178,7 @@ export async function buildApp(deps: {
     nodeClient,
   });
   const { cameras, viewing } = camerasDomain;
+  const preferencesDomain = createPreferences({ db, clock, cameras });
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
   const moduleTokensDomain = createModuleTokens({ db, clock, orgs, audit });
@@ -284,6 +286,7 @@ export async function buildApp(deps: {
     tagsDomain,
     nodesDomain,
     camerasDomain,
+    preferencesDomain,
     rightsDomain,
     moduleTokensDomain,
     templatesDomain,

@@ -235,6 +235,12 @@ export const badRequestCodes = [
   'analytics_bad_options',
   'analytics_bad_layout',
   'analytics_bad_position',
+  // a user's own preferences (document 4 §12, docs/preferences.md)
+  'bad_timezone',
+  'bad_clock',
+  'bad_views',
+  'bad_layout',
+  'duplicate_view_name',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 type ConflictCode = (typeof conflictCodes)[number];

@@ -320,6 +320,13 @@ export interface MonitorNodeFramesTable {
   frame: unknown;
 }
 
+/** A user's own console preferences (0017): the document of GET/PUT /api/v1/me/preferences. */
+export interface UserPreferencesTable {
+  user_id: string;
+  doc: unknown;
+  updated_at: DefaultedTimestamp;
+}
+
 export interface Schema {
   orgs: OrgsTable;
   users: UsersTable;
@@ -348,4 +355,5 @@ export interface Schema {
   monitor_fleet: MonitorFleetTable;
   monitor_node_frames: MonitorNodeFramesTable;
   sweeper_lease: SweeperLeaseTable;
+  user_preferences: UserPreferencesTable;
 }

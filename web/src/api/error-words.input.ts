@@ -80,6 +80,12 @@ export const inputWords: WordTable = {
   invalid_public_url: 'The public address must be an http or https URL.',
   destructive_volume_retention_acknowledgement_required:
     'This retention change deletes stored evidence: tick the acknowledgement to confirm it.',
+  // a user's own preferences (the profile page)
+  bad_timezone: "The time zone is not known: choose one from the list, or the browser's own.",
+  bad_clock: 'The clock must be 24-hour or 12-hour.',
+  bad_views: 'The saved views are not valid: at most 32.',
+  bad_layout: 'The grid layout must be 1, 2x2, 3x3, 4x4 or automatic.',
+  duplicate_view_name: 'Two saved views have the same name: give each its own.',
   evidence_dir_refused: (x) =>
     `The plane may not use this folder for evidence${typeof x.reason === 'string' && x.reason ? `: ${x.reason.replace(/[.\s]+$/, '')}` : ''}.`,
 };
