@@ -1,15 +1,7 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
-
-interface LogEntry {
-  seq: number;
-  ts_ms: number;
-  level: string;
-  target: string;
-  message: string;
-}
+import type { LogLevel, NodeLevel } from '../../api/nodes.js';
+import { useNode, useNodeEdits, useNodes } from '../../hooks/use-nodes.js';
 
 /**
  * One node through the plane (superadmin; document 1 per-node routes): its licence, its log
@@ -17,45 +9,13 @@ interface LogEntry {
  * configuration versions with a rollback to any of them, and its configuration as it runs (reading it is audited: the text holds secrets, so it is shown on demand).
  */
 export function NodePage(props: { id: string }) {
-  const qc = useQueryClient();
-  const nodes = useQuery({
-    queryKey: ['nodes'],
-    queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes'),
-  });
+  const nodes = useNodes();
   const node = nodes.data?.rows.find((n) => n.id === props.id);
-  const licence = useQuery({
-    queryKey: ['node-licence', props.id],
-    queryFn: () =>
-      api<{ state: string; licensee: string | null; expires: string | null }>(
-        'GET',
-        `/api/v1/nodes/${props.id}/license`,
-      ),
-  });
-  const logging = useQuery({
-    queryKey: ['node-logging', props.id],
-    queryFn: () => api<{ level: string }>('GET', `/api/v1/nodes/${props.id}/logging`),
-  });
-  const sessions = useQuery({
-    queryKey: ['node-sessions', props.id],
-    queryFn: () => api<{ rows: Array<Record<string, unknown>> }>('GET', `/api/v1/nodes/${props.id}/sessions`),
-    refetchInterval: 10_000,
-  });
-  const [level, setLevel] = useState('info');
-  const logs = useQuery({
-    queryKey: ['node-logs', props.id, level],
-    queryFn: () => api<{ entries: LogEntry[] }>('GET', `/api/v1/nodes/${props.id}/logs?level=${level}&limit=200`),
-    refetchInterval: 5_000,
-  });
+  const [level, setLevel] = useState<LogLevel>('info');
+  const { licence, logging, sessions, logs, history } = useNode(props.id, level);
+  const edits = useNodeEdits(props.id);
   const [config, setConfig] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const history = useQuery({
-    queryKey: ['node-history', props.id],
-    queryFn: () =>
-      api<{ rows: Array<{ epoch: number; hash: string; ts_ms: number; actor: string; via: string }> }>(
-        'GET',
-        `/api/v1/nodes/${props.id}/config/history`,
-      ),
-  });
   const [error, setError] = useState<string | null>(null);
   const fail = (err: unknown) => setError(errorSentence(err));
   return (
@@ -82,9 +42,8 @@ export function NodePage(props: { id: string }) {
           e.preventDefault();
           const v = new FormData(e.currentTarget).get('node-level');
           try {
-            await api('PATCH', `/api/v1/nodes/${props.id}/logging`, { level: v });
-            await qc.invalidateQueries({ queryKey: ['node-logging', props.id] });
-            await qc.invalidateQueries({ queryKey: ['node-history', props.id] });
+            // One of the select's options; the node refuses any other (400).
+            await edits.setLevel.mutateAsync({ level: v } as NodeLevel);
           } catch (err) {
             fail(err);
           }
@@ -116,8 +75,8 @@ export function NodePage(props: { id: string }) {
       </table>
       <h3>
         Log{' '}
-        <select aria-label="node log level filter" value={level} onChange={(e) => setLevel(e.target.value)}>
-          {['debug', 'info', 'warn', 'error'].map((l) => (
+        <select aria-label="node log level filter" value={level} onChange={(e) => setLevel(e.target.value as LogLevel)}>
+          {(['debug', 'info', 'warn', 'error'] satisfies LogLevel[]).map((l) => (
             <option key={l}>{l}</option>
           ))}
         </select>
@@ -146,12 +105,9 @@ export function NodePage(props: { id: string }) {
                     onClick={async () => {
                       if (!confirm(`Return the node to version ${h.epoch}? It is applied as a new version.`)) return;
                       try {
-                        const r = await api<{ epoch: number }>('POST', `/api/v1/nodes/${props.id}/config/rollback`, {
-                          epoch: h.epoch,
-                        });
+                        const r = await edits.rollBack.mutateAsync(h.epoch);
                         setError(null);
                         setNote(`Version ${h.epoch} applied as version ${r.epoch}.`);
-                        await qc.invalidateQueries({ queryKey: ['node-history', props.id] });
                       } catch (err) {
                         fail(err);
                       }
@@ -175,7 +131,7 @@ export function NodePage(props: { id: string }) {
         <button
           onClick={async () => {
             try {
-              setConfig((await api<{ text: string }>('GET', `/api/v1/nodes/${props.id}/config`)).text);
+              setConfig((await edits.config.mutateAsync()).text);
             } catch (err) {
               fail(err);
             }

@@ -1,41 +1,8 @@
 import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiFailure, apiWithEtag } from '../../api/client.js';
+import { ApiFailure } from '../../api/client.js';
 import { errorSentence } from '../../api/error-words.js';
-
-interface Settings {
-  dvr_export_max_secs: number;
-  logging: {
-    minimum_level: string;
-    effective_minimum_level: string;
-    environment_override: boolean;
-    applies_live: boolean;
-    source: string;
-  };
-  network: {
-    pending_restart: boolean;
-    effective: { public_url: string };
-    certificate: {
-      mode: string;
-      status_hint: string;
-      certificate: null | { subject: string; not_after: string; days_left: number; fingerprint: string };
-    };
-  };
-  evidence_storage: {
-    pending_restart: boolean;
-    rotation_blocked: boolean;
-    effective: Record<string, unknown>;
-    stats: {
-      used_percent: number;
-      capacity_bytes: number | null;
-      logical_bytes: number;
-      attachment_count: number;
-      failed_jobs: number;
-      pressure_dropped_attachments: number;
-      operations: { ops_per_second: number; errors: number };
-    };
-  };
-}
+import type { SettingsChange } from '../../api/settings.js';
+import { useChangeSettings, usePlaneSettings, useTestStorage } from '../../hooks/use-settings.js';
 
 const MB = (n: number | null) => (n === null ? '—' : `${(n / 1024 / 1024).toFixed(0)} MiB`);
 
@@ -179,23 +146,16 @@ function StorageForm(props: {
 
 /** The plane's settings (superadmin, document 1): the log level, the export limit, the evidence storage; the certificate in use. */
 export function SettingsPage() {
-  const qc = useQueryClient();
-  const [etag, setEtag] = useState<string | null>(null);
-  const settings = useQuery({
-    queryKey: ['settings'],
-    queryFn: async () => {
-      const r = await apiWithEtag<Settings>('/api/v1/settings/plane');
-      setEtag(r.etag);
-      return r.body;
-    },
-  });
+  const settings = usePlaneSettings();
+  const change = useChangeSettings();
+  const probe = useTestStorage();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async (body: Record<string, unknown>) => {
     setMessage(null);
     try {
-      await api('PATCH', '/api/v1/settings/plane', body, { headers: etag ? { 'if-match': etag } : {} });
+      // The forms build their part of the change; the plane validates it (400 with the field).
+      await change.mutateAsync(body as SettingsChange);
       setMessage({ ok: true, text: 'Saved.' });
-      await qc.invalidateQueries({ queryKey: ['settings'] });
     } catch (err) {
       setMessage({ ok: false, text: errorSentence(err) });
     }
@@ -209,7 +169,7 @@ export function SettingsPage() {
           : errorSentence(settings.error)}
       </p>
     );
-  const s = settings.data;
+  const s = settings.data.body;
   const cert = s.network.certificate;
   const st = s.evidence_storage.stats;
   return (
@@ -275,11 +235,7 @@ export function SettingsPage() {
         }
         onTest={async (ev) => {
           try {
-            const r = await api<{ ok: boolean; rotation_blocked: boolean }>(
-              'POST',
-              '/api/v1/settings/plane/evidence-storage/test',
-              { evidence_storage: ev },
-            );
+            const r = await probe.mutateAsync({ evidence_storage: ev } as Parameters<typeof probe.mutateAsync>[0]);
             return r.rotation_blocked
               ? 'The storage answers, but cannot be chosen until the retired one is empty.'
               : 'The storage answers: a probe was written, read back and deleted.';
