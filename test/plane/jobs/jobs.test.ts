@@ -36,6 +36,8 @@ it('counts a failing run and keeps the runner alive; passes a deadline within th
   const bad = runner.list().find((j) => j.name === 'bad')!;
   expect(bad).toMatchObject({ runs: 2, failures: 2, last_error: 'boom', last_run_ms: 2_000 });
   expect(runner.list().find((j) => j.name === 'ok')).toMatchObject({ runs: 1, failures: 0, last_error: null });
+  // The settings' failed_jobs count the named jobs whose last run failed: 'bad', not 'ok'.
+  expect(runner.failedJobs()).toBe(1);
 });
 
 afterEach(() => {
