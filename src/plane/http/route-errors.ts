@@ -101,7 +101,7 @@ function byStatus(codes: Array<{ status: number; code: string }>): Map<number, s
 }
 
 /** The codes an operation may answer: its scope's, its validation's and its own list. */
-export function routeErrors(
+function routeErrors(
   schema: FastifySchema,
   route: { config?: { validationCode?: ValidationCode } },
 ): Map<number, string[]> {
@@ -111,7 +111,7 @@ export function routeErrors(
 }
 
 /** "Errors: 400 a, b; 403 c." */
-export function errorSentence(codes: Map<number, string[]>): string {
+function errorSentence(codes: Map<number, string[]>): string {
   return `Errors: ${[...codes].map(([status, list]) => `${status} ${list.join(', ')}`).join('; ')}.`;
 }
 
