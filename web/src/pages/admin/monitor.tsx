@@ -1,66 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api, sessionToken } from '../../api/client.js';
-import { readSse } from '../../lib/sse.js';
+import { useEffect, useState } from 'react';
+import type { LogEntry, LogQuery, NodeFrame, Sample } from '../../api/monitor.js';
+import { useFleetSummary, usePlaneLog, usePlaneSamples, useStream } from '../../hooks/use-monitor.js';
+import { useNodes } from '../../hooks/use-nodes.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { alertsOf, type Summary } from '../../lib/monitor-alerts.js';
 import { Link } from '../../router.js';
-
-interface NodeFrame {
-  seq: number;
-  node_id: string;
-  reachable: boolean;
-  last_seen_at: string | null;
-  attempted_at: string;
-  errors: string[];
-  system_telemetry: null | {
-    proc_cpu_cores: number;
-    host_cpu_busy_pct: number;
-    rss_mb: number;
-    mem_available_mb: number;
-    stream_counts: Record<string, number>;
-  };
-}
-interface Sample {
-  seq: number;
-  sampled_at_ms: number;
-  rss_mb: number;
-  proc_cpu_cores: number;
-  open_fds: number;
-  db_pool_in_use: number;
-  db_pool_max: number;
-}
-interface LogEntry {
-  seq: number;
-  ts_ms: number;
-  level: string;
-  target: string;
-  message: string;
-}
-
-/** Follows an SSE route while mounted (a new path starts a new stream; frames go to the latest handler). */
-function useStream(path: string | null, onFrame: (data: string) => void): void {
-  const handler = useRef(onFrame);
-  useEffect(() => {
-    handler.current = onFrame;
-  });
-  useEffect(() => {
-    if (!path) return;
-    const stop = new AbortController();
-    void readSse(path, sessionToken() ?? '', { frame: (data) => handler.current(data) }, stop.signal).catch(() => {});
-    return () => stop.abort();
-  }, [path]);
-}
 
 const KEEP = 120;
 
 /** The fleet monitor (superadmin): the summary and its alerts, the nodes' telemetry, the plane's process charts, the log tail. */
 export function MonitorPage() {
   const [summary, setSummary] = useState<Summary | null>(null);
-  const first = useQuery({
-    queryKey: ['summary'],
-    queryFn: () => api<Summary>('GET', '/api/v1/monitor/fleet/summary'),
-  });
+  const first = useFleetSummary();
   useEffect(() => {
     if (first.data) setSummary((s) => (s && s.seq >= first.data.seq ? s : first.data));
   }, [first.data]);
@@ -69,10 +20,7 @@ export function MonitorPage() {
     setSummary((s) => ({ ...(s ?? {}), ...f }));
   });
 
-  const nodes = useQuery({
-    queryKey: ['nodes'],
-    queryFn: () => api<{ rows: Array<{ id: string; name: string; url: string }> }>('GET', '/api/v1/nodes'),
-  });
+  const nodes = useNodes();
   const [frames, setFrames] = useState<Record<string, NodeFrame[]>>({});
   useStream('/api/v1/monitor/nodes', (d) => {
     const f = JSON.parse(d) as NodeFrame;
@@ -80,10 +28,7 @@ export function MonitorPage() {
   });
 
   const [samples, setSamples] = useState<Sample[]>([]);
-  const plane = useQuery({
-    queryKey: ['plane-samples'],
-    queryFn: () => api<{ samples: Sample[] }>('GET', '/api/v1/monitor/plane'),
-  });
+  const plane = usePlaneSamples();
   useEffect(() => {
     if (plane.data) setSamples(plane.data.samples);
   }, [plane.data]);
@@ -93,14 +38,17 @@ export function MonitorPage() {
     setSamples((cur) => (cur.some((x) => x.seq === s.seq) ? cur : [...cur, s].slice(-900)));
   });
 
-  const [level, setLevel] = useState('warn');
+  const [level, setLevel] = useState<NonNullable<LogQuery['level']>>('warn');
   const [filter, setFilter] = useState({ target: '', q: '' });
-  const logQuery = `level=${level}${filter.target ? `&target=${encodeURIComponent(filter.target)}` : ''}${filter.q ? `&q=${encodeURIComponent(filter.q)}` : ''}`;
+  const logFilter: LogQuery = {
+    level,
+    ...(filter.target ? { target: filter.target } : {}),
+    ...(filter.q ? { q: filter.q } : {}),
+  };
+  // The stream takes the same filter as the page, as a query string.
+  const logQuery = new URLSearchParams(logFilter as Record<string, string>).toString();
   const [log, setLog] = useState<LogEntry[]>([]);
-  const page = useQuery({
-    queryKey: ['log', logQuery],
-    queryFn: () => api<{ head_seq: number; entries: LogEntry[] }>('GET', `/api/v1/logs/plane?${logQuery}&limit=200`),
-  });
+  const page = usePlaneLog(logFilter);
   useEffect(() => {
     if (page.data) setLog(page.data.entries);
   }, [page.data]);
@@ -229,7 +177,11 @@ export function MonitorPage() {
           setFilter({ target: String(d.get('log-target') ?? ''), q: String(d.get('log-q') ?? '') });
         }}
       >
-        <select aria-label="log level" value={level} onChange={(e) => setLevel(e.target.value)}>
+        <select
+          aria-label="log level"
+          value={level}
+          onChange={(e) => setLevel(e.target.value as NonNullable<LogQuery['level']>)}
+        >
           {['debug', 'info', 'warn', 'error'].map((l) => (
             <option key={l}>{l}</option>
           ))}
