@@ -1,23 +1,8 @@
 import { Fragment, useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api, sessionToken } from '../../api/client.js';
+import type { AuditRow } from '../../api/audit.js';
 import { errorSentence } from '../../api/error-words.js';
-import { readSse } from '../../lib/sse.js';
+import { auditReads, useAuditActions, useAuditFirst, useAuditStream } from '../../hooks/use-audit.js';
 import { navigate, useLocation } from '../../router.js';
-
-interface AuditRow {
-  id: string;
-  occurred_at: string;
-  actor_name: string;
-  actor_role: string;
-  ip: string;
-  action: string;
-  object_type: string;
-  object_name: string;
-  object_id: string | null;
-  /** absent in a live frame: read with the single record when opened */
-  params?: Record<string, unknown>;
-}
 
 const KEYS = ['action', 'object_type', 'q', 'occurred_from', 'occurred_to'] as const;
 type Filters = Partial<Record<(typeof KEYS)[number], string>>;
@@ -37,16 +22,8 @@ export function AuditPage() {
   const [rows, setRows] = useState<AuditRow[]>([]);
   const [more, setMore] = useState(true);
   const [open, setOpen] = useState<string | null>(null);
-  const actions = useQuery({
-    queryKey: ['audit-actions'],
-    queryFn: () => api<{ rows: string[] }>('GET', '/api/v1/audit/actions'),
-  });
-  const first = useQuery({
-    queryKey: ['audit', q],
-    queryFn: () =>
-      api<{ rows: AuditRow[]; stream_cursor: string }>('GET', `/api/v1/audit?limit=100${q ? `&${q}` : ''}`),
-    retry: false,
-  });
+  const actions = useAuditActions();
+  const first = useAuditFirst(f);
   useEffect(() => {
     if (first.data) {
       setRows(first.data.rows);
@@ -55,44 +32,25 @@ export function AuditPage() {
   }, [first.data]);
   // Live only for the plain view: a filtered one would have to judge each record the server's way.
   const live = !!first.data && !q;
-  useEffect(() => {
-    if (!live) return;
-    const stop = new AbortController();
-    void readSse(
-      `/api/v1/audit/stream?last_event_id=${encodeURIComponent(first.data!.stream_cursor)}`,
-      sessionToken() ?? '',
-      {
-        // A new record goes on top; `updated` (a session's end written) changes the row shown.
-        frame: (data) => {
-          const r = JSON.parse(data) as AuditRow;
-          setRows((cur) =>
-            cur.some((x) => x.id === r.id)
-              ? cur.map((x) => (x.id === r.id ? { ...x, ...r, params: x.params } : x))
-              : [r, ...cur],
-          );
-        },
-      },
-      stop.signal,
-    ).catch(() => {});
-    return () => stop.abort();
-  }, [live, first.data]);
+  // A new record goes on top; `updated` (a session's end written) changes the row shown.
+  useAuditStream(live ? first.data!.stream_cursor : null, (r) =>
+    setRows((cur) =>
+      cur.some((x) => x.id === r.id)
+        ? cur.map((x) => (x.id === r.id ? { ...x, ...r, params: x.params } : x))
+        : [r, ...cur],
+    ),
+  );
   const older = async () => {
     const last = rows[rows.length - 1];
     if (!last) return;
-    const page = await api<{ rows: AuditRow[] }>(
-      'GET',
-      `/api/v1/audit?limit=100&before_ts=${encodeURIComponent(last.occurred_at)}&before_id=${last.id}${q ? `&${q}` : ''}`,
-    );
+    const page = await auditReads.older(f, last);
     setRows((cur) => [...cur, ...page.rows.filter((r) => !cur.some((x) => x.id === r.id))]);
     setMore(page.rows.length === 100);
   };
   const toggle = async (r: AuditRow) => {
     setOpen(open === r.id ? null : r.id);
     if (r.params || open === r.id) return;
-    const full = await api<AuditRow>(
-      'GET',
-      `/api/v1/audit/${r.id}?occurred_at=${encodeURIComponent(r.occurred_at)}`,
-    ).catch(() => null);
+    const full = await auditReads.record(r).catch(() => null);
     if (full) setRows((cur) => cur.map((x) => (x.id === r.id ? full : x)));
   };
   const error = first.error ? errorSentence(first.error) : null;
@@ -102,12 +60,10 @@ export function AuditPage() {
     navigate(`/admin/audit${s ? `?${s}` : ''}`);
   };
   const csv = async () => {
-    const res = await fetch(`/api/v1/audit/export.csv${q ? `?${q}` : ''}`, {
-      headers: { authorization: `Bearer ${sessionToken() ?? ''}` },
-    });
-    if (!res.ok) return;
+    const blob = await auditReads.csv(f).catch(() => null);
+    if (!blob) return;
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(await res.blob());
+    a.href = URL.createObjectURL(blob);
     a.download = 'audit.csv';
     a.click();
   };
