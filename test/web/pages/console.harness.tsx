@@ -6,7 +6,7 @@
  * test file calls mockThePlane() once.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, configure, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { setupServer } from 'msw/node';
@@ -17,6 +17,10 @@ import { consoleRoutes } from '../../../web/src/app.js';
 import { startRouter } from '../../../web/src/router.js';
 
 export const plane = setupServer();
+
+// A page's chunk (React.lazy) is transformed on its first import in a worker, which takes seconds
+// on a loaded machine: a wait for what the user reads allows for it (a missing text still fails).
+configure({ asyncUtilTimeout: 10_000 });
 
 /** Starts the mocked plane for this file; a request nobody answers fails the test instead of hanging. */
 export function mockThePlane(): void {
