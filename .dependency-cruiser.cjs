@@ -87,6 +87,14 @@ module.exports = {
       to: { path: '^(src|test|bench)/', pathNot: '^src/common/' },
     },
     {
+      name: 'console-pages-through-hooks',
+      comment:
+        "The console's pages compose hooks and components (issue 21 §4): they never import the API client; web/src/api/<resource>.ts are its only users, and pages reach them through web/src/hooks/.",
+      severity: 'error',
+      from: { path: '^web/src/pages/' },
+      to: { path: '^web/src/api/client[.]ts$' },
+    },
+    {
       name: 'no-src-to-console',
       comment: "The programs never import the console's sources; the plane serves its build.",
       severity: 'error',

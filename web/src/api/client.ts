@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './openapi.gen.js';
+import { ApiFailure } from './failure.js';
 
 /**
  * The public API as the console uses it: one typed client (openapi-fetch over the types generated
@@ -9,15 +10,7 @@ import type { paths } from './openapi.gen.js';
 
 const TOKEN_KEY = 'argus.session';
 
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly body: unknown,
-  ) {
-    super(`${status} ${code}`);
-  }
-}
+export { ApiFailure };
 
 export function sessionToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
@@ -106,30 +99,12 @@ export async function rawFetch(path: string, init: RequestInit = {}): Promise<Re
 
 /**
  * The untyped call the shell (app.tsx) still makes for `me` and sign-out until it uses
- * hooks/use-me.ts (issue 21 §4, being reworked with the router), and the pages not yet moved to hooks.
+ * hooks/use-me.ts (useMe, useSignOut); nothing else calls it, and it takes only those two routes.
  */
-export async function api<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
-  const headers = new Headers(init.headers);
-  if (body !== undefined) headers.set('content-type', 'application/json');
-  const res = await rawFetch(path, {
-    ...init,
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+export async function api<T>(method: 'GET' | 'POST', path: '/api/v1/auth/me' | '/api/v1/auth/logout'): Promise<T> {
+  const res = await rawFetch(path, { method });
   const text = await res.text();
-  if (!text) return null as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return text as T;
-  }
-}
-
-/** A GET that also answers the reply's ETag (the settings form sends it back as If-Match). */
-export async function apiWithEtag<T>(path: string): Promise<{ body: T; etag: string | null }> {
-  const res = await rawFetch(path);
-  return { body: (await res.json()) as T, etag: res.headers.get('etag') };
+  return (text ? JSON.parse(text) : null) as T;
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

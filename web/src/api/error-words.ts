@@ -1,4 +1,4 @@
-import { ApiFailure } from './client.js';
+import { ApiFailure } from './failure.js';
 import { accessWords } from './error-words.access.js';
 import { eventWords } from './error-words.events.js';
 import { inputWords } from './error-words.input.js';

@@ -1,14 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type Hls from 'hls.js';
-import { api } from '../api/client.js';
+import { play as askPlay, type PlayRequest } from '../api/cameras.js';
 import { errorSentence } from '../api/error-words.js';
-
-export interface PlayRequest {
-  intent?: 'live' | 'playback';
-  profile?: 'MAIN' | 'SUB';
-  from?: number;
-  duration?: number;
-}
 
 /**
  * One HLS player: a viewer token from POST /api/v1/cameras/{id}/play, then hls.js on the node's
@@ -39,13 +32,7 @@ export function Player(props: {
     setProblem(null);
     (async () => {
       try {
-        const play =
-          props.source ??
-          (await api<{ url: string; token: string }>(
-            'POST',
-            `/api/v1/cameras/${props.cameraId}/play`,
-            JSON.parse(req),
-          ));
+        const play = props.source ?? (await askPlay(props.cameraId, JSON.parse(req) as PlayRequest));
         if (stopped) return;
         // hls.js is loaded with the first player, not with the console (the login page and the feed
         // need none of it); its light build, about 60 KB less over the wire (issue 22): the nodes'

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiFailure } from '../api/client.js';
+import { ApiFailure } from '../api/failure.js';
 import { errorSentence } from '../api/error-words.js';
 import { BlobImage, download } from '../components/blob-image.js';
 import { Player } from '../components/player.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ApiFailure } from '../../api/client.js';
+import { ApiFailure } from '../../api/failure.js';
 import { errorSentence } from '../../api/error-words.js';
 import type { SettingsChange } from '../../api/settings.js';
 import { useChangeSettings, usePlaneSettings, useTestStorage } from '../../hooks/use-settings.js';

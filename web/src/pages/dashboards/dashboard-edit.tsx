@@ -1,6 +1,6 @@
 // The forms of a dashboard's edit mode: each saves on the revision it was opened with.
 import { useState } from 'react';
-import { ApiFailure } from '../../api/client.js';
+import { ApiFailure } from '../../api/failure.js';
 import { useChangeWidget, useFreshDashboard } from '../../hooks/use-dashboards.js';
 import { errorSentence } from '../../api/error-words.js';
 import { VIEWS, type Dashboard, type Widget } from './dashboard-model.js';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ApiFailure } from '../../api/client.js';
+import { ApiFailure } from '../../api/failure.js';
 import { errorSentence, retryAfter } from '../../api/error-words.js';
 import { isAdmin, useMe } from '../../api/me.js';
 import { PERIODS, type Period } from '../../lib/period.js';
