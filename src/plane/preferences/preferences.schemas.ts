@@ -9,7 +9,7 @@ import { errors, type BadRequestCode } from '../errors.js';
  * or null for the browser's own), 24 h or 12 h clock, and up to 32 saved live views.
  */
 export const PREFERENCES_MAX_BYTES = 64 * 1024;
-export const MAX_VIEWS = 32;
+const MAX_VIEWS = 32;
 // IANA names are short (the longest is 32 characters); isTimeZone() refuses longer ones too.
 const TIMEZONE_MAX = 64;
 
@@ -21,7 +21,6 @@ const Layout = Type.Union([
   Type.Literal('4x4'),
   Type.Literal('auto'),
 ]);
-export type ViewLayout = Static<typeof Layout>;
 
 const View = Type.Object(
   {
