@@ -143,3 +143,24 @@ export const NodeRollbackReply = Type.Object({
   rolled_from: Type.Integer(),
   write_token_kept: Type.Boolean(),
 });
+
+/** The video a probe found: its codec as ffmpeg names it, its size, its frame rate (null when the source declares none). */
+export const NodeProbeVideo = Type.Object({
+  codec: Type.String({ description: 'as ffmpeg names it: h264, hevc, mjpeg, mpeg4...' }),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  fps: Nullable(Type.Number({ description: 'frames per second the source declares; null when it declares none' })),
+});
+
+/**
+ * `POST /api/v1/probe` (document 4 §12): the node opened the source once. `ok` with the video
+ * (and the audio, null when there is none), or not `ok` with `error`, words for an operator
+ * (never ffmpeg's text, never the URL's credentials).
+ */
+export const NodeProbeReply = Type.Object({
+  ok: Type.Boolean({ description: 'the node opened the source and found video in it' }),
+  video: Nullable(NodeProbeVideo),
+  audio: Nullable(Type.Object({ codec: Type.String() })),
+  error: Nullable(Type.String({ description: 'when not ok: why, in words for an operator' })),
+});
+export type NodeProbeReply = Static<typeof NodeProbeReply>;

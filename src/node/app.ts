@@ -44,6 +44,8 @@ import { ViewerSessions } from './media/viewer/sessions.service.js';
 import { Previews } from './media/hls/preview.js';
 import { segmentSecs, viewerIdleMs } from './media/tuning.js';
 import { sessionsRoutes } from './media/viewer/sessions.routes.js';
+import { SourceProbe } from './media/probe/probe.service.js';
+import { probeRoutes } from './media/probe/probe.routes.js';
 import { ringOf } from '../common/log-sink.js';
 import { makeNodeLogger } from './logs/node-logger.js';
 import { logsRoutes } from './logs/logs.routes.js';
@@ -65,6 +67,8 @@ export interface BuildNodeAppOptions {
   throttle?: ThrottleOptions;
   /** Environment for media tuning and the ffmpeg lookup (tests); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** The bound of a source probe (tests); default 10 s (document 4 §12). */
+  probeTimeoutMs?: number;
 }
 
 export interface NodeApp {
@@ -125,6 +129,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   });
   const viewers = new ViewerAccess(clock, grants, sessionKeys);
   const previews = new Previews(ffmpeg.path);
+  const probe = new SourceProbe({ ffmpeg: ffmpeg.path, log, timeoutMs: opts.probeTimeoutMs });
   const license = new LicenseService(
     dirname(opts.configPath),
     clock,
@@ -251,6 +256,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   metricsRoutes(app, { report });
   adminRoutes(app);
   mediaRoutes(app, { media });
+  probeRoutes(app, { probe });
   logsRoutes(app, { ring: logRing });
   licenseRoutes(app, { license, buildDate: build.build_date });
 

@@ -13,6 +13,7 @@ import {
   NodeHistoryReply,
   NodeLicenseReply,
   NodeLogPage,
+  NodeProbeReply,
   NodeRollbackReply,
   NodeSessionsReply,
   NodeStreamsReply,
@@ -99,6 +100,11 @@ describe("the node's routes answer the shared schemas", () => {
     await replyOf('PATCH', '/api/v1/config/globals', NodeChangeReply, { log_level: 'fatal' });
     await replyOf('POST', '/api/v1/config/rollback', NodeRollbackReply, { epoch: 1 });
   });
+
+  it('a probe answers the shared probe schema, found or not', async () => {
+    await replyOf('POST', '/api/v1/probe', NodeProbeReply, { url: 'testsrc://t?size=160x90&rate=5' });
+    await replyOf('POST', '/api/v1/probe', NodeProbeReply, { url: `http://127.0.0.1:${await freePort()}/x.ts` });
+  });
 });
 
 describe("the plane's node client reads a real node", () => {
@@ -127,6 +133,15 @@ describe("the plane's node client reads a real node", () => {
     expect((await n.streams()).find((s) => s.name === 'cam2')).toMatchObject({ dvr: null, on_demand: true });
     expect(await n.deleteStream('cam2')).toBe('deleted');
     expect(await n.deleteStream('cam2')).toBe('absent');
+  });
+
+  it('a probe, typed', async () => {
+    expect(await at().probe('testsrc://t?size=160x90&rate=5')).toEqual({
+      ok: true,
+      video: { codec: 'h264', width: 160, height: 90, fps: 5 },
+      audio: null,
+      error: null,
+    });
   });
 
   it('a globals change and a rollback', async () => {

@@ -26,6 +26,19 @@ export class ConfigValueError extends Error {
 export const STREAM_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 export const STREAM_INPUT_SCHEMES = ['rtsp:', 'rtmp:', 'http:', 'https:', 'file:', 'testsrc:'];
 const RETENTION = /^[1-9][0-9]{0,6}[smhd]$/;
+
+/**
+ * Why `url` is not a source the node reads, or null when it is: a stream's `input` and a probe
+ * (media/probe) are held to this one rule. A network source ffmpeg would read otherwise than a
+ * URL parser is refused (issue 25, item 3); the reason only, never the URL (it may hold the
+ * camera's password).
+ */
+export function inputProblem(url: string): string | null {
+  if (!STREAM_INPUT_SCHEMES.some((p) => url.startsWith(p)))
+    return 'must be an rtsp://, rtmp://, http(s)://, file:// or testsrc:// URL';
+  const ambiguity = /^(?:rtsp|rtmp|https?):/.test(url) ? sourceAmbiguity(url) : null;
+  return ambiguity === null ? null : `${ambiguity}, which URL parsers read differently`;
+}
 const STORAGE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const CLUSTER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const MIN_TOKEN = 16;
@@ -269,14 +282,9 @@ function interpretStream(st: Statement, storages: StorageSettings[], at: At): St
     if (c.name === 'on_demand') s.on_demand = true;
     if (c.name === 'input') {
       const url = c.args[0].value;
-      // A network source ffmpeg would read otherwise than a URL parser (issue 25, item 3); the
-      // reason only, never the URL (it may hold the camera's password).
-      const ambiguity = /^(?:rtsp|rtmp|https?):/.test(url) ? sourceAmbiguity(url) : null;
-      if (!STREAM_INPUT_SCHEMES.some((p) => url.startsWith(p))) {
-        at(c, `stream ${name}: input must be an rtsp://, rtmp://, http(s)://, file:// or testsrc:// URL`);
-        ok = false;
-      } else if (ambiguity !== null) {
-        at(c, `stream ${name}: input ${ambiguity}, which URL parsers read differently`);
+      const problem = inputProblem(url);
+      if (problem !== null) {
+        at(c, `stream ${name}: input ${problem}`);
         ok = false;
       } else s.input = url;
     }

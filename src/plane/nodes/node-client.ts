@@ -5,6 +5,7 @@ import {
   NodeConfigReply,
   NodeHistoryReply,
   NodeLogPage,
+  NodeProbeReply,
   NodeRollbackReply,
   NodeSessionsReply,
   type NodeHistoryEntry,
@@ -60,6 +61,7 @@ const History = Compile(NodeHistoryReply);
 const Change = Compile(NodeChangeReply);
 const Rollback = Compile(RollbackRead);
 const Sessions = Compile(NodeSessionsReply);
+const Probe = Compile(NodeProbeReply);
 
 /**
  * How a call failed; the reason words are fixed. `timeout`, `refused`: no reply (no connection,
@@ -262,5 +264,11 @@ export class NodeEndpoint {
       { method: 'POST', path: '/api/v1/config/rollback', body: { epoch }, ok: [200], read },
       o,
     );
+  }
+
+  /** `POST /api/v1/probe` (200): the node opens `url` once (document 4 §12); give it the node's 10 s and a margin. */
+  probe(url: string, o?: CallOptions): Promise<NodeProbeReply> {
+    const read = checked(Probe);
+    return this.client.call(this.target, { method: 'POST', path: '/api/v1/probe', body: { url }, ok: [200], read }, o);
   }
 }

@@ -18,6 +18,8 @@ export class SourceGate {
   private readonly sockets = new Set<Socket>();
   private readonly host: string;
   private readonly port: string;
+  /** Why the last connection to the source failed (its errno code: ECONNREFUSED...): ffmpeg only sees a 502 (a probe tells it in words). */
+  upstreamError: string | null = null;
 
   constructor(
     source: string,
@@ -100,7 +102,9 @@ export class SourceGate {
         answer.pipe(res);
       },
     );
-    up.on('error', () => {
+    up.on('error', (err: NodeJS.ErrnoException) => {
+      // Not when ffmpeg went first (its end destroys this request).
+      if (!res.closed) this.upstreamError = err.code ?? 'EIO';
       if (!res.headersSent) res.writeHead(502).end();
       else res.destroy();
     });
@@ -127,7 +131,10 @@ export class SourceGate {
       up.pipe(socket);
       socket.pipe(up);
     });
-    up.on('error', () => socket.destroy());
+    up.on('error', (err: NodeJS.ErrnoException) => {
+      if (!socket.destroyed) this.upstreamError = err.code ?? 'EIO';
+      socket.destroy();
+    });
     socket.on('error', () => up.destroy());
     socket.on('close', () => up.destroy());
   }
