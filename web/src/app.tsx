@@ -1,8 +1,9 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useParams, type RouteObject } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { mayOpen } from '../../src/common/console-pages.js';
-import { api, keepSession, sessionToken, whenSessionExpires, type User } from './api/client.js';
+import { keepSession, sessionToken, whenSessionExpires } from './api/client.js';
+import { useMe as useSession, useSignOut } from './hooks/use-me.js';
 import { currentPlace, Link, navigate, useLocation } from './router.js';
 import { LoginPage } from './pages/login.js';
 import { MeContext, useMe } from './api/me.js';
@@ -75,11 +76,8 @@ function Shell() {
       }),
     [qc],
   );
-  const me = useQuery({
-    queryKey: ['me', token],
-    enabled: !!token,
-    queryFn: () => api<{ user: User }>('GET', '/api/v1/auth/me'),
-  });
+  const me = useSession(token);
+  const signOut = useSignOut();
 
   if (!token || path === '/login') {
     // After the sign-in: the place kept by an ended session, else the deep link that was opened, else the live grid.
@@ -121,7 +119,7 @@ function Shell() {
         <button
           className="link"
           onClick={async () => {
-            await api('POST', '/api/v1/auth/logout').catch(() => {});
+            await signOut.mutateAsync().catch(() => {});
             keepSession(null);
             setToken(null);
             qc.clear();

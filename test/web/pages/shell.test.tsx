@@ -94,6 +94,24 @@ describe('addresses', () => {
     expect(localStorage.getItem('argus.session')).toBe('fresh');
   });
 
+  it('signing out ends the session on the plane and shows the sign-in', async () => {
+    let ended = false;
+    const { router } = openConsole(
+      '/live',
+      'user',
+      http.get('/api/v1/cameras', () => ok({ rows: [], next: null })),
+      http.post('/api/v1/auth/logout', () => {
+        ended = true;
+        return new Response(null, { status: 204 });
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(ended).toBe(true);
+    expect(localStorage.getItem('argus.session')).toBeNull();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
   it('a session that ends goes to the sign-in with the place kept, and back there after it', async () => {
     let signedIn = false;
     const { router } = openConsole(
