@@ -10,9 +10,10 @@ import type { Logger } from 'pino';
 import { CamerasService } from './cameras.service.js';
 import { Provisioner } from './provisioning.js';
 import { ViewingService } from './viewing.service.js';
+import { CameraProbe } from './probe.service.js';
 import { camerasAdminRoutes, camerasReadRoutes } from './cameras.routes.js';
 
-/** Cameras as records (reads within camera rights, writes for administrators) and viewer tokens for their node. */
+/** Cameras as records (reads within camera rights, writes for administrators), viewer tokens for their node, the source probe. */
 export function createCameras(deps: {
   db: Db;
   clock: Clock;
@@ -29,12 +30,13 @@ export function createCameras(deps: {
   const provisioner = new Provisioner(deps.nodes, deps.nodeClient, deps.nodeTimeoutMs, deps.log);
   const cameras = new CamerasService(deps.db, deps.clock, deps.audit, deps.orgs, deps.nodes, deps.tags, provisioner);
   const viewing = new ViewingService(deps.db, deps.clock, deps.audit, cameras, deps.nodes);
+  const probe = new CameraProbe(deps.nodes, deps.nodeClient);
   return {
     cameras,
     viewing,
     routes: {
       session: (app) => camerasReadRoutes(app, { cameras, viewing }),
-      admin: (app) => camerasAdminRoutes(app, { cameras }),
+      admin: (app) => camerasAdminRoutes(app, { cameras, probe }),
     },
     jobs: noJobs,
   };

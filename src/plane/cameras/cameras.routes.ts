@@ -3,6 +3,8 @@ import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
 import type { CamerasService } from './cameras.service.js';
 import type { ViewingService } from './viewing.service.js';
+import type { CameraProbe } from './probe.service.js';
+import { NodeProbeReply } from '../../common/node-api.js';
 import {
   CameraCreateBody,
   CameraFieldCodes,
@@ -11,6 +13,8 @@ import {
   PlayBody,
   PlayFieldCodes,
   PlayReply,
+  ProbeBody,
+  ProbeFieldCodes,
 } from './cameras.schemas.js';
 
 const config = { validationCode: validationCodes(CameraFieldCodes) };
@@ -74,8 +78,33 @@ export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService
   );
 }
 
-/** Administrator scope: writes. */
-export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasService }): void {
+/** Administrator scope: writes, and the probe of a source before it is saved. */
+export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasService; probe: CameraProbe }): void {
+  app.post(
+    '/api/v1/cameras/probe',
+    {
+      schema: {
+        errors: [
+          'unknown_node',
+          'bad_source_url',
+          'nodeUnreachable',
+          'nodeAuthFailed',
+          'nodeBadReply',
+          'urlBuildFailed',
+        ],
+        tags,
+        summary:
+          'Test a source: the node opens it once (10 s) and answers its video and audio, or why not in words (ok false)',
+        security: sec,
+        body: ProbeBody,
+        response: { 200: NodeProbeReply },
+      },
+      preValidation: strictBody(ProbeBody, ProbeFieldCodes),
+      config: { validationCode: validationCodes(ProbeFieldCodes) },
+    },
+    async (req) => deps.probe.probe(req.body),
+  );
+
   app.post(
     '/api/v1/cameras',
     {

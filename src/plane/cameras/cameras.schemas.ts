@@ -122,3 +122,21 @@ export const PlayFieldCodes: Record<string, string> = {
   from: 'bad_range',
   duration: 'bad_range',
 };
+
+/** POST /api/v1/cameras/probe (document 4 §12): a source tried on a node before a camera is saved with it. */
+export const ProbeBody = Type.Object(
+  {
+    node_id: Uuid,
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'the source to try: an rtsp, rtsps, rtmp, rtmps, http, https or testsrc URL',
+    }),
+  },
+  { additionalProperties: false },
+);
+export interface ProbeRequest {
+  node_id: string;
+  url: string;
+}
+export const ProbeFieldCodes: Record<string, string> = { node_id: 'unknown_node', url: 'bad_source_url' };

@@ -30,3 +30,11 @@ export const camera = (id: string) => ok(client.GET('/api/v1/cameras/{id}', { pa
 /** A viewing session on the camera's node: the playlist's URL and the token that opens it. */
 export const play = (id: string, request: PlayRequest) =>
   ok(client.POST('/api/v1/cameras/{id}/play', { params: { path: { id } }, body: request }));
+
+/** What POST /cameras/probe asks: the node that would serve the camera and the source to try there. */
+export type ProbeRequest = Sent<'/api/v1/cameras/probe', 'post'>;
+/** The node's answer: the video (codec, size, frame rate) and audio it found, or why not in words (`ok` false). */
+export type ProbeResult = Reply<'/api/v1/cameras/probe', 'post'>;
+
+/** "Test source" before saving (administrators): the node opens the source once, for at most 10 s. */
+export const probeSource = (request: ProbeRequest) => ok(client.POST('/api/v1/cameras/probe', { body: request }));

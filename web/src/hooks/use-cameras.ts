@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { allCameras, camera, cameraKeys, play, type PlayRequest } from '../api/cameras.js';
+import { allCameras, camera, cameraKeys, play, probeSource, type PlayRequest } from '../api/cameras.js';
 import { segmentsOf } from '../lib/recording.js';
 
 /** Every camera the caller may see; `refetchInterval` keeps a grid's statuses fresh. */
@@ -10,6 +10,13 @@ export const useCamera = (id: string) => useQuery({ queryKey: cameraKeys.one(id)
 
 /** A viewing session asked on demand (an MP4 export of a range). */
 export const usePlay = (id: string) => useMutation({ mutationFn: (request: PlayRequest) => play(id, request) });
+
+/**
+ * "Test source": the node's answer about a source before a camera is saved with it. It changes
+ * nothing, so nothing is invalidated; a source that cannot be read is a result (`ok` false, in
+ * words), a refusal of the plane (bad_source_url, node_unreachable...) the mutation's error.
+ */
+export const useProbeSource = () => useMutation({ mutationFn: probeSource });
 
 /**
  * A camera's recording over [from, from + seconds): the playback session and the segments its
