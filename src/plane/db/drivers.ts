@@ -93,7 +93,7 @@ class PgliteConnection implements DatabaseConnection {
     readonly release: () => void,
   ) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await fromDriverCall(this.pg.query<R>(query.sql, query.parameters as unknown[]));
+    const result = await fromDriverCall(this.pg.query<R>(query.sql, pgliteParams(query.parameters)));
     const command = query.sql.trimStart().split(/\s/, 1)[0]?.toUpperCase();
     return toResult(result.rows, command, result.affectedRows);
   }
@@ -101,4 +101,22 @@ class PgliteConnection implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not used');
   }
+}
+
+/**
+ * Parameters as PGlite must receive them. It sends a Date as its ISO text, which PostgreSQL reads
+ * wrongly outside years 1-9999: ISO's year 0 is PostgreSQL's 1 BC, and a rule that steps back a
+ * day from 0001-01-01 (a feed's window) made PGlite answer "date/time field value out of range"
+ * where node-postgres, which writes BC itself, answers rows. Such a Date is written the server's way.
+ */
+export function pgliteParams(params: readonly unknown[]): unknown[] {
+  return params.map((v) => (v instanceof Date ? pgliteDate(v) : v));
+}
+
+function pgliteDate(d: Date): Date | string {
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(year) || (year >= 1 && year <= 9999)) return d;
+  const iso = d.toISOString();
+  const rest = iso.slice(iso.indexOf('-', 1)).replace('T', ' ').replace('Z', '+00');
+  return year < 1 ? `${String(1 - year).padStart(4, '0')}${rest} BC` : `${year}${rest}`;
 }

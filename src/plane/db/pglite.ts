@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { PgliteDriver } from './drivers.js';
+import { PgliteDriver, pgliteParams } from './drivers.js';
 import type { Schema } from './schema.js';
 import type { Database } from './database.types.js';
 import { fromDriverCall } from './driver-errors.js';
@@ -69,7 +69,7 @@ export async function openPglite(dir: string | null, dump?: Blob): Promise<Datab
             await fromDriverCall(pg.exec(text));
           },
           query: async <R>(text: string, params: unknown[] = []) =>
-            (await fromDriverCall(pg.query<R>(text, params))).rows,
+            (await fromDriverCall(pg.query<R>(text, pgliteParams(params)))).rows,
         }),
       );
     },
