@@ -4,7 +4,6 @@ import { client, ok, type Reply, type Sent } from './client.js';
 export type Result = Reply<'/api/v1/event-analytics/query', 'post'>;
 export type Point = Result['points'][number];
 export type Query = Sent<'/api/v1/event-analytics/query', 'post'>;
-export type Report = Reply<'/api/v1/analytics-reports'>['rows'][number];
 export type CatalogField = Reply<'/api/v1/event-analytics/catalog'>['fields'][number];
 
 export const analyticsKeys = {

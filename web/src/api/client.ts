@@ -97,16 +97,6 @@ export async function rawFetch(path: string, init: RequestInit = {}): Promise<Re
   return res;
 }
 
-/**
- * The untyped call the shell (app.tsx) still makes for `me` and sign-out until it uses
- * hooks/use-me.ts (useMe, useSignOut); nothing else calls it, and it takes only those two routes.
- */
-export async function api<T>(method: 'GET' | 'POST', path: '/api/v1/auth/me' | '/api/v1/auth/logout'): Promise<T> {
-  const res = await rawFetch(path, { method });
-  const text = await res.text();
-  return (text ? JSON.parse(text) : null) as T;
-}
-
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The JSON body of a path's successful answer (200 or 201), as the plane's OpenAPI document declares it. */

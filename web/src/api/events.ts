@@ -43,7 +43,6 @@ export async function reconcile(f: FeedFilters, keys: Key[]): Promise<FeedRow[]>
 
 /** An event card: the event and, when a template applies, its rendered title and details. */
 export const eventCard = (id: string) => ok(client.GET('/api/v1/events/{id}', { params: { path: { id } } }));
-export type Card = Awaited<ReturnType<typeof eventCard>>;
 
 export const star = (id: string, on: boolean) =>
   ok(

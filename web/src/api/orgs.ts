@@ -1,7 +1,5 @@
-import { client, ok, type Reply, type Sent } from './client.js';
+import { client, ok, type Sent } from './client.js';
 
-/** An organisation as GET /api/v1/orgs lists it. */
-export type Org = Reply<'/api/v1/orgs'>['rows'][number];
 export type OrgChange = Sent<'/api/v1/orgs/{id}', 'patch'>;
 
 export const orgKeys = { all: ['orgs'] as const, usage: ['usage'] as const };
