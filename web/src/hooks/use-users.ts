@@ -54,3 +54,10 @@ export function usePeopleEdits(handlers: { onSuccess(): void; onError(err: unkno
     deleteTag: useMutation({ mutationFn: deleteTag, ...done }),
   };
 }
+
+/**
+ * Sets a user's password (PATCH /api/v1/users/{id} {password}): the own one from the profile (any
+ * role, document 1: the own name and password), another's by an administrator (its sessions end).
+ */
+export const useSetPassword = () =>
+  useMutation({ mutationFn: (a: { id: string; password: string }) => changeUser(a.id, { password: a.password }) });

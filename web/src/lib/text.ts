@@ -73,11 +73,70 @@ export function eventTitle(e: { detector_title?: unknown; detector?: unknown }):
   return localised(e.detector_title) || text(e.detector) || 'event';
 }
 
-/** An ISO timestamp for display; an invalid or missing one as '—' rather than "Invalid Date" or a throw. */
-export function when(iso: unknown): string {
-  if (typeof iso !== 'string') return '—';
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? '—' : new Date(t).toLocaleString();
+/**
+ * How the console writes a time (issue 22, docs/preferences.md): in `zone` (an IANA name; null:
+ * the browser's) on the 12- or 24-hour `clock`, always with the zone's short name, so that a time
+ * read beside a colleague's in another zone says which one it is.
+ */
+export interface TimeDisplay {
+  readonly zone: string | null;
+  readonly clock: '12h' | '24h';
+}
+
+/** Until the user's preferences are read: the browser's zone, 24 h (the plane's defaults). */
+export const BROWSER_TIME: TimeDisplay = { zone: null, clock: '24h' };
+
+// The signed-in user's choice, set by hooks/use-time.ts whenever the preferences are read or
+// saved, so that `when()` honours it in every page without each page passing it along.
+let shown: TimeDisplay = BROWSER_TIME;
+export const setTimeDisplay = (d: TimeDisplay): void => {
+  shown = d;
+};
+export const timeDisplay = (): TimeDisplay => shown;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatOf(d: TimeDisplay, date: boolean): Intl.DateTimeFormat {
+  const key = `${d.zone ?? ''}|${d.clock}|${date}`;
+  let f = formats.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions = {
+      ...(date ? { year: 'numeric', month: 'short', day: 'numeric' } : {}),
+      hour: d.clock === '12h' ? 'numeric' : '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: d.clock === '12h' ? 'h12' : 'h23',
+      timeZoneName: 'short',
+      ...(d.zone ? { timeZone: d.zone } : {}),
+    };
+    try {
+      f = new Intl.DateTimeFormat([...browserLanguages()], options);
+    } catch {
+      // A zone this browser does not know (the plane checked it against its own Intl): the browser's.
+      const { timeZone: _unknown, ...browser } = options;
+      f = new Intl.DateTimeFormat([...browserLanguages()], browser);
+    }
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * An ISO timestamp (or epoch milliseconds) for display, with its zone ("26 Nov 2026, 14:05:03
+ * CET"); `date: false` for the time of day only. An invalid or missing one as '—' rather than
+ * "Invalid Date" or a throw.
+ */
+export function when(iso: unknown, d: TimeDisplay = shown, date = true): string {
+  const t = typeof iso === 'string' ? Date.parse(iso) : typeof iso === 'number' ? iso : Number.NaN;
+  return Number.isFinite(t) ? formatOf(d, date).format(new Date(t)) : '—';
+}
+
+/** The short name of `d`'s zone at the instant `at` ("CET", "GMT+1", "EDT"). */
+export function zoneName(d: TimeDisplay = shown, at = Date.now()): string {
+  return (
+    formatOf(d, false)
+      .formatToParts(new Date(at))
+      .find((p) => p.type === 'timeZoneName')?.value ?? ''
+  );
 }
 
 /** An ISO timestamp's canonical form for a `title` tooltip; '' when it does not parse. */

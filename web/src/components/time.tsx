@@ -1,0 +1,22 @@
+import { useTimeDisplay } from '../hooks/use-time.js';
+import { isoOf } from '../lib/text.js';
+
+/**
+ * A time as the user chose to read it (issue 22: zone and 12/24 h from the profile), with the
+ * zone's short name ("26 Nov 2026, 14:05:03 CET"); the exact UTC instant in its tooltip and
+ * `dateTime`. `at` is an ISO timestamp or epoch milliseconds; `date={false}` shows the time of day.
+ */
+export function Time(props: { at: unknown; date?: boolean; className?: string }) {
+  const t = useTimeDisplay();
+  const iso =
+    typeof props.at === 'number'
+      ? Number.isFinite(props.at)
+        ? new Date(props.at).toISOString()
+        : ''
+      : isoOf(props.at);
+  return (
+    <time dateTime={iso || undefined} title={iso || undefined} className={props.className}>
+      {t.when(props.at, props.date ?? true)}
+    </time>
+  );
+}
