@@ -38,6 +38,8 @@ export const CONSOLE_PAGES = [
   { path: '/admin/monitor', roles: SUPERADMIN, label: 'Monitor' },
   { path: '/admin/nodes/:id', roles: SUPERADMIN },
   { path: '/admin/settings', roles: SUPERADMIN, label: 'Settings' },
+  // The own time zone, clock and password (issue 22).
+  { path: '/profile', roles: EVERYONE, label: 'Profile' },
 ] as const satisfies readonly ConsolePage[];
 
 /** Every page's path: the console's table of components is keyed by it, so a page without a component does not compile. */

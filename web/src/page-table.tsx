@@ -23,6 +23,7 @@ const NodePage = lazy(() => import('./pages/admin/node.js').then((m) => ({ defau
 const OrgsPage = lazy(() => import('./pages/admin/orgs.js').then((m) => ({ default: m.OrgsPage })));
 const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
+const ProfilePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.ProfilePage })));
 
 /** The parameters a path names: `{ id: string }` for `/events/:id`, none for `/feed`. */
 type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
@@ -53,6 +54,7 @@ const PAGE_OF: { [P in ConsolePath]: (params: ParamsOf<P>) => ReactNode } = {
   '/admin/monitor': () => <MonitorPage />,
   '/admin/nodes/:id': (p) => <NodePage id={p.id} />,
   '/admin/settings': () => <SettingsPage />,
+  '/profile': () => <ProfilePage />,
 };
 
 export interface PageEntry extends ConsolePage {
