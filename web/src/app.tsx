@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useParams, type RouteObject } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { mayOpen } from '../../src/common/console-pages.js';
@@ -106,14 +106,9 @@ function Shell() {
     <div className="shell">
       <header className="top">
         <span className="brand">Argus</span>
-        <nav>
-          {navigationFor(user.role).map((n) => (
-            <Link key={n.path} to={n.path} className={path.startsWith(n.path) ? 'on' : ''}>
-              {n.label}
-            </Link>
-          ))}
-        </nav>
-        <span className="who" title={user.role}>
+        <Menu role={user.role} path={path} />
+        {/* A long name is cut with an ellipsis (styles.css); the whole of it and the role are its title. */}
+        <span className="who" title={`${user.name || user.login} (${user.role})`}>
           {user.name || user.login}
         </span>
         <button
@@ -138,6 +133,50 @@ function Shell() {
           </ErrorBoundary>
         </MeContext.Provider>
       </main>
+    </div>
+  );
+}
+
+/**
+ * The role's pages. On a wide screen they are a row in the header; on a phone (styles.css, at
+ * most 640 px) a "Menu" button opens them as a list below it, so that every page of the role is
+ * reachable at 390 px (a row of twelve does not fit). A choice, Escape or a click outside closes it.
+ */
+function Menu(props: { role: string; path: string }) {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => setOpen(false), [props.path]);
+  useEffect(() => {
+    if (!open) return;
+    const key = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const click = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', key);
+    document.addEventListener('mousedown', click);
+    return () => {
+      document.removeEventListener('keydown', key);
+      document.removeEventListener('mousedown', click);
+    };
+  }, [open]);
+  return (
+    <div className="menu" ref={box}>
+      <button
+        type="button"
+        className="menu-button"
+        aria-expanded={open}
+        aria-controls="console-nav"
+        onClick={() => setOpen((o) => !o)}
+      >
+        Menu
+      </button>
+      <nav id="console-nav" aria-label="Pages" className={open ? 'open' : ''}>
+        {navigationFor(props.role).map((n) => (
+          <Link key={n.path} to={n.path} className={props.path.startsWith(n.path) ? 'on' : ''}>
+            {n.label}
+          </Link>
+        ))}
+      </nav>
     </div>
   );
 }

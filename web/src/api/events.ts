@@ -5,6 +5,7 @@ import type { FeedRow, Key, StreamFrame } from '../lib/live-feed.js';
 
 export const eventKeys = {
   card: (id: string) => ['event', id] as const,
+  adjacent: (view: string, id: string, direction: string) => ['event-adjacent', view, id, direction] as const,
   ofCamera: (camera: string, from: number, seconds: number) => ['camera-events', camera, from, seconds] as const,
 };
 

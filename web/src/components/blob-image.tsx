@@ -38,6 +38,62 @@ export function BlobImage(props: { path: string; alt: string; className?: string
   );
 }
 
+/**
+ * The plane answers attachments and previews on 4 response slots shared by every reader (429
+ * `event_response_busy` beyond them): the feed's thumbnails take at most 2 at once, so a card's
+ * download still finds one free.
+ */
+const THUMBS_AT_ONCE = 2;
+let thumbsRunning = 0;
+const waiting: Array<() => void> = [];
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (thumbsRunning >= THUMBS_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
+  thumbsRunning++;
+  try {
+    return await work();
+  } finally {
+    thumbsRunning--;
+    waiting.shift()?.();
+  }
+}
+
+/** Thumbnails already fetched, by path (a row scrolled away and back is not fetched again); the oldest URL is let go past 300. */
+const thumbs = new Map<string, Promise<string | null>>();
+function thumbnailUrl(path: string): Promise<string | null> {
+  let url = thumbs.get(path);
+  if (!url) {
+    url = inTurn(() => fetchBlob(path)).then(
+      (b) => (b ? URL.createObjectURL(b) : null),
+      () => null,
+    );
+    thumbs.set(path, url);
+    if (thumbs.size > 300) {
+      const [oldest, gone] = thumbs.entries().next().value!;
+      thumbs.delete(oldest);
+      void gone.then((u) => u && URL.revokeObjectURL(u));
+    }
+  }
+  return url;
+}
+
+/**
+ * A small preview for a feed row. The feed mounts only the rows on screen (and a few beyond), so
+ * mounting is being seen; the fetch waits 200 ms of it, and a list scrolled past quickly asks for
+ * nothing. Nothing is shown when the plane has no preview.
+ */
+export function Thumbnail(props: { path: string; alt: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let gone = false;
+    const timer = setTimeout(() => void thumbnailUrl(props.path).then((u) => !gone && setUrl(u)), 200);
+    return () => {
+      gone = true;
+      clearTimeout(timer);
+    };
+  }, [props.path]);
+  return <span className="thumb">{url && <img src={url} alt={props.alt} />}</span>;
+}
+
 export async function download(path: string, name: string): Promise<void> {
   const b = await fetchBlob(path);
   if (!b) return;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { adjacentEvent, cameraEvents, closeInterval, eventCard, eventKeys, star } from '../api/events.js';
-import type { FeedFilters } from '../lib/feed-url.js';
+import { searchOfFilters, type FeedFilters } from '../lib/feed-url.js';
 
 export const useEventCard = (id: string) => useQuery({ queryKey: eventKeys.card(id), queryFn: () => eventCard(id) });
 
@@ -22,11 +22,20 @@ export function useCloseInterval(id: string) {
   });
 }
 
-/** The newer (`previous`) or older (`next`) event of the view, asked on a click. */
-export const useAdjacentEvent = (filters: FeedFilters) =>
-  useMutation({
-    mutationFn: (a: { from: { id: string; occurred_at: string }; direction: 'previous' | 'next' }) =>
-      adjacentEvent(filters, a.from, a.direction),
+/**
+ * The newer (`previous`) or older (`next`) event of the view from `from`, asked when the card
+ * shows: null at that end of the view, so the card disables the button instead of offering a
+ * step that goes nowhere.
+ */
+export const useAdjacentEvent = (
+  filters: FeedFilters,
+  from: { id: string; occurred_at: string } | undefined,
+  direction: 'previous' | 'next',
+) =>
+  useQuery({
+    queryKey: eventKeys.adjacent(searchOfFilters(filters), from?.id ?? '', direction),
+    queryFn: () => adjacentEvent(filters, from!, direction),
+    enabled: !!from,
   });
 
 /** A camera's events over a window starting at `from` (unix seconds). */

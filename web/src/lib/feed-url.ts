@@ -2,6 +2,8 @@
  * The feed's filters and search (document 2, GET /api/v1/events) as the page URL holds them, so
  * a link restores the view. Only the feed's own parameters; the cursor is not part of a link.
  */
+import { clip } from './text.js';
+
 export interface FeedFilters {
   org?: string;
   from?: string;
@@ -53,13 +55,30 @@ export function searchOfFilters(f: FeedFilters): string {
   return p.toString();
 }
 
-const LEVELS: Record<string, number> = { debug: 0, info: 1, warning: 2, error: 3, critical: 4 };
+/** The severities of document 2, by number: the one list of the console (filters, rows, card). */
+export const SEVERITIES = ['debug', 'info', 'warning', 'error', 'critical'] as const;
+
 /** A severity of the feed's vocabulary as a number; `none` and unknown words: null. */
 export function severityNumber(s: string | undefined): number | null {
   if (s === undefined) return null;
-  if (s in LEVELS) return LEVELS[s]!;
+  const i = (SEVERITIES as readonly string[]).indexOf(s);
+  if (i >= 0) return i;
   return /^[0-4]$/.test(s) ? Number(s) : null;
 }
+
+/** A severity as a word: the stream sends the number, pages the name; an unknown one is shown as it came. */
+export const severityName = (s: unknown): string =>
+  typeof s === 'number' ? (SEVERITIES[s] ?? String(s)) : typeof s === 'string' && s ? clip(s, 24) : '—';
+
+/**
+ * The CSS class of a severity, the same for a loaded row (the name) and a live one (the number):
+ * `sev-0` to `sev-4`, each its own colour (styles.css); an unknown one `sev-none`, uncoloured.
+ */
+export const severityClass = (s: unknown): string => {
+  const n =
+    typeof s === 'number' ? (SEVERITIES[s] === undefined ? null : s) : typeof s === 'string' ? severityNumber(s) : null;
+  return `sev-${n ?? 'none'}`;
+};
 
 /** Whether the view includes debug events (document 2: only when a filter reaches zero). */
 export function showsDebug(f: FeedFilters): boolean {

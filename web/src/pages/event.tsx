@@ -3,9 +3,8 @@ import { ApiFailure } from '../api/failure.js';
 import { errorSentence } from '../api/error-words.js';
 import { BlobImage, download } from '../components/blob-image.js';
 import { Player } from '../components/player.js';
-import { filtersFromSearch } from '../lib/feed-url.js';
+import { filtersFromSearch, severityClass, severityName } from '../lib/feed-url.js';
 import { Link, navigate, useLocation } from '../router.js';
-import { severityClass, severityName } from './feed.js';
 import { ErrorBoundary } from '../components/error-boundary.js';
 import { clip, eventTitle, fieldsOf, isoOf, localised, text, when } from '../lib/text.js';
 import { isAdmin, useMe } from '../api/me.js';
@@ -24,11 +23,9 @@ export function EventPage(props: { id: string }) {
   const [playing, setPlaying] = useState(false);
   const star = useStar(props.id);
   const close = useCloseInterval(props.id);
-  const adjacent = useAdjacentEvent(filtersFromSearch(search));
-  const go = async (direction: 'previous' | 'next') => {
-    const id = await adjacent.mutateAsync({ from: card.data!.event, direction });
-    if (id) navigate(`/events/${id}${search}`);
-  };
+  const view = filtersFromSearch(search);
+  const newer = useAdjacentEvent(view, card.data?.event, 'previous');
+  const older = useAdjacentEvent(view, card.data?.event, 'next');
 
   if (card.isPending) return <p className="empty">Loading…</p>;
   if (card.isError) {
@@ -50,8 +47,8 @@ export function EventPage(props: { id: string }) {
     <article className="card">
       <nav className="card-nav">
         <Link to={`/feed${search}`}>← Events</Link>
-        <button onClick={() => go('previous')}>Newer</button>
-        <button onClick={() => go('next')}>Older</button>
+        <Step label="Newer" to={newer.data} pending={newer.isPending} search={search} />
+        <Step label="Older" to={older.data} pending={older.isPending} search={search} />
       </nav>
       <ErrorBoundary what="event heading" id={e.id} resetKey={card.data}>
         <h2>
@@ -144,4 +141,18 @@ export function EventPage(props: { id: string }) {
 /** The payload's top-level entries; a payload that is not an object shows nothing rather than failing. */
 function payloadEntries(p: unknown): Array<[string, unknown]> {
   return p && typeof p === 'object' && !Array.isArray(p) ? Object.entries(p as Record<string, unknown>) : [];
+}
+
+/** Newer or Older: disabled while asked and at that end of the view (the newest event has no newer one). */
+function Step(props: { label: string; to: string | null | undefined; pending: boolean; search: string }) {
+  const to = props.to;
+  return (
+    <button
+      disabled={!to}
+      title={props.pending ? undefined : to ? undefined : `No ${props.label.toLowerCase()} event in this view`}
+      onClick={() => to && navigate(`/events/${encodeURIComponent(to)}${props.search}`)}
+    >
+      {props.label}
+    </button>
+  );
 }

@@ -1,23 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCameras } from '../hooks/use-cameras.js';
-import { filtersFromSearch, searchOfFilters, severityNumber, type FeedFilters } from '../lib/feed-url.js';
+import {
+  filtersFromSearch,
+  searchOfFilters,
+  SEVERITIES,
+  severityClass,
+  severityName,
+  type FeedFilters,
+} from '../lib/feed-url.js';
 import { useLiveFeed } from '../lib/use-live-feed.js';
 import type { FeedRow } from '../lib/live-feed.js';
 import { navigate, useLocation } from '../router.js';
 import { ErrorBoundary } from '../components/error-boundary.js';
-import { CELL_MAX, clip, eventTitle, isoOf, text, when } from '../lib/text.js';
-
-const SEVERITY = ['debug', 'info', 'warning', 'error', 'critical'];
-/** A severity as a word: the stream sends the number, pages the name; an unknown one is shown as it came. */
-export const severityName = (s: unknown): string =>
-  typeof s === 'number' ? (SEVERITY[s] ?? String(s)) : typeof s === 'string' && s ? clip(s, 24) : '—';
-/** The CSS class of a severity: only the five known ones (by number or name) get a colour. */
-export const severityClass = (s: unknown): string => {
-  const n =
-    typeof s === 'number' ? (SEVERITY[s] === undefined ? null : s) : typeof s === 'string' ? severityNumber(s) : null;
-  return `sev-${n ?? 'none'}`;
-};
+import { Thumbnail } from '../components/blob-image.js';
+import { TimeWindowPicker, TimeWindowShown } from '../components/feed-time.js';
+import { CELL_MAX, clip, eventTitle, fieldsOf, isoOf, text, when } from '../lib/text.js';
 
 function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) {
   const cameras = useCameras();
@@ -59,7 +57,7 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
       </select>
       <select name="severity" value={f.severity ?? ''} onChange={(e) => set({ severity: e.target.value || undefined })}>
         <option value="">Any visible severity</option>
-        {SEVERITY.map((s) => (
+        {SEVERITIES.map((s) => (
           <option key={s} value={s}>
             {s === 'debug' ? 'debug and above' : `${s} and above`}
           </option>
@@ -70,6 +68,7 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
         <option value="camera">Camera</option>
         <option value="system">System</option>
       </select>
+      <TimeWindowPicker from={f.from} to={f.to} onChange={(w) => set(w)} />
       <label>
         <input
           type="checkbox"
@@ -98,11 +97,25 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
   );
 }
 
-/** One event of the feed. Every field goes through `text`: a row renders whatever shape the API sends. */
+/** The preview of an event's first image attachment, if it has one (a live frame carries none: its row shows no thumbnail). */
+function firstImage(r: FeedRow): string | null {
+  if (!Array.isArray(r.attachments)) return null;
+  const a = r.attachments
+    .map(fieldsOf)
+    .find((x) => typeof x.content_type === 'string' && /^image\//i.test(x.content_type));
+  return a && typeof a.ref === 'string' ? a.ref : null;
+}
+
+/**
+ * One event of the feed: the detector first (its title, then the subject), then severity, time,
+ * camera and flags; the row wears its severity's colour. Every field goes through `text`: a row
+ * renders whatever shape the API sends.
+ */
 export function Row(props: { row: FeedRow; search: string }) {
   const r = props.row;
   const id = text(r.id);
   const what = clip(eventTitle(r) + (r.subject_ref ? ` · ${text(r.subject_ref)}` : ''));
+  const image = firstImage(r);
   return (
     <a
       className={`row ${severityClass(r.severity)}`}
@@ -114,13 +127,18 @@ export function Row(props: { row: FeedRow; search: string }) {
         navigate(`/events/${encodeURIComponent(id)}${props.search}`);
       }}
     >
+      {image ? (
+        <Thumbnail path={`/api/v1/attachments/${encodeURIComponent(image)}/preview`} alt="" />
+      ) : (
+        <span className="thumb" />
+      )}
+      <span className="what" title={what.length >= CELL_MAX ? eventTitle(r) : what}>
+        {what}
+      </span>
+      <span className="sev">{severityName(r.severity)}</span>
       <time dateTime={isoOf(r.occurred_at)} title={isoOf(r.occurred_at)}>
         {when(r.occurred_at)}
       </time>
-      <span className="sev">{severityName(r.severity)}</span>
-      <span className="what" title={what.length >= CELL_MAX ? eventTitle(r) : undefined}>
-        {what}
-      </span>
       <span className="where">{clip(text(r.camera_name), 120) || (r.category === 'system' ? 'system' : '')}</span>
       <span className="flags">
         {r.starred === true ? '★' : ''}
@@ -130,6 +148,9 @@ export function Row(props: { row: FeedRow; search: string }) {
   );
 }
 
+/** A row's height in pixels, the same at every width (styles.css: two lines on a phone). */
+const ROW_HEIGHT = 48;
+
 export function FeedPage() {
   const { search } = useLocation();
   const filters = filtersFromSearch(search);
@@ -138,7 +159,7 @@ export function FeedPage() {
   const v = useVirtualizer({
     count: feed.rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 44,
+    estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
   const items = v.getVirtualItems();
@@ -153,6 +174,14 @@ export function FeedPage() {
         value={filters}
         onChange={(f) => {
           const s = searchOfFilters(f);
+          navigate(`/feed${s ? `?${s}` : ''}`);
+        }}
+      />
+      <TimeWindowShown
+        from={filters.from}
+        to={filters.to}
+        onClear={() => {
+          const s = searchOfFilters({ ...filters, from: undefined, to: undefined });
           navigate(`/feed${s ? `?${s}` : ''}`);
         }}
       />
