@@ -12,8 +12,11 @@ mockThePlane();
 describe('the navigation follows the role (document 1 roles)', () => {
   const cameras = http.get('/api/v1/cameras', () => ok({ rows: [], next: null }));
   it.each([
-    ['user', ['Live', 'Events', 'Dashboards', 'Reports']],
-    ['admin', ['Live', 'Events', 'Dashboards', 'Reports', 'Module tokens', 'Templates', 'People', 'Usage', 'Audit']],
+    ['user', ['Live', 'Events', 'Dashboards', 'Reports', 'Profile']],
+    [
+      'admin',
+      ['Live', 'Events', 'Dashboards', 'Reports', 'Module tokens', 'Templates', 'People', 'Usage', 'Audit', 'Profile'],
+    ],
     [
       'superadmin',
       [
@@ -29,6 +32,7 @@ describe('the navigation follows the role (document 1 roles)', () => {
         'Audit',
         'Monitor',
         'Settings',
+        'Profile',
       ],
     ],
   ] as const)('%s sees %j', async (role, entries) => {
