@@ -14,8 +14,32 @@ const loadUPlot = () =>
     },
   ));
 
-/** A small time series (uPlot): `points` as [epoch ms, value] pairs, redrawn in place when they change. */
-export function TimeChart(props: { points: Array<[number, number]>; label: string; height?: number; colour?: string }) {
+const AXIS_FONT = '12px system-ui, sans-serif';
+
+/** A tick's value, short and readable: 0.25, 3, 1.5k, 2.1M (no 0.30000000000000004, no 12500000). */
+export function tickValue(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${+(v / 1e6).toFixed(1)}M`;
+  if (a >= 1e4) return `${+(v / 1e3).toFixed(1)}k`;
+  if (a >= 100 || Number.isInteger(v)) return String(Math.round(v));
+  return String(+v.toFixed(a >= 10 ? 1 : 2));
+}
+
+/** A time tick as hours and minutes of the browser's clock (the charts span minutes to hours). */
+const tickTime = (secs: number) => new Date(secs * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/**
+ * A small time series (uPlot): `points` as [epoch ms, value] pairs, redrawn in place when they
+ * change. With room for axes: times as hours and minutes, values short (`tickValue`) with the
+ * `unit` as the value axis's label, in a 12 px font; the axis is as wide as its longest value.
+ */
+export function TimeChart(props: {
+  points: Array<[number, number]>;
+  label: string;
+  unit?: string;
+  height?: number;
+  colour?: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const points = useRef(props.points);
@@ -44,9 +68,30 @@ export function TimeChart(props: { points: Array<[number, number]>; label: strin
               height < 60
                 ? [{ show: false }, { show: false }]
                 : [
-                    { stroke: '#8b95a3', grid: { stroke: '#262c35' } },
-                    { stroke: '#8b95a3', grid: { stroke: '#262c35' }, size: 44 },
+                    {
+                      stroke: '#aab3bf',
+                      font: AXIS_FONT,
+                      grid: { stroke: '#262c35' },
+                      ticks: { stroke: '#262c35' },
+                      space: 70,
+                      values: (_u, splits) => splits.map(tickTime),
+                    },
+                    {
+                      stroke: '#aab3bf',
+                      font: AXIS_FONT,
+                      labelFont: AXIS_FONT,
+                      label: props.unit,
+                      labelSize: props.unit ? 18 : 0,
+                      grid: { stroke: '#262c35' },
+                      ticks: { stroke: '#262c35' },
+                      space: 28,
+                      values: (_u, splits) => splits.map(tickValue),
+                      // As wide as the longest value (7 px a character at 12 px) and its tick.
+                      size: (_u, values) => 14 + 7 * Math.max(2, ...(values ?? []).map((v) => v.length)),
+                    },
                   ],
+            // Counts and loads read from zero: a flat line near 3 is not drawn as a cliff.
+            scales: { y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.15 : 1] } },
           },
           toData(points.current),
           el,
@@ -64,12 +109,18 @@ export function TimeChart(props: { points: Array<[number, number]>; label: strin
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [props.label, props.colour, height]);
+  }, [props.label, props.unit, props.colour, height]);
   useEffect(() => {
     plot.current?.setData(toData(props.points));
   }, [props.points]);
   return (
-    <div className="time-chart" ref={host} aria-label={props.label}>
+    <div
+      className="time-chart"
+      ref={host}
+      // A drawn chart is an image with a name; its failure is text to read.
+      role={failed ? undefined : 'img'}
+      aria-label={failed ? undefined : props.unit ? `${props.label}, ${props.unit}` : props.label}
+    >
       {failed && <p className="empty">The chart could not be loaded.</p>}
     </div>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LogEntry, LogQuery, NodeFrame, Sample } from '../../api/monitor.js';
-import { useFleetSummary, usePlaneLog, usePlaneSamples, useStream } from '../../hooks/use-monitor.js';
+import { useFleetSummary, useNodeLicences, usePlaneLog, usePlaneSamples, useStream } from '../../hooks/use-monitor.js';
+import { useCameras } from '../../hooks/use-cameras.js';
 import { useNodes } from '../../hooks/use-nodes.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { alertsOf, type Summary } from '../../lib/monitor-alerts.js';
@@ -57,7 +58,15 @@ export function MonitorPage() {
     setLog((cur) => [e, ...cur.filter((x) => x.seq !== e.seq)].slice(0, 500));
   });
 
-  const alerts = summary ? alertsOf(summary) : [];
+  // The summary counts; the cameras' statuses, the nodes' latest frames and (when a licence alert
+  // is up) their licences name what it counts.
+  const cameras = useCameras({ refetchInterval: 15_000 });
+  const nodeIds = nodes.data?.rows.map((n) => n.id) ?? [];
+  const licences = useNodeLicences(nodeIds, !!summary && summary.nodes_unlicensed + summary.nodes_grace > 0);
+  const latest = Object.fromEntries(Object.entries(frames).map(([id, fs]) => [id, fs[fs.length - 1]!]));
+  const alerts = summary
+    ? alertsOf(summary, { nodes: nodes.data?.rows, frames: latest, cameras: cameras.data, licences })
+    : [];
   return (
     <section className="admin monitor">
       <h2>Fleet monitor</h2>
@@ -129,7 +138,8 @@ export function MonitorPage() {
                 <td>{t ? (t.stream_counts.live ?? 0) : '—'}</td>
                 <td className="spark">
                   <TimeChart
-                    label={`${n.name} cpu`}
+                    label={`${n.name} CPU`}
+                    unit="cores"
                     height={40}
                     points={fs
                       .filter((x) => x.system_telemetry)
@@ -145,12 +155,13 @@ export function MonitorPage() {
       <div className="charts">
         <div>
           <h4>Resident memory, MB</h4>
-          <TimeChart label="rss_mb" points={samples.map((s) => [s.sampled_at_ms, s.rss_mb])} />
+          <TimeChart label="Resident memory" unit="MB" points={samples.map((s) => [s.sampled_at_ms, s.rss_mb])} />
         </div>
         <div>
           <h4>CPU, cores</h4>
           <TimeChart
-            label="proc_cpu_cores"
+            label="CPU"
+            unit="cores"
             colour="#4cc38a"
             points={samples.map((s) => [s.sampled_at_ms, s.proc_cpu_cores])}
           />
@@ -158,14 +169,20 @@ export function MonitorPage() {
         <div>
           <h4>Database connections in use</h4>
           <TimeChart
-            label="db_pool_in_use"
+            label="Connections in use"
+            unit="connections"
             colour="#f5b84a"
             points={samples.map((s) => [s.sampled_at_ms, s.db_pool_in_use])}
           />
         </div>
         <div>
           <h4>Open files</h4>
-          <TimeChart label="open_fds" colour="#b38cff" points={samples.map((s) => [s.sampled_at_ms, s.open_fds])} />
+          <TimeChart
+            label="Open files"
+            unit="files"
+            colour="#b38cff"
+            points={samples.map((s) => [s.sampled_at_ms, s.open_fds])}
+          />
         </div>
       </div>
       <h3>Log</h3>
