@@ -19,3 +19,5 @@ export const createTemplate = (name: string, doc: Doc) => ok(client.POST('/api/v
 /** A template's change: name and document, or for a system template its override (document only). */
 export const changeTemplate = (id: string, body: { name?: string; doc?: Doc; enabled?: boolean }) =>
   ok(client.PATCH('/api/v1/templates/{id}', { params: { path: { id } }, body }));
+/** Deletes an organisation template (a system one is refused: system_template_readonly). */
+export const deleteTemplate = (id: string) => ok(client.DELETE('/api/v1/templates/{id}', { params: { path: { id } } }));

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   changeTemplate,
   createTemplate,
+  deleteTemplate,
   listTemplates,
   templateKeys,
   templateMatches,
@@ -15,7 +16,7 @@ export const useTemplateMatches = (id: string | undefined) =>
 
 export const useValidateTemplate = () => useMutation({ mutationFn: validateTemplate });
 
-/** Create, change (name, document, override) and enable or disable; the list is read again after each. */
+/** Create, change (name, document, override), enable or disable, delete; the list is read again after each. */
 export function useTemplateEdits() {
   const qc = useQueryClient();
   const onSuccess = () => qc.invalidateQueries({ queryKey: templateKeys.all });
@@ -28,5 +29,6 @@ export function useTemplateEdits() {
       mutationFn: (a: { id: string; body: Parameters<typeof changeTemplate>[1] }) => changeTemplate(a.id, a.body),
       onSuccess,
     }),
+    remove: useMutation({ mutationFn: deleteTemplate, onSuccess }),
   };
 }

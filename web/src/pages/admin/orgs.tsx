@@ -1,5 +1,8 @@
 import { useState } from 'react';
 import { errorSentence } from '../../api/error-words.js';
+import { useMe } from '../../api/me.js';
+import { ConfirmButton } from '../../components/confirm.js';
+import { Field } from '../../components/field.js';
 import { useOrgEdits, useOrgs } from '../../hooks/use-orgs.js';
 
 const LIMITS: Array<['max_cameras' | 'max_users' | 'attachment_quota_bytes', string]> = [
@@ -8,12 +11,18 @@ const LIMITS: Array<['max_cameras' | 'max_users' | 'attachment_quota_bytes', str
   ['attachment_quota_bytes', 'Evidence bytes'],
 ];
 
-/** Organisations (superadmin): create, rename (on leaving the field), set the quotas (blank: unlimited), delete (its history is archived by the plane). */
+/**
+ * Organisations (superadmin): create, rename (on leaving the field), set the quotas (blank:
+ * unlimited), delete with the name typed (its history is archived by the plane). The organisation
+ * the superadmin is in is not offered for deletion: the plane refuses it (org_not_empty).
+ */
 export function OrgsPage() {
+  const me = useMe();
   const orgs = useOrgs();
   const edits = useOrgEdits();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
   const run = async (f: () => Promise<unknown>) => {
     setError(null);
     try {
@@ -27,13 +36,31 @@ export function OrgsPage() {
       <h2>Organisations</h2>
       <form
         className="inline"
+        aria-label="Add organisation"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => edits.create.mutateAsync(name));
-          setName('');
+          // Emptied only once created: a refused name stays, its sentence beside it.
+          edits.create.mutate(name, {
+            onSuccess: () => {
+              setName('');
+              setNameError(null);
+            },
+            onError: (err) => setNameError(errorSentence(err)),
+          });
         }}
       >
-        <input name="org-name" placeholder="Name" value={name} onChange={(e) => setName(e.target.value)} required />
+        <Field label="Name" error={nameError}>
+          {(a) => (
+            <input
+              {...a}
+              name="org-name"
+              placeholder="Name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+            />
+          )}
+        </Field>
         <button type="submit">Add organisation</button>
       </form>
       {error && (
@@ -79,14 +106,13 @@ export function OrgsPage() {
                 </td>
               ))}
               <td className="actions">
-                <button
-                  onClick={() => {
-                    if (confirm(`Delete ${o.name} and archive its history?`))
-                      void run(() => edits.remove.mutateAsync(o.id));
-                  }}
-                >
-                  Delete
-                </button>
+                {o.id !== me?.org_id && (
+                  <ConfirmButton
+                    name={o.name}
+                    consequence="Its history is archived. It must have no people, cameras or tags left."
+                    onConfirm={() => edits.remove.mutateAsync(o.id)}
+                  />
+                )}
               </td>
             </tr>
           ))}

@@ -1,13 +1,102 @@
 import { useState } from 'react';
 import { errorSentence } from '../../api/error-words.js';
-import { useMe } from '../../api/me.js';
+import { ApiFailure } from '../../api/failure.js';
+import { useMe, type SignedIn } from '../../api/me.js';
 import type { Role, Tag, UserRow } from '../../api/users.js';
+import { ConfirmButton } from '../../components/confirm.js';
+import { Field } from '../../components/field.js';
 import { useCameras } from '../../hooks/use-cameras.js';
-import { useGrants, usePeopleEdits, useSetGrants, useTags, useUsers } from '../../hooks/use-users.js';
+import { useGrants, usePeopleEdits, useSetGrants, useSetPassword, useTags, useUsers } from '../../hooks/use-users.js';
 
-function useFailure(): [string | null, (err: unknown) => void, () => void] {
+/** A refusal's sentence and the field of the add form it concerns (by its code), else none. */
+interface Failure {
+  text: string;
+  field: 'login' | 'password' | 'name' | null;
+}
+const FIELD_OF: Record<string, Failure['field']> = {
+  bad_login: 'login',
+  already_exists: 'login',
+  reserved_name: 'login',
+  bad_password: 'password',
+  bad_name: 'name',
+};
+const failureOf = (err: unknown): Failure => ({
+  text: errorSentence(err),
+  field: (err instanceof ApiFailure && FIELD_OF[err.code]) || null,
+});
+
+/**
+ * What the plane would refuse the viewer on `u` (document 1, users.service): only a superadmin
+ * acts on a superadmin, and nobody disables or deletes the own account.
+ */
+const mayAdminister = (me: SignedIn | null, u: UserRow) =>
+  !!me && (u.role !== 'superadmin' || me.role === 'superadmin');
+
+/**
+ * Another user's new password, typed twice (issue 22: no clear-text prompt): the confirmation is
+ * checked before sending; the plane's refusal stays beside the field with what was typed.
+ */
+function PasswordReset(props: { user: UserRow; onDone(): void }) {
+  const set = useSetPassword();
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
   const [error, setError] = useState<string | null>(null);
-  return [error, (err) => setError(errorSentence(err)), () => setError(null)];
+  const [mismatch, setMismatch] = useState(false);
+  return (
+    <form
+      className="grants"
+      aria-label={`New password for ${props.user.login}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setMismatch(password !== again);
+        if (password !== again) return;
+        set.mutate(
+          { id: props.user.id, password },
+          { onSuccess: props.onDone, onError: (err) => setError(errorSentence(err)) },
+        );
+      }}
+    >
+      <b>New password for {props.user.login}</b>
+      <p className="meta">Their sessions end: they sign in again with it.</p>
+      <Field label="New password" error={error}>
+        {(a) => (
+          <input
+            {...a}
+            name="reset-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
+        )}
+      </Field>
+      <Field
+        label="Confirm the new password"
+        error={mismatch ? 'The two passwords differ: type the same one twice.' : null}
+      >
+        {(a) => (
+          <input
+            {...a}
+            name="reset-confirm"
+            type="password"
+            autoComplete="new-password"
+            value={again}
+            onChange={(e) => setAgain(e.target.value)}
+            required
+          />
+        )}
+      </Field>
+      <div className="actions">
+        <button type="submit" disabled={set.isPending}>
+          Set password
+        </button>
+        <button type="button" onClick={props.onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
 }
 
 /** Cameras and tags an operator (role user) may see: the grants of document 1, replaced as a whole. */
@@ -60,8 +149,8 @@ export function PeoplePage() {
   const me = useMe();
   const users = useUsers();
   const tags = useTags();
-  const [error, fail, clear] = useFailure();
-  const [open, setOpen] = useState<string | null>(null);
+  const [error, setError] = useState<Failure | null>(null);
+  const [open, setOpen] = useState<{ id: string; what: 'grants' | 'password' } | null>(null);
   const [form, setForm] = useState<{ login: string; password: string; name: string; role: Role }>({
     login: '',
     password: '',
@@ -69,58 +158,78 @@ export function PeoplePage() {
     role: 'user',
   });
   const [tagName, setTagName] = useState('');
-  const edits = usePeopleEdits({ onSuccess: clear, onError: fail });
+  const edits = usePeopleEdits({ onSuccess: () => setError(null), onError: (err) => setError(failureOf(err)) });
+  const toggle = (id: string, what: 'grants' | 'password') =>
+    setOpen(open?.id === id && open.what === what ? null : { id, what });
+  const opened = open && users.data?.rows.find((u) => u.id === open.id);
+  const beside = (f: Failure['field']) => (error && error.field === f ? error.text : null);
   return (
     <section className="admin">
       <h2>People</h2>
       <form
         className="inline"
+        aria-label="Add person"
         onSubmit={(e) => {
           e.preventDefault();
-          edits.createUser.mutate({ ...form, name: form.name || undefined });
-          setForm({ login: '', password: '', name: '', role: 'user' });
+          // Emptied only once added: a refused form keeps what was typed.
+          edits.createUser.mutate(
+            { ...form, name: form.name || undefined },
+            { onSuccess: () => setForm({ login: '', password: '', name: '', role: 'user' }) },
+          );
         }}
       >
-        <label>
-          Login
-          <input
-            name="user-login"
-            value={form.login}
-            onChange={(e) => setForm({ ...form, login: e.target.value })}
-            required
-          />
-        </label>
-        <label>
-          Name
-          <input name="user-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
-        </label>
-        <label>
-          Password
-          <input
-            name="user-password"
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={(e) => setForm({ ...form, password: e.target.value })}
-            required
-          />
-        </label>
-        <label>
-          Role
-          <select
-            name="user-role"
-            value={form.role}
-            onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
-          >
-            <option value="user">operator</option>
-            <option value="admin">administrator</option>
-          </select>
-        </label>
+        <Field label="Login" error={beside('login')}>
+          {(a) => (
+            <input
+              {...a}
+              name="user-login"
+              value={form.login}
+              onChange={(e) => setForm({ ...form, login: e.target.value })}
+              required
+            />
+          )}
+        </Field>
+        <Field label="Name" error={beside('name')}>
+          {(a) => (
+            <input
+              {...a}
+              name="user-name"
+              value={form.name}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Password" error={beside('password')}>
+          {(a) => (
+            <input
+              {...a}
+              name="user-password"
+              type="password"
+              autoComplete="new-password"
+              value={form.password}
+              onChange={(e) => setForm({ ...form, password: e.target.value })}
+              required
+            />
+          )}
+        </Field>
+        <Field label="Role">
+          {(a) => (
+            <select
+              {...a}
+              name="user-role"
+              value={form.role}
+              onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+            >
+              <option value="user">operator</option>
+              <option value="admin">administrator</option>
+            </select>
+          )}
+        </Field>
         <button type="submit">Add person</button>
       </form>
-      {error && (
+      {error && !error.field && (
         <p className="error" role="alert">
-          {error}
+          {error.text}
         </p>
       )}
       <table className="list">
@@ -134,62 +243,61 @@ export function PeoplePage() {
           </tr>
         </thead>
         <tbody>
-          {users.data?.rows.map((u) => (
-            <tr key={u.id} data-user={u.login}>
-              <td>{u.login}</td>
-              <td>
-                <input
-                  aria-label={`${u.login} name`}
-                  defaultValue={u.name}
-                  onBlur={(e) => {
-                    if (e.target.value && e.target.value !== u.name)
-                      edits.changeUser.mutate({ id: u.id, body: { name: e.target.value } });
-                  }}
-                />
-              </td>
-              <td>{u.role === 'user' ? 'operator' : u.role}</td>
-              <td>{u.disabled ? 'disabled' : 'active'}</td>
-              <td className="actions">
-                {u.role === 'user' && <button onClick={() => setOpen(open === u.id ? null : u.id)}>Cameras</button>}
-                <button
-                  onClick={() => {
-                    const pw = prompt(`New password for ${u.login} (at least 8 characters)`);
-                    if (pw) edits.changeUser.mutate({ id: u.id, body: { password: pw } });
-                  }}
-                >
-                  Password
-                </button>
-                {u.id !== me?.id && (
-                  <button onClick={() => edits.changeUser.mutate({ id: u.id, body: { disabled: !u.disabled } })}>
-                    {u.disabled ? 'Enable' : 'Disable'}
-                  </button>
-                )}
-                {u.id !== me?.id && (
-                  <button
-                    onClick={() => {
-                      if (confirm(`Delete ${u.login}?`)) edits.deleteUser.mutate(u.id);
+          {users.data?.rows.map((u) => {
+            const may = mayAdminister(me, u);
+            const self = u.id === me?.id;
+            return (
+              <tr key={u.id} data-user={u.login}>
+                <td>{u.login}</td>
+                <td>
+                  <input
+                    aria-label={`${u.login} name`}
+                    defaultValue={u.name}
+                    readOnly={!may}
+                    onBlur={(e) => {
+                      if (may && e.target.value && e.target.value !== u.name)
+                        edits.changeUser.mutate({ id: u.id, body: { name: e.target.value } });
                     }}
-                  >
-                    Delete
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
+                  />
+                </td>
+                <td>{u.role === 'user' ? 'operator' : u.role}</td>
+                <td>{u.disabled ? 'disabled' : 'active'}</td>
+                <td className="actions">
+                  {u.role === 'user' && <button onClick={() => toggle(u.id, 'grants')}>Cameras</button>}
+                  {may && !self && <button onClick={() => toggle(u.id, 'password')}>Password</button>}
+                  {may && !self && (
+                    <button onClick={() => edits.changeUser.mutate({ id: u.id, body: { disabled: !u.disabled } })}>
+                      {u.disabled ? 'Enable' : 'Disable'}
+                    </button>
+                  )}
+                  {may && !self && (
+                    <ConfirmButton
+                      name={u.login}
+                      consequence="Their sessions end at once and the account is gone."
+                      onConfirm={() => edits.deleteUser.mutateAsync(u.id)}
+                    />
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
-      {open && users.data && <Grants user={users.data.rows.find((u) => u.id === open)!} tags={tags.data?.rows ?? []} />}
+      {opened && open.what === 'grants' && <Grants user={opened} tags={tags.data?.rows ?? []} />}
+      {opened && open.what === 'password' && (
+        <PasswordReset key={opened.id} user={opened} onDone={() => setOpen(null)} />
+      )}
       <h3>Tags</h3>
       <form
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          edits.createTag.mutate(tagName);
-          setTagName('');
+          edits.createTag.mutate(tagName, { onSuccess: () => setTagName('') });
         }}
       >
         <input
           name="tag-name"
+          aria-label="New tag"
           placeholder="New tag"
           value={tagName}
           onChange={(e) => setTagName(e.target.value)}
@@ -208,9 +316,13 @@ export function PeoplePage() {
                   edits.renameTag.mutate({ id: t.id, name: e.target.value });
               }}
             />
-            <button className="link" onClick={() => edits.deleteTag.mutate(t.id)}>
-              delete
-            </button>
+            <ConfirmButton
+              className="link"
+              label="delete"
+              name={t.name}
+              consequence="Operators granted cameras through this tag no longer see them."
+              onConfirm={() => edits.deleteTag.mutateAsync(t.id)}
+            />
           </li>
         ))}
       </ul>

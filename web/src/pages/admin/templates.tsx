@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
 import type { Template } from '../../api/templates.js';
+import { ConfirmButton } from '../../components/confirm.js';
 import { useTemplateEdits, useTemplateMatches, useTemplates, useValidateTemplate } from '../../hooks/use-templates.js';
 import { fieldsOf } from '../../lib/text.js';
 const EXAMPLE = {
@@ -139,6 +140,17 @@ export function TemplatesPage() {
               >
                 {chosen.enabled ? 'Disable' : 'Enable'}
               </button>
+            )}
+            {/* A system template cannot be deleted (system_template_readonly): not offered. */}
+            {chosen && !chosen.system && (
+              <ConfirmButton
+                name={chosen.name}
+                consequence="Events of its detectors are shown without it."
+                onConfirm={async () => {
+                  await edits.remove.mutateAsync(chosen.id);
+                  open(null);
+                }}
+              />
             )}
           </div>
           {check && (

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { errorSentence } from '../../api/error-words.js';
 import type { Token, TokenChange } from '../../api/tokens.js';
+import { ConfirmButton } from '../../components/confirm.js';
+import { Time } from '../../components/time.js';
 import { useTokenEdits, useTokens } from '../../hooks/use-tokens.js';
 
 /** A secret shown once (creation, rotation): copy it now, it is never shown again. */
@@ -54,7 +56,6 @@ export function TokensPage() {
   const rotate = (t: Token) =>
     edits.rotate.mutate(t.id, { onSuccess: (r) => setSecret({ name: r.name, secret: r.secret }), onError: fail });
   const patch = (id: string, body: TokenChange) => edits.change.mutate({ id, body }, { onError: fail });
-  const remove = (id: string) => edits.remove.mutate(id, { onError: fail });
 
   return (
     <section className="admin">
@@ -113,20 +114,18 @@ export function TokensPage() {
               <tr key={t.id} data-token={t.name}>
                 <td>{t.name}</td>
                 <td>{t.rate_limit ?? 'default'}</td>
-                <td>{t.last_used_at ? new Date(t.last_used_at).toLocaleString() : 'never'}</td>
+                <td>{t.last_used_at ? <Time at={t.last_used_at} /> : 'never'}</td>
                 <td>{t.enabled ? 'enabled' : 'disabled'}</td>
                 <td className="actions">
                   <button onClick={() => rotate(t)}>Rotate</button>
                   <button onClick={() => patch(t.id, { enabled: !t.enabled })}>
                     {t.enabled ? 'Disable' : 'Enable'}
                   </button>
-                  <button
-                    onClick={() => {
-                      if (confirm(`Delete ${t.name}? Its module can no longer send.`)) remove(t.id);
-                    }}
-                  >
-                    Delete
-                  </button>
+                  <ConfirmButton
+                    name={t.name}
+                    consequence="Its module can no longer send."
+                    onConfirm={() => edits.remove.mutateAsync(t.id)}
+                  />
                 </td>
               </tr>
             ))}
