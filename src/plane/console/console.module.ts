@@ -32,6 +32,15 @@ import { ConsolePolicy, type NodeOrigins } from './console.policy.js';
  * refusal answered 500 and logged an error, and a missing asset answered 405).
  */
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+/**
+ * The files that make the console installable (issue 22), each at its own address at the root:
+ * the web app manifest, and the service worker, whose scope is the folder it is served from, so
+ * only /sw.js may control every page. Neither carries a content hash: the browser asks again
+ * (no-cache) and a new build is seen at once; the worker checks itself on every navigation too.
+ * The icons (web/public/icons/) are renamed only by hand: a day of cache.
+ */
+const ROOT_FILES = ['manifest.webmanifest', 'sw.js'] as const;
+const ICON_CACHE = 'public, max-age=86400';
 /** A compressed copy is another form of its file, not an address of its own. */
 const COMPRESSED_COPY = /\.(br|gz)$/;
 const isFile = (path: string) =>
@@ -43,6 +52,7 @@ const isFile = (path: string) =>
 export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?: Clock } = {}): DomainParts {
   const root = deps.root ?? fileURLToPath(new URL('../../../console/', import.meta.url));
   const assets = join(root, 'assets');
+  const icons = join(root, 'icons');
   const policy = new ConsolePolicy(deps.nodes, deps.clock ?? systemClock);
   return {
     routes: {
@@ -73,6 +83,18 @@ export function createConsole(deps: { root?: string; nodes?: NodeOrigins; clock?
               .header('cache-control', 'public, max-age=31536000, immutable')
               .header('vary', 'accept-encoding')
               .sendFile(name, assets);
+          });
+          for (const name of ROOT_FILES) {
+            scope.get(`/${name}`, { schema: { hide: true } }, async (_req, reply) => {
+              if (!(await isFile(join(root, name)))) throw errors.notFound();
+              return reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile(name, root);
+            });
+          }
+          scope.get('/icons/*', { schema: { hide: true } }, async (req, reply) => {
+            const name = (req.params as { '*': string })['*'];
+            if (!ASSET_NAME.test(name) || COMPRESSED_COPY.test(name) || !(await isFile(join(icons, name))))
+              throw errors.notFound();
+            return reply.header('cache-control', ICON_CACHE).header('vary', 'accept-encoding').sendFile(name, icons);
           });
           for (const url of CONSOLE_PATHS) {
             scope.get(url, { schema: { hide: true } }, (_req, reply) =>

@@ -14,7 +14,8 @@ const SOURCE_RE = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 /**
  * The console's content policy: scripts only from the plane (no inline, no eval), inline styles
  * (React style attributes), blob: media and workers (hls.js), no framing; media and XHR only to
- * the plane and the registered nodes' origins (issue 25, item 13: it was any http(s) origin).
+ * the plane and the registered nodes' origins (issue 25, item 13: it was any http(s) origin); the
+ * web app manifest and the service worker from the plane (issue 22, installable).
  */
 export function contentPolicy(nodeOrigins: readonly string[]): string {
   const nodes = nodeOrigins
@@ -28,7 +29,9 @@ export function contentPolicy(nodeOrigins: readonly string[]): string {
     "img-src 'self' blob: data:",
     `media-src 'self' blob:${nodes}`,
     `connect-src 'self'${nodes}`,
+    // The service worker (/sw.js) and hls.js's blob: worker; the web app manifest from the plane only.
     "worker-src 'self' blob:",
+    "manifest-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'self'",

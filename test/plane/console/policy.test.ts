@@ -30,7 +30,7 @@ describe('contentPolicy', () => {
       'http://ok:1',
     ]);
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self' http://ok:1");
-    expect(csp.split('; ')).toHaveLength(10);
+    expect(csp.split('; ')).toHaveLength(11);
   });
 });
 
