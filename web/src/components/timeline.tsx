@@ -10,11 +10,36 @@ const WINDOWS = [
   { label: '24 h', s: 86_400 },
 ];
 
+/** Seconds a key moves the playhead: an arrow 10 s, with Shift or Page Up/Down a twelfth of the window. */
+const STEP_S = 10;
+
+/** The moment (ms) a key of the slider moves to from `at`, within [fromMs, endMs]; null for a key it does not use. */
+export function keyMove(key: string, shift: boolean, at: number, fromMs: number, endMs: number, windowS: number) {
+  const big = (windowS / 12) * 1000;
+  const small = shift ? big : STEP_S * 1000;
+  const to =
+    key === 'ArrowRight' || key === 'ArrowUp'
+      ? at + small
+      : key === 'ArrowLeft' || key === 'ArrowDown'
+        ? at - small
+        : key === 'PageUp'
+          ? at + big
+          : key === 'PageDown'
+            ? at - big
+            : key === 'Home'
+              ? fromMs
+              : key === 'End'
+                ? endMs
+                : null;
+  return to === null ? null : Math.min(endMs, Math.max(fromMs, to));
+}
+
 /**
  * A camera's recording over a window ending now: the recorded ranges (from the playback
  * playlist), the camera's events as markers (the feed filtered to the camera and the window),
- * and a player of the window; a click on the bar or on a marker seeks to that moment. A range
- * chosen on the bar is exported as MP4 by the node.
+ * and a player of the window; a click on the bar or on a marker seeks to that moment. The bar is a
+ * slider for the keyboard too (issue 22): focusable, the arrows move the playhead (keyMove), and
+ * each marker is a button named by its event. A range chosen on the bar is exported as MP4 by the node.
  */
 export function RecordingTimeline(props: {
   cameraId: string;
@@ -37,6 +62,8 @@ export function RecordingTimeline(props: {
   }, [video, segments]);
   const seek = useCallback(
     (atMs: number) => {
+      // The playhead moves at once (the keyboard's next step starts from it); the video follows.
+      setNow(atMs);
       const p = positionOf(segments, atMs);
       if (video && p !== null) {
         video.currentTime = p;
@@ -45,6 +72,8 @@ export function RecordingTimeline(props: {
     },
     [video, segments],
   );
+  // Where the playhead is: the video's moment, else the start of the recording shown.
+  const position = now ?? ranges[0]?.fromMs ?? from * 1000;
   const x = (ms: number) => `${Math.min(100, Math.max(0, ((ms / 1000 - from) / windowS) * 100))}%`;
 
   return (
@@ -76,36 +105,54 @@ export function RecordingTimeline(props: {
           <Player cameraId={props.cameraId} controls source={source.data!.play!} onVideo={setVideo} />
           <div
             className="bar"
-            role="slider"
-            aria-label="recording"
-            aria-valuemin={from}
-            aria-valuemax={end}
-            aria-valuenow={now ? Math.floor(now / 1000) : from}
             onClick={(e) => {
               const box = e.currentTarget.getBoundingClientRect();
               seek((from + ((e.clientX - box.left) / box.width) * windowS) * 1000);
             }}
           >
-            {ranges.map((r) => (
-              <span
-                key={r.fromMs}
-                className="range"
-                style={{ left: x(r.fromMs), width: `calc(${x(r.toMs)} - ${x(r.fromMs)})` }}
-              />
-            ))}
-            {events.data?.rows.map((ev) => (
-              <button
-                key={ev.id}
-                className="marker"
-                title={`${ev.detector} ${new Date(ev.occurred_at).toLocaleTimeString()}`}
-                style={{ left: x(Date.parse(ev.occurred_at)) }}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  seek(Date.parse(ev.occurred_at));
-                }}
-              />
-            ))}
-            {now !== null && <span className="playhead" style={{ left: x(now) }} />}
+            {/* The slider holds the drawing; the markers are its siblings, as a control may not hold controls. */}
+            <div
+              className="bar-slider"
+              role="slider"
+              tabIndex={0}
+              aria-label="Recording position"
+              aria-valuemin={from}
+              aria-valuemax={end}
+              aria-valuenow={Math.floor(position / 1000)}
+              aria-valuetext={new Date(position).toLocaleTimeString()}
+              onKeyDown={(e) => {
+                const to = keyMove(e.key, e.shiftKey, position, from * 1000, end * 1000, windowS);
+                if (to === null) return;
+                e.preventDefault();
+                seek(to);
+              }}
+            >
+              {ranges.map((r) => (
+                <span
+                  key={r.fromMs}
+                  className="range"
+                  style={{ left: x(r.fromMs), width: `calc(${x(r.toMs)} - ${x(r.fromMs)})` }}
+                />
+              ))}
+              {now !== null && <span className="playhead" style={{ left: x(now) }} />}
+            </div>
+            {events.data?.rows.map((ev) => {
+              const name = `${ev.detector} at ${new Date(ev.occurred_at).toLocaleTimeString()}`;
+              return (
+                <button
+                  key={ev.id}
+                  type="button"
+                  className="marker"
+                  aria-label={`Play from ${name}`}
+                  title={name}
+                  style={{ left: x(Date.parse(ev.occurred_at)) }}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    seek(Date.parse(ev.occurred_at));
+                  }}
+                />
+              );
+            })}
           </div>
           <div className="bar-scale">
             <span>{new Date(from * 1000).toLocaleTimeString()}</span>
