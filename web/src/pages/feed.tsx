@@ -55,7 +55,12 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
           </option>
         ))}
       </select>
-      <select name="severity" value={f.severity ?? ''} onChange={(e) => set({ severity: e.target.value || undefined })}>
+      <select
+        name="severity"
+        aria-label="Severity"
+        value={f.severity ?? ''}
+        onChange={(e) => set({ severity: e.target.value || undefined })}
+      >
         <option value="">Any visible severity</option>
         {SEVERITIES.map((s) => (
           <option key={s} value={s}>
@@ -63,7 +68,12 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
           </option>
         ))}
       </select>
-      <select name="category" value={f.category ?? ''} onChange={(e) => set({ category: e.target.value || undefined })}>
+      <select
+        name="category"
+        aria-label="Category"
+        value={f.category ?? ''}
+        onChange={(e) => set({ category: e.target.value || undefined })}
+      >
         <option value="">Camera and system</option>
         <option value="camera">Camera</option>
         <option value="system">System</option>
