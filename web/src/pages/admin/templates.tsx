@@ -115,6 +115,7 @@ export function TemplatesPage() {
           )}
           <textarea
             name="template-doc"
+            aria-label="Template document (JSON)"
             spellCheck={false}
             rows={16}
             value={text}
