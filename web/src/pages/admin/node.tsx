@@ -81,7 +81,7 @@ export function NodePage(props: { id: string }) {
           ))}
         </select>
       </h3>
-      <div className="log" data-testid="node-log">
+      <div className="log" data-testid="node-log" tabIndex={0} role="log" aria-label="Node log">
         {[...(logs.data?.entries ?? [])].reverse().map((e) => (
           <div key={e.seq} className={`log-${e.level}`}>
             <time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b>{' '}
