@@ -84,6 +84,9 @@ export const never = () => new Promise<Response>(() => {});
  * answering with `handlers` (and `GET /auth/me` for the role).
  */
 export function openConsole(path: string, role: Role | null, ...handlers: RequestHandler[]) {
+  // Every page waits for the user's zone and clock (page-table.tsx): the plane's defaults unless a
+  // test answers otherwise (its handlers come later and are asked first).
+  plane.use(answer('get', '/api/v1/me/preferences', { timezone: null, clock: '24h', views: [] }));
   if (role) {
     localStorage.setItem('argus.session', `session-of-${role}`);
     plane.use(http.get('/api/v1/auth/me', () => ok(me(role))));

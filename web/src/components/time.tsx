@@ -1,3 +1,4 @@
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTimeDisplay } from '../hooks/use-time.js';
 import { isoOf } from '../lib/text.js';
 
@@ -19,4 +20,20 @@ export function Time(props: { at: unknown; date?: boolean; className?: string })
       {t.when(props.at, props.date ?? true)}
     </time>
   );
+}
+
+/**
+ * Shows `children` (a page) once the user's preferences are read, so that every time the page
+ * writes, with `<Time>` or the plain `when()`, is in the chosen zone and clock from its first
+ * render (the table of pages wraps each page in it). A refused read shows the page in the
+ * browser's zone; one that does not answer within `waitMs` does not hold the page back either.
+ */
+export function TimesOfTheUser(props: { children: ReactNode; waitMs?: number }) {
+  const t = useTimeDisplay();
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaited(true), props.waitMs ?? 1500);
+    return () => clearTimeout(timer);
+  }, [props.waitMs]);
+  return t.settled || waited ? props.children : null;
 }
