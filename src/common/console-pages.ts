@@ -29,6 +29,7 @@ export const CONSOLE_PAGES = [
   { path: '/dashboards', roles: EVERYONE, label: 'Dashboards' },
   { path: '/dashboards/:id', roles: EVERYONE },
   { path: '/reports', roles: EVERYONE, label: 'Reports' },
+  { path: '/admin/cameras', roles: ADMINISTRATORS, label: 'Cameras' },
   { path: '/admin/tokens', roles: ADMINISTRATORS, label: 'Module tokens' },
   { path: '/admin/templates', roles: ADMINISTRATORS, label: 'Templates' },
   { path: '/admin/people', roles: ADMINISTRATORS, label: 'People' },
@@ -36,6 +37,7 @@ export const CONSOLE_PAGES = [
   { path: '/admin/usage', roles: ADMINISTRATORS, label: 'Usage' },
   { path: '/admin/audit', roles: ADMINISTRATORS, label: 'Audit' },
   { path: '/admin/monitor', roles: SUPERADMIN, label: 'Monitor' },
+  { path: '/admin/nodes', roles: SUPERADMIN, label: 'Nodes' },
   { path: '/admin/nodes/:id', roles: SUPERADMIN },
   { path: '/admin/settings', roles: SUPERADMIN, label: 'Settings' },
   // The own time zone, clock and password (issue 22).

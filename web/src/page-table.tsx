@@ -23,6 +23,8 @@ const NodePage = lazy(() => import('./pages/admin/node.js').then((m) => ({ defau
 const OrgsPage = lazy(() => import('./pages/admin/orgs.js').then((m) => ({ default: m.OrgsPage })));
 const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({ default: m.MonitorPage })));
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
+const CamerasPage = lazy(() => import('./pages/admin/cameras.js').then((m) => ({ default: m.CamerasPage })));
+const NodesPage = lazy(() => import('./pages/admin/nodes.js').then((m) => ({ default: m.NodesPage })));
 const ProfilePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.ProfilePage })));
 
 /** The parameters a path names: `{ id: string }` for `/events/:id`, none for `/feed`. */
@@ -45,6 +47,7 @@ const PAGE_OF: { [P in ConsolePath]: (params: ParamsOf<P>) => ReactNode } = {
   '/dashboards': () => <DashboardsList />,
   '/dashboards/:id': (p) => <DashboardView id={p.id} />,
   '/reports': () => <ReportsPage />,
+  '/admin/cameras': () => <CamerasPage />,
   '/admin/tokens': () => <TokensPage />,
   '/admin/templates': () => <TemplatesPage />,
   '/admin/people': () => <PeoplePage />,
@@ -52,6 +55,7 @@ const PAGE_OF: { [P in ConsolePath]: (params: ParamsOf<P>) => ReactNode } = {
   '/admin/usage': () => <UsagePage />,
   '/admin/audit': () => <AuditPage />,
   '/admin/monitor': () => <MonitorPage />,
+  '/admin/nodes': () => <NodesPage />,
   '/admin/nodes/:id': (p) => <NodePage id={p.id} />,
   '/admin/settings': () => <SettingsPage />,
   '/profile': () => <ProfilePage />,

@@ -38,3 +38,15 @@ export type ProbeResult = Reply<'/api/v1/cameras/probe', 'post'>;
 
 /** "Test source" before saving (administrators): the node opens the source once, for at most 10 s. */
 export const probeSource = (request: ProbeRequest) => ok(client.POST('/api/v1/cameras/probe', { body: request }));
+
+/** A new camera (administrators): name, node, sources, tags, recording; `org_id` defaults to the caller's. */
+export type CameraCreate = Sent<'/api/v1/cameras', 'post'>;
+/** A change of a camera: only the fields sent; a source sent back masked (***) keeps the stored one. */
+export type CameraChange = Sent<'/api/v1/cameras/{id}', 'patch'>;
+
+/** The plane writes the camera and pushes its streams to its node (the sweeper retries an unreachable one). */
+export const createCamera = (body: CameraCreate) => ok(client.POST('/api/v1/cameras', { body }));
+export const changeCamera = (id: string, body: CameraChange) =>
+  ok(client.PATCH('/api/v1/cameras/{id}', { params: { path: { id } }, body }));
+/** Deletes the camera with its tags and grants, and its streams on its node. */
+export const deleteCamera = (id: string) => ok(client.DELETE('/api/v1/cameras/{id}', { params: { path: { id } } }));

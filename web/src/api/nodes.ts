@@ -1,4 +1,4 @@
-import { client, ok, type Sent } from './client.js';
+import { client, ok, type Reply, type Sent } from './client.js';
 import type { paths } from './openapi.gen.js';
 
 export const nodeKeys = {
@@ -13,6 +13,17 @@ export const nodeKeys = {
 const at = (id: string) => ({ params: { path: { id } } });
 
 export const listNodes = () => ok(client.GET('/api/v1/nodes'));
+
+/** A node as the list gives it: its secrets only as `*_configured` flags. */
+export type NodeRow = Reply<'/api/v1/nodes'>['rows'][number];
+/** A node registered (superadmin): name, base URL, write token, viewer secret, enabled. */
+export type NodeCreate = Sent<'/api/v1/nodes', 'post'>;
+/** A change of a node: a secret sent replaces the stored one. */
+export type NodeChange = Sent<'/api/v1/nodes/{id}', 'patch'>;
+export const createNode = (body: NodeCreate) => ok(client.POST('/api/v1/nodes', { body }));
+export const changeNode = (id: string, body: NodeChange) => ok(client.PATCH('/api/v1/nodes/{id}', { ...at(id), body }));
+/** Removes a node without cameras (409 node_in_use otherwise). */
+export const deleteNode = (id: string) => ok(client.DELETE('/api/v1/nodes/{id}', at(id)));
 /** The node's licence as the node reports it, through the plane. */
 export const nodeLicence = (id: string) => ok(client.GET('/api/v1/nodes/{id}/license', at(id)));
 export const nodeLogging = (id: string) => ok(client.GET('/api/v1/nodes/{id}/logging', at(id)));

@@ -1,5 +1,16 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { allCameras, camera, cameraKeys, play, probeSource, type PlayRequest } from '../api/cameras.js';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  allCameras,
+  camera,
+  cameraKeys,
+  changeCamera,
+  createCamera,
+  deleteCamera,
+  play,
+  probeSource,
+  type CameraChange,
+  type PlayRequest,
+} from '../api/cameras.js';
 import { segmentsOf } from '../lib/recording.js';
 
 /** Every camera the caller may see; `refetchInterval` keeps a grid's statuses fresh. */
@@ -17,6 +28,23 @@ export const usePlay = (id: string) => useMutation({ mutationFn: (request: PlayR
  * words), a refusal of the plane (bad_source_url, node_unreachable...) the mutation's error.
  */
 export const useProbeSource = () => useMutation({ mutationFn: probeSource });
+
+/** The administrators' changes of the inventory: the list (and the camera's own page) read again after each. */
+export function useCameraEdits() {
+  const qc = useQueryClient();
+  const again = async () => {
+    await qc.invalidateQueries({ queryKey: cameraKeys.all });
+    await qc.invalidateQueries({ queryKey: ['camera'] });
+  };
+  return {
+    create: useMutation({ mutationFn: createCamera, onSuccess: again }),
+    change: useMutation({
+      mutationFn: (v: { id: string; body: CameraChange }) => changeCamera(v.id, v.body),
+      onSuccess: again,
+    }),
+    remove: useMutation({ mutationFn: deleteCamera, onSuccess: again }),
+  };
+}
 
 /**
  * A camera's recording over [from, from + seconds): the playback session and the segments its

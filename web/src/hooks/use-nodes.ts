@@ -1,5 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  changeNode,
+  createNode,
+  deleteNode,
   listNodes,
   nodeConfig,
   nodeHistory,
@@ -11,10 +14,36 @@ import {
   rollBack,
   setNodeLogging,
   type LogLevel,
+  type NodeChange,
   type NodeLevel,
 } from '../api/nodes.js';
 
-export const useNodes = () => useQuery({ queryKey: nodeKeys.all, queryFn: listNodes });
+/** The fleet's nodes (superadmin: the plane refuses others, so `enabled` false asks nothing); `refetchInterval` keeps states fresh. */
+export const useNodes = (opts: { enabled?: boolean; refetchInterval?: number } = {}) =>
+  useQuery({
+    queryKey: nodeKeys.all,
+    queryFn: listNodes,
+    enabled: opts.enabled ?? true,
+    refetchInterval: opts.refetchInterval,
+  });
+
+/** A node's licence as it reports it (a row of the nodes page); an unreachable node is the query's error. */
+export const useNodeLicence = (id: string) =>
+  useQuery({ queryKey: nodeKeys.licence(id), queryFn: () => nodeLicence(id), retry: false });
+
+/** The superadmin's changes of the fleet's nodes: register, enable or disable, remove; the list read again. */
+export function useNodeAdmin() {
+  const qc = useQueryClient();
+  const again = () => qc.invalidateQueries({ queryKey: nodeKeys.all });
+  return {
+    create: useMutation({ mutationFn: createNode, onSuccess: again }),
+    change: useMutation({
+      mutationFn: (v: { id: string; body: NodeChange }) => changeNode(v.id, v.body),
+      onSuccess: again,
+    }),
+    remove: useMutation({ mutationFn: deleteNode, onSuccess: again }),
+  };
+}
 
 /** Everything the node page reads of node `id`: its sessions every 10 s, its log ring at `level` every 5 s. */
 export function useNode(id: string, level: LogLevel) {

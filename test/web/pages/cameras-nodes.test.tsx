@@ -1,0 +1,376 @@
+// @vitest-environment happy-dom
+/**
+ * The cameras page (administrators) and the nodes page (superadmin) against a mocked plane (issue
+ * 22): loading, empty with the first step, error and data; adding a camera, a refusal said beside
+ * its field with what was typed kept, "Test source" and its failures in words, deletion confirmed
+ * with the typed name; the nodes page for the superadmin and none of it for an administrator.
+ */
+import { describe, expect, it } from 'vitest';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import type { RequestHandler } from 'msw';
+import {
+  answer,
+  http,
+  mockThePlane,
+  never,
+  ok,
+  openConsole as openConsoleOf,
+  page,
+  refused,
+  reply,
+  screen,
+  type Body,
+} from './console.harness.js';
+import { CAMERA, NODE, camera } from './fixtures.js';
+
+mockThePlane();
+
+// The user's way of writing times (the nodes' last answer), asked by every page.
+const prefs = answer('get', '/api/v1/me/preferences', { timezone: null, clock: '24h', views: [] });
+const openConsole = (path: string, role: Parameters<typeof openConsoleOf>[1], ...handlers: RequestHandler[]) =>
+  openConsoleOf(path, role, prefs, ...handlers);
+
+const TAG = '0190c0de-0000-7000-8000-0000000000f1';
+const tags = answer('get', '/api/v1/tags', {
+  rows: [{ id: TAG, org_id: camera().org_id, name: 'north gate' }],
+  next: null,
+});
+const noTags = answer('get', '/api/v1/tags', { rows: [], next: null });
+const cameras = (...rows: ReturnType<typeof camera>[]) => answer('get', '/api/v1/cameras', { rows, next: null });
+
+type NodeRow = Body<'/api/v1/nodes', 'get'>['rows'][number];
+function node(over: Partial<NodeRow> = {}): NodeRow {
+  return {
+    id: NODE,
+    name: 'site north',
+    url: 'http://10.0.0.20:8081',
+    enabled: true,
+    state: 'reachable',
+    last_seen_at: '2026-11-26T10:00:00.000Z',
+    version: '1.4.0',
+    api_token_configured: true,
+    auth_backend_secret_configured: true,
+    ...over,
+  };
+}
+const nodes = (...rows: NodeRow[]) => answer('get', '/api/v1/nodes', { rows, next: null });
+const licence = answer('get', '/api/v1/nodes/{id}/license', {
+  state: 'ok',
+  licensee: 'Example Ltd',
+  expires: '2027-12-31',
+  updates_until: null,
+  build_date: '2026-11-01',
+});
+
+const field = (name: string) => screen.getByLabelText<HTMLInputElement>(name);
+const type = (name: string, value: string) => fireEvent.change(field(name), { target: { value } });
+/** The sentence shown beside a field: the error among the elements its aria-describedby names. */
+const besideOf = (name: string) => {
+  const ids = field(name).getAttribute('aria-describedby')?.split(' ') ?? [];
+  return (
+    ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('error'))?.textContent ?? null
+  );
+};
+
+describe('cameras page: states', () => {
+  it('loading', async () => {
+    openConsole('/admin/cameras', 'admin', reply('get', '/api/v1/cameras', never), noTags);
+    expect(await (await page()).findByText('Loading…')).toBeTruthy();
+  });
+
+  it('empty: the administrator is greeted with the next step, and no node list is asked', async () => {
+    // No handler for /api/v1/nodes: an administrator asking it would fail the test.
+    openConsole('/admin/cameras', 'admin', cameras(), noTags);
+    const main = await page();
+    expect(await main.findByRole('heading', { name: 'Add your first camera' })).toBeTruthy();
+    expect(main.getByRole('button', { name: 'Add camera' })).toBeTruthy();
+  });
+
+  it('a fleet without a node greets the superadmin with "Add your first node", linked to the nodes page', async () => {
+    openConsole('/admin/cameras', 'superadmin', cameras(), noTags, nodes());
+    const main = await page();
+    expect(await main.findByRole('heading', { name: 'Add your first node' })).toBeTruthy();
+    expect(main.getByRole('link', { name: 'Nodes' }).getAttribute('href')).toBe('/admin/nodes');
+    expect(main.queryByRole('button', { name: 'Add camera' })).toBeNull();
+  });
+
+  it('error: the refusal in words', async () => {
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      reply('get', '/api/v1/cameras', () => refused(503, 'db_unavailable')),
+      noTags,
+    );
+    const alert = await (await page()).findByRole('alert');
+    expect(alert.textContent).not.toContain('db_unavailable');
+    expect(alert.textContent!.length).toBeGreaterThan(20);
+  });
+
+  it('data: each camera with its state, node, tags and recording, linked to its page', async () => {
+    openConsole(
+      '/admin/cameras',
+      'superadmin',
+      cameras(
+        camera({ tag_ids: [TAG], recording: { retention: '7d' } }),
+        camera({ id: '0190c0de-0000-7000-8000-0000000000c2', name: 'Yard', status: 'failing' }),
+      ),
+      tags,
+      nodes(node()),
+    );
+    const main = await page();
+    const row = within((await main.findByText('Gate north')).closest('tr')!);
+    expect(row.getByTestId('camera-state').textContent).toBe('live');
+    expect(row.getByText('site north')).toBeTruthy();
+    expect(row.getByText('north gate')).toBeTruthy();
+    expect(row.getByText('kept 7d')).toBeTruthy();
+    expect(row.getByRole('link', { name: 'Gate north' }).getAttribute('href')).toBe(`/cameras/${CAMERA}`);
+    const yard = within(main.getByText('Yard').closest('tr')!);
+    expect(yard.getByTestId('camera-state').textContent).toBe('failing');
+    expect(yard.getByText('off')).toBeTruthy();
+  });
+});
+
+describe('cameras page: add, test, delete', () => {
+  it('adds a camera: the form sends what was typed, and the list shows it', async () => {
+    const sent: unknown[] = [];
+    let rows = [camera()];
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      http.get('/api/v1/cameras', () => ok({ rows, next: null })),
+      tags,
+      http.post('/api/v1/cameras', async ({ request }) => {
+        const body = (await request.json()) as { name: string };
+        sent.push(body);
+        const added = camera({ id: '0190c0de-0000-7000-8000-0000000000c3', name: body.name, status: 'unavailable' });
+        rows = [...rows, added];
+        return ok(added);
+      }),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Add camera' }));
+    type('Name', 'Loading bay');
+    // An administrator knows the nodes of its cameras: the one node is offered already.
+    expect(field('Node').value).toBe(NODE);
+    type('Main source', 'rtsp://10.0.0.5/main');
+    type('Sub source', 'rtsp://10.0.0.5/sub');
+    fireEvent.click(screen.getByLabelText('north gate'));
+    type('Retention days', '14');
+    fireEvent.click(screen.getByRole('button', { name: 'Save camera' }));
+    expect(await screen.findByText('Loading bay was added: its node starts it within seconds.')).toBeTruthy();
+    expect(sent).toEqual([
+      {
+        name: 'Loading bay',
+        node_id: NODE,
+        main_source: 'rtsp://10.0.0.5/main',
+        sub_source: 'rtsp://10.0.0.5/sub',
+        tag_ids: [TAG],
+        recording: { retention: '14d' },
+      },
+    ]);
+    expect(await screen.findByRole('link', { name: 'Loading bay' })).toBeTruthy();
+    expect(screen.queryByLabelText('Main source')).toBeNull();
+  });
+
+  it('a refused add keeps what was typed, the sentence beside the field it concerns', async () => {
+    openConsole(
+      '/admin/cameras',
+      'superadmin',
+      cameras(camera()),
+      tags,
+      nodes(node()),
+      reply('post', '/api/v1/cameras', () => refused(400, 'bad_source_url')),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Add camera' }));
+    type('Name', 'Loading bay');
+    fireEvent.change(field('Node'), { target: { value: NODE } });
+    type('Main source', 'ftp://10.0.0.5/main');
+    fireEvent.click(screen.getByRole('button', { name: 'Save camera' }));
+    await waitFor(() =>
+      expect(besideOf('Main source')).toBe(
+        'The camera source is not a valid address (rtsp, http or file), or it points to a refused network.',
+      ),
+    );
+    expect(besideOf('Name')).toBeNull();
+    expect(field('Name').value).toBe('Loading bay');
+    expect(field('Main source').value).toBe('ftp://10.0.0.5/main');
+    expect(field('Node').value).toBe(NODE);
+    expect(document.body.textContent).not.toContain('bad_source_url');
+  });
+
+  it('a name already taken is said beside the name', async () => {
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      cameras(camera()),
+      noTags,
+      reply('post', '/api/v1/cameras', () => refused(409, 'already_exists')),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Add camera' }));
+    type('Name', 'Gate north');
+    type('Main source', 'rtsp://10.0.0.5/main');
+    fireEvent.click(screen.getByRole('button', { name: 'Save camera' }));
+    await waitFor(() => expect(besideOf('Name')).toBe('That name is already taken: choose another.'));
+    expect(field('Name').value).toBe('Gate north');
+  });
+
+  it('"Test source" shows codec, resolution and frame rate, or why not in words', async () => {
+    const probes: unknown[] = [];
+    let answerWith: () => Response = () =>
+      ok({ ok: true, video: { codec: 'h264', width: 640, height: 360, fps: 15 }, audio: null, error: null });
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      cameras(camera()),
+      noTags,
+      http.post('/api/v1/cameras/probe', async ({ request }) => {
+        probes.push(await request.json());
+        return answerWith();
+      }),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Add camera' }));
+    const test = screen.getByRole('button', { name: 'Test source' });
+    type('Main source', 'testsrc://demo?size=640x360&rate=15');
+    fireEvent.click(test);
+    expect(await screen.findByText('h264, 640×360, 15 fps, no audio.')).toBeTruthy();
+    expect(probes).toEqual([{ node_id: NODE, url: 'testsrc://demo?size=640x360&rate=15' }]);
+
+    answerWith = () => ok({ ok: false, video: null, audio: null, error: 'the camera refused the login' });
+    fireEvent.click(test);
+    expect(await screen.findByText('The node could not read this source: the camera refused the login.')).toBeTruthy();
+
+    answerWith = () => refused(502, 'node_unreachable');
+    fireEvent.click(test);
+    const status = screen.getByRole('status');
+    await waitFor(() => expect(status.textContent).toMatch(/node/i));
+    expect(status.textContent).not.toContain('node_unreachable');
+    expect(status.textContent).not.toContain('640');
+  });
+
+  it("delete asks for the camera's name typed before it sends anything", async () => {
+    const deleted: string[] = [];
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      cameras(camera()),
+      noTags,
+      http.delete('/api/v1/cameras/:id', ({ params }) => {
+        deleted.push(String(params.id));
+        return ok({ deleted: true });
+      }),
+    );
+    const row = within((await (await page()).findByText('Gate north')).closest('tr')!);
+    fireEvent.click(row.getByRole('button', { name: 'Delete' }));
+    const dialog = within(screen.getByRole('dialog'));
+    const confirm = dialog.getByRole<HTMLButtonElement>('button', { name: 'Delete' });
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(dialog.getByLabelText('Type Gate north to confirm'), { target: { value: 'Gate' } });
+    expect(confirm.disabled).toBe(true);
+    fireEvent.click(confirm);
+    expect(deleted).toEqual([]);
+    fireEvent.change(dialog.getByLabelText('Type Gate north to confirm'), { target: { value: 'Gate north' } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
+    expect(await screen.findByText('Gate north was deleted.')).toBeTruthy();
+    expect(deleted).toEqual([CAMERA]);
+  });
+});
+
+describe('nodes page', () => {
+  it('superadmin: each node with its state, licence and version, linked to its own page', async () => {
+    openConsole(
+      '/admin/nodes',
+      'superadmin',
+      nodes(
+        node(),
+        node({ id: '0190c0de-0000-7000-8000-0000000000d2', name: 'old site', enabled: false, state: 'disabled' }),
+      ),
+      licence,
+    );
+    const main = await page();
+    const row = within((await main.findByText('site north')).closest('tr')!);
+    expect(row.getByTestId('node-state').textContent).toBe('answering');
+    expect(await row.findByText('licensed, until 2027-12-31')).toBeTruthy();
+    expect(row.getByText('1.4.0')).toBeTruthy();
+    expect(row.getByRole('link', { name: 'site north' }).getAttribute('href')).toBe(`/admin/nodes/${NODE}`);
+    const old = within(main.getByText('old site').closest('tr')!);
+    expect(old.getByTestId('node-state').textContent).toBe('disabled');
+    expect(old.getByRole('button', { name: 'Enable old site' })).toBeTruthy();
+  });
+
+  it('superadmin: the empty fleet reads "Add your first node"; a node is added and disabled', async () => {
+    const posted: unknown[] = [];
+    const patched: unknown[] = [];
+    let rows: NodeRow[] = [];
+    openConsole(
+      '/admin/nodes',
+      'superadmin',
+      http.get('/api/v1/nodes', () => ok({ rows, next: null })),
+      licence,
+      http.post('/api/v1/nodes', async ({ request }) => {
+        posted.push(await request.json());
+        rows = [node({ state: 'unknown', last_seen_at: null, version: null })];
+        return ok(rows[0]);
+      }),
+      http.patch('/api/v1/nodes/:id', async ({ request }) => {
+        patched.push(await request.json());
+        rows = [node({ enabled: false, state: 'disabled' })];
+        return ok(rows[0]);
+      }),
+    );
+    const main = await page();
+    expect(await main.findByRole('heading', { name: 'Add your first node' })).toBeTruthy();
+    fireEvent.click(main.getByRole('button', { name: 'Add node' }));
+    type('Name', 'site north');
+    type('URL', 'http://10.0.0.20:8081');
+    type('Write token', 'node-write-token');
+    type('Viewer secret', 'viewer-secret-32-characters-long');
+    fireEvent.click(screen.getByRole('button', { name: 'Save node' }));
+    expect(await screen.findByText('site north was added: the plane polls it within seconds.')).toBeTruthy();
+    expect(posted).toEqual([
+      {
+        name: 'site north',
+        url: 'http://10.0.0.20:8081',
+        api_token: 'node-write-token',
+        auth_backend_secret: 'viewer-secret-32-characters-long',
+        enabled: true,
+      },
+    ]);
+    expect(await screen.findByText('not polled yet')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Disable site north' }));
+    await waitFor(() => expect(patched).toEqual([{ enabled: false }]));
+    expect(await screen.findByRole('button', { name: 'Enable site north' })).toBeTruthy();
+  });
+
+  it('superadmin: a refused node keeps what was typed, the sentence beside the URL', async () => {
+    openConsole(
+      '/admin/nodes',
+      'superadmin',
+      nodes(),
+      reply('post', '/api/v1/nodes', () => refused(400, 'bad_url')),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Add node' }));
+    type('Name', 'site north');
+    type('URL', 'ftp://10.0.0.20');
+    type('Write token', 'node-write-token');
+    fireEvent.click(screen.getByRole('button', { name: 'Save node' }));
+    await waitFor(() => expect(besideOf('URL')).toBe('The address is not a valid http(s) URL.'));
+    expect(field('URL').value).toBe('ftp://10.0.0.20');
+    expect(field('Write token').value).toBe('node-write-token');
+  });
+
+  it('an administrator has no node management: no Nodes entry, and the page is not its own', async () => {
+    openConsole('/admin/nodes', 'admin');
+    expect(await screen.findByText('Not available to your role.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add node' })).toBeNull();
+    const nav = screen.getByRole('navigation');
+    const labels = [...nav.querySelectorAll('a')].map((a) => a.textContent);
+    expect(labels).toContain('Cameras');
+    expect(labels).not.toContain('Nodes');
+  });
+
+  it('an operator opening the cameras page reads "Not available to your role"', async () => {
+    openConsole('/admin/cameras', 'user');
+    expect(await screen.findByText('Not available to your role.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add camera' })).toBeNull();
+  });
+});
