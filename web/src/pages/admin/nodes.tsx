@@ -61,7 +61,7 @@ function AddNode(props: { onDone(name: string): void; onCancel(): void }) {
   };
   return (
     <form
-      className="grid-form"
+      className="node-form grid-form"
       aria-label="New node"
       onSubmit={(e) => {
         e.preventDefault();
