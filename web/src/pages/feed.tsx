@@ -47,7 +47,12 @@ function Filters(props: { value: FeedFilters; onChange(f: FeedFilters): void }) 
         value={detector}
         onChange={(e) => setDetector(e.target.value)}
       />
-      <select name="camera" value={f.camera ?? ''} onChange={(e) => set({ camera: e.target.value || undefined })}>
+      <select
+        name="camera"
+        aria-label="Camera"
+        value={f.camera ?? ''}
+        onChange={(e) => set({ camera: e.target.value || undefined })}
+      >
         <option value="">All cameras</option>
         {cameras.data?.map((c) => (
           <option key={c.id} value={c.id}>
