@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { CONSOLE_PAGES, mayOpen, type ConsolePage, type ConsolePath } from '../../src/common/console-pages.js';
+import { TimesOfTheUser } from './components/time.js';
 
 // Every page is a chunk of its own: the sign-in page, the first a user loads, carries none of them
 // (issue 22: at most 90 KB of JavaScript; with the operator's four pages in the entry it was 104 KB).
@@ -67,11 +68,12 @@ export interface PageEntry extends ConsolePage {
 }
 
 /** The table of pages `{path, page, roles, label}`: the router's routes and the navigation are both read from it. */
-export const PAGES: readonly PageEntry[] = CONSOLE_PAGES.map((p) => ({
-  ...p,
+export const PAGES: readonly PageEntry[] = CONSOLE_PAGES.map((p) => {
   // The router hands every page the parameters of its own path, which PAGE_OF's key proves it reads.
-  page: PAGE_OF[p.path] as PageEntry['page'],
-}));
+  const page = PAGE_OF[p.path] as PageEntry['page'];
+  // Each page once the user's zone and clock are read: its times are in them from the first render.
+  return { ...p, page: (params) => <TimesOfTheUser>{page(params)}</TimesOfTheUser> };
+});
 
 /** The navigation of `role`: the labelled pages it may open, in the table's order. */
 export const navigationFor = (role: string): PageEntry[] => PAGES.filter((p) => p.label && mayOpen(p, role));
