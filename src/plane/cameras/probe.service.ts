@@ -10,7 +10,7 @@ import type { ProbeRequest } from './cameras.schemas.js';
 export const PROBE_CALL_MS = 12_000;
 
 /**
- * "Test source" before a camera is saved (document 4 §12, docs/cameras.md): the URL is held to a
+ * "Test source" before a camera is saved (document 4 §12, docs/inventory.md): the URL is held to a
  * camera source's rules here (cameras.service.ts `checkSourceUrl`: scheme, parser agreement, no
  * link-local or metadata host unless `[network] allow_private_targets`), then the chosen node
  * opens it once (`POST /api/v1/probe`) and its answer is the reply. Nothing changes, so nothing is
