@@ -118,8 +118,9 @@ describe.skipIf(!existsSync(MAIN))('the node under a failed-login flood from one
     };
     console.info(`node login flood: ${JSON.stringify(figures)}`);
     expect(floodAnswers).toBeGreaterThan(100);
-    // Generous bounds for a shared 2-core machine: a read must not queue behind the flood's 600 ms delays.
-    expect(figures.readP50).toBeLessThan(100);
-    expect(figures.loginMax).toBeLessThan(2000);
+    // A read that queued behind the flood would wait out a failed login's unconditional 600 ms
+    // delay; the figures are printed, and speed itself is the bench's (issue 25: no timing bound
+    // that a loaded machine fails - CI saw a median of 108 ms against an earlier bound of 100).
+    expect(figures.readP50).toBeLessThan(600);
   });
 });
