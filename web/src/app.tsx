@@ -170,7 +170,13 @@ function Menu(props: { role: string; path: string }) {
       >
         Menu
       </button>
-      <nav id="console-nav" aria-label="Pages" className={open ? 'open' : ''}>
+      <nav
+        id="console-nav"
+        aria-label="Pages"
+        className={open ? 'open' : ''}
+        // A choice closes the menu, also the page already open (its path does not change).
+        onClick={(e) => (e.target as Element).closest('a') && setOpen(false)}
+      >
         {navigationFor(props.role).map((n) => (
           <Link key={n.path} to={n.path} className={props.path.startsWith(n.path) ? 'on' : ''}>
             {n.label}
