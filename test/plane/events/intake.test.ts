@@ -216,7 +216,10 @@ describe('POST /api/v1/events', () => {
     await x.a.admin.patch(`/api/v1/module-tokens/${tok.id}`, { rate_limit: 2 });
     expect((await tok.client.post('/api/v1/events', { events: [ev(), ev(), ev(), ev()] })).status).toBe(200);
     const debt = await tok.client.post('/api/v1/events', { events: [ev()] });
-    expect([debt.status, debt.body.retry_after]).toEqual([429, 2]);
+    // The debt's exact wait (2 s when asked at once) is the bucket's rule on an injected clock
+    // (rate-limit.test.ts); over HTTP on the system clock a loaded machine may have refilled a little.
+    expect(debt.status).toBe(429);
+    expect([1, 2]).toContain(debt.body.retry_after);
     // other tokens are not affected
     expect((await modA2.post('/api/v1/events', { events: [ev()] })).status).toBe(200);
   });
