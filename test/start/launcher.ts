@@ -46,7 +46,7 @@ export async function until<T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,
   l: Launcher,
-  timeoutMs = 90_000,
+  timeoutMs = 180_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -109,5 +109,5 @@ describe('npm start', () => {
     expect(JSON.parse(await readFile(join(dataDir, 'local-fleet.json'), 'utf8'))).toEqual(fleet);
     running.proc.kill('SIGTERM');
     expect(await running.exited).toBe(0);
-  }, 240_000);
+  }, 420_000);
 });

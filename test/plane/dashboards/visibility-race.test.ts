@@ -21,7 +21,7 @@ describe('the report-exposure rule under parallel writes', () => {
     admin = x.a.admin;
     // A second session of the same administrator: two clients, as two browser tabs would be.
     admin2 = admin.as(admin.token);
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
   });

@@ -42,7 +42,7 @@ export class PlaneProcess {
     this.child.stderr!.on('data', (b) => {
       this.out += b.toString();
     });
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 180_000;
     while (!this.out.includes('argus-plane: database ready')) {
       if (this.child.exitCode !== null) throw new Error(`plane exited (${this.child.exitCode}):\n${this.out}`);
       if (Date.now() > until) throw new Error(`plane not ready:\n${this.out}`);

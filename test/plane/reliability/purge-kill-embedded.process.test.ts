@@ -109,7 +109,7 @@ describe.skipIf(!existsSync(PLANE_MAIN))(
       await plane.start();
       const root2 = (await plane.req('POST', '/api/v1/auth/login', ROOT)).body.token as string;
       let j: any;
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 180_000;
       do {
         await sleep(250);
         j = (await plane.req('GET', `/api/v1/cleanup-jobs/${job.body.id}`, undefined, root2)).body;
