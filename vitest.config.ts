@@ -9,8 +9,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // Bounds for a hung test, not for speed (benches measure that): on a 2-core machine shared
     // with other runs a plane's start, a child process or an embedded database's load takes
-    // several times what it takes on a quiet one, and a set-up starts several of them.
-    testTimeout: 120_000,
+    // several times what it takes on a quiet one, and a set-up starts several of them (a test that
+    // starts its own plane on the embedded database took over 120 s beside other work).
+    testTimeout: 240_000,
     hookTimeout: 300_000,
     // Files share one PostgreSQL server, each in its own fresh database. Four workers on two cores:
     // most files wait (child processes, PostgreSQL, sockets) more than they compute; measured on the
