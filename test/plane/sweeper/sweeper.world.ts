@@ -13,7 +13,9 @@ import { FakeNode } from './fake-node.js';
  */
 export const SWEEP_MS = 5000;
 export const config: Partial<PlaneConfig> = {
-  sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs: 300, concurrency: 4 },
+  // A node's answer within 2 s: the fake nodes live in the test's process, whose event loop an
+  // embedded database's queries hold on a loaded machine (300 ms made answering nodes look down).
+  sweeper: { enabled: false, intervalMs: SWEEP_MS, timeoutMs: 2000, concurrency: 4 },
   evidencePressure: { ...testConfig().evidencePressure, maxBytes: 1_000_000 },
 };
 
