@@ -117,9 +117,9 @@ export function CamerasPage() {
                     {c.status}
                   </span>
                 </td>
-                <td>{nodeName(c.node_id)}</td>
-                <td>{c.tag_ids.map(tagName).join(', ') || '-'}</td>
-                <td>{c.recording ? `kept ${c.recording.retention}` : 'off'}</td>
+                <td data-label="Node">{nodeName(c.node_id)}</td>
+                <td data-label="Tags">{c.tag_ids.map(tagName).join(', ') || 'none'}</td>
+                <td data-label="Recording">{c.recording ? `kept ${c.recording.retention}` : 'off'}</td>
                 <td className="actions">
                   <button onClick={() => setForm({ camera: c })} aria-label={`Edit ${c.name}`}>
                     Edit

@@ -219,9 +219,9 @@ export function NodesPage() {
                   <div className="meta source">{n.url}</div>
                 </td>
                 <td data-testid="node-state">{n.enabled ? (STATE_WORDS[n.state] ?? n.state) : 'disabled'}</td>
-                <td>{n.enabled ? <Licence node={n} /> : '-'}</td>
-                <td>{n.version ?? '-'}</td>
-                <td>{n.last_seen_at ? <Time at={n.last_seen_at} /> : 'never'}</td>
+                <td data-label="Licence">{n.enabled ? <Licence node={n} /> : '-'}</td>
+                <td data-label="Version">{n.version ?? '-'}</td>
+                <td data-label="Last answer">{n.last_seen_at ? <Time at={n.last_seen_at} /> : 'never'}</td>
                 <td className="actions">
                   <button onClick={() => toggle(n)} aria-label={`${n.enabled ? 'Disable' : 'Enable'} ${n.name}`}>
                     {n.enabled ? 'Disable' : 'Enable'}
