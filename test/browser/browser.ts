@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launch, portPair, until, type Launcher } from '../start/launcher.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Result as AxeResult } from 'axe-core';
 
 export const SHOTS = resolve('test-results/console');
 
@@ -122,4 +124,54 @@ export async function startFleet(): Promise<Fleet> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A rule axe-core found broken on a page, with the elements that break it. */
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: Array<{ target: string; html: string; summary: string }>;
+}
+
+let axeSource: Promise<string> | undefined;
+
+/**
+ * What axe-core (the npm package's axe.min.js) finds on the page as it is now, at the given
+ * impacts (issue 22: no serious or critical one). The source is evaluated in the page rather than
+ * added as an inline <script>: the console's content policy (script-src 'self') refuses inline
+ * scripts, and a context that bypassed the policy would hide what the policy itself breaks.
+ */
+export async function axeFindings(
+  page: Page,
+  impacts: readonly string[] = ['serious', 'critical'],
+): Promise<AxeFinding[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(await axeSource);
+  // Runs in the page (no DOM types here): window.axe over the whole document.
+  const violations = await page.evaluate(async () => {
+    const g = globalThis as any;
+    return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations as AxeResult[];
+  });
+  return violations
+    .filter((v) => impacts.includes(v.impact ?? ''))
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact!,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), html: n.html, summary: n.failureSummary ?? '' })),
+    }));
+}
+
+/** Findings as lines a person reads: the rule, its impact and help, then each element and why. */
+export function describeFindings(where: string, findings: AxeFinding[]): string {
+  return findings
+    .map(
+      (f) =>
+        `${where}: ${f.id} (${f.impact}) ${f.help}\n` +
+        f.nodes
+          .map((n) => `    ${n.target}\n      ${n.html}\n      ${n.summary.replace(/\n/g, '\n      ')}`)
+          .join('\n'),
+    )
+    .join('\n');
 }
