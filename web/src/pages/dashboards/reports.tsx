@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ListState } from '../../components/list-state.js';
 import { errorSentence } from '../../api/error-words.js';
 import { isAdmin, useMe } from '../../api/me.js';
 import { PERIODS, type Period } from '../../lib/period.js';
@@ -243,65 +244,74 @@ export function ReportsPage() {
         </div>
       )}
       <h3>Saved</h3>
-      <table className="list">
-        <tbody>
-          {reports.data?.rows
-            .map((r) => ({ ...r, definition: fieldsOf(r.definition) }))
-            .map((r) => (
-              <tr key={r.id} data-report={r.name}>
-                <td>{r.name}</td>
-                <td className="meta">
-                  {String(r.definition.measure)} by {String(r.definition.group_by ?? 'none')}
-                </td>
-                <td className="actions">
-                  <button
-                    onClick={async () => {
-                      try {
-                        setRan({
-                          ...ran,
-                          [r.id]: await run(r.definition, (r.definition.period as Period) ?? 'last_24h'),
-                        });
-                      } catch (err) {
-                        fail(err);
-                      }
-                    }}
-                  >
-                    Run
-                  </button>
-                  {ran[r.id] && <button onClick={() => saveCsv(r.name, ran[r.id]!)}>CSV</button>}
-                  {isAdmin(me) && !!boards.data?.rows.length && (
-                    <select
-                      aria-label={`add ${r.name} to a dashboard`}
-                      value=""
-                      onChange={async (e) => {
-                        try {
-                          await addWidget.mutateAsync({
-                            dashboard: e.target.value,
-                            body: {
-                              report_id: r.id,
-                              title: r.name,
-                              visualization: r.definition.bucket && r.definition.bucket !== 'none' ? 'line' : 'bar',
-                            },
-                          });
-                          setMessage({ ok: true, text: `Added "${r.name}" to the dashboard.` });
-                        } catch (err) {
-                          fail(err);
-                        }
-                      }}
-                    >
-                      <option value="">Add to dashboard…</option>
-                      {boards.data.rows.map((b) => (
-                        <option key={b.id} value={b.id}>
-                          {b.name}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      <ListState
+        what="The saved reports"
+        query={reports}
+        isEmpty={(d) => d.rows.length === 0}
+        empty="No saved report yet: build one above and save it."
+      >
+        {(saved) => (
+          <table className="list">
+            <tbody>
+              {saved.rows
+                .map((r) => ({ ...r, definition: fieldsOf(r.definition) }))
+                .map((r) => (
+                  <tr key={r.id} data-report={r.name}>
+                    <td>{r.name}</td>
+                    <td className="meta">
+                      {String(r.definition.measure)} by {String(r.definition.group_by ?? 'none')}
+                    </td>
+                    <td className="actions">
+                      <button
+                        onClick={async () => {
+                          try {
+                            setRan({
+                              ...ran,
+                              [r.id]: await run(r.definition, (r.definition.period as Period) ?? 'last_24h'),
+                            });
+                          } catch (err) {
+                            fail(err);
+                          }
+                        }}
+                      >
+                        Run
+                      </button>
+                      {ran[r.id] && <button onClick={() => saveCsv(r.name, ran[r.id]!)}>CSV</button>}
+                      {isAdmin(me) && !!boards.data?.rows.length && (
+                        <select
+                          aria-label={`add ${r.name} to a dashboard`}
+                          value=""
+                          onChange={async (e) => {
+                            try {
+                              await addWidget.mutateAsync({
+                                dashboard: e.target.value,
+                                body: {
+                                  report_id: r.id,
+                                  title: r.name,
+                                  visualization: r.definition.bucket && r.definition.bucket !== 'none' ? 'line' : 'bar',
+                                },
+                              });
+                              setMessage({ ok: true, text: `Added "${r.name}" to the dashboard.` });
+                            } catch (err) {
+                              fail(err);
+                            }
+                          }}
+                        >
+                          <option value="">Add to dashboard…</option>
+                          {boards.data.rows.map((b) => (
+                            <option key={b.id} value={b.id}>
+                              {b.name}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        )}
+      </ListState>
       {Object.entries(ran).map(([id, r]) => (
         <div key={id} className="widget" data-testid={`ran-${id}`}>
           <Table r={r} />
