@@ -44,7 +44,9 @@ async function page(request) {
   const cache = await caches.open(SHELL);
   try {
     const fresh = await fetch(request);
-    if (fresh.ok) await cache.put(INDEX, fresh.clone());
+    // Only the console's page is kept: a tab opened on the manifest or an icon is a navigation too.
+    if (fresh.ok && (fresh.headers.get('content-type') ?? '').startsWith('text/html'))
+      await cache.put(INDEX, fresh.clone());
     return fresh;
   } catch {
     return (await cache.match(INDEX)) ?? Response.error();
