@@ -25,8 +25,16 @@ export function tickValue(v: number): string {
   return String(+v.toFixed(a >= 10 ? 1 : 2));
 }
 
-/** A time tick as hours and minutes of the browser's clock (the charts span minutes to hours). */
-const tickTime = (secs: number) => new Date(secs * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/**
+ * A time tick on the browser's clock: hours and minutes, with seconds when the ticks are less than
+ * a minute apart (a chart of the first minutes would otherwise read 14:54, 14:54, 14:54).
+ */
+export const tickTime = (secs: number, step: number) =>
+  new Date(secs * 1000).toLocaleTimeString([], {
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(step < 60 ? { second: '2-digit' } : {}),
+  });
 
 /**
  * A small time series (uPlot): `points` as [epoch ms, value] pairs, redrawn in place when they
@@ -74,7 +82,7 @@ export function TimeChart(props: {
                       grid: { stroke: '#262c35' },
                       ticks: { stroke: '#262c35' },
                       space: 70,
-                      values: (_u, splits) => splits.map(tickTime),
+                      values: (_u, splits, _axis, _space, step) => splits.map((t) => tickTime(t, step)),
                     },
                     {
                       stroke: '#aab3bf',

@@ -117,7 +117,7 @@ export function MonitorPage() {
             <th>CPU (cores)</th>
             <th>RSS</th>
             <th>Live streams</th>
-            <th>CPU, last sweeps</th>
+            <th className="spark">CPU, last sweeps</th>
           </tr>
         </thead>
         <tbody>
