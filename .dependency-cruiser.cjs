@@ -74,6 +74,8 @@ module.exports = {
           '^scripts/',
           '^test/global-setup[.]ts$',
           '(^|/)(eslint|vitest|vite)[.]config[.](js|ts)$',
+          // The console's service worker: a program of its own, which the build copies (web/vite.config.ts).
+          '^web/sw[.]js$',
         ],
       },
       to: {},
