@@ -94,8 +94,8 @@ export function TimeChart(props: {
                       ticks: { stroke: '#262c35' },
                       space: 28,
                       values: (_u, splits) => splits.map(tickValue),
-                      // As wide as the longest value (7 px a character at 12 px) and its tick.
-                      size: (_u, values) => 14 + 7 * Math.max(2, ...(values ?? []).map((v) => v.length)),
+                      // As wide as the tick (10 px), its gap (5) and the longest value (8 px a character at 12 px), plus a margin.
+                      size: (_u, values) => 20 + 8 * Math.max(2, ...(values ?? []).map((v) => v.length)),
                     },
                   ],
             // Counts and loads read from zero: a flat line near 3 is not drawn as a cliff.
