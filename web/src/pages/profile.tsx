@@ -10,10 +10,29 @@ import { when, zoneName } from '../lib/text.js';
 
 const ROLE_WORDS: Record<string, string> = { superadmin: 'superadmin', admin: 'administrator', user: 'operator' };
 
+// Current names Chromium's list gives under their former ones (Asia/Calcutta...): offered as well,
+// where this browser knows them, so that a user finds the name they know.
+const CURRENT_NAMES = [
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Asia/Ho_Chi_Minh',
+  'Asia/Yangon',
+  'Europe/Kyiv',
+  'America/Nuuk',
+];
+const known = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** The zones this browser knows, the saved one among them even when it does not (the plane checked it). */
 function zones(saved: string | null): string[] {
-  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  const all = new Set(['UTC', ...known]);
+  const listed = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const all = new Set(['UTC', ...listed, ...CURRENT_NAMES.filter(known)]);
   if (saved) all.add(saved);
   return [...all].sort();
 }
@@ -70,7 +89,7 @@ function TimesForm(props: { saved: Preferences }) {
           </select>
         )}
       </Field>
-      <fieldset className="clock" aria-invalid={error?.code === 'bad_clock' ? true : undefined}>
+      <fieldset className="clock">
         <legend>Clock</legend>
         <label>
           <input type="radio" name="clock" value="24h" checked={clock === '24h'} onChange={() => setClock('24h')} />

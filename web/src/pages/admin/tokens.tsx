@@ -99,38 +99,40 @@ export function TokensPage() {
       {tokens.isPending ? (
         <p className="empty">Loading…</p>
       ) : (
-        <table className="list">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Rate</th>
-              <th>Last used</th>
-              <th>State</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data?.rows.map((t) => (
-              <tr key={t.id} data-token={t.name}>
-                <td>{t.name}</td>
-                <td>{t.rate_limit ?? 'default'}</td>
-                <td>{t.last_used_at ? <Time at={t.last_used_at} /> : 'never'}</td>
-                <td>{t.enabled ? 'enabled' : 'disabled'}</td>
-                <td className="actions">
-                  <button onClick={() => rotate(t)}>Rotate</button>
-                  <button onClick={() => patch(t.id, { enabled: !t.enabled })}>
-                    {t.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  <ConfirmButton
-                    name={t.name}
-                    consequence="Its module can no longer send."
-                    onConfirm={() => edits.remove.mutateAsync(t.id)}
-                  />
-                </td>
+        <div className="table-scroll">
+          <table className="list">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Rate</th>
+                <th>Last used</th>
+                <th>State</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tokens.data?.rows.map((t) => (
+                <tr key={t.id} data-token={t.name}>
+                  <td>{t.name}</td>
+                  <td>{t.rate_limit ?? 'default'}</td>
+                  <td>{t.last_used_at ? <Time at={t.last_used_at} /> : 'never'}</td>
+                  <td>{t.enabled ? 'enabled' : 'disabled'}</td>
+                  <td className="actions">
+                    <button onClick={() => rotate(t)}>Rotate</button>
+                    <button onClick={() => patch(t.id, { enabled: !t.enabled })}>
+                      {t.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                    <ConfirmButton
+                      name={t.name}
+                      consequence="Its module can no longer send."
+                      onConfirm={() => edits.remove.mutateAsync(t.id)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
