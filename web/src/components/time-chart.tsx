@@ -59,6 +59,12 @@ export function TimeChart(props: {
     let gone = false;
     let resize: ResizeObserver | null = null;
     setFailed(false);
+    // Without a 2D canvas (a locked-down browser, a DOM without rendering) uPlot would throw on
+    // its first draw: the chart says it could not be shown instead.
+    if (!document.createElement('canvas').getContext('2d')) {
+      setFailed(true);
+      return;
+    }
     loadUPlot().then(
       (UPlot) => {
         if (gone) return;
@@ -129,7 +135,7 @@ export function TimeChart(props: {
       role={failed ? undefined : 'img'}
       aria-label={failed ? undefined : props.unit ? `${props.label}, ${props.unit}` : props.label}
     >
-      {failed && <p className="empty">The chart could not be loaded.</p>}
+      {failed && <p className="empty">The chart could not be shown.</p>}
     </div>
   );
 }
