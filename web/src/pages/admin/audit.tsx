@@ -3,6 +3,7 @@ import type { AuditRow } from '../../api/audit.js';
 import { errorSentence } from '../../api/error-words.js';
 import { auditReads, useAuditActions, useAuditFirst, useAuditStream } from '../../hooks/use-audit.js';
 import { navigate, useLocation } from '../../router.js';
+import { Time } from '../../components/time.js';
 
 const KEYS = ['action', 'object_type', 'q', 'occurred_from', 'occurred_to'] as const;
 type Filters = Partial<Record<(typeof KEYS)[number], string>>;
@@ -156,7 +157,9 @@ export function AuditPage() {
           {rows.map((r) => (
             <Fragment key={r.id}>
               <tr data-audit={r.id} className="clickable" onClick={() => toggle(r)}>
-                <td>{new Date(r.occurred_at).toLocaleString()}</td>
+                <td>
+                  <Time at={r.occurred_at} />
+                </td>
                 <td>
                   {r.actor_name} <span className="meta">{r.actor_role}</span>
                 </td>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorSentence } from '../../api/error-words.js';
 import type { LogLevel, NodeLevel } from '../../api/nodes.js';
 import { useNode, useNodeEdits, useNodes } from '../../hooks/use-nodes.js';
+import { Time } from '../../components/time.js';
 
 /**
  * One node through the plane (superadmin; document 1 per-node routes): its licence, its log
@@ -84,8 +85,7 @@ export function NodePage(props: { id: string }) {
       <div className="log" data-testid="node-log" tabIndex={0} role="log" aria-label="Node log">
         {[...(logs.data?.entries ?? [])].reverse().map((e) => (
           <div key={e.seq} className={`log-${e.level}`}>
-            <time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b>{' '}
-            <span className="meta">{e.target}</span> {e.message}
+            <Time at={e.ts_ms} date={false} /> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}
           </div>
         ))}
       </div>
@@ -95,7 +95,9 @@ export function NodePage(props: { id: string }) {
           {[...(history.data?.rows ?? [])].reverse().map((h) => (
             <tr key={h.epoch} data-epoch={h.epoch}>
               <td>{h.epoch}</td>
-              <td>{new Date(h.ts_ms).toLocaleString()}</td>
+              <td>
+                <Time at={h.ts_ms} />
+              </td>
               <td>{h.via}</td>
               <td>{h.actor}</td>
               <td className="meta">{h.hash.slice(0, 12)}</td>
