@@ -246,6 +246,37 @@ describe('cameras page: add, test, delete', () => {
     expect(status.textContent).not.toContain('640');
   });
 
+  it('edit sends the changed camera; a retention kept in hours stays unless the days are changed', async () => {
+    const patched: unknown[] = [];
+    const masked = 'rtsp://admin:***@10.0.0.5/main';
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      cameras(camera({ main_source: masked, recording: { retention: '12h' } })),
+      tags,
+      http.patch('/api/v1/cameras/:id', async ({ request, params }) => {
+        patched.push({ id: params.id, body: await request.json() });
+        return ok(camera({ name: 'Gate south', main_source: masked, recording: { retention: '12h' } }));
+      }),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Edit Gate north' }));
+    expect(field('Name').value).toBe('Gate north');
+    expect(field('Main source').value).toBe(masked);
+    expect(field('Retention days').value).toBe('');
+    expect(field('Retention days').placeholder).toBe('12h');
+    type('Name', 'Gate south');
+    fireEvent.click(screen.getByLabelText('north gate'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Gate south was changed.')).toBeTruthy();
+    // The masked source goes back as read (the plane keeps the stored one); no recording: untouched.
+    expect(patched).toEqual([
+      {
+        id: CAMERA,
+        body: { name: 'Gate south', node_id: NODE, main_source: masked, sub_source: null, tag_ids: [TAG] },
+      },
+    ]);
+  });
+
   it("delete asks for the camera's name typed before it sends anything", async () => {
     const deleted: string[] = [];
     openConsole(
