@@ -264,6 +264,11 @@ describe('cameras page: add, test, delete', () => {
     expect(field('Main source').value).toBe(masked);
     expect(field('Retention days').value).toBe('');
     expect(field('Retention days').placeholder).toBe('12h');
+    // No handler for the probe: a masked password is not sent to be tried.
+    fireEvent.click(screen.getByRole('button', { name: 'Test source' }));
+    expect(screen.getByRole('status').textContent).toBe(
+      "The source's password is hidden (***): type it again to test the source.",
+    );
     type('Name', 'Gate south');
     fireEvent.click(screen.getByLabelText('north gate'));
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));

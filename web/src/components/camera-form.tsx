@@ -66,6 +66,7 @@ export function CameraForm(props: {
   const [recordingTouched, setRecordingTouched] = useState(!c);
   const [errors, setErrors] = useState<FieldErrors>({});
   const probe = useProbeSource();
+  const [masked, setMasked] = useState(false);
 
   const body = (): CameraCreate | CameraChange => {
     const recording = record ? { retention: `${days}d` } : null;
@@ -216,7 +217,16 @@ export function CameraForm(props: {
         <button
           type="button"
           disabled={!node.trim() || !main.trim() || probe.isPending}
-          onClick={() => probe.mutate({ node_id: node.trim(), url: main.trim() })}
+          onClick={() => {
+            // The plane masks a stored password as ***: the node would try that literally and be refused.
+            if (main.includes(':***@')) {
+              probe.reset();
+              setMasked(true);
+              return;
+            }
+            setMasked(false);
+            probe.mutate({ node_id: node.trim(), url: main.trim() });
+          }}
         >
           Test source
         </button>
@@ -232,13 +242,15 @@ export function CameraForm(props: {
         plane offers no snapshot before saving).
       </p>
       <p className="wide probe" role="status" aria-live="polite">
-        {probe.isPending
-          ? 'Testing the source on the node (up to 10 s)…'
-          : probe.isError
-            ? errorSentence(probe.error)
-            : probe.data
-              ? probeWords(probe.data)
-              : null}
+        {masked
+          ? "The source's password is hidden (***): type it again to test the source."
+          : probe.isPending
+            ? 'Testing the source on the node (up to 10 s)…'
+            : probe.isError
+              ? errorSentence(probe.error)
+              : probe.data
+                ? probeWords(probe.data)
+                : null}
       </p>
       {beside('form')}
     </form>
