@@ -92,7 +92,6 @@ let shown: TimeDisplay = BROWSER_TIME;
 export const setTimeDisplay = (d: TimeDisplay): void => {
   shown = d;
 };
-export const timeDisplay = (): TimeDisplay => shown;
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 function formatOf(d: TimeDisplay, date: boolean): Intl.DateTimeFormat {
