@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { resolveFfmpeg } from '../../src/node/media/ffmpeg.js';
 import { CONSOLE_PAGES, mayOpen, type ConsolePage, type Role } from '../../src/common/console-pages.js';
 import { launchChromium, shot, startFleet, type Fleet } from './browser.js';
 
@@ -33,12 +34,22 @@ const api = async (method: string, path: string, body?: unknown) => {
   return r.json() as Promise<Record<string, unknown>>;
 };
 
-/** A real JPEG (ffmpeg's test pattern), sent as an attachment with the demo module's token; its ref. */
+/** A real JPEG (the test pattern of the ffmpeg the node itself would run), sent as an attachment with the demo module's token; its ref. */
 async function imageAttachment(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'argus-thumb-'));
   try {
     const file = join(dir, 'frame.jpg');
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360', '-frames:v', '1', file]);
+    execFileSync(resolveFfmpeg().path, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360',
+      '-frames:v',
+      '1',
+      file,
+    ]);
     const r = await fetch(`${fleet.base}/api/v1/attachments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${fleet.moduleSecret}`, 'content-type': 'image/jpeg' },
