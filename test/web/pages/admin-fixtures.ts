@@ -62,3 +62,26 @@ export const token = (name: string) => ({
   created_at: '2026-11-01T08:00:00.000Z',
   last_used_at: null,
 });
+
+type DashboardBody = Body<'/api/v1/analytics-dashboards/{id}', 'get'>;
+export const BOARD = '0190c0de-0000-7000-8000-000000000b0a';
+/** A dashboard of the organisation without widgets (nothing to run). */
+export function board(name: string): DashboardBody {
+  return {
+    id: BOARD,
+    org_id: ORG,
+    name,
+    description: '',
+    visibility: 'org',
+    audience_user_ids: [],
+    audience_users: [],
+    default_period: 'today',
+    timezone: 'UTC',
+    live_enabled: false,
+    created_by: null,
+    revision: 1,
+    created_at: '2026-11-01T00:00:00.000Z',
+    updated_at: '2026-11-01T00:00:00.000Z',
+    widgets: [],
+  };
+}

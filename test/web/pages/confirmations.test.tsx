@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 /**
  * Destructive actions confirm with the object's name (issue 22): a person, a tag, an organisation,
- * a module token, a template. The confirm button stays disabled until the name is typed exactly;
+ * a module token, a template, a dashboard. The confirm button stays disabled until the name is typed exactly;
  * a refusal is said in words inside the dialog, the typed name kept; no browser confirm() or prompt().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { answer, http, mockThePlane, ok, openConsole, ORG, refused, reply, screen } from './console.harness.js';
-import { organisation, OTHER_ORG, person, template, token } from './admin-fixtures.js';
+import { board, BOARD, organisation, OTHER_ORG, person, template, token } from './admin-fixtures.js';
 
 mockThePlane();
 
@@ -137,5 +137,29 @@ describe('deleting asks for the name', () => {
     const { go } = await confirmIn(item, 'delete', 'perimeter');
     fireEvent.click(go);
     await waitFor(() => expect(deleted).toEqual([TAG]));
+  });
+
+  it('a dashboard (administrators, while editing): deleted, then the list', async () => {
+    const deleted: string[] = [];
+    const { router } = openConsole(
+      `/dashboards/${BOARD}`,
+      'admin',
+      answer('get', '/api/v1/analytics-dashboards/{id}', board('Entrances')),
+      answer('get', '/api/v1/analytics-dashboards', { rows: [] }),
+      // The edit form offers the organisation's people as an audience.
+      answer('get', '/api/v1/users', { rows: [], next: null }),
+      http.delete('/api/v1/analytics-dashboards/:id', ({ params }) => {
+        deleted.push(String(params.id));
+        return ok({ id: params.id, deleted: true });
+      }),
+    );
+    await screen.findByRole('heading', { name: 'Entrances' });
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const head = document.querySelector<HTMLElement>('.dash-head')!;
+    const { go } = await confirmIn(head, 'Delete', 'Entrances');
+    fireEvent.click(go);
+    await waitFor(() => expect(deleted).toEqual([BOARD]));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboards'));
   });
 });

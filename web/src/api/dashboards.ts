@@ -25,6 +25,10 @@ export const createDashboard = (body: NewDashboard) => ok(client.POST('/api/v1/a
 export const renameDashboard = (id: string, body: Sent<'/api/v1/analytics-dashboards/{id}', 'patch'>) =>
   ok(client.PATCH('/api/v1/analytics-dashboards/{id}', { params: { path: { id } }, body }));
 
+/** Deletes a dashboard and its widgets (administrators; the saved reports stay). */
+export const deleteDashboard = (id: string) =>
+  ok(client.DELETE('/api/v1/analytics-dashboards/{id}', { params: { path: { id } } }));
+
 export const changeWidget = (id: string, body: WidgetChange) =>
   ok(client.PATCH('/api/v1/analytics-widgets/{id}', { params: { path: { id } }, body }));
 

@@ -6,6 +6,7 @@ import {
   createDashboard,
   dashboard,
   dashboardKeys,
+  deleteDashboard,
   listDashboards,
   removeWidget,
   renameDashboard,
@@ -29,6 +30,15 @@ export function useCreateDashboard() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: NewDashboard) => createDashboard(body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.all }),
+  });
+}
+
+/** Deletes a dashboard; the list is read again. */
+export function useDeleteDashboard() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: deleteDashboard,
     onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.all }),
   });
 }

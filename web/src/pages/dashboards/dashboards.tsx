@@ -2,11 +2,13 @@ import { useMemo, useState } from 'react';
 import { ApiFailure } from '../../api/failure.js';
 import { errorSentence, retryAfter } from '../../api/error-words.js';
 import { isAdmin, useMe } from '../../api/me.js';
+import { ConfirmButton } from '../../components/confirm.js';
 import { PERIODS, type Period } from '../../lib/period.js';
 import {
   useDashboard,
   useDashboardEdits,
   useDashboards,
+  useDeleteDashboard,
   useFreshDashboard,
   useLiveTick,
 } from '../../hooks/use-dashboards.js';
@@ -59,6 +61,7 @@ export function DashboardView(props: { id: string }) {
   const board = useDashboard(props.id);
   const edits = useDashboardEdits(props.id);
   const fresh = useFreshDashboard(props.id);
+  const remove = useDeleteDashboard();
   const params = new URLSearchParams(search);
   const d = board.data;
   const period = ((params.get('period') ?? d?.default_period) as Period | undefined) ?? 'last_24h';
@@ -122,6 +125,16 @@ export function DashboardView(props: { id: string }) {
         />
         {d.live_enabled && <span className="live-dot on">live</span>}
         {isAdmin(me) && <button onClick={() => setEditing(!editing)}>{editing ? 'Done' : 'Edit'}</button>}
+        {editing && (
+          <ConfirmButton
+            name={d.name}
+            consequence="Its widgets go with it; the saved reports stay."
+            onConfirm={async () => {
+              await remove.mutateAsync(d.id);
+              navigate('/dashboards', { replace: true });
+            }}
+          />
+        )}
       </div>
       {editing && <MetaForm d={d} onSave={(m) => saveMeta(m, d.revision)} />}
       {conflict && (
