@@ -7,70 +7,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, waitFor, within } from '@testing-library/react';
-import type { RequestHandler } from 'msw';
-import {
-  answer,
-  http,
-  mockThePlane,
-  never,
-  ok,
-  openConsole as openConsoleOf,
-  page,
-  refused,
-  reply,
-  screen,
-  type Body,
-} from './console.harness.js';
+import { http, mockThePlane, never, ok, page, refused, reply, screen } from './console.harness.js';
 import { CAMERA, NODE, camera } from './fixtures.js';
+import {
+  openConsole,
+  TAG,
+  tags,
+  noTags,
+  cameras,
+  node,
+  nodes,
+  field,
+  type,
+  besideOf,
+} from './cameras-nodes.fixtures.js';
 
 mockThePlane();
-
-// The user's way of writing times (the nodes' last answer), asked by every page.
-const prefs = answer('get', '/api/v1/me/preferences', { timezone: null, clock: '24h', views: [] });
-const openConsole = (path: string, role: Parameters<typeof openConsoleOf>[1], ...handlers: RequestHandler[]) =>
-  openConsoleOf(path, role, prefs, ...handlers);
-
-const TAG = '0190c0de-0000-7000-8000-0000000000f1';
-const tags = answer('get', '/api/v1/tags', {
-  rows: [{ id: TAG, org_id: camera().org_id, name: 'north gate' }],
-  next: null,
-});
-const noTags = answer('get', '/api/v1/tags', { rows: [], next: null });
-const cameras = (...rows: ReturnType<typeof camera>[]) => answer('get', '/api/v1/cameras', { rows, next: null });
-
-type NodeRow = Body<'/api/v1/nodes', 'get'>['rows'][number];
-function node(over: Partial<NodeRow> = {}): NodeRow {
-  return {
-    id: NODE,
-    name: 'site north',
-    url: 'http://10.0.0.20:8081',
-    enabled: true,
-    state: 'reachable',
-    last_seen_at: '2026-11-26T10:00:00.000Z',
-    version: '1.4.0',
-    api_token_configured: true,
-    auth_backend_secret_configured: true,
-    ...over,
-  };
-}
-const nodes = (...rows: NodeRow[]) => answer('get', '/api/v1/nodes', { rows, next: null });
-const licence = answer('get', '/api/v1/nodes/{id}/license', {
-  state: 'ok',
-  licensee: 'Example Ltd',
-  expires: '2027-12-31',
-  updates_until: null,
-  build_date: '2026-11-01',
-});
-
-const field = (name: string) => screen.getByLabelText<HTMLInputElement>(name);
-const type = (name: string, value: string) => fireEvent.change(field(name), { target: { value } });
-/** The sentence shown beside a field: the error among the elements its aria-describedby names. */
-const besideOf = (name: string) => {
-  const ids = field(name).getAttribute('aria-describedby')?.split(' ') ?? [];
-  return (
-    ids.map((id) => document.getElementById(id)).find((el) => el?.classList.contains('error'))?.textContent ?? null
-  );
-};
 
 describe('cameras page: states', () => {
   it('loading', async () => {
@@ -308,105 +260,5 @@ describe('cameras page: add, test, delete', () => {
     fireEvent.click(confirm);
     expect(await screen.findByText('Gate north was deleted.')).toBeTruthy();
     expect(deleted).toEqual([CAMERA]);
-  });
-});
-
-describe('nodes page', () => {
-  it('superadmin: each node with its state, licence and version, linked to its own page', async () => {
-    openConsole(
-      '/admin/nodes',
-      'superadmin',
-      nodes(
-        node(),
-        node({ id: '0190c0de-0000-7000-8000-0000000000d2', name: 'old site', enabled: false, state: 'disabled' }),
-      ),
-      licence,
-    );
-    const main = await page();
-    const row = within((await main.findByText('site north')).closest('tr')!);
-    expect(row.getByTestId('node-state').textContent).toBe('answering');
-    expect(await row.findByText('licensed, until 2027-12-31')).toBeTruthy();
-    expect(row.getByText('1.4.0')).toBeTruthy();
-    expect(row.getByRole('link', { name: 'site north' }).getAttribute('href')).toBe(`/admin/nodes/${NODE}`);
-    const old = within(main.getByText('old site').closest('tr')!);
-    expect(old.getByTestId('node-state').textContent).toBe('disabled');
-    expect(old.getByRole('button', { name: 'Enable old site' })).toBeTruthy();
-  });
-
-  it('superadmin: the empty fleet reads "Add your first node"; a node is added and disabled', async () => {
-    const posted: unknown[] = [];
-    const patched: unknown[] = [];
-    let rows: NodeRow[] = [];
-    openConsole(
-      '/admin/nodes',
-      'superadmin',
-      http.get('/api/v1/nodes', () => ok({ rows, next: null })),
-      licence,
-      http.post('/api/v1/nodes', async ({ request }) => {
-        posted.push(await request.json());
-        rows = [node({ state: 'unknown', last_seen_at: null, version: null })];
-        return ok(rows[0]);
-      }),
-      http.patch('/api/v1/nodes/:id', async ({ request }) => {
-        patched.push(await request.json());
-        rows = [node({ enabled: false, state: 'disabled' })];
-        return ok(rows[0]);
-      }),
-    );
-    const main = await page();
-    expect(await main.findByRole('heading', { name: 'Add your first node' })).toBeTruthy();
-    fireEvent.click(main.getByRole('button', { name: 'Add node' }));
-    type('Name', 'site north');
-    type('URL', 'http://10.0.0.20:8081');
-    type('Write token', 'node-write-token');
-    type('Viewer secret', 'viewer-secret-32-characters-long');
-    fireEvent.click(screen.getByRole('button', { name: 'Save node' }));
-    expect(await screen.findByText('site north was added: the plane polls it within seconds.')).toBeTruthy();
-    expect(posted).toEqual([
-      {
-        name: 'site north',
-        url: 'http://10.0.0.20:8081',
-        api_token: 'node-write-token',
-        auth_backend_secret: 'viewer-secret-32-characters-long',
-        enabled: true,
-      },
-    ]);
-    expect(await screen.findByText('not polled yet')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Disable site north' }));
-    await waitFor(() => expect(patched).toEqual([{ enabled: false }]));
-    expect(await screen.findByRole('button', { name: 'Enable site north' })).toBeTruthy();
-  });
-
-  it('superadmin: a refused node keeps what was typed, the sentence beside the URL', async () => {
-    openConsole(
-      '/admin/nodes',
-      'superadmin',
-      nodes(),
-      reply('post', '/api/v1/nodes', () => refused(400, 'bad_url')),
-    );
-    fireEvent.click(await (await page()).findByRole('button', { name: 'Add node' }));
-    type('Name', 'site north');
-    type('URL', 'ftp://10.0.0.20');
-    type('Write token', 'node-write-token');
-    fireEvent.click(screen.getByRole('button', { name: 'Save node' }));
-    await waitFor(() => expect(besideOf('URL')).toBe('The address is not a valid http(s) URL.'));
-    expect(field('URL').value).toBe('ftp://10.0.0.20');
-    expect(field('Write token').value).toBe('node-write-token');
-  });
-
-  it('an administrator has no node management: no Nodes entry, and the page is not its own', async () => {
-    openConsole('/admin/nodes', 'admin');
-    expect(await screen.findByText('Not available to your role.')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Add node' })).toBeNull();
-    const nav = screen.getByRole('navigation');
-    const labels = [...nav.querySelectorAll('a')].map((a) => a.textContent);
-    expect(labels).toContain('Cameras');
-    expect(labels).not.toContain('Nodes');
-  });
-
-  it('an operator opening the cameras page reads "Not available to your role"', async () => {
-    openConsole('/admin/cameras', 'user');
-    expect(await screen.findByText('Not available to your role.')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Add camera' })).toBeNull();
   });
 });
