@@ -108,7 +108,7 @@ describe('usage (/admin/usage)', () => {
   it('data: counts against quotas, over 80% marked, no quota said as unlimited', async () => {
     openConsole('/admin/usage', 'admin', answer('get', '/api/v1/usage', usage));
     expect(await screen.findByRole('heading', { name: 'Usage of Harbour' })).toBeTruthy();
-    const cameras = screen.getByText('Cameras').closest('tr')!;
+    const cameras = screen.getByText('Cameras', { selector: 'td' }).closest('tr')!;
     expect(within(cameras).getByText('9 of 10')).toBeTruthy();
     expect(cameras.className).toBe('near');
     const people = screen.getByText('People', { selector: 'td' }).closest('tr')!;
