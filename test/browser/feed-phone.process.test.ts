@@ -84,6 +84,10 @@ afterAll(async () => {
 
 async function signIn(page: Page, role: Role, path = '/live') {
   await page.goto(`${fleet.base}${path}`);
+  // A console that does not come up says what it shows instead of a bare time-out.
+  await page.waitForSelector('input[name=login]', { timeout: 20_000 }).catch(async (e: unknown) => {
+    throw new Error(`no sign-in form at ${path}: ${(await page.textContent('body'))?.slice(0, 300)}`, { cause: e });
+  });
   await page.fill('input[name=login]', logins[role]);
   await page.fill('input[name=password]', role === 'superadmin' ? fleet.creds.password : PASSWORD);
   await page.click('button[type=submit]');
