@@ -29,6 +29,16 @@ describe('when(): a time in a zone and clock, with the zone named', () => {
     expect(zoneName({ zone: 'America/New_York', clock: '24h' }, Date.parse('2026-07-01T00:00:00Z'))).toBe('EDT');
   });
 
+  it("the year only when it is not this year's (in the chosen zone)", () => {
+    const utc = { zone: 'UTC', clock: '24h' } as const;
+    const year = String(new Date().getUTCFullYear());
+    expect(when('2001-05-01T12:00:00Z', utc)).toContain('2001');
+    expect(when('2001-05-01T12:00:00Z', utc)).toMatch(/12:00:00 UTC$/);
+    const now = when(Date.now(), utc);
+    expect(now).not.toContain(year);
+    expect(now).toMatch(/\d\d:\d\d:\d\d UTC$/);
+  });
+
   it("the browser's zone when none is chosen, still named", () => {
     const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
     expect(when(AT, BROWSER_TIME)).toBe(when(AT, { zone: browser, clock: '24h' }));

@@ -94,12 +94,15 @@ export const setTimeDisplay = (d: TimeDisplay): void => {
 };
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-function formatOf(d: TimeDisplay, date: boolean): Intl.DateTimeFormat {
+/** The day's parts: with the year, without it (this year's), or none (the time of day). */
+type DatePart = 'year' | 'day' | false;
+function formatOf(d: TimeDisplay, date: DatePart): Intl.DateTimeFormat {
   const key = `${d.zone ?? ''}|${d.clock}|${date}`;
   let f = formats.get(key);
   if (!f) {
     const options: Intl.DateTimeFormatOptions = {
-      ...(date ? { year: 'numeric', month: 'short', day: 'numeric' } : {}),
+      ...(date ? { month: 'short', day: 'numeric' } : {}),
+      ...(date === 'year' ? { year: 'numeric' } : {}),
       hour: d.clock === '12h' ? 'numeric' : '2-digit',
       minute: '2-digit',
       second: '2-digit',
@@ -119,14 +122,32 @@ function formatOf(d: TimeDisplay, date: boolean): Intl.DateTimeFormat {
   return f;
 }
 
+/** The year of the instant `t` in `d`'s zone. */
+const yearIn = (d: TimeDisplay, t: number) => {
+  const key = `${d.zone ?? ''}|year`;
+  let f = formats.get(key);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en', { year: 'numeric', ...(d.zone ? { timeZone: d.zone } : {}) });
+    } catch {
+      f = new Intl.DateTimeFormat('en', { year: 'numeric' });
+    }
+    formats.set(key, f);
+  }
+  return f.format(new Date(t));
+};
+
 /**
- * An ISO timestamp (or epoch milliseconds) for display, with its zone ("26 Nov 2026, 14:05:03
- * CET"); `date: false` for the time of day only. An invalid or missing one as '—' rather than
- * "Invalid Date" or a throw.
+ * An ISO timestamp (or epoch milliseconds) for display, with its zone ("Nov 26, 2:05:03 PM
+ * GMT+9"; the year written only when it is not this year's, so that a list's time column keeps
+ * the zone in view); `date: false` for the time of day only. An invalid or missing one as '—'
+ * rather than "Invalid Date" or a throw.
  */
 export function when(iso: unknown, d: TimeDisplay = shown, date = true): string {
   const t = typeof iso === 'string' ? Date.parse(iso) : typeof iso === 'number' ? iso : Number.NaN;
-  return Number.isFinite(t) ? formatOf(d, date).format(new Date(t)) : '—';
+  if (!Number.isFinite(t)) return '—';
+  const part: DatePart = !date ? false : yearIn(d, t) === yearIn(d, Date.now()) ? 'day' : 'year';
+  return formatOf(d, part).format(new Date(t));
 }
 
 /** The short name of `d`'s zone at the instant `at` ("CET", "GMT+1", "EDT"). */
