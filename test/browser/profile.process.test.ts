@@ -87,6 +87,12 @@ describe('the profile, for each role at each size', () => {
         const time = await feedTime(page);
         expect(time).toMatch(/\d{1,2}:\d\d:\d\d\s[AP]M /);
         expect(time).toMatch(ZONE[role].name);
+        // Shown whole: the zone's name not cut off by the column (the text above is the DOM's).
+        const whole = await page
+          .locator('.feed-list .row time')
+          .first()
+          .evaluate((e) => e.scrollWidth <= e.clientWidth);
+        expect(whole).toBe(true);
         await shot(page, `profile-feed-${role}-${size.name}`);
 
         // The own password: changed on the desktop, then the phone signs in with it.
