@@ -3,7 +3,7 @@
  * A node's page (superadmin) and the event templates (administrators) against a mocked plane
  * (issue 21 §4): loading, error, empty and data as the administrator reads them.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { within } from '@testing-library/react';
 import { answer, mockThePlane, never, openConsole, ORG, refused, reply, screen } from './console.harness.js';
 import { NODE } from './fixtures.js';
@@ -110,6 +110,7 @@ describe('event templates (/admin/templates)', () => {
     openConsole('/admin/templates', 'admin', answer('get', '/api/v1/templates', { rows: [], next: null }));
     expect(await screen.findByRole('heading', { name: 'Event templates' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '+ New template' })).toBeTruthy();
+    await vi.waitFor(() => expect(screen.queryByText('Loading templates…')).toBeNull());
     expect(screen.getByRole('list').querySelectorAll('li')).toHaveLength(1);
   });
 
@@ -129,5 +130,19 @@ describe('event templates (/admin/templates)', () => {
     expect(within(screen.getByRole('button', { name: 'plates' }).closest('li')!).queryByText('off')).toBeNull();
   });
 
-  it.todo('loading and error: the list read is neither said while pending nor when refused (an empty list today)');
+  it('loading: the list says it is read', async () => {
+    openConsole('/admin/templates', 'admin', reply('get', '/api/v1/templates', never));
+    expect(await screen.findByText('Loading templates…')).toBeTruthy();
+  });
+
+  it('error: a refused list read is a sentence, never the code, and the form stays', async () => {
+    openConsole(
+      '/admin/templates',
+      'admin',
+      reply('get', '/api/v1/templates', () => refused(503, 'db_unavailable')),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^The templates could not be read: /);
+    expect(alert.textContent).not.toContain('db_unavailable');
+  });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ListState } from '../../components/list-state.js';
 import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
 import { ConfirmButton } from '../../components/confirm.js';
@@ -68,58 +69,67 @@ export function OrgsPage() {
           {error}
         </p>
       )}
-      <div className="table-scroll">
-        <table className="list">
-          <thead>
-            <tr>
-              <th>Name</th>
-              {LIMITS.map(([, l]) => (
-                <th key={l}>{l}</th>
-              ))}
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {orgs.data?.rows.map((o) => (
-              <tr key={o.id} data-org={o.name}>
-                <td>
-                  <input
-                    aria-label={`${o.name} name`}
-                    defaultValue={o.name}
-                    onBlur={(e) => {
-                      if (e.target.value && e.target.value !== o.name)
-                        void run(() => edits.change.mutateAsync({ id: o.id, body: { name: e.target.value } }));
-                    }}
-                  />
-                </td>
-                {LIMITS.map(([k]) => (
-                  <td key={k}>
-                    <input
-                      aria-label={`${o.name} ${k}`}
-                      type="number"
-                      min={0}
-                      defaultValue={o[k] === null ? '' : String(o[k])}
-                      onBlur={(e) => {
-                        const v = e.target.value === '' ? null : Number(e.target.value);
-                        if (v !== o[k]) void run(() => edits.change.mutateAsync({ id: o.id, body: { [k]: v } }));
-                      }}
-                    />
-                  </td>
+      <ListState
+        what="The organisations"
+        query={orgs}
+        isEmpty={(d) => d.rows.length === 0}
+        empty="No organisation yet."
+      >
+        {(list) => (
+          <div className="table-scroll">
+            <table className="list">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  {LIMITS.map(([, l]) => (
+                    <th key={l}>{l}</th>
+                  ))}
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {list.rows.map((o) => (
+                  <tr key={o.id} data-org={o.name}>
+                    <td>
+                      <input
+                        aria-label={`${o.name} name`}
+                        defaultValue={o.name}
+                        onBlur={(e) => {
+                          if (e.target.value && e.target.value !== o.name)
+                            void run(() => edits.change.mutateAsync({ id: o.id, body: { name: e.target.value } }));
+                        }}
+                      />
+                    </td>
+                    {LIMITS.map(([k]) => (
+                      <td key={k}>
+                        <input
+                          aria-label={`${o.name} ${k}`}
+                          type="number"
+                          min={0}
+                          defaultValue={o[k] === null ? '' : String(o[k])}
+                          onBlur={(e) => {
+                            const v = e.target.value === '' ? null : Number(e.target.value);
+                            if (v !== o[k]) void run(() => edits.change.mutateAsync({ id: o.id, body: { [k]: v } }));
+                          }}
+                        />
+                      </td>
+                    ))}
+                    <td className="actions">
+                      {o.id !== me?.org_id && (
+                        <ConfirmButton
+                          name={o.name}
+                          consequence="Its history is archived. It must have no people, cameras or tags left."
+                          onConfirm={() => edits.remove.mutateAsync(o.id)}
+                        />
+                      )}
+                    </td>
+                  </tr>
                 ))}
-                <td className="actions">
-                  {o.id !== me?.org_id && (
-                    <ConfirmButton
-                      name={o.name}
-                      consequence="Its history is archived. It must have no people, cameras or tags left."
-                      onConfirm={() => edits.remove.mutateAsync(o.id)}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListState>
     </section>
   );
 }

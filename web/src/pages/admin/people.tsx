@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ListState } from '../../components/list-state.js';
 import { errorSentence } from '../../api/error-words.js';
 import { ApiFailure } from '../../api/failure.js';
 import { useMe, type SignedIn } from '../../api/me.js';
@@ -232,59 +233,70 @@ export function PeoplePage() {
           {error.text}
         </p>
       )}
-      <div className="table-scroll">
-        <table className="list">
-          <thead>
-            <tr>
-              <th>Login</th>
-              <th>Name</th>
-              <th>Role</th>
-              <th>State</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {users.data?.rows.map((u) => {
-              const may = mayAdminister(me, u);
-              const self = u.id === me?.id;
-              return (
-                <tr key={u.id} data-user={u.login}>
-                  <td>{u.login}</td>
-                  <td>
-                    <input
-                      aria-label={`${u.login} name`}
-                      defaultValue={u.name}
-                      readOnly={!may}
-                      onBlur={(e) => {
-                        if (may && e.target.value && e.target.value !== u.name)
-                          edits.changeUser.mutate({ id: u.id, body: { name: e.target.value } });
-                      }}
-                    />
-                  </td>
-                  <td>{u.role === 'user' ? 'operator' : u.role}</td>
-                  <td>{u.disabled ? 'disabled' : 'active'}</td>
-                  <td className="actions">
-                    {u.role === 'user' && <button onClick={() => toggle(u.id, 'grants')}>Cameras</button>}
-                    {may && !self && <button onClick={() => toggle(u.id, 'password')}>Password</button>}
-                    {may && !self && (
-                      <button onClick={() => edits.changeUser.mutate({ id: u.id, body: { disabled: !u.disabled } })}>
-                        {u.disabled ? 'Enable' : 'Disable'}
-                      </button>
-                    )}
-                    {may && !self && (
-                      <ConfirmButton
-                        name={u.login}
-                        consequence="Their sessions end at once and the account is gone."
-                        onConfirm={() => edits.deleteUser.mutateAsync(u.id)}
-                      />
-                    )}
-                  </td>
+      <ListState
+        what="The people"
+        query={users}
+        isEmpty={(d) => d.rows.length === 0}
+        empty="Nobody yet: add the first person above."
+      >
+        {(people) => (
+          <div className="table-scroll">
+            <table className="list">
+              <thead>
+                <tr>
+                  <th>Login</th>
+                  <th>Name</th>
+                  <th>Role</th>
+                  <th>State</th>
+                  <th />
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+              </thead>
+              <tbody>
+                {people.rows.map((u) => {
+                  const may = mayAdminister(me, u);
+                  const self = u.id === me?.id;
+                  return (
+                    <tr key={u.id} data-user={u.login}>
+                      <td>{u.login}</td>
+                      <td>
+                        <input
+                          aria-label={`${u.login} name`}
+                          defaultValue={u.name}
+                          readOnly={!may}
+                          onBlur={(e) => {
+                            if (may && e.target.value && e.target.value !== u.name)
+                              edits.changeUser.mutate({ id: u.id, body: { name: e.target.value } });
+                          }}
+                        />
+                      </td>
+                      <td>{u.role === 'user' ? 'operator' : u.role}</td>
+                      <td>{u.disabled ? 'disabled' : 'active'}</td>
+                      <td className="actions">
+                        {u.role === 'user' && <button onClick={() => toggle(u.id, 'grants')}>Cameras</button>}
+                        {may && !self && <button onClick={() => toggle(u.id, 'password')}>Password</button>}
+                        {may && !self && (
+                          <button
+                            onClick={() => edits.changeUser.mutate({ id: u.id, body: { disabled: !u.disabled } })}
+                          >
+                            {u.disabled ? 'Enable' : 'Disable'}
+                          </button>
+                        )}
+                        {may && !self && (
+                          <ConfirmButton
+                            name={u.login}
+                            consequence="Their sessions end at once and the account is gone."
+                            onConfirm={() => edits.deleteUser.mutateAsync(u.id)}
+                          />
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListState>
       {opened && open.what === 'grants' && <Grants user={opened} tags={tags.data?.rows ?? []} />}
       {opened && open.what === 'password' && (
         <PasswordReset key={opened.id} user={opened} onDone={() => setOpen(null)} />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ErrorBanner } from '../../components/list-state.js';
 import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
 import type { Template } from '../../api/templates.js';
@@ -88,6 +89,12 @@ export function TemplatesPage() {
               + New template
             </button>
           </li>
+          {list.isPending && <li className="empty">Loading templates…</li>}
+          {list.isError && (
+            <li>
+              <ErrorBanner what="The templates" error={list.error} retry={() => void list.refetch()} />
+            </li>
+          )}
           {list.data?.rows.map((t) => (
             <li key={t.id} data-template={t.name}>
               <button className={`link ${chosen?.id === t.id ? 'on' : ''}`} onClick={() => open(t)}>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ListState } from '../../components/list-state.js';
 import { errorSentence } from '../../api/error-words.js';
 import type { Token, TokenChange } from '../../api/tokens.js';
 import { ConfirmButton } from '../../components/confirm.js';
@@ -96,44 +97,49 @@ export function TokensPage() {
           {error}
         </p>
       )}
-      {tokens.isPending ? (
-        <p className="empty">Loading…</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="list">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Rate</th>
-                <th>Last used</th>
-                <th>State</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data?.rows.map((t) => (
-                <tr key={t.id} data-token={t.name}>
-                  <td>{t.name}</td>
-                  <td>{t.rate_limit ?? 'default'}</td>
-                  <td>{t.last_used_at ? <Time at={t.last_used_at} /> : 'never'}</td>
-                  <td>{t.enabled ? 'enabled' : 'disabled'}</td>
-                  <td className="actions">
-                    <button onClick={() => rotate(t)}>Rotate</button>
-                    <button onClick={() => patch(t.id, { enabled: !t.enabled })}>
-                      {t.enabled ? 'Disable' : 'Enable'}
-                    </button>
-                    <ConfirmButton
-                      name={t.name}
-                      consequence="Its module can no longer send."
-                      onConfirm={() => edits.remove.mutateAsync(t.id)}
-                    />
-                  </td>
+      <ListState
+        what="The module tokens"
+        query={tokens}
+        isEmpty={(d) => d.rows.length === 0}
+        empty="No module token yet: create one for each module that sends events."
+      >
+        {(list) => (
+          <div className="table-scroll">
+            <table className="list">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Rate</th>
+                  <th>Last used</th>
+                  <th>State</th>
+                  <th />
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {list.rows.map((t) => (
+                  <tr key={t.id} data-token={t.name}>
+                    <td>{t.name}</td>
+                    <td>{t.rate_limit ?? 'default'}</td>
+                    <td>{t.last_used_at ? <Time at={t.last_used_at} /> : 'never'}</td>
+                    <td>{t.enabled ? 'enabled' : 'disabled'}</td>
+                    <td className="actions">
+                      <button onClick={() => rotate(t)}>Rotate</button>
+                      <button onClick={() => patch(t.id, { enabled: !t.enabled })}>
+                        {t.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                      <ConfirmButton
+                        name={t.name}
+                        consequence="Its module can no longer send."
+                        onConfirm={() => edits.remove.mutateAsync(t.id)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListState>
     </section>
   );
 }
