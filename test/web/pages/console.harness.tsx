@@ -20,7 +20,8 @@ export const plane = setupServer();
 
 // A page's chunk (React.lazy) is transformed on its first import in a worker, which takes seconds
 // on a loaded machine: a wait for what the user reads allows for it (a missing text still fails).
-configure({ asyncUtilTimeout: 10_000 });
+// CI's full run took 19 s for the profile page's first import beside the other files.
+configure({ asyncUtilTimeout: 30_000 });
 
 /** Starts the mocked plane for this file; a request nobody answers fails the test instead of hanging. */
 export function mockThePlane(): void {

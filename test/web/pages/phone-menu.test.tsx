@@ -46,6 +46,9 @@ describe('the Menu lists the pages of the role', () => {
     fireEvent.click(button);
     fireEvent.click(within(screen.getByRole('navigation', { name: 'Pages' })).getByRole('link', { name: 'Events' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/feed'));
+    // The shell has drawn the new page's path (its change closes the menu too) before the menu is opened again.
+    const nav = screen.getByRole('navigation', { name: 'Pages' });
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Events' }).className).toBe('on'));
     await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('false'));
     fireEvent.click(button);
     expect(button.getAttribute('aria-expanded')).toBe('true');
