@@ -90,7 +90,8 @@ describe('events with localised titles, for every role', () => {
       await page.fill('input[name=login]', p.login);
       await page.fill('input[name=password]', p.password);
       await page.click('button[type=submit]');
-      await page.waitForSelector('header.top nav');
+      // At 390 px the pages hide behind the Menu: the header's navigation is there, not shown.
+      await page.waitForSelector('header.top nav', { state: 'attached' });
       const stamped = page.locator(`.row[data-event="${stampedId}"]`);
       const offline = page.locator(`.row[data-event="${offlineId}"]`);
       await stamped.waitFor();
