@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HttpResponse } from 'msw';
-import { answer, http, mockThePlane, never, openConsole, reply, screen } from './console.harness.js';
+import { answer, http, mockThePlane, never, openConsole, refused, reply, screen } from './console.harness.js';
 import { camera, NODE } from './fixtures.js';
 
 mockThePlane();
@@ -118,5 +118,55 @@ describe('fleet monitor alerts (/admin/monitor)', () => {
       '1 camera unavailable: Dock',
       'licences: 0 unlicensed, 1 in grace (node-west)',
     ]);
+  });
+});
+
+describe('fleet monitor states (/admin/monitor)', () => {
+  const quiet = [
+    http.get('/api/v1/monitor/fleet/summary/stream', () => sse()),
+    http.get('/api/v1/monitor/nodes', () => sse()),
+    reply('get', '/api/v1/monitor/plane', never),
+    reply('get', '/api/v1/logs/plane', never),
+    answer('get', '/api/v1/cameras', { rows: [], next: null }),
+  ];
+
+  it('loading: the summary and the nodes say they are read', async () => {
+    openConsole(
+      '/admin/monitor',
+      'superadmin',
+      reply('get', '/api/v1/monitor/fleet/summary', never),
+      reply('get', '/api/v1/nodes', never),
+      ...quiet,
+    );
+    expect(await screen.findByText('Loading the fleet summary…')).toBeTruthy();
+    expect(screen.getByText('Loading nodes…')).toBeTruthy();
+  });
+
+  it('error: refused reads are sentences with Try again, never codes', async () => {
+    openConsole(
+      '/admin/monitor',
+      'superadmin',
+      reply('get', '/api/v1/monitor/fleet/summary', () => refused(503, 'db_unavailable')),
+      reply('get', '/api/v1/nodes', () => refused(503, 'db_unavailable')),
+      ...quiet,
+    );
+    await screen.findByText(/^The fleet summary could not be read: /);
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent!.split(':')[0])).toEqual([
+      'The fleet summary could not be read',
+      'The nodes could not be read',
+    ]);
+    for (const a of alerts) expect(a.textContent).not.toContain('db_unavailable');
+  });
+
+  it('empty: a fleet without nodes says where to add one', async () => {
+    openConsole(
+      '/admin/monitor',
+      'superadmin',
+      answer('get', '/api/v1/monitor/fleet/summary', { ...summary, nodes_total: 0, nodes_reachable: 0 }),
+      answer('get', '/api/v1/nodes', { rows: [], next: null }),
+      ...quiet,
+    );
+    expect(await screen.findByText('No node yet: add the first on the Nodes page.')).toBeTruthy();
   });
 });

@@ -4,6 +4,7 @@ import { useFleetSummary, useNodeLicences, usePlaneLog, usePlaneSamples, useStre
 import { useCameras } from '../../hooks/use-cameras.js';
 import { useNodes } from '../../hooks/use-nodes.js';
 import { TimeChart } from '../../components/time-chart.js';
+import { Empty, ErrorBanner } from '../../components/list-state.js';
 import { alertsOf, type Summary } from '../../lib/monitor-alerts.js';
 import { Link } from '../../router.js';
 
@@ -70,6 +71,10 @@ export function MonitorPage() {
   return (
     <section className="admin monitor">
       <h2>Fleet monitor</h2>
+      {!summary && first.isPending && <Empty>Loading the fleet summary…</Empty>}
+      {!summary && first.isError && (
+        <ErrorBanner what="The fleet summary" error={first.error} retry={() => void first.refetch()} />
+      )}
       {summary && (
         <>
           <div className="tiles" data-testid="summary">
@@ -109,6 +114,9 @@ export function MonitorPage() {
         </>
       )}
       <h3>Nodes</h3>
+      {nodes.isPending && <Empty>Loading nodes…</Empty>}
+      {nodes.isError && <ErrorBanner what="The nodes" error={nodes.error} retry={() => void nodes.refetch()} />}
+      {nodes.data?.rows.length === 0 && <Empty>No node yet: add the first on the Nodes page.</Empty>}
       <table className="list">
         <thead>
           <tr>
