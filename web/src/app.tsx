@@ -107,10 +107,11 @@ function Shell() {
       <header className="top">
         <span className="brand">Argus</span>
         <Menu role={user.role} path={path} />
-        {/* A long name is cut with an ellipsis (styles.css); the whole of it and the role are its title. */}
-        <span className="who" title={`${user.name || user.login} (${user.role})`}>
+        {/* A long name is cut with an ellipsis (styles.css); the whole of it and the role are its title.
+            It opens the user's profile (zone, clock, password), as in most consoles. */}
+        <Link to="/profile" className="who" title={`${user.name || user.login} (${user.role})`}>
           {user.name || user.login}
-        </span>
+        </Link>
         <button
           className="link"
           onClick={async () => {

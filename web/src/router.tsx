@@ -41,9 +41,9 @@ export function useLocation(): { path: string; search: string } {
 }
 
 /** A link inside the console: a click moves the router, a ctrl/cmd/middle click opens a tab as any link does. */
-export function Link(props: { to: string; children: React.ReactNode; className?: string }) {
+export function Link(props: { to: string; children: React.ReactNode; className?: string; title?: string }) {
   return (
-    <RouterLink to={props.to} className={props.className}>
+    <RouterLink to={props.to} className={props.className} title={props.title}>
       {props.children}
     </RouterLink>
   );

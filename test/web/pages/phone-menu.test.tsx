@@ -73,5 +73,8 @@ describe('a long name', () => {
     expect(who.className).toBe('who');
     expect(who.getAttribute('title')).toBe(`${long} (user)`);
     expect(screen.getByRole('button', { name: 'Menu' })).toBeTruthy();
+    // The name opens the user's profile.
+    expect(who.tagName).toBe('A');
+    expect(who.getAttribute('href')).toBe('/profile');
   });
 });
