@@ -139,7 +139,7 @@ describe('cameras page: add, test, delete', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save camera' }));
     await waitFor(() =>
       expect(besideOf('Main source')).toBe(
-        'The camera source is not a valid address (rtsp, http or file), or it points to a refused network.',
+        'The camera source is not a valid address (rtsp, rtmp or http, with or without TLS), or it points to a refused network.',
       ),
     );
     expect(besideOf('Name')).toBeNull();

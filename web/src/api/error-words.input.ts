@@ -21,7 +21,8 @@ export const inputWords: WordTable = {
   bad_password: 'The password is not accepted: use 8 to 1,024 characters.',
   bad_role: 'The role is not valid.',
   bad_url: 'The address is not a valid http(s) URL.',
-  bad_source_url: 'The camera source is not a valid address (rtsp, http or file), or it points to a refused network.',
+  bad_source_url:
+    'The camera source is not a valid address (rtsp, rtmp or http, with or without TLS), or it points to a refused network.',
   bad_token: 'The token or secret is not valid.',
   bad_limit_value: 'A limit must be a whole number of 0 or more, or empty for no limit.',
   bad_rate_limit: 'The rate limit must be a positive whole number, or empty for the default.',

@@ -89,7 +89,7 @@ export function CamerasPage() {
           <div className="first-step">
             <h3>Add your first camera</h3>
             <p>
-              Give it a name, the node that serves it and its source (rtsp, http or file); test the source, then save.
+              Give it a name, the node that serves it and its source (rtsp, rtmp or http); test the source, then save.
             </p>
           </div>
         )
