@@ -4,6 +4,7 @@ import { ApiFailure } from '../api/failure.js';
 import { useMe } from '../api/me.js';
 import type { Preferences } from '../api/preferences.js';
 import { Field } from '../components/field.js';
+import { NewPasswordFields } from '../components/new-password.js';
 import { usePreferences, useSavePreferences } from '../hooks/use-preferences.js';
 import { useSetPassword } from '../hooks/use-users.js';
 import { when, zoneName } from '../lib/text.js';
@@ -167,35 +168,16 @@ function PasswordForm(props: { userId: string }) {
       }}
     >
       <h3>Password</h3>
-      <Field label="New password" error={error} hint="8 to 1,024 characters.">
-        {(a) => (
-          <input
-            {...a}
-            name="new-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        )}
-      </Field>
-      <Field
-        label="Confirm the new password"
-        error={mismatch ? 'The two passwords differ: type the same one twice.' : null}
-      >
-        {(a) => (
-          <input
-            {...a}
-            name="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onChange={(e) => setAgain(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <NewPasswordFields
+        password={password}
+        again={again}
+        onPassword={setPassword}
+        onAgain={setAgain}
+        mismatch={mismatch}
+        error={error}
+        hint="8 to 1,024 characters."
+        names={{ password: 'new-password', confirm: 'confirm-password' }}
+      />
       <div className="actions">
         <button type="submit" disabled={set.isPending}>
           Change password

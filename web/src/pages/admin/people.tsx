@@ -5,6 +5,7 @@ import { ApiFailure } from '../../api/failure.js';
 import { useMe, type SignedIn } from '../../api/me.js';
 import type { Role, Tag, UserRow } from '../../api/users.js';
 import { ConfirmButton } from '../../components/confirm.js';
+import { NewPasswordFields } from '../../components/new-password.js';
 import { Field } from '../../components/field.js';
 import { useCameras } from '../../hooks/use-cameras.js';
 import { useGrants, usePeopleEdits, useSetGrants, useSetPassword, useTags, useUsers } from '../../hooks/use-users.js';
@@ -59,35 +60,15 @@ function PasswordReset(props: { user: UserRow; onDone(): void }) {
     >
       <b>New password for {props.user.login}</b>
       <p className="meta">Their sessions end: they sign in again with it.</p>
-      <Field label="New password" error={error}>
-        {(a) => (
-          <input
-            {...a}
-            name="reset-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
-        )}
-      </Field>
-      <Field
-        label="Confirm the new password"
-        error={mismatch ? 'The two passwords differ: type the same one twice.' : null}
-      >
-        {(a) => (
-          <input
-            {...a}
-            name="reset-confirm"
-            type="password"
-            autoComplete="new-password"
-            value={again}
-            onChange={(e) => setAgain(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <NewPasswordFields
+        password={password}
+        again={again}
+        onPassword={setPassword}
+        onAgain={setAgain}
+        mismatch={mismatch}
+        error={error}
+        names={{ password: 'reset-password', confirm: 'reset-confirm' }}
+      />
       <div className="actions">
         <button type="submit" disabled={set.isPending}>
           Set password
