@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_PAGES, mayOpen, type Role } from '../../src/common/console-pages.js';
-import { axeFindings, describeFindings, launchChromium, shot, startFleet, type Fleet } from './browser.js';
+import { axeFindings, describeFindings, launchChromium, shot, startFleet, type Fleet, callApi } from './browser.js';
 import { offlineChecks } from './offline.checks.js';
 
 // Issue 22, accessible: axe-core on every page of the console's table, for each role that may open
@@ -23,19 +23,7 @@ const VIEWPORTS = [
   { width: 390, height: 844 },
 ];
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
 beforeAll(async () => {
   fleet = await startFleet();

@@ -71,6 +71,27 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
+/** One call of the plane's API as the bearer `token`; a refusal throws with its status and body, an empty body is null. */
+export async function callApi<T>(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
 export async function startFleet(): Promise<Fleet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'argus-console-'));
   const port = await portPair();

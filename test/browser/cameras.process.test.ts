@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { axeFindings, launchChromium, shot, startFleet, watchedPage, type Fleet } from './browser.js';
+import { axeFindings, launchChromium, shot, startFleet, watchedPage, type Fleet, callApi } from './browser.js';
 
 // Issue 22, "Cameras and nodes": an administrator adds a camera in the console, fed by the node's
 // own test picture as `npm start`'s demo camera is (src/start/main.ts), tests its source and sees
@@ -13,19 +13,7 @@ const ADMIN = { login: 'cameras-admin', password: 'admin-password-22' };
 const OPERATOR = { login: 'cameras-operator', password: 'operator-password-22' };
 const SOURCE = 'testsrc://browser?size=320x240&rate=10&bitrate=200';
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
 beforeAll(async () => {
   fleet = await startFleet();

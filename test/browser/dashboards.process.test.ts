@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet } from './browser.js';
+import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet, callApi } from './browser.js';
 
 // Dashboards in the console (issue 15, in part), in Debian's Chromium against `npm start`'s
 // fleet: every kind of widget drawn, a chart point opening the feed of what it counts, a
@@ -8,16 +8,7 @@ import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet }
 
 let fleet: Fleet, browser: Browser, context: BrowserContext, token: string, board: { id: string; revision: number };
 
-async function call(method: string, path: string, body?: unknown) {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await r.json()) as any;
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const call = (method: string, path: string, body?: unknown) => callApi<any>(fleet.base, token, method, path, body);
 
 const send = (detector: string) => fleet.sendEvent(detector);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, shot, startFleet, watchedPage, type Fleet } from './browser.js';
+import { launchChromium, shot, startFleet, watchedPage, type Fleet, callApi } from './browser.js';
 
 // The profile page and times with their zone (issue 22), in Chromium against what `npm start`
 // runs: each role, on a desktop and a phone, chooses a zone and the 12-hour clock and reads a time
@@ -25,15 +25,7 @@ const ZONE: Record<Role, { zone: string; name: RegExp }> = {
   user: { zone: 'Pacific/Honolulu', name: /HST$/ },
 };
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
-}
+const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
 beforeAll(async () => {
   fleet = await startFleet();

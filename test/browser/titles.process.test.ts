@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { until } from '../start/launcher.js';
-import { launchChromium, shot, startFleet, watchedPage, type Fleet } from './browser.js';
+import { launchChromium, shot, startFleet, watchedPage, type Fleet, callApi } from './browser.js';
 
 // Issue 21 §1: the console went blank for every role as soon as the feed held an event with a
 // localised title (every system event, every event stamped by a template with a title object).
@@ -18,19 +18,7 @@ const people = [
   { role: 'user', login: 'titles-operator', password: 'operator-password-21' },
 ];
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
 beforeAll(async () => {
   fleet = await startFleet();
