@@ -14,21 +14,23 @@ const SOURCE_RE = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 /**
  * The console's content policy: scripts only from the plane (no inline, no eval), inline styles
  * (React style attributes), blob: media and workers (hls.js), no framing; media and XHR only to
- * the plane and the registered nodes' origins (issue 25, item 13: it was any http(s) origin); the
+ * the plane and the registered nodes' origins (issue 25, item 13: it was any http(s) origin), and
+ * the nodes' WebSocket origins for XHR (live.ws, issue 23); the
  * web app manifest and the service worker from the plane (issue 22, installable).
  */
 export function contentPolicy(nodeOrigins: readonly string[]): string {
-  const nodes = nodeOrigins
-    .filter((o) => SOURCE_RE.test(o))
-    .map((o) => ` ${o}`)
-    .join('');
+  const valid = nodeOrigins.filter((o) => SOURCE_RE.test(o));
+  const nodes = valid.map((o) => ` ${o}`).join('');
+  // Live video over a WebSocket (GET /{stream}/live.ws, issue 23): Chromium does not let an
+  // http(s) source expression match ws(s) URLs, so each node is also named by its ws(s) origin.
+  const sockets = valid.map((o) => ` ${o} ${o.replace(/^http/, 'ws')}`).join('');
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",
     `media-src 'self' blob:${nodes}`,
-    `connect-src 'self'${nodes}`,
+    `connect-src 'self'${sockets}`,
     // The service worker (/sw.js) and hls.js's blob: worker; the web app manifest from the plane only.
     "worker-src 'self' blob:",
     "manifest-src 'self'",

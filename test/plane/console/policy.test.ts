@@ -12,9 +12,11 @@ import { consoleFixture } from './console.fixture.js';
 const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
 
 describe('contentPolicy', () => {
-  it('names the nodes in media-src and connect-src, and nothing else changes', () => {
+  it('names the nodes in media-src and connect-src (also as ws/wss for live.ws), and nothing else changes', () => {
     const csp = contentPolicy(['http://10.0.0.5:8081', 'https://node.example']);
-    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' http://10.0.0.5:8081 https://node.example");
+    expect(directive(csp, 'connect-src')).toBe(
+      "connect-src 'self' http://10.0.0.5:8081 ws://10.0.0.5:8081 https://node.example wss://node.example",
+    );
     expect(directive(csp, 'media-src')).toBe("media-src 'self' blob: http://10.0.0.5:8081 https://node.example");
     expect(directive(csp, 'script-src')).toBe("script-src 'self'");
     expect(csp).not.toMatch(/ https?:( |;|$)/);
@@ -29,7 +31,7 @@ describe('contentPolicy', () => {
       'javascript:alert(1)',
       'http://ok:1',
     ]);
-    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' http://ok:1");
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self' http://ok:1 ws://ok:1");
     expect(csp.split('; ')).toHaveLength(11);
   });
 });
@@ -76,7 +78,7 @@ describe("the console's headers", () => {
     clock.advance(5_000);
     const two = String((await page('/live'))['content-security-policy']);
     expect(directive(two, 'connect-src')).toBe(
-      "connect-src 'self' http://10.20.30.40:8081 https://node-b.example:8443",
+      "connect-src 'self' http://10.20.30.40:8081 ws://10.20.30.40:8081 https://node-b.example:8443 wss://node-b.example:8443",
     );
     expect(directive(two, 'media-src')).toBe(
       "media-src 'self' blob: http://10.20.30.40:8081 https://node-b.example:8443",
@@ -87,6 +89,6 @@ describe("the console's headers", () => {
     expect((await root.del(`/api/v1/nodes/${b}`)).status).toBe(200);
     clock.advance(5_000);
     const after = String((await page('/feed'))['content-security-policy']);
-    expect(directive(after, 'connect-src')).toBe("connect-src 'self' http://10.20.30.40:8081");
+    expect(directive(after, 'connect-src')).toBe("connect-src 'self' http://10.20.30.40:8081 ws://10.20.30.40:8081");
   });
 });
