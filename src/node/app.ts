@@ -33,6 +33,7 @@ import { eventsRoutes } from './system/events.routes.js';
 import { markStorage } from './system/system.service.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { mediaRoutes } from './media/media.routes.js';
+import { Thumbnails } from './media/playback/thumbnail.js';
 import { MediaService } from './media/media.service.js';
 import { joinVodStreamPath } from './media/stream-url.js';
 import { Recordings } from './lifecycle/recordings.js';
@@ -255,7 +256,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   sessionsRoutes(app, { sessions });
   metricsRoutes(app, { report });
   adminRoutes(app);
-  mediaRoutes(app, { media });
+  mediaRoutes(app, { media, thumbnails: new Thumbnails({ ffmpeg: ffmpeg.path, store: (s) => dvr.store(s) }) });
   probeRoutes(app, { probe });
   logsRoutes(app, { ring: logRing });
   licenseRoutes(app, { license, buildDate: build.build_date });

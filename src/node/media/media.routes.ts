@@ -9,6 +9,7 @@ import type { NodeFastify } from '../typed.js';
 import { embedPage, EMBED_CSP, PLAYER_SCRIPT_PATH } from './embed.js';
 import type { MediaService, Viewer } from './media.service.js';
 import type { MediaKind } from './viewer/viewer.service.js';
+import type { Thumbnails } from './playback/thumbnail.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 // Number parts as the URLs of document 4 spell them; anything else matches no route (404).
@@ -17,12 +18,14 @@ const SECS = ':secs(^[0-9]{1,6}$)';
 
 export interface MediaRoutesDeps {
   media: MediaService;
+  thumbnails: Thumbnails;
 }
 
 type StreamParams = { stream: string };
 type RangeParams = StreamParams & { from: string; secs: string };
 type SegmentParams = StreamParams & { segment: string };
 type RecordedParams = StreamParams & { start: string };
+type ThumbParams = StreamParams & { at: string };
 
 /** The route config the access hook reads: which media action the authorizer judges the request as. */
 const as = (media: MediaKind): { config: MediaRouteConfig } => ({ config: { media } });
@@ -54,7 +57,7 @@ async function sendFile(reply: FastifyReply, file: string, type: string, cache: 
  * by the time a handler runs; what is left is the HTTP shape of what the media service answers.
  */
 export function mediaRoutes(app: NodeFastify, deps: MediaRoutesDeps): void {
-  const { media } = deps;
+  const { media, thumbnails } = deps;
   const hlsScript = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js');
 
   app.get(PLAYER_SCRIPT_PATH, async (_req, reply) => {
@@ -117,6 +120,20 @@ export function mediaRoutes(app: NodeFastify, deps: MediaRoutesDeps): void {
         'video/mp2t',
         'private, max-age=86400',
       );
+    },
+  );
+
+  // A frame of the recording at a moment (issue 23, docs/node-media.md "Thumbnails"): admitted as
+  // playback, like the recorded segments it is read from; the viewer token names the stream, not a
+  // range, so any moment of the stream's recording is open to it, as `dvr-<start>.ts` is.
+  app.get<{ Params: ThumbParams }, MediaRouteConfig>(
+    '/:stream/thumb-:at(^[0-9]{1,11}$).jpg',
+    as('playback'),
+    async (req, reply) => {
+      crossOrigin(reply);
+      const jpeg = await thumbnails.jpeg(req.params.stream, Number(req.params.at));
+      reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=86400');
+      return jpeg;
     },
   );
 
