@@ -1,66 +1,33 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Camera } from '../api/cameras.js';
+import { errorSentence } from '../api/error-words.js';
+import { LiveWall } from '../components/wall/wall.js';
 import { useCameras } from '../hooks/use-cameras.js';
-import { Player } from '../components/player.js';
-import { Link } from '../router.js';
+import { usePreferences, useSaveViews } from '../hooks/use-preferences.js';
+import { usePhone } from '../hooks/use-wall.js';
+import { parseWall, wallSearch, type WallAddress } from '../lib/wall-layout.js';
+import { navigate, useLocation } from '../router.js';
 
-/** At most this many players load at once; the others wait (document 4 §12: a player budget). */
-const PLAYER_BUDGET = 16;
-
-function Tile(props: { camera: Camera; allowed: boolean; onVisible(id: string, v: boolean): void }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const { onVisible } = props;
-  const id = props.camera.id;
-  useEffect(() => {
-    const io = new IntersectionObserver(
-      (entries) =>
-        onVisible(
-          id,
-          entries.some((e) => e.isIntersecting),
-        ),
-      { rootMargin: '100px' },
-    );
-    io.observe(ref.current!);
-    return () => io.disconnect();
-  }, [onVisible, id]);
-  const c = props.camera;
-  return (
-    <div ref={ref} className={`tile status-${c.status}`} data-camera={c.id}>
-      {props.allowed && c.status !== 'unavailable' ? (
-        <Player cameraId={c.id} request={{ profile: 'MAIN' }} />
-      ) : (
-        <div className="player idle">{c.status === 'unavailable' ? 'Unavailable' : 'Paused'}</div>
-      )}
-      <div className="caption">
-        <Link to={`/cameras/${c.id}`}>{c.name}</Link>
-        <span className={`badge ${c.status}`}>{c.status}</span>
-      </div>
-    </div>
-  );
-}
-
+/**
+ * The live wall (issue 23): the cameras the user may see (statuses refreshed every 15 s), laid
+ * out by the address or a saved view of the user's preferences (docs/console.md "Live wall").
+ */
 export function LivePage() {
   const cameras = useCameras({ refetchInterval: 15_000 });
-  const [visible, setVisible] = useState<Record<string, boolean>>({});
-  const onVisible = useCallback(
-    (id: string, v: boolean) => setVisible((s) => (s[id] === v ? s : { ...s, [id]: v })),
-    [],
-  );
+  const prefs = usePreferences();
+  const save = useSaveViews();
+  const { search } = useLocation();
+  const phone = usePhone();
   if (cameras.isPending) return <p className="empty">Loading cameras…</p>;
   if (cameras.isError) return <p className="error">The cameras could not be read.</p>;
   if (!cameras.data.length) return <p className="empty">No camera you may see yet.</p>;
-  // The budget goes to the visible tiles in page order.
-  const playing = new Set(
-    cameras.data
-      .filter((c) => visible[c.id])
-      .slice(0, PLAYER_BUDGET)
-      .map((c) => c.id),
-  );
   return (
-    <div className="grid">
-      {cameras.data.map((c) => (
-        <Tile key={c.id} camera={c} allowed={playing.has(c.id)} onVisible={onVisible} />
-      ))}
-    </div>
+    <LiveWall
+      cameras={cameras.data}
+      views={prefs.data?.views ?? null}
+      viewsProblem={prefs.isError ? `Your saved views could not be read. ${errorSentence(prefs.error)}` : null}
+      address={parseWall(search)}
+      go={(a: WallAddress) => navigate(`/live${wallSearch(a)}`, { replace: true })}
+      saveViews={(views) => save.mutateAsync(views)}
+      phone={phone}
+    />
   );
 }
