@@ -6,8 +6,9 @@ import { lengthProblems } from './lengths.js';
 import { parseNetwork } from './network.js';
 import { parseEvidenceStorage } from './evidence-storage.js';
 import { parseSweeper } from './sweeper.js';
+import { parseNotifications } from './notifications.js';
 
-export type { EvidenceLocation, LogLevel, PlaneConfig } from './config.types.js';
+export type { EvidenceLocation, LogLevel, NotificationsConfig, PlaneConfig, SmtpSettings } from './config.types.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -59,6 +60,17 @@ enabled = true                    # false: this process neither polls nodes nor 
 interval_secs = 5                 # every enabled node is polled this often (1..3600)
 timeout_secs = 2                  # a node that has not answered by then is unreachable (1..60, below interval_secs)
 concurrency = 16                  # polls in flight at once (1..256)
+
+[notifications]
+channel_rate = 10                 # deliveries per second per channel; the rest wait (1..10000)
+# [notifications.smtp]            # the server every e-mail channel sends through (docs/notifications.md)
+# host = "smtp.example.org"
+# tls = "starttls"                # starttls (port 587) | tls (465) | off (25)
+# port = 587
+# user = "argus"
+# password = "..."                # write-only through the settings API
+# from = "Argus <alerts@example.org>"
+# tls_ca = "/etc/argus/smtp-ca.pem" # trust these certificates for this server in place of the system's
 `;
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -125,6 +137,7 @@ export function parsePlaneConfig(opts: {
 
   const { evidence, evidencePressure } = parseEvidenceStorage(doc, dataDir, allowPrivateTargets, problems);
   const sweeper = parseSweeper(doc.sweeper, problems);
+  const notifications = parseNotifications(doc.notifications, dataDir, allowPrivateTargets, problems);
 
   let bootstrap: PlaneConfig['bootstrap'] = null;
   const bl = env.ARGUS_BOOTSTRAP_LOGIN,
@@ -159,6 +172,7 @@ export function parsePlaneConfig(opts: {
     trustedProxies,
     allowPrivateTargets,
     tls,
+    notifications,
   };
 }
 

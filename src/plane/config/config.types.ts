@@ -59,6 +59,30 @@ export interface PlaneConfig {
   allowPrivateTargets: boolean;
   /** [network.tls]: how the plane serves HTTPS (src/plane/tls/, docs/tls.md). */
   tls: TlsOptions;
+  /** [notifications] and [notifications.smtp] (document 4 §13, docs/notifications.md). */
+  notifications: NotificationsConfig;
+}
+
+/** [notifications]: the per-channel rate and the plane's SMTP server (null: none configured, e-mail channels fail in words). */
+export interface NotificationsConfig {
+  /** channel_rate: deliveries per second per channel (default 10); the rest wait, nothing is dropped. */
+  channelRate: number;
+  smtp: SmtpSettings | null;
+}
+
+/** [notifications.smtp]: the server every e-mail channel sends through. */
+export interface SmtpSettings {
+  host: string;
+  /** default by `tls`: 587 starttls, 465 tls, 25 off */
+  port: number;
+  /** starttls: plain connect, then STARTTLS required; tls: TLS from the first byte; off: never TLS */
+  tls: 'starttls' | 'tls' | 'off';
+  user: string | null;
+  password: string | null;
+  /** the From address (`Argus <alerts@example.org>` or a bare address) */
+  from: string;
+  /** tls_ca: a PEM file of the certificates trusted for this server in place of the system's; null: the system's */
+  tlsCa: string | null;
 }
 
 /** Where evidence bytes live: a folder or a bucket. */
@@ -103,4 +127,5 @@ export interface PlaneToml {
   };
   evidence_storage_retired?: Record<string, unknown>;
   sweeper?: { enabled?: boolean; interval_secs?: number; timeout_secs?: number; concurrency?: number };
+  notifications?: { channel_rate?: unknown; smtp?: Record<string, unknown> };
 }

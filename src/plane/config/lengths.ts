@@ -14,7 +14,8 @@ export const SETTING_MAX = {
   endpoint: 261, // a DNS name, brackets and a port
   bucket: 63,
   region: 64,
-  key: 256, // access and secret keys
+  key: 256, // access and secret keys, the SMTP user and password
+  from: 320, // a display name and an address
 } as const;
 
 type Doc = Record<string, unknown>;
@@ -54,6 +55,19 @@ export function lengthProblems(doc: Doc): string[] {
     ['[logging] minimum_level', get(get(doc, 'logging'), 'minimum_level'), M.word],
     ...storage('evidence_storage'),
     ...storage('evidence_storage_retired'),
+    ...(
+      [
+        ['host', M.host],
+        ['user', M.key],
+        ['password', M.key],
+        ['from', M.from],
+        ['tls_ca', M.path],
+      ] as const
+    ).map(([k, max]): [string, unknown, number] => [
+      `[notifications.smtp] ${k}`,
+      get(get(get(doc, 'notifications'), 'smtp'), k),
+      max,
+    ]),
   ];
   const problems = checks
     .filter(([, v, max]) => typeof v === 'string' && v.length > max)
