@@ -26,6 +26,8 @@ export const CONSOLE_PAGES = [
   { path: '/feed', roles: EVERYONE, label: 'Events' },
   { path: '/events/:id', roles: EVERYONE },
   { path: '/cameras/:id', roles: EVERYONE },
+  // Synchronised playback of up to four cameras, and their exports (issue 23).
+  { path: '/review', roles: EVERYONE, label: 'Review' },
   { path: '/dashboards', roles: EVERYONE, label: 'Dashboards' },
   { path: '/dashboards/:id', roles: EVERYONE },
   { path: '/reports', roles: EVERYONE, label: 'Reports' },

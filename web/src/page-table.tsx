@@ -8,6 +8,7 @@ const LivePage = lazy(() => import('./pages/live.js').then((m) => ({ default: m.
 const FeedPage = lazy(() => import('./pages/feed.js').then((m) => ({ default: m.FeedPage })));
 const EventPage = lazy(() => import('./pages/event.js').then((m) => ({ default: m.EventPage })));
 const CameraPage = lazy(() => import('./pages/camera.js').then((m) => ({ default: m.CameraPage })));
+const ReviewPage = lazy(() => import('./pages/review.js').then((m) => ({ default: m.ReviewPage })));
 const TokensPage = lazy(() => import('./pages/admin/tokens.js').then((m) => ({ default: m.TokensPage })));
 const SettingsPage = lazy(() => import('./pages/admin/settings.js').then((m) => ({ default: m.SettingsPage })));
 const DashboardsList = lazy(() =>
@@ -45,6 +46,7 @@ const PAGE_OF: { [P in ConsolePath]: (params: ParamsOf<P>) => ReactNode } = {
   '/feed': () => <FeedPage />,
   '/events/:id': (p) => <EventPage id={p.id} />,
   '/cameras/:id': (p) => <CameraPage id={p.id} />,
+  '/review': () => <ReviewPage />,
   '/dashboards': () => <DashboardsList />,
   '/dashboards/:id': (p) => <DashboardView id={p.id} />,
   '/reports': () => <ReportsPage />,

@@ -12,12 +12,13 @@ mockThePlane();
 describe('the navigation follows the role (document 1 roles)', () => {
   const cameras = http.get('/api/v1/cameras', () => ok({ rows: [], next: null }));
   it.each([
-    ['user', ['Live', 'Events', 'Dashboards', 'Reports', 'Profile']],
+    ['user', ['Live', 'Events', 'Review', 'Dashboards', 'Reports', 'Profile']],
     [
       'admin',
       [
         'Live',
         'Events',
+        'Review',
         'Dashboards',
         'Reports',
         'Cameras',
@@ -34,6 +35,7 @@ describe('the navigation follows the role (document 1 roles)', () => {
       [
         'Live',
         'Events',
+        'Review',
         'Dashboards',
         'Reports',
         'Cameras',
