@@ -6,6 +6,7 @@ import {
   layoutWords,
   putView,
   resolveWall,
+  sameName,
   wallPage,
   type View,
   type WallAddress,
@@ -35,8 +36,16 @@ export function LiveWall(props: {
 }) {
   const { address, go, cameras } = props;
   const views = props.views ?? [];
+  // A renamed view is saved before the address follows: meanwhile the old name in the address
+  // means the new one (else the wall would flash every camera, the old name being gone).
+  const [rename, setRename] = useState<{ from: string; to: string } | null>(null);
+  const renaming =
+    rename && address.view && sameName(address.view, rename.from) && !views.some((v) => sameName(v.name, rename.from));
+  useEffect(() => {
+    if (rename && address.view && sameName(address.view, rename.to)) setRename(null);
+  }, [rename, address.view]);
   const wall = resolveWall(
-    address,
+    renaming ? { ...address, view: rename.to } : address,
     views,
     cameras.map((c) => c.id),
   );
@@ -125,7 +134,12 @@ export function LiveWall(props: {
           submit="Rename"
           initial={wall.view.name}
           onSubmit={async (name) => {
-            await props.saveViews(putView(views, { ...wall.view!, name }, wall.view!.name));
+            const from = wall.view!.name;
+            setRename({ from, to: name });
+            await props.saveViews(putView(views, { ...wall.view!, name }, from)).catch((err: unknown) => {
+              setRename(null);
+              throw err;
+            });
             go({ ...address, view: name });
           }}
           onClose={() => setPanel(null)}
