@@ -23,11 +23,12 @@ const WS_RETRY_MS = 1000;
  * frame, or the picture stalls (issue 23); recordings (playback intent) are HLS. A socket that
  * drops after playing is opened again once with a new token; if that one fails before its first
  * frame the player stays on HLS until its camera or request changes. The transport in use is the
- * element's `data-transport`. `active: false` (a tile scrolled out of view) stops loading and
- * frees the buffer; the back buffer is kept small so that a wall of tiles stays light.
+ * element's `data-transport`, its intent `data-intent` (live, playback). `active: false` (a tile
+ * scrolled out of view) stops loading and frees the buffer; the back buffer is kept small so that
+ * a wall of tiles stays light.
  *
  * Every mapping of media time to the source's wall clock is dispatched on the video element as an
- * `argus-wallclock` event, `{mediaTime, wallMs, via}`: from the fragments' `prft` boxes over the
+ * `argus-wallclock` event, `{mediaTime, wallMs, via, duration?}`: from the fragments' `prft` boxes over the
  * WebSocket, from each HLS fragment's program date-time (the latency bench reads them).
  */
 export function Player(props: {
@@ -52,6 +53,7 @@ export function Player(props: {
   const active = props.active ?? true;
   const req = JSON.stringify(props.request ?? {});
   const { onTransport } = props;
+  const live = props.request?.intent !== 'playback';
 
   // Another camera or request tries the WebSocket afresh.
   useEffect(() => {
@@ -69,7 +71,6 @@ export function Player(props: {
     let retry: ReturnType<typeof setTimeout> | null = null;
     const v = video.current;
     const request = JSON.parse(req) as PlayRequest;
-    const live = request.intent !== 'playback';
     setProblem(null);
     (async () => {
       try {
@@ -104,7 +105,7 @@ export function Player(props: {
       v.removeAttribute('src');
       v.load();
     };
-  }, [props.cameraId, req, active, props.startAt, props.source, round]);
+  }, [props.cameraId, req, live, active, props.startAt, props.source, round]);
 
   const { onVideo } = props;
   useEffect(() => {
@@ -113,7 +114,7 @@ export function Player(props: {
   }, [onVideo]);
 
   return (
-    <div className="player" data-transport={transport ?? undefined}>
+    <div className="player" data-intent={live ? 'live' : 'playback'} data-transport={transport ?? undefined}>
       <video ref={video} muted playsInline autoPlay controls={props.controls} onPlaying={props.onPlaying} />
       {problem && <div className="problem">{problem}</div>}
     </div>
@@ -180,7 +181,9 @@ async function playHls(
       const f = d.frag;
       if (f.programDateTime !== null)
         v.dispatchEvent(
-          new CustomEvent('argus-wallclock', { detail: { mediaTime: f.start, wallMs: f.programDateTime, via: 'pdt' } }),
+          new CustomEvent('argus-wallclock', {
+            detail: { mediaTime: f.start, wallMs: f.programDateTime, via: 'pdt', duration: f.duration },
+          }),
         );
     });
     hls.loadSource(src);
