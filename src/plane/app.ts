@@ -39,6 +39,7 @@ import type { UsageService } from './usage/usage.service.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createPreferences } from './preferences/preferences.module.js';
+import { createExports } from './exports/exports.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
 import { createMonitor } from './monitor/monitor.module.js';
 import type { FleetMonitor } from './monitor/fleet.service.js';
@@ -179,6 +180,7 @@ export async function buildApp(deps: {
   });
   const { cameras, viewing } = camerasDomain;
   const preferencesDomain = createPreferences({ db, clock, cameras });
+  const exportsDomain = createExports({ db, clock, config, audit, cameras, nodes, nodeClient, preferencesDomain, log });
   const rightsDomain = createRights({ db, audit, users, cameras, tags });
   const { grants } = rightsDomain;
   const moduleTokensDomain = createModuleTokens({ db, clock, orgs, audit });
@@ -287,6 +289,7 @@ export async function buildApp(deps: {
     nodesDomain,
     camerasDomain,
     preferencesDomain,
+    exportsDomain,
     rightsDomain,
     moduleTokensDomain,
     templatesDomain,

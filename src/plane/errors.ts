@@ -75,6 +75,10 @@ export const errors = {
   nodeUnreachable: () => new ApiError(502, 'node_unreachable'),
   nodeAuthFailed: () => new ApiError(502, 'node_auth_failed'),
   nodeBadReply: (nodeStatus: number | null = null) => new ApiError(502, 'node_bad_reply', { node_status: nodeStatus }),
+  // exports (document 4 §14, docs/exports.md): the node has nothing recorded in the range, or could not make the file
+  noRecording: () => new ApiError(404, 'no_recording'),
+  exportFailed: () => new ApiError(502, 'export_failed'),
+  exportTooLong: (maxSecs: number) => new ApiError(400, 'export_too_long', { max_secs: maxSecs }),
 } as const;
 
 const conflictCodes = [

@@ -19,7 +19,7 @@ import { buildApp, makeLogger } from './app.js';
 import { loadOrCreateSecretKey } from './crypto/secret-box.js';
 
 const USAGE =
-  'usage: argus-plane serve [--config FILE]\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use';
+  'usage: argus-plane serve [--config FILE]\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use\n       argus-plane verify-export FILE.zip [--key PEM_FILE] [--config FILE]   check an export offline: exit 0 valid, 1 altered, 2 unreadable';
 
 /** Without ARGUS_BOOTSTRAP_*: a superadmin password generated once and kept (0600) in the data dir. */
 async function localBootstrap(dataDir: string): Promise<{ login: string; password: string }> {
@@ -97,7 +97,7 @@ async function serve(configArg: string | undefined): Promise<void> {
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { config: { type: 'string' }, help: { type: 'boolean' } },
+  options: { config: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean' } },
 });
 if (values.help) {
   process.stdout.write(USAGE + '\n');
@@ -107,6 +107,11 @@ const command = positionals[0] ?? 'serve';
 if (command === 'evidence' && positionals[1] === 'migrate') {
   const { evidenceMigrateCommand } = await import('./evidence/migrate.cli.js');
   process.exit(await evidenceMigrateCommand(configPathFrom(values.config)));
+}
+if (command === 'verify-export') {
+  const { verifyExportCommand } = await import('./exports/verify-export.cli.js');
+  const file = positionals[1];
+  process.exit(await verifyExportCommand({ file, keyFile: values.key, configFile: configPathFrom(values.config) }));
 }
 if (command !== 'serve') {
   process.stderr.write(USAGE + '\n');

@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS: readonly string[] = Object.freeze([
   'view.live',
   'view.playback',
   'export.dvr',
+  // document 4 §14: an export through the plane (GET /api/v1/cameras/{id}/export)
+  'media.export',
   'data.blob_download',
   'data.csv_export',
   'data.retention_purge',

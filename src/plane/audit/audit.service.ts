@@ -95,9 +95,10 @@ export class AuditService {
 
   /**
    * Writes one record inside the caller's transaction. Call it last in the transaction: it
-   * takes the stream-order lock, which is held until commit.
+   * takes the stream-order lock, which is held until commit. Answers the record's id (an export's
+   * manifest names it).
    */
-  async record(trx: Db, e: AuditEntry): Promise<void> {
+  async record(trx: Db, e: AuditEntry): Promise<string> {
     const occurredAt = new Date(this.clock.now());
     const row = {
       id: uuidv7({ msecs: occurredAt.getTime() }),
@@ -119,6 +120,7 @@ export class AuditService {
     if (!isAuditAction(row.action)) throw new Error(`audit action outside the vocabulary: ${row.action}`);
     const seq = await auditStore.insert(trx, row);
     await notify(trx, channels.audit, JSON.stringify(frameOf({ ...row, seq }, false)));
+    return row.id;
   }
 
   /** Closes a begun record; its `updated: true` frame reaches every stream. */

@@ -11,7 +11,8 @@ import {
   type NodeHistoryEntry,
   type NodeSessionRow,
 } from '../../common/node-api.js';
-import { exchange, NodeExchangeFailure, nodeUrl } from './node-transport.js';
+import type { Readable } from 'node:stream';
+import { exchange, NodeExchangeFailure, nodeUrl, openStream } from './node-transport.js';
 import {
   licenseOf,
   sessionsOf,
@@ -163,6 +164,66 @@ export class NodeClient {
   }
 }
 
+/** A node's reply read as it arrives: the body not yet read, its length when the node said it. */
+export interface NodeDownload {
+  body: Readable;
+  length: number | null;
+}
+
+// A refusal's JSON body is small ({error, message, stream}); more than this is not one.
+const MAX_REFUSAL_BYTES = 64 * 1024;
+
+/**
+ * A GET of a node's media file (its MP4 export): the reply's body as a stream once the node
+ * answered 200 within `timeoutMs` (until its headers: the node makes the whole file first). A
+ * 401/403 fails as `auth`, another status as `status` with the node's JSON body as `refusal()`.
+ */
+async function download(
+  target: { url: string },
+  path: string,
+  query: Record<string, string | number | undefined>,
+  timeoutMs: number,
+): Promise<NodeDownload> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  let res;
+  try {
+    res = await openStream(nodeUrl(target.url, path, query), { signal: ctl.signal });
+  } catch {
+    throw new NodeCallFailure(ctl.signal.aborted ? 'timeout' : 'refused');
+  } finally {
+    clearTimeout(timer);
+  }
+  const status = res.statusCode ?? 0;
+  if (status === 200) {
+    const length = Number(res.headers['content-length']);
+    return { body: res, length: Number.isSafeInteger(length) && length >= 0 ? length : null };
+  }
+  if (status === 401 || status === 403) {
+    res.destroy();
+    throw new NodeCallFailure('auth', status);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const c of res) {
+      size += (c as Buffer).length;
+      if (size > MAX_REFUSAL_BYTES) break;
+      chunks.push(c as Buffer);
+    }
+  } catch {
+    // a refusal cut short is still a refusal of that status
+  }
+  res.destroy();
+  let refusal: unknown;
+  try {
+    refusal = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    refusal = null;
+  }
+  throw new NodeCallFailure('status', status, refusal);
+}
+
 const checked =
   <T>(v: { Check(x: unknown): x is T }) =>
   (body: unknown): T | null =>
@@ -264,6 +325,16 @@ export class NodeEndpoint {
       { method: 'POST', path: '/api/v1/config/rollback', body: { epoch }, ok: [200], read },
       o,
     );
+  }
+
+  /**
+   * `GET /{stream}/export-{from}-{secs}.mp4?token=` (document 3): the recorded range as one MP4,
+   * its body streamed. The credential is a viewer token in the URL (the media surface), not the
+   * write token. `timeoutMs` bounds the wait for the node's headers, which come once the file is made.
+   */
+  exportMp4(stream: string, from: number, secs: number, viewerToken: string, timeoutMs: number): Promise<NodeDownload> {
+    const path = `/${encodeURIComponent(stream)}/export-${from}-${secs}.mp4`;
+    return download(this.target, path, { token: viewerToken }, timeoutMs);
   }
 
   /** `POST /api/v1/probe` (200): the node opens `url` once (document 4 §12); give it the node's 10 s and a margin. */

@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { errors } from '../errors.js';
 
@@ -56,6 +56,32 @@ export function exchange(
     );
     req.on('error', failed);
     req.end(opts.body);
+  });
+}
+
+/**
+ * A GET whose reply is read as it arrives (a node's MP4 export, which may be gigabytes): resolves
+ * with the response once its headers are in, the body not read; rejects with a
+ * NodeExchangeFailure. No Authorization header: the media routes take their credential from the
+ * URL (`?token=`). `signal` bounds the exchange until the headers only (the caller bounds the
+ * body), and the connection is its own, not the keep-alive agents': a download of minutes must not
+ * hold one of the few sockets the sweeper's polls of that node share.
+ */
+export function openStream(url: URL, opts: { signal: AbortSignal }): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const https = url.protocol === 'https:';
+    const req = (https ? httpsRequest : httpRequest)(url, { method: 'GET', agent: false }, (res) => {
+      opts.signal.removeEventListener('abort', abort);
+      resolve(res);
+    });
+    const abort = () => req.destroy();
+    if (opts.signal.aborted) abort();
+    else opts.signal.addEventListener('abort', abort, { once: true });
+    req.on('error', () => {
+      opts.signal.removeEventListener('abort', abort);
+      reject(new NodeExchangeFailure(opts.signal.aborted ? 'timeout' : 'refused'));
+    });
+    req.end();
   });
 }
 

@@ -68,6 +68,13 @@ export const inputWords: WordTable = {
   bad_profile: 'The video quality asked for is not valid.',
   bad_intent: 'The kind of viewing is not valid (live or playback).',
   bad_range: 'The playback range is not valid.',
+  // exports (docs/exports.md)
+  no_recording: 'Nothing is recorded for this camera in that range.',
+  export_failed: 'The node could not make the export file. Try again, or choose a shorter range.',
+  export_too_long: (x) =>
+    typeof x.max_secs === 'number'
+      ? `An export may be at most ${Math.floor(x.max_secs / 60)} minutes long: choose a shorter range.`
+      : 'The export is too long: choose a shorter range.',
   // per-node routes and the plane's log
   node_rejected: 'The node refused the change as invalid.',
   node_write_token_required: "Changing the node's credentials needs its new write token.",
