@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { answer, http, mockThePlane, ok, openConsole, refused, reply, screen } from './console.harness.js';
 import { camera } from './fixtures.js';
+import type { View } from '../../../web/src/lib/wall-layout.js';
 
 mockThePlane();
 
@@ -29,8 +30,8 @@ const cameras = [
   camera({ id: id(5), name: 'Roof' }),
 ];
 const listed = answer('get', '/api/v1/cameras', { rows: cameras, next: null });
-const GATE = { name: 'Gate', layout: '2x2' as const, camera_ids: [id(4), id(1)] };
-const prefs = (views = [GATE]) =>
+const GATE: View = { name: 'Gate', layout: '2x2', camera_ids: [id(4), id(1)] };
+const prefs = (views: View[] = [GATE]) =>
   reply('get', '/api/v1/me/preferences', () => ok({ timezone: 'Asia/Tokyo', clock: '12h', views }));
 
 /** The play requests the tiles make, per camera. */
@@ -44,7 +45,7 @@ function plays() {
 }
 
 /** The PUTs of the preferences, answered as the plane does (the body back, and read back by a later GET). */
-function puts(views = [GATE]) {
+function puts(views: View[] = [GATE]) {
   const sent: unknown[] = [];
   let record: unknown = { timezone: 'Asia/Tokyo', clock: '12h', views };
   const handlers = [
