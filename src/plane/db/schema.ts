@@ -318,6 +318,8 @@ export interface MonitorNodeFramesTable {
   seq: number;
   known_total: number | null;
   frame: unknown;
+  /** each stream's state and ingest figures of the latest sweep (0019) */
+  streams: unknown;
 }
 
 /** A user's own console preferences (0017): the document of GET/PUT /api/v1/me/preferences. */

@@ -117,6 +117,7 @@ export class FleetMonitor implements SweepSink {
           seq: firstFrame + i,
           known_total: knownTotalOf(p, known.get(p.node_id)),
           frame: JSON.stringify(nodeFrameOf(firstFrame + i, p)),
+          streams: p.streams ? JSON.stringify(p.streams) : null,
         }));
         await fleetStore.writeSweep(trx, seq, JSON.stringify(summary), rows, firstFrame);
         await notify(trx, channels.monitor, String(seq));

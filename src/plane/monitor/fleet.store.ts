@@ -7,6 +7,8 @@ export interface NodeFrameRow {
   seq: number;
   known_total: number | null;
   frame: string;
+  /** the node's streams with their ingest figures (JSON text of StreamFigures[]), null when not read */
+  streams?: string | null;
 }
 
 /** What a process loads: the sweep number, the summary text, and every node's frame number (text only when above `above`). */
@@ -51,17 +53,29 @@ export const fleetStore = {
     if (rows.length) {
       // One JSON text for all rows (one native JSON.stringify, no array literal to escape); `json`
       // keeps each frame's text as written, so the stored frame is byte for byte the one sent.
-      const doc = `[${rows.map((r) => `{"node_id":${JSON.stringify(r.node_id)},"seq":${r.seq},"known_total":${r.known_total ?? 'null'},"frame":${r.frame}}`).join(',')}]`;
-      await sql`insert into monitor_node_frames (node_id, seq, known_total, frame)
-        select x.node_id, x.seq, x.known_total, x.frame
-        from json_to_recordset(${doc}::json) as x(node_id uuid, seq bigint, known_total int, frame json)
-        on conflict (node_id) do update set seq = excluded.seq, known_total = coalesce(excluded.known_total, monitor_node_frames.known_total), frame = excluded.frame`.execute(
+      const doc = `[${rows.map((r) => `{"node_id":${JSON.stringify(r.node_id)},"seq":${r.seq},"known_total":${r.known_total ?? 'null'},"frame":${r.frame},"streams":${r.streams ?? 'null'}}`).join(',')}]`;
+      await sql`insert into monitor_node_frames (node_id, seq, known_total, frame, streams)
+        select x.node_id, x.seq, x.known_total, x.frame, x.streams
+        from json_to_recordset(${doc}::json) as x(node_id uuid, seq bigint, known_total int, frame json, streams json)
+        on conflict (node_id) do update set seq = excluded.seq, known_total = coalesce(excluded.known_total, monitor_node_frames.known_total), frame = excluded.frame, streams = excluded.streams`.execute(
         trx,
       );
     }
     // Every row this sweep wrote is numbered from `firstFrame` on; an older number is a node it did not poll.
     await sql`delete from monitor_node_frames where seq < ${firstFrame}::bigint`.execute(trx);
     await sql`update monitor_fleet set summary = ${summary}::json where id = 1 and seq = ${seq}`.execute(trx);
+  },
+
+  /** The streams (JSON text) the latest sweep read of each of these nodes, with the sweep's time; a node without any is absent. */
+  async streamFigures(
+    db: Db,
+    nodeIds: string[],
+  ): Promise<Array<{ node_id: string; streams: string; attempted_at: string }>> {
+    if (!nodeIds.length) return [];
+    const r = await sql<{ node_id: string; streams: string; attempted_at: string }>`
+      select node_id, streams::text as streams, frame->>'attempted_at' as attempted_at from monitor_node_frames
+      where node_id = any(${nodeIds}::uuid[]) and streams is not null`.execute(db);
+    return r.rows;
   },
 
   /**

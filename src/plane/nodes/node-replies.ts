@@ -37,6 +37,11 @@ export interface NodeStream {
   input?: string | null;
   dvr?: Static<typeof NodeDvr> | null;
   on_demand?: boolean;
+  /** The ingest's figures (frames per second, kbit/s, "1920x1080", "h264"), null when the node has none. */
+  fps?: number | null;
+  bitrate_kbps?: number | null;
+  resolution?: string | null;
+  codec?: string | null;
 }
 
 /** `GET /api/v1/license` as the plane answers it: a field the node leaves out is null. */
@@ -91,6 +96,10 @@ export function systemOf(body: unknown): NodeSystem | null {
   };
 }
 
+/** A figure the node reports: a finite number at or above 0, else null (a bad value is not shown). */
+const figure = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+const shortText = (v: unknown): string | null => (typeof v === 'string' ? v.slice(0, 32) : null);
+
 /** The stream rows, or null when the body has no rows; a row without a name or state is left out. */
 export function streamsOf(body: unknown): NodeStream[] | null {
   if (!Rows.Check(body)) return null;
@@ -105,6 +114,10 @@ export function streamsOf(body: unknown): NodeStream[] | null {
         input: typeof row.input === 'string' ? row.input : null,
         dvr,
         on_demand: row.on_demand === true,
+        fps: figure(row.fps),
+        bitrate_kbps: figure(row.bitrate_kbps),
+        resolution: shortText(row.resolution),
+        codec: shortText(row.codec),
       },
     ];
   });

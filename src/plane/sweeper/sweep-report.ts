@@ -27,6 +27,18 @@ export interface NodePoll {
   errors: string[];
   /** the node's licence signal; null: no signal (counted in neither banner counter) */
   license: LicenseState | null;
+  /** each stream's state and ingest figures (the Cameras page shows them); null when the list was not read */
+  streams?: StreamFigures[] | null;
+}
+
+/** One stream's ingest figures as the node reported them in this sweep. */
+export interface StreamFigures {
+  name: string;
+  state: string;
+  fps: number | null;
+  bitrate_kbps: number | null;
+  resolution: string | null;
+  codec: string | null;
 }
 
 export interface SweepReport {
@@ -41,4 +53,23 @@ export interface SweepReport {
 /** Where the sweeper hands its report (the fleet monitor). */
 export interface SweepSink {
   publish(report: SweepReport): Promise<void>;
+}
+
+/** The figures of a stream row the sweeper read (a row built by hand in tests may lack them). */
+export function figuresOf(s: {
+  name: string;
+  state: string;
+  fps?: number | null;
+  bitrate_kbps?: number | null;
+  resolution?: string | null;
+  codec?: string | null;
+}): StreamFigures {
+  return {
+    name: s.name,
+    state: s.state,
+    fps: s.fps ?? null,
+    bitrate_kbps: s.bitrate_kbps ?? null,
+    resolution: s.resolution ?? null,
+    codec: s.codec ?? null,
+  };
 }

@@ -11,7 +11,7 @@ import type { NodeClient } from '../nodes/node-client.js';
 import type { CamerasService, CameraStatus, NodeCamera } from '../cameras/cameras.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { applyRepairs, planRepairs } from '../cameras/provisioning.js';
-import type { NodePoll, SweepReport, SweepSink } from './sweep-report.js';
+import { figuresOf, type NodePoll, type SweepReport, type SweepSink } from './sweep-report.js';
 import { SweepApplier, type PollOutcome } from './sweep-apply.js';
 import { sweeperStore } from './sweeper.store.js';
 
@@ -148,6 +148,7 @@ export class Sweeper {
           storage_telemetry: result.reachable ? (result.system.storages ?? null) : null,
           errors,
           license: result.reachable ? (result.system.license ?? null) : null,
+          streams: result.reachable && result.streams ? result.streams.map(figuresOf) : null,
         });
       }
     };

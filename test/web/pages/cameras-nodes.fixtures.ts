@@ -6,8 +6,10 @@ import { NODE, camera } from './fixtures.js';
 
 // The user's way of writing times (the nodes' last answer), asked by every page.
 export const prefs = answer('get', '/api/v1/me/preferences', { timezone: null, clock: '24h', views: [] });
+// No sweep has read the nodes yet, unless a test answers the cameras' ingest figures itself.
+export const noFigures = answer('get', '/api/v1/cameras/ingest-figures', { rows: [] });
 export const openConsole = (path: string, role: Parameters<typeof openConsoleOf>[1], ...handlers: RequestHandler[]) =>
-  openConsoleOf(path, role, prefs, ...handlers);
+  openConsoleOf(path, role, prefs, ...handlers, noFigures); // in one use(), the first handler that matches answers
 
 export const TAG = '0190c0de-0000-7000-8000-0000000000f1';
 export const tags = answer('get', '/api/v1/tags', {

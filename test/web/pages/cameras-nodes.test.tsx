@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, waitFor, within } from '@testing-library/react';
-import { http, mockThePlane, never, ok, page, refused, reply, screen } from './console.harness.js';
+import { answer, http, mockThePlane, never, ok, page, refused, reply, screen } from './console.harness.js';
 import { CAMERA, NODE, camera } from './fixtures.js';
 import {
   openConsole,
@@ -79,6 +79,42 @@ describe('cameras page: states', () => {
     const yard = within(main.getByText('Yard').closest('tr')!);
     expect(yard.getByTestId('camera-state').textContent).toBe('failing');
     expect(yard.getByText('off')).toBeTruthy();
+  });
+});
+
+describe('cameras page: ingest figures', () => {
+  it("each camera's frame rate, bitrate, size and codec from the latest sweep; none yet says so", async () => {
+    const yard = '0190c0de-0000-7000-8000-0000000000c2';
+    const stream = (name: string, fps: number, kbps: number) => ({
+      name,
+      state: 'live',
+      fps,
+      bitrate_kbps: kbps,
+      resolution: '1920x1080',
+      codec: 'h264',
+    });
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      cameras(camera(), camera({ id: yard, name: 'Yard' })),
+      noTags,
+      answer('get', '/api/v1/cameras/ingest-figures', {
+        rows: [
+          {
+            camera_id: CAMERA,
+            sampled_at: '2026-11-26T12:00:00.000Z',
+            main: stream(`${CAMERA}_main`, 25, 2048),
+            sub: stream(`${CAMERA}_sub`, 7.5, 300),
+          },
+        ],
+      }),
+    );
+    const main = await page();
+    const row = within((await main.findByText('Gate north')).closest('tr')!);
+    expect(await row.findByText('25 fps · 2.0 Mbit/s')).toBeTruthy();
+    expect(row.getByText('1920x1080 h264')).toBeTruthy();
+    expect(row.getByText('sub: 7.5 fps · 300 kbit/s')).toBeTruthy();
+    expect(within(main.getByText('Yard').closest('tr')!).getByText('no figures yet')).toBeTruthy();
   });
 });
 

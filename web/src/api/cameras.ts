@@ -9,6 +9,7 @@ export const cameraKeys = {
   all: ['cameras'] as const,
   one: (id: string) => ['camera', id] as const,
   recording: (id: string, from: number, seconds: number) => ['recording', id, from, seconds] as const,
+  figures: (ids: string[]) => ['ingest-figures', ...ids] as const,
 };
 
 /** Every camera the caller may see, page after page (keyset `next`). */
@@ -50,3 +51,19 @@ export const changeCamera = (id: string, body: CameraChange) =>
   ok(client.PATCH('/api/v1/cameras/{id}', { params: { path: { id } }, body }));
 /** Deletes the camera with its tags and grants, and its streams on its node. */
 export const deleteCamera = (id: string) => ok(client.DELETE('/api/v1/cameras/{id}', { params: { path: { id } } }));
+
+/** A camera's ingest figures of the latest sweep (main and sub stream: state, fps, kbit/s, size, codec). */
+export type IngestFigures = Reply<'/api/v1/cameras/ingest-figures'>['rows'][number];
+
+/** The plane answers at most 200 cameras an ask: a longer list is asked in pieces. */
+const FIGURES_PER_ASK = 200;
+
+export async function ingestFigures(ids: string[]): Promise<Map<string, IngestFigures>> {
+  const out = new Map<string, IngestFigures>();
+  for (let i = 0; i < ids.length; i += FIGURES_PER_ASK) {
+    const camera_ids = ids.slice(i, i + FIGURES_PER_ASK).join(',');
+    const page = await ok(client.GET('/api/v1/cameras/ingest-figures', { params: { query: { camera_ids } } }));
+    for (const r of page.rows) out.set(r.camera_id, r);
+  }
+  return out;
+}

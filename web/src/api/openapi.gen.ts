@@ -3755,6 +3755,164 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/cameras/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recorded range of a camera the caller may see, as the node's MP4 streamed through the plane, or with manifest=1 a zip signed with the plane's export key; audited media.export
+         * @description Saved as `<camera name>_<YYYY-MM-DD_HH-MM-SS>_<duration>.mp4` (or .zip) in the Content-Disposition, the start in the zone of the caller's preferences, else the plane's (docs/exports.md). Errors: 400 bad_range, bad_profile, export_too_long, bad_request; 401 unauthorized; 404 not_found, no_recording; 409 viewer_secret_unset; 500 url_build_failed; 502 export_failed, node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description length in seconds, 1 to the plane's dvr_export_max_secs (export_too_long above it) */
+                    duration: number;
+                    /** @description start of the recorded range, RFC 3339 (a fraction of a second is dropped) */
+                    from: string;
+                    /** @description 1: a zip of export.mp4, manifest.json and manifest.sig */
+                    manifest?: number;
+                    /** @description default main; sub only where the camera has one */
+                    stream?: "main" | "sub";
+                };
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description video/mp4, or application/zip with manifest=1 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description bad_range, bad_profile, export_too_long, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_range" | "bad_profile" | "export_too_long" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found, no_recording */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found" | "no_recording";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description viewer_secret_unset */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "viewer_secret_unset";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description export_failed, node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "export_failed" | "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cameras/{id}/play": {
         parameters: {
             query?: never;
@@ -3890,6 +4048,110 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cameras/ingest-figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cameras' ingest figures (state, fps, bitrate, resolution, codec) from the latest sweep
+         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description comma-separated camera ids, at most 200; ids not visible to the caller are left out */
+                    camera_ids: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rows: {
+                                /** Format: uuid */
+                                camera_id: string;
+                                main: {
+                                    bitrate_kbps: number | null;
+                                    codec: string | null;
+                                    fps: number | null;
+                                    name: string;
+                                    resolution: string | null;
+                                    /** @description the node's state of the stream: live, parked, degraded, failing, ... */
+                                    state: string;
+                                } | null;
+                                /** Format: date-time */
+                                sampled_at: string;
+                                sub: {
+                                    bitrate_kbps: number | null;
+                                    codec: string | null;
+                                    fps: number | null;
+                                    name: string;
+                                    resolution: string | null;
+                                    /** @description the node's state of the stream: live, parked, degraded, failing, ... */
+                                    state: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6946,6 +7208,87 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "live_stream_capacity";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public half of the plane's Ed25519 export key, which signs every export manifest
+         * @description Errors: 401 unauthorized; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            alg: "Ed25519";
+                            /** @description PEM, SubjectPublicKeyInfo (-----BEGIN PUBLIC KEY-----) */
+                            key: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
                         } & {
                             [key: string]: unknown;
                         };
@@ -14316,6 +14659,7 @@ export interface components {
              * @example settings_busy
              * @example settings_changed
              * @example event_storage_rotation_blocked
+             * @example delivery_not_dead
              * @example max_users_reached
              * @example max_cameras_reached
              * @example max_tags_reached
@@ -14480,6 +14824,14 @@ export interface components {
              * @example bad_views
              * @example bad_layout
              * @example duplicate_view_name
+             * @example bad_match
+             * @example bad_schedule
+             * @example bad_cooldown
+             * @example bad_channel_ids
+             * @example unknown_channel
+             * @example bad_channel_kind
+             * @example bad_channel_settings
+             * @example target_refused
              * @example url_build_failed
              * @example <configuration validation text>
              * @example plane_config_unreadable:<detail>
@@ -14487,6 +14839,9 @@ export interface components {
              * @example node_unreachable
              * @example node_auth_failed
              * @example node_bad_reply
+             * @example no_recording
+             * @example export_failed
+             * @example export_too_long
              */
             error: string;
         } & {

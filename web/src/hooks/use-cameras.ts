@@ -6,6 +6,7 @@ import {
   changeCamera,
   createCamera,
   deleteCamera,
+  ingestFigures,
   play,
   probeSource,
   type CameraChange,
@@ -16,6 +17,15 @@ import { segmentsOf } from '../lib/recording.js';
 /** Every camera the caller may see; `refetchInterval` keeps a grid's statuses fresh. */
 export const useCameras = (opts: { refetchInterval?: number } = {}) =>
   useQuery({ queryKey: cameraKeys.all, queryFn: allCameras, refetchInterval: opts.refetchInterval });
+
+/** The ingest figures of these cameras from the latest sweep, asked again every 10 s (a sweep's pace). */
+export const useIngestFigures = (ids: string[]) =>
+  useQuery({
+    queryKey: cameraKeys.figures(ids),
+    queryFn: () => ingestFigures(ids),
+    enabled: ids.length > 0,
+    refetchInterval: 10_000,
+  });
 
 export const useCamera = (id: string) => useQuery({ queryKey: cameraKeys.one(id), queryFn: () => camera(id) });
 

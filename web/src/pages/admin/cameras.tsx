@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { errorSentence } from '../../api/error-words.js';
 import { useMe } from '../../api/me.js';
 import type { Camera, CameraChange, CameraCreate } from '../../api/cameras.js';
-import { useCameraEdits, useCameras } from '../../hooks/use-cameras.js';
+import { IngestCell } from '../../components/ingest-figures.js';
+import { useCameraEdits, useCameras, useIngestFigures } from '../../hooks/use-cameras.js';
 import { useNodes } from '../../hooks/use-nodes.js';
 import { useTags } from '../../hooks/use-users.js';
 import { CameraForm, type NodeChoice } from '../../components/camera-form.js';
@@ -22,7 +23,8 @@ function nodeChoices(cameras: Camera[], listed: Array<{ id: string; name: string
 /**
  * The cameras of the organisation (administrators; a superadmin sees every organisation's): each
  * with its live state (refreshed every 5 s: the sweeper sets it from the node), node, tags and
- * recording; add, change, and delete with the name typed. A camera saved here is pushed to its node
+ * recording, and the ingest's frame rate and bitrate from the latest sweep; add, change, and
+ * delete with the name typed. A camera saved here is pushed to its node
  * by the plane and is live there within seconds.
  */
 export function CamerasPage() {
@@ -36,6 +38,7 @@ export function CamerasPage() {
   const [notice, setNotice] = useState<string | null>(null);
 
   const rows = cameras.data ?? [];
+  const figures = useIngestFigures(rows.map((c) => c.id));
   const choices = nodeChoices(rows, superadmin ? nodes.data?.rows : undefined);
   // An administrator knows a node by its id only (the node list is the superadmin's).
   const nodeName = (id: string) => nodes.data?.rows.find((n) => n.id === id)?.name ?? short(id);
@@ -99,6 +102,7 @@ export function CamerasPage() {
             <tr>
               <th>Name</th>
               <th>State</th>
+              <th>Ingest</th>
               <th>Node</th>
               <th>Tags</th>
               <th>Recording</th>
@@ -116,6 +120,9 @@ export function CamerasPage() {
                   <span className={`badge ${c.status}`} data-testid="camera-state">
                     {c.status}
                   </span>
+                </td>
+                <td data-label="Ingest">
+                  <IngestCell figures={figures.data?.get(c.id)} failed={figures.isError} />
                 </td>
                 <td data-label="Node">{nodeName(c.node_id)}</td>
                 <td data-label="Tags">{c.tag_ids.map(tagName).join(', ') || 'none'}</td>
