@@ -1,104 +1,148 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { fireEvent, waitFor, within } from '@testing-library/react';
-import { answer, mockThePlane, openConsole, page, screen } from './console.harness.js';
-import { CAMERAS, recordings, T0, UNRECORDED } from './review.fixtures.js';
+import { fireEvent, waitFor } from '@testing-library/react';
+import { answer, http, mockThePlane, openConsole, plane, screen } from './console.harness.js';
+import { CAMERA, camera, event } from './fixtures.js';
+import { localInputOf, wallClock } from '../../../web/src/lib/review-time.js';
 
-// Issue 23, synchronised review (/review): up to four cameras chosen, the fifth refused in words;
-// the cameras and the start moment are the address; the start is typed in the user's zone; a
-// camera with nothing recorded at the clock's moment says so while the others play.
+// Issue 23, review on the wall clock: the camera page's recording player says the moment as the
+// wall clock with its zone (the user's chosen zone), never an offset; speeds; zoom buttons; the
+// hover thumbnail of the node; a date to jump to; ?t= opens at a moment; "Play from here" of an
+// event leads there 10 s before it.
 mockThePlane();
 
-const list = answer('get', '/api/v1/cameras', { rows: [...CAMERAS, UNRECORDED], next: null });
-const ids = CAMERAS.map((c) => c.id);
-const address = (router: { state: { location: { search: string } } }) =>
-  new URLSearchParams(router.state.location.search);
+const NODE = 'http://node.test/hls/gate-north';
+const BERLIN = { zone: 'Europe/Berlin', clock: '24h' } as const;
 
-describe('the review page', () => {
-  it('is in every role\'s navigation as "Review"', async () => {
-    openConsole('/feed', 'user', list);
-    const nav = await screen.findByRole('navigation');
-    expect(within(nav).getByRole('link', { name: 'Review' }).getAttribute('href')).toBe('/review');
+function playlist(fromMs: number): string {
+  const seg = (startMs: number) => [`#EXTINF:2.000,`, `dvr-${startMs}.ts?t=ticket-1`];
+  return [
+    '#EXTM3U',
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    ...seg(fromMs),
+    ...seg(fromMs + 2000),
+    ...seg(fromMs + 600_000),
+    '#EXT-X-ENDLIST',
+    '',
+  ].join('\n');
+}
+
+/** The camera page with a recording 40 and 30 minutes ago, in Berlin's zone. */
+function open(path: string, recordedMs: number) {
+  openConsole(
+    path,
+    'user',
+    answer('get', '/api/v1/me/preferences', { timezone: 'Europe/Berlin', clock: '24h', views: [] }),
+    answer('get', '/api/v1/cameras/{id}', camera({ recording: { retention: '7d' } })),
+    http.post('/api/v1/cameras/:id/play', async ({ request }) => {
+      const body = (await request.json()) as { from: number; duration: number };
+      return Response.json({
+        url: `${NODE}/index-${body.from}-${body.duration}.m3u8`,
+        token: 'viewer-token',
+        expires_at: '2030-01-01T00:00:00.000Z',
+      });
+    }),
+    answer('get', '/api/v1/events', { rows: [], next_ts: null, next_id: null, stream_cursor: 'g:1' }),
+  );
+  plane.use(http.get(`${NODE}/:file`, () => new Response(playlist(recordedMs))));
+}
+
+const recordedAgo = () => Math.floor(Date.now() / 1000 - 2400) * 1000;
+
+describe('the camera page reviews its recording on the wall clock', () => {
+  it('the player shows the newest moment as date, time and zone; no native offset controls', async () => {
+    const recordedMs = recordedAgo();
+    open(`/cameras/${CAMERA}`, recordedMs);
+    const clock = await screen.findByTestId('wall-clock');
+    await waitFor(() => expect(clock.textContent).toBe(wallClock(recordedMs + 600_000, BERLIN)));
+    expect(clock.textContent).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT\+1$/);
+    const video = document.querySelector('.review video') as HTMLVideoElement;
+    expect(video.controls).toBe(false);
   });
 
-  it('plays four cameras and refuses a fifth with a sentence, the address unchanged', async () => {
-    const from = new Date(T0).toISOString();
-    const { router } = openConsole(
-      `/review?cameras=${ids.slice(0, 4).join(',')}&from=${from}`,
-      'user',
-      list,
-      ...recordings({}),
-    );
-    const main = await page();
-    for (const n of [1, 2, 3, 4])
-      expect(await main.findByRole('checkbox', { name: `Camera ${n}` })).toHaveProperty('checked', true);
-    expect(main.getAllByRole('figure')).toHaveLength(4);
-    fireEvent.click(main.getByRole('checkbox', { name: 'Camera 5' }));
-    expect(await main.findByRole('alert')).toHaveProperty(
-      'textContent',
-      'At most 4 cameras play together: clear one before adding another.',
-    );
-    expect(main.getByRole('checkbox', { name: 'Camera 5' })).toHaveProperty('checked', false);
-    expect(address(router).get('cameras')).toBe(ids.slice(0, 4).join(','));
-    expect(main.getAllByRole('figure')).toHaveLength(4);
-    // A camera that is not recorded is offered but cannot be chosen.
-    expect(main.getByRole('checkbox', { name: 'Lobby (not recorded)' })).toHaveProperty('disabled', true);
-    // One cleared, the fifth goes in.
-    fireEvent.click(main.getByRole('checkbox', { name: 'Camera 2' }));
-    fireEvent.click(main.getByRole('checkbox', { name: 'Camera 5' }));
-    expect(address(router).get('cameras')).toBe([ids[0], ids[2], ids[3], ids[4]].join(','));
-    expect(main.queryByRole('alert')).toBeNull();
+  it('speeds 0.5x to 8x set the playback rate', async () => {
+    open(`/cameras/${CAMERA}`, recordedAgo());
+    const two = await screen.findByRole('button', { name: '2x' });
+    await waitFor(() => expect(document.querySelector('.review video')).not.toBeNull());
+    expect(screen.getAllByRole('button', { name: /^[0-9.]+x$/ }).map((b) => b.textContent)).toEqual([
+      '0.5x',
+      '1x',
+      '2x',
+      '4x',
+      '8x',
+    ]);
+    fireEvent.click(two);
+    expect(two.getAttribute('aria-pressed')).toBe('true');
+    expect((document.querySelector('.review video') as HTMLVideoElement).playbackRate).toBe(2);
+    fireEvent.click(screen.getByRole('button', { name: '8x' }));
+    expect((document.querySelector('.review video') as HTMLVideoElement).playbackRate).toBe(8);
   });
 
-  it('keeps the cameras and the start in the address, the start typed in the zone of the profile', async () => {
-    const { router } = openConsole(
-      '/review',
-      'user',
-      list,
-      answer('get', '/api/v1/me/preferences', { timezone: 'Asia/Tokyo', clock: '24h', views: [] }),
-      ...recordings({}),
-    );
-    const main = await page();
-    expect(await main.findByText('Choose up to 4 cameras to play their recordings side by side.')).toBeTruthy();
-    fireEvent.click(await main.findByRole('checkbox', { name: 'Camera 3' }));
-    fireEvent.click(main.getByRole('checkbox', { name: 'Camera 1' }));
-    expect(address(router).get('cameras')).toBe(`${ids[2]},${ids[0]}`);
-    expect(address(router).get('from')).not.toBeNull();
-    const start = main.getByLabelText(/^Start \(GMT\+9\)/);
-    // 19:00 in Tokyo is 10:00 UTC.
-    fireEvent.change(start, { target: { value: '2026-11-26T19:00:00' } });
-    fireEvent.click(main.getByRole('button', { name: 'Review from here' }));
-    expect(address(router).get('from')).toBe(new Date(T0).toISOString());
-    expect(address(router).get('cameras')).toBe(`${ids[2]},${ids[0]}`);
-    expect(main.getAllByRole('figure').map((f) => f.getAttribute('data-camera'))).toEqual(['Camera 3', 'Camera 1']);
-
-    // The address alone opens the same review, the start written back in Tokyo's wall clock.
-    const again = openConsole(`/review${router.state.location.search}`, 'user', list, ...recordings({}));
-    const main2 = within((await screen.findAllByRole('main')).at(-1)!);
-    expect(await main2.findByRole('checkbox', { name: 'Camera 3' })).toHaveProperty('checked', true);
-    expect(address(again.router).get('from')).toBe(new Date(T0).toISOString());
+  it('the zoom buttons change the span the bar shows, 5 minutes to 7 days', async () => {
+    open(`/cameras/${CAMERA}`, recordedAgo());
+    const span = await screen.findByTestId('view-span');
+    const slider = screen.getByRole('slider', { name: 'Recording position' });
+    const shown = () => Number(slider.getAttribute('aria-valuemax')) - Number(slider.getAttribute('aria-valuemin'));
+    expect(span.textContent).toBe('60 min');
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+    expect(span.textContent).toBe('15 min');
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
+    expect(span.textContent).toBe('5 min');
+    expect(shown()).toBe(300);
+    for (let i = 0; i < 10; i++) fireEvent.click(screen.getByRole('button', { name: 'Zoom out' }));
+    expect(span.textContent).toBe('7 days');
   });
 
-  it('says "No recording at this time" on a camera without recording at the moment, not on the others', async () => {
-    const from = new Date(T0).toISOString();
-    openConsole(
-      `/review?cameras=${ids[0]},${ids[1]}&from=${from}`,
-      'user',
-      list,
-      // Camera 1 recorded from the start; camera 2 only half an hour later.
-      ...recordings({ [ids[0]!]: T0 - 60_000, [ids[1]!]: T0 + 30 * 60_000 }),
+  it('hovering the bar shows the node thumbnail of that moment, on the range ticket', async () => {
+    const recordedMs = recordedAgo();
+    open(`/cameras/${CAMERA}`, recordedMs);
+    const slider = await screen.findByRole('slider', { name: 'Recording position' });
+    await waitFor(() => expect(document.querySelector('.review-bar .range')).not.toBeNull());
+    const from = Number(slider.getAttribute('aria-valuemin')) * 1000;
+    // The bar is measured as 800 px where there is no layout: a pixel is 4.5 s of the hour.
+    const x = ((recordedMs + 1000 - from) / 3600_000) * 800;
+    fireEvent.pointerMove(screen.getByTestId('review-bar'), { clientX: x });
+    const img = await screen.findByRole('img', { name: /^Recording at / });
+    expect(img.getAttribute('src')).toMatch(new RegExp(`^${NODE}/thumb-\\d+\\.jpg\\?t=ticket-1$`));
+    const secs = Number(/thumb-(\d+)/.exec(img.getAttribute('src')!)![1]);
+    // Rounded down to the hour view's step (about 4 px, 30 s), so a hover over a stretch asks one picture.
+    expect(secs % 30).toBe(0);
+    expect(recordedMs + 1000 - secs * 1000).toBeGreaterThanOrEqual(0);
+    expect(recordedMs + 1000 - secs * 1000).toBeLessThan(30_000 + 4500);
+  });
+
+  it('?t= opens the recording at that moment; the date picker jumps in the chosen zone', async () => {
+    const recordedMs = recordedAgo();
+    open(`/cameras/${CAMERA}?t=${recordedMs / 1000 + 1}`, recordedMs);
+    const slider = await screen.findByRole('slider', { name: 'Recording position' });
+    await waitFor(() => expect(Number(slider.getAttribute('aria-valuenow'))).toBe(recordedMs / 1000 + 1));
+    expect(screen.getByTestId('wall-clock').textContent).toBe(wallClock(recordedMs + 1000, BERLIN));
+
+    const picker = screen.getByLabelText(/Go to/);
+    fireEvent.change(picker, { target: { value: localInputOf(recordedMs + 600_000, BERLIN) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Go' }));
+    await waitFor(() => expect(Number(slider.getAttribute('aria-valuenow'))).toBe(recordedMs / 1000 + 600));
+  });
+});
+
+describe('"Play from here" of an event', () => {
+  it('opens the camera page at 10 s before the event', async () => {
+    const occurred = '2026-11-25T10:00:00.000Z';
+    open(`/events/0190c0de-0000-7000-8000-0000000000e1`, recordedAgo());
+    plane.use(
+      answer('get', '/api/v1/events/{id}', {
+        event: event({ occurred_at: occurred }),
+        template: null,
+        rendered: { title: null, details: [] },
+      }),
     );
-    const main = await page();
-    const figure = async (name: string) =>
-      (await main.findAllByRole('figure')).find((f) => f.getAttribute('data-camera') === name)!;
-    // Camera 1's recording is read and its player is there (the clock steers its video) ...
-    const first = await figure('Camera 1');
-    await waitFor(() => expect(first.querySelector('video')).not.toBeNull());
-    // ... and camera 2, which has nothing at 10:00, says so once the clock has looked.
-    expect(await within(await figure('Camera 2')).findByText('No recording at this time')).toBeTruthy();
-    expect(within(first).queryByText('No recording at this time')).toBeNull();
-    // One clock for all: the time shown is the start moment's wall clock with its zone.
-    expect(main.getByLabelText('Review time').textContent).toMatch(/10:00:0\d/);
-    expect(main.getByRole('slider', { name: 'Review position' })).toHaveProperty('value', String(T0 / 1000));
+    fireEvent.click(await screen.findByRole('button', { name: 'Play from here' }));
+    await waitFor(() =>
+      expect(`${location.pathname}${location.search}`).toBe(`/cameras/${CAMERA}?t=${Date.parse(occurred) / 1000 - 10}`),
+    );
+    const slider = await screen.findByRole('slider', { name: 'Recording position' });
+    expect(Number(slider.getAttribute('aria-valuemin'))).toBeLessThan(Date.parse(occurred) / 1000 - 10);
+    expect(Number(slider.getAttribute('aria-valuemax'))).toBeGreaterThan(Date.parse(occurred) / 1000 - 10);
   });
 });

@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { fireEvent } from '@testing-library/react';
+import { fireEvent, waitFor } from '@testing-library/react';
 import { keyMove } from '../../../web/src/components/timeline.js';
 import { answer, http, mockThePlane, openConsole, plane, screen } from './console.harness.js';
 import { CAMERA, camera, event } from './fixtures.js';
+import { wallClock } from '../../../web/src/lib/review-time.js';
+import { BROWSER_TIME } from '../../../web/src/lib/text.js';
 
 // Issue 22, accessible: a camera's recording timeline is a slider the keyboard moves (focusable,
 // arrows, Shift and Page keys, Home and End), and every event marker is a button with a name,
@@ -29,7 +31,7 @@ function playlist(fromMs: number): string {
 describe("a camera's recording timeline (/cameras/:id)", () => {
   it('is focusable, moves with the arrow keys and names each marker', async () => {
     const end = Math.floor(Date.now() / 1000);
-    const recordedMs = (end - 1800) * 1000;
+    const recordedMs = (end - 1800) * 1000 - 900_000;
     const events = [
       event({ id: '0190c0de-0000-7000-8000-0000000000e1', occurred_at: new Date(recordedMs + 1000).toISOString() }),
       event({
@@ -58,18 +60,19 @@ describe("a camera's recording timeline (/cameras/:id)", () => {
     const at = () => Number(slider.getAttribute('aria-valuenow'));
     const from = Number(slider.getAttribute('aria-valuemin'));
     const max = Number(slider.getAttribute('aria-valuemax'));
+    // The view opens on the last hour, the playhead at the newest recorded moment (issue 23), not the oldest.
     expect(max - from).toBe(3600);
-    // The playhead starts at the first recorded moment.
-    expect(at()).toBe(recordedMs / 1000);
-    expect(slider.getAttribute('aria-valuetext')).toBe(new Date(recordedMs).toLocaleTimeString());
+    const newest = recordedMs + 600_000;
+    await waitFor(() => expect(at()).toBe(newest / 1000));
+    expect(slider.getAttribute('aria-valuetext')).toBe(wallClock(newest, BROWSER_TIME));
 
     fireEvent.keyDown(slider, { key: 'ArrowRight' });
-    expect(at()).toBe(recordedMs / 1000 + 10);
+    expect(at()).toBe(newest / 1000 + 10);
     fireEvent.keyDown(slider, { key: 'ArrowLeft' });
     fireEvent.keyDown(slider, { key: 'ArrowLeft' });
-    expect(at()).toBe(recordedMs / 1000 - 10);
+    expect(at()).toBe(newest / 1000 - 10);
     fireEvent.keyDown(slider, { key: 'ArrowRight', shiftKey: true });
-    expect(at()).toBe(recordedMs / 1000 + 290);
+    expect(at()).toBe(newest / 1000 + 290);
     fireEvent.keyDown(slider, { key: 'End' });
     expect(at()).toBe(max);
     fireEvent.keyDown(slider, { key: 'ArrowUp' });
@@ -86,13 +89,13 @@ describe("a camera's recording timeline (/cameras/:id)", () => {
 
     const markers = await screen.findAllByRole('button', { name: /^Play from / });
     expect(markers.map((m) => m.getAttribute('aria-label'))).toEqual([
-      `Play from lpr.plate at ${new Date(recordedMs + 1000).toLocaleTimeString()}`,
-      `Play from motion.zone at ${new Date(recordedMs + 600_500).toLocaleTimeString()}`,
+      `Play from lpr.plate at ${wallClock(recordedMs + 1000, BROWSER_TIME)}`,
+      `Play from motion.zone at ${wallClock(recordedMs + 600_500, BROWSER_TIME)}`,
     ]);
     expect(slider.querySelector('button')).toBeNull();
-    // A marker moves the playhead to its event.
+    // A marker plays from 10 s before its event.
     fireEvent.click(markers[1]!);
-    expect(at()).toBe(Math.floor((recordedMs + 600_500) / 1000));
+    expect(at()).toBe(Math.floor((recordedMs + 600_500 - 10_000) / 1000));
   });
 });
 

@@ -14,10 +14,16 @@ export interface Range {
   toMs: number;
 }
 
+/**
+ * The segments of a playback playlist with their wall-clock start: the start in a segment's name
+ * (`dvr-<ms>.ts`), else the `#EXT-X-PROGRAM-DATE-TIME` the node writes at the start of each
+ * continuous run, carried forward by the durations (a playlist of another origin).
+ */
 export function segmentsOf(playlist: string): Segment[] {
   const out: Segment[] = [];
   let duration: number | null = null,
-    offset = 0;
+    offset = 0,
+    clock: number | null = null;
   for (const raw of playlist.split('\n')) {
     const line = raw.trim();
     const inf = /^#EXTINF:([0-9.]+)/.exec(line);
@@ -25,14 +31,29 @@ export function segmentsOf(playlist: string): Segment[] {
       duration = Number(inf[1]);
       continue;
     }
-    const seg = /(?:^|\/)dvr-([0-9]{10,16})\.ts(?:\?|$)/.exec(line);
-    if (seg && duration !== null) {
-      out.push({ startMs: Number(seg[1]), durationMs: Math.round(duration * 1000), offsetS: offset });
-      offset += duration;
-      duration = null;
+    const pdt = /^#EXT-X-PROGRAM-DATE-TIME:(.+)$/.exec(line);
+    if (pdt) {
+      const t = Date.parse(pdt[1]!);
+      clock = Number.isFinite(t) ? t : null;
+      continue;
     }
+    if (!line || line.startsWith('#') || duration === null) continue;
+    const seg = /(?:^|\/)dvr-([0-9]{10,16})\.ts(?:\?|$)/.exec(line);
+    const startMs = seg ? Number(seg[1]) : clock;
+    if (startMs !== null) {
+      out.push({ startMs, durationMs: Math.round(duration * 1000), offsetS: offset });
+      clock = startMs + Math.round(duration * 1000);
+    }
+    offset += duration;
+    duration = null;
   }
   return out;
+}
+
+/** The session ticket (`?t=`) the node put in a playlist's segment URLs; it opens every playback path of the stream. */
+export function ticketOf(playlist: string): string | null {
+  const m = /[?&]t=([^&\s]+)/.exec(playlist);
+  return m ? decodeURIComponent(m[1]!) : null;
 }
 
 /** Segments that touch (within `gapMs`) merged into recorded ranges. */

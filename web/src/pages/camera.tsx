@@ -3,17 +3,22 @@ import { errorSentence } from '../api/error-words.js';
 import { useCamera, usePlay } from '../hooks/use-cameras.js';
 import { Player } from '../components/player.js';
 import { RecordingTimeline } from '../components/timeline.js';
-import { Link } from '../router.js';
+import { Link, navigate, useLocation } from '../router.js';
+import { momentOfSearch } from '../lib/review-time.js';
 
 const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
-/** A camera: live, its recording on a timeline with its events, a recorded range played back or exported as MP4 by its node. */
+/**
+ * A camera: live, its recording reviewed on the wall clock (components/timeline.tsx) with its
+ * events, a moment to play from (`?t=`, also what the range form's Play sets), a recorded range
+ * exported as MP4 by its node.
+ */
 export function CameraPage(props: { id: string }) {
   const camera = useCamera(props.id);
   const play = usePlay(props.id);
+  const { search } = useLocation();
   const [start, setStart] = useState(() => local(new Date(Date.now() - 10 * 60_000)));
   const [minutes, setMinutes] = useState(5);
-  const [range, setRange] = useState<{ from: number; duration: number } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   if (camera.isPending) return <p className="empty">Loading…</p>;
   if (camera.isError) return <p className="empty">No such camera, or not yours to see.</p>;
@@ -50,13 +55,13 @@ export function CameraPage(props: { id: string }) {
         {c.recording && (
           <div>
             <h3>Recording</h3>
-            <RecordingTimeline cameraId={c.id} onExport={exportMp4} />
+            <RecordingTimeline cameraId={c.id} onExport={exportMp4} startAtMs={momentOfSearch(search)} />
             <h3>A range</h3>
             <form
               className="range"
               onSubmit={(e) => {
                 e.preventDefault();
-                setRange(chosen());
+                navigate(`/cameras/${encodeURIComponent(c.id)}?t=${chosen().from}`, { replace: true });
               }}
             >
               <label>
@@ -78,14 +83,6 @@ export function CameraPage(props: { id: string }) {
               </button>
               {exportError && <span className="error">Export refused: {exportError}</span>}
             </form>
-            {range && (
-              <Player
-                key={`${range.from}-${range.duration}`}
-                cameraId={c.id}
-                controls
-                request={{ intent: 'playback', ...range }}
-              />
-            )}
           </div>
         )}
       </div>

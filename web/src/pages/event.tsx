@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import { ApiFailure } from '../api/failure.js';
 import { errorSentence } from '../api/error-words.js';
 import { BlobImage, download } from '../components/blob-image.js';
-import { Player } from '../components/player.js';
 import { filtersFromSearch, severityClass, severityName } from '../lib/feed-url.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { ErrorBoundary } from '../components/error-boundary.js';
+import { playFromHere } from '../lib/review-time.js';
 import { clip, eventTitle, fieldsOf, isoOf, localised, text, when } from '../lib/text.js';
 import { isAdmin, useMe } from '../api/me.js';
 import { useAdjacentEvent, useCloseInterval, useEventCard, useStar } from '../hooks/use-events.js';
@@ -13,14 +12,10 @@ import { useAdjacentEvent, useCloseInterval, useEventCard, useStar } from '../ho
 /** A detail's value as text: nothing as a dash, the rest by `text`, cut to a readable length. */
 const show = (v: unknown) => (v === null || v === undefined ? '—' : clip(text(v), 2000));
 
-/** Seconds of recording shown before the event's moment by "play from here". */
-const LEAD_S = 5;
-
 export function EventPage(props: { id: string }) {
   const { search } = useLocation();
   const me = useMe();
   const card = useEventCard(props.id);
-  const [playing, setPlaying] = useState(false);
   const star = useStar(props.id);
   const close = useCloseInterval(props.id);
   const view = filtersFromSearch(search);
@@ -42,7 +37,6 @@ export function EventPage(props: { id: string }) {
   }
   const e = card.data.event;
   const details = Array.isArray(card.data.rendered?.details) ? card.data.rendered.details.map(fieldsOf) : [];
-  const from = Math.floor(Date.parse(e.occurred_at) / 1000) - LEAD_S;
   return (
     <article className="card">
       <nav className="card-nav">
@@ -82,11 +76,11 @@ export function EventPage(props: { id: string }) {
               : `Not closed. ${errorSentence(close.error)}`}
           </span>
         )}
-        {e.camera_id && <button onClick={() => setPlaying(true)}>Play from here</button>}
+        {/* The camera's recording on the wall clock, 10 s before the event (issue 23). */}
+        {e.camera_id && (
+          <button onClick={() => navigate(playFromHere(e.camera_id!, e.occurred_at))}>Play from here</button>
+        )}
       </div>
-      {playing && e.camera_id && (
-        <Player cameraId={e.camera_id} controls request={{ intent: 'playback', from, duration: 120 }} />
-      )}
       {Array.isArray(e.attachments) && !!e.attachments.length && (
         <ErrorBoundary what="attachments of event" id={e.id} resetKey={card.data}>
           <div className="attachments">
