@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tickTime, tickValue } from '../../web/src/components/time-chart.js';
+import { BROWSER_TIME, setTimeDisplay, timeOfDay } from '../../web/src/lib/text.js';
+
+afterEach(() => setTimeDisplay(BROWSER_TIME));
 
 describe("the monitor charts' tick labels (issue 22: readable axes)", () => {
   it.each([
@@ -17,10 +20,17 @@ describe("the monitor charts' tick labels (issue 22: readable axes)", () => {
 
   it('times carry seconds only when the ticks are less than a minute apart', () => {
     const t = Date.UTC(2026, 10, 26, 14, 54, 30) / 1000;
-    expect(tickTime(t, 30)).toBe(
-      new Date(t * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
-    );
-    expect(tickTime(t, 60)).toBe(new Date(t * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
-    expect(tickTime(t, 30)).not.toBe(tickTime(t, 60));
+    setTimeDisplay({ zone: 'UTC', clock: '24h' });
+    expect(tickTime(t, 30)).toBe('14:54:30');
+    expect(tickTime(t, 60)).toBe('14:54');
+  });
+
+  it("times read in the user's zone and clock (the profile's choice), not the browser's", () => {
+    const t = Date.UTC(2026, 10, 26, 14, 54, 30) / 1000;
+    setTimeDisplay({ zone: 'Asia/Tokyo', clock: '24h' });
+    expect(tickTime(t, 60)).toBe('23:54');
+    setTimeDisplay({ zone: 'America/New_York', clock: '12h' });
+    expect(tickTime(t, 60)).toMatch(/^9:54\sAM$/);
+    expect(timeOfDay(Number.NaN)).toBe('—');
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { timeOfDay } from '../lib/text.js';
 
 // uPlot comes with the first chart drawn, not with the console: the login page and the live grid
 // carry none of it (issue 22). One load, shared by every chart after it.
@@ -26,15 +27,11 @@ export function tickValue(v: number): string {
 }
 
 /**
- * A time tick on the browser's clock: hours and minutes, with seconds when the ticks are less than
- * a minute apart (a chart of the first minutes would otherwise read 14:54, 14:54, 14:54).
+ * A time tick in the user's zone and clock (the profile's choice): hours and minutes, with seconds
+ * when the ticks are less than a minute apart (a chart of the first minutes would otherwise read
+ * 14:54, 14:54, 14:54).
  */
-export const tickTime = (secs: number, step: number) =>
-  new Date(secs * 1000).toLocaleTimeString([], {
-    hour: '2-digit',
-    minute: '2-digit',
-    ...(step < 60 ? { second: '2-digit' } : {}),
-  });
+export const tickTime = (secs: number, step: number) => timeOfDay(secs * 1000, step < 60);
 
 /**
  * A small time series (uPlot): `points` as [epoch ms, value] pairs, redrawn in place when they

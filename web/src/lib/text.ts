@@ -150,6 +150,33 @@ export function when(iso: unknown, d: TimeDisplay = shown, date = true): string 
   return formatOf(d, part).format(new Date(t));
 }
 
+/**
+ * The time of day of the instant `t` (epoch ms) in the user's zone and clock, without the zone's
+ * name: a chart's tick or a line of a log, whose heading says the zone ("14:05", "2:05:03 PM").
+ */
+export function timeOfDay(t: number, seconds = true, d: TimeDisplay = shown): string {
+  if (!Number.isFinite(t)) return '—';
+  const key = `${d.zone ?? ''}|${d.clock}|tod|${seconds}`;
+  let f = formats.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions = {
+      hour: d.clock === '12h' ? 'numeric' : '2-digit',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+      hourCycle: d.clock === '12h' ? 'h12' : 'h23',
+      ...(d.zone ? { timeZone: d.zone } : {}),
+    };
+    try {
+      f = new Intl.DateTimeFormat([...browserLanguages()], options);
+    } catch {
+      const { timeZone: _unknown, ...browser } = options;
+      f = new Intl.DateTimeFormat([...browserLanguages()], browser);
+    }
+    formats.set(key, f);
+  }
+  return f.format(new Date(t));
+}
+
 /** The short name of `d`'s zone at the instant `at` ("CET", "GMT+1", "EDT"). */
 export function zoneName(d: TimeDisplay = shown, at = Date.now()): string {
   return (

@@ -7,6 +7,7 @@ import { TimeChart } from '../../components/time-chart.js';
 import { Empty, ErrorBanner } from '../../components/list-state.js';
 import { alertsOf, type Summary } from '../../lib/monitor-alerts.js';
 import { Link } from '../../router.js';
+import { timeOfDay, when, zoneName } from '../../lib/text.js';
 
 const KEEP = 120;
 
@@ -108,7 +109,7 @@ export function MonitorPage() {
             </ul>
           ) : (
             <p className="note ok" role="status">
-              No alert condition in the last sweep ({new Date(summary.sampled_at).toLocaleTimeString()}).
+              No alert condition in the last sweep ({when(summary.sampled_at, undefined, false)}).
             </p>
           )}
         </>
@@ -193,7 +194,9 @@ export function MonitorPage() {
           />
         </div>
       </div>
-      <h3>Log</h3>
+      <h3>
+        Log <span className="meta">(times {zoneName()})</span>
+      </h3>
       <form
         className="inline"
         onSubmit={(e) => {
@@ -218,8 +221,7 @@ export function MonitorPage() {
       <div className="log" data-testid="log">
         {log.map((e) => (
           <div key={e.seq} className={`log-${e.level}`}>
-            <time>{new Date(e.ts_ms).toLocaleTimeString()}</time> <b>{e.level}</b>{' '}
-            <span className="meta">{e.target}</span> {e.message}
+            <time>{timeOfDay(e.ts_ms)}</time> <b>{e.level}</b> <span className="meta">{e.target}</span> {e.message}
           </div>
         ))}
         {!log.length && <p className="empty">No entry at {level} or above.</p>}
