@@ -84,13 +84,22 @@ export async function downloadExport(
   let received = 0;
   if (res.body) {
     const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.byteLength;
-      onProgress({ received, total });
+    // Cancelled while the body comes: the reader is cancelled too (a fetch whose body another
+    // layer hands over, a service worker's, does not always end it on the signal alone).
+    const stop = () => void reader.cancel().catch(() => {});
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        received += value.byteLength;
+        onProgress({ received, total });
+      }
+    } finally {
+      signal?.removeEventListener('abort', stop);
     }
+    signal?.throwIfAborted();
   } else {
     const whole = new Uint8Array(await res.arrayBuffer());
     chunks.push(whole);

@@ -36,7 +36,7 @@ export function useExport() {
         },
         abort.signal,
       );
-      if (abort.signal.aborted) return;
+      abort.signal.throwIfAborted();
       saveFile(file);
       setState({ phase: 'saved', name: file.name, bytes: file.blob.size });
     } catch (err) {
