@@ -39,6 +39,7 @@ import type { UsageService } from './usage/usage.service.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createPreferences } from './preferences/preferences.module.js';
+import { createNotifications } from './notifications/notifications.module.js';
 import { createExports } from './exports/exports.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
 import { createMonitor } from './monitor/monitor.module.js';
@@ -92,6 +93,7 @@ export interface PlaneServices {
   evidence: EvidenceService;
   previews: PreviewService;
   events: Events;
+  notifications: ReturnType<typeof createNotifications>;
   jobs: JobRunner;
   sweeper: Sweeper;
   pressure: EvidencePressure;
@@ -204,6 +206,8 @@ export async function buildApp(deps: {
     storage: deps.evidenceStorage,
   });
   const { evidence, previews } = evidenceDomain;
+  // Before the event domains: the event log writes the deliveries of new events through its outbox.
+  const notifications = createNotifications({ ...deps, db, audit, cameras, tags, log, bus });
   const events = createEvents({
     db,
     clock,
@@ -218,6 +222,7 @@ export async function buildApp(deps: {
     evidence,
     database,
     analyticsLimits: deps.analyticsLimits,
+    outbox: notifications.outbox,
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({
@@ -303,6 +308,7 @@ export async function buildApp(deps: {
     logsDomain,
     dashboardsDomain,
     settingsDomain,
+    notifications,
     consoleDomain,
   ];
 
@@ -361,6 +367,7 @@ export async function buildApp(deps: {
       evidence,
       previews,
       events,
+      notifications,
       jobs,
       sweeper,
       pressure,
@@ -381,6 +388,7 @@ export async function buildApp(deps: {
         await sweeper.release().catch((err: Error) => log.warn({ err: err.message }, 'sweeper lease not released'));
       health.stop();
       events.stop();
+      notifications.stop();
       streams.endAll();
       await closeWithin(app, config.http.drainMs);
       await bus.close();

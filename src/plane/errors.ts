@@ -93,6 +93,8 @@ const conflictCodes = [
   'settings_busy',
   'settings_changed',
   'event_storage_rotation_blocked',
+  // notifications (document 4 §13): retry requeues only a dead delivery
+  'delivery_not_dead',
 ] as const;
 // max_reports_reached and max_dashboards_reached: issue 13 attaches them to its tables (docs/usage.md).
 const quotaCodes = [
@@ -245,6 +247,15 @@ export const badRequestCodes = [
   'bad_views',
   'bad_layout',
   'duplicate_view_name',
+  // notification rules and channels (document 4 §13, docs/notifications.md)
+  'bad_match',
+  'bad_schedule',
+  'bad_cooldown',
+  'bad_channel_ids',
+  'unknown_channel',
+  'bad_channel_kind',
+  'bad_channel_settings',
+  'target_refused',
 ] as const;
 export type BadRequestCode = (typeof badRequestCodes)[number];
 type ConflictCode = (typeof conflictCodes)[number];

@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS: readonly string[] = Object.freeze([
   ...crud('dashboard'),
   ...crud('widget'),
   ...crud('template'),
+  // document 4 §13: notification rules and channels
+  ...crud('notification_rule'),
+  ...crud('notification_channel'),
   'token.create',
   'token.update',
   'token.rotate',

@@ -140,6 +140,11 @@ export class CamerasService {
     return camerasStore.closeOffline(trx, ids);
   }
 
+  /** The tags of these cameras (notification rules match by them, inside an event write's transaction). */
+  tagsOf(db: Db, ids: string[]): Promise<Map<string, string[]>> {
+    return camerasStore.tagsOf(db, ids);
+  }
+
   /** Distinct ids, each a camera of `orgId`; otherwise 400 unknown_camera (for grants). */
   async requireInOrg(db: Db, orgId: string, ids: string[]): Promise<string[]> {
     if (ids.some((i) => !isUuid(i))) throw errors.badRequest('unknown_camera');

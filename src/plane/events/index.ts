@@ -16,6 +16,7 @@ import { VolumeRetention } from './retention/volume-retention.js';
 import { EventLog } from './log/event-log.js';
 import { eventsStore } from './log/events.store.js';
 import { EventNotifier } from './log/notifier.js';
+import type { EventOutbox } from './log/outbox.port.js';
 import { streamStore } from './log/stream.store.js';
 import { IntakeService } from './intake/intake.service.js';
 import { IntakeRateLimiter } from './intake/rate-limit.js';
@@ -62,6 +63,8 @@ export interface EventsDeps {
   database: Pick<Database, 'poolStats' | 'cancel'>;
   /** tests: smaller analytics limits than the pool's (a short deadline, fewer slots) */
   analyticsLimits?: Partial<AnalyticsLimits>;
+  /** notifications' outbox: the log writes the deliveries of new events in their transaction */
+  outbox?: EventOutbox;
 }
 
 /**
@@ -91,7 +94,7 @@ export function createEvents(deps: EventsDeps) {
     },
     log,
   );
-  const eventLog = new EventLog(db, new EventNotifier(db, log, ring));
+  const eventLog = new EventLog(db, new EventNotifier(db, log, ring), deps.outbox ?? null);
 
   const intake = new IntakeService(
     clock,

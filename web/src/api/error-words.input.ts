@@ -96,4 +96,17 @@ export const inputWords: WordTable = {
   duplicate_view_name: 'Two saved views have the same name: give each its own.',
   evidence_dir_refused: (x) =>
     `The plane may not use this folder for evidence${typeof x.reason === 'string' && x.reason ? `: ${x.reason.replace(/[.\s]+$/, '')}` : ''}.`,
+  // notification rules and channels (docs/notifications.md)
+  bad_match: "The rule's conditions are not valid (detectors, severity 0 to 4, cameras, tags, categories, open only).",
+  bad_schedule:
+    'The schedule is not valid: a time zone and windows of days 1 (Monday) to 7 with times "HH:MM", "from" not equal to "to".',
+  bad_cooldown: 'The cooldown must be a whole number of seconds from 0 to 86,400.',
+  bad_channel_ids: 'Choose 1 to 8 channels for the rule.',
+  unknown_channel: 'One of the channels does not exist (any more).',
+  bad_channel_kind: 'The channel kind must be webhook, e-mail or MQTT, and cannot change once saved.',
+  bad_channel_settings:
+    'The channel settings are not valid (webhook secret and headers, 1 to 32 e-mail addresses, MQTT topic and QoS 1).',
+  target_refused:
+    'The address points to a link-local or cloud metadata network, which the plane refuses unless private targets are allowed.',
+  delivery_not_dead: 'Only a dead delivery can be retried: this one is still being sent or was sent.',
 };

@@ -8,6 +8,7 @@ import type { NewEvent } from './events.types.js';
 import { framesStore } from './frames.store.js';
 import { IntakeWriter } from './intake.writer.js';
 import type { EventNotifier } from './notifier.js';
+import type { EventOutbox } from './outbox.port.js';
 import { removalStore, type DeletedEvent } from './removal.store.js';
 
 const DAY_MS = 86_400_000;
@@ -16,6 +17,8 @@ const DAY_MS = 86_400_000;
 export interface Written {
   frames: EventFrame[];
   purgeDay?: string;
+  /** notification deliveries the write recorded (the outbox wakes its senders after the commit) */
+  deliveries?: number;
 }
 
 type Change = 'full' | 'partial';
@@ -30,8 +33,12 @@ export class LogWrite {
   private readonly frames: EventFrame[] = [];
   private readonly changed: Array<{ id: string; occurred_at: Date; change: Change }> = [];
   private purgeDay: string | undefined;
+  private deliveries = 0;
 
-  constructor(readonly trx: Db) {}
+  constructor(
+    readonly trx: Db,
+    private readonly outbox: EventOutbox | null = null,
+  ) {}
 
   /** Joins the event writers before the first statement that draws a position (held to commit). */
   private async join(): Promise<void> {
@@ -55,7 +62,11 @@ export class LogWrite {
       events.map((e) => e.row),
     );
     if (events.length) this.joined = true;
-    for (const e of events) this.frames.push(positioned(e.frame, seqs.get(e.row.id)!));
+    const frames = events.map((e) => positioned(e.frame, seqs.get(e.row.id)!));
+    this.frames.push(...frames);
+    // The outbox: the deliveries of these events commit or roll back with them (document 4 §13).
+    if (this.outbox && frames.length && (await this.outbox.active(orgId, this.trx)))
+      this.deliveries += await this.outbox.record(this.trx, orgId, frames);
     return seqs;
   }
 
@@ -156,8 +167,35 @@ export class LogWrite {
       for (const row of await framesStore.ofKeys(this.trx, [...keys.values()]))
         this.frames.push(frameOfRow(row, keys.get(row.id)!.change));
     }
-    return this.purgeDay === undefined ? { frames: this.frames } : { frames: this.frames, purgeDay: this.purgeDay };
+    const w: Written = { frames: this.frames };
+    if (this.purgeDay !== undefined) w.purgeDay = this.purgeDay;
+    if (this.deliveries) w.deliveries = this.deliveries;
+    return w;
   }
+}
+
+type AloneInserted = { id: string; seq: number; camera: EventCamera | null };
+
+/**
+ * The frames of a one-statement batch: the statement finds the cameras (the rows' node_id comes
+ * from it), so a frame's camera_name, node_id and node_name are those of the camera it found, as
+ * the full path's prepare() finds them before.
+ */
+function aloneFrames(events: NewEvent[], inserted: AloneInserted[]): EventFrame[] {
+  const byId = new Map(inserted.map((i) => [i.id, i]));
+  const frames: EventFrame[] = [];
+  for (const e of events) {
+    const i = byId.get(e.row.id);
+    if (!i) continue;
+    const c = i.camera;
+    frames.push(
+      positioned(
+        { ...e.frame, camera_name: c?.name ?? null, node_id: c?.node_id ?? null, node_name: c?.node_name ?? null },
+        i.seq,
+      ),
+    );
+  }
+  return frames;
 }
 
 /** The `deleted` frame of a removed event: its keys as they were, at a new stream position. */
@@ -178,6 +216,8 @@ export class EventLog {
   constructor(
     private readonly db: Db,
     private readonly notifier: EventNotifier,
+    /** notifications' outbox: the deliveries of new events, written in their transaction */
+    private readonly outbox: EventOutbox | null = null,
   ) {
     this.alone = new IntakeWriter(db);
   }
@@ -191,7 +231,7 @@ export class EventLog {
 
   /** The same inside the caller's transaction: publish `written` once the caller has committed. */
   async writeIn<T>(trx: Db, work: (w: LogWrite) => Promise<T>): Promise<{ value: T; written: Written }> {
-    const w = new LogWrite(trx);
+    const w = new LogWrite(trx, this.outbox);
     const value = await work(w);
     return { value, written: await w.done() };
   }
@@ -202,6 +242,8 @@ export class EventLog {
    * token; rows naming no camera of the organisation are left out. Then its frames. The statement
    * finds the cameras (the rows' node_id comes from it), so a frame's camera_name, node_id and
    * node_name are those of the camera it found, as the full path's prepare() finds them before.
+   * When the organisation has notification rules, the statement and the deliveries it gives
+   * share one transaction (the outbox, document 4 §13).
    */
   async insertAlone(
     orgId: string,
@@ -209,27 +251,21 @@ export class EventLog {
     events: NewEvent[],
     cameraIds: string[],
   ): Promise<{ purge_day: string | null; inserted: Map<string, { seq: number; camera: EventCamera | null }> }> {
+    const outbox = this.outbox && (await this.outbox.active(orgId)) ? this.outbox : null;
+    // With rules to apply, the statement runs in a transaction that records the deliveries too.
+    const within = outbox
+      ? (trx: Db, inserted: AloneInserted[]) => outbox.record(trx, orgId, aloneFrames(events, inserted))
+      : undefined;
     const { purge_day, inserted } = await this.alone.write(
       orgId,
       tokenId,
       events.map((e) => e.row),
       cameraIds,
+      within,
     );
-    const byId = new Map(inserted.map((i) => [i.id, i]));
-    const frames: EventFrame[] = [];
-    for (const e of events) {
-      const i = byId.get(e.row.id);
-      if (!i) continue;
-      const c = i.camera;
-      frames.push(
-        positioned(
-          { ...e.frame, camera_name: c?.name ?? null, node_id: c?.node_id ?? null, node_name: c?.node_name ?? null },
-          i.seq,
-        ),
-      );
-    }
-    this.publish({ frames });
-    return { purge_day, inserted: byId };
+    this.publish({ frames: aloneFrames(events, inserted) });
+    if (outbox && inserted.length) outbox.committed();
+    return { purge_day, inserted: new Map(inserted.map((i) => [i.id, i])) };
   }
 
   /**
@@ -239,6 +275,7 @@ export class EventLog {
    */
   publish(w: Written | null): void {
     if (!w || !w.frames.length) return;
+    if (w.deliveries) this.outbox?.committed();
     const frames = w.frames.map(boundFrame).sort((a, b) => a.seq - b.seq);
     const notice = batchNotice(
       frames[0]!.seq,

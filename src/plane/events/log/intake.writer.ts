@@ -8,9 +8,13 @@ export interface AloneWritten {
   inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
 }
 
+/** Work in the statement's transaction on a batch's inserted rows (the notification outbox). */
+export type Within = (trx: Db, inserted: AloneWritten['inserted']) => Promise<unknown>;
+
 interface Part {
   rows: EventInsert[];
   cameraIds: string[];
+  within?: Within;
   done(w: AloneWritten): void;
   fail(err: unknown): void;
 }
@@ -45,14 +49,20 @@ export class IntakeWriter {
 
   constructor(private readonly db: Db) {}
 
-  write(orgId: string, tokenId: string, rows: EventInsert[], cameraIds: string[]): Promise<AloneWritten> {
+  write(
+    orgId: string,
+    tokenId: string,
+    rows: EventInsert[],
+    cameraIds: string[],
+    within?: Within,
+  ): Promise<AloneWritten> {
     return new Promise((done, fail) => {
       let q = this.queues.get(tokenId);
       if (!q) {
         q = { orgId, tokenId, parts: [], running: 0 };
         this.queues.set(tokenId, q);
       }
-      q.parts.push({ rows, cameraIds, done, fail });
+      q.parts.push(within ? { rows, cameraIds, within, done, fail } : { rows, cameraIds, done, fail });
       this.next();
     });
   }
@@ -116,7 +126,19 @@ export class IntakeWriter {
   private statement(orgId: string, tokenId: string, parts: Part[]): Promise<AloneWritten> {
     const rows = parts.length === 1 ? parts[0]!.rows : parts.flatMap((p) => p.rows);
     const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
-    return eventsStore.insertAlone(this.db, orgId, tokenId, rows, cameraIds);
+    if (!parts.some((p) => p.within)) return eventsStore.insertAlone(this.db, orgId, tokenId, rows, cameraIds);
+    // A batch with work of its own (notification deliveries) commits with it: the statement and
+    // that work share a transaction, still one for all merged batches.
+    return this.db.transaction().execute(async (trx) => {
+      const written = await eventsStore.insertAlone(trx, orgId, tokenId, rows, cameraIds);
+      const byId = new Map(written.inserted.map((i) => [i.id, i]));
+      for (const p of parts) {
+        if (!p.within) continue;
+        const mine = p.rows.flatMap((r) => byId.get(r.id) ?? []);
+        if (mine.length) await p.within(trx, mine);
+      }
+      return written;
+    });
   }
 }
 
