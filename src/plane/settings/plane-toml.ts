@@ -37,7 +37,9 @@ export function applyEdits(text: string, edits: Edit[]): string {
     if (value === undefined) delete node[last];
     else node[last] = value;
   }
-  return patch(text, doc);
+  // A new table two levels deep ([notifications.smtp]) is written as a section of its own at the end,
+  // not as an inline table slipped in after the last comment of its parent (a foreign one, maybe).
+  return patch(text, doc, { inlineTableStart: 2 });
 }
 
 /** Writes the new text with the project's helper (all bytes, fsync, rename, fsync the folder). */

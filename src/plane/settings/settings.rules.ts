@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { errors } from '../errors.js';
 import { at, type Edit } from './plane-toml.js';
 import { refusedEvidenceDir } from '../config/evidence-dir.js';
+import type { NotificationsPatch } from './notifications.section.js';
 
 /** The PATCH body (document 1, control-plane settings); sections absent or null are left alone. */
 export interface SettingsPatch {
@@ -11,6 +12,8 @@ export interface SettingsPatch {
   log_level?: string | null;
   evidence_storage?: Record<string, unknown> | null;
   acknowledge_destructive_volume_retention?: boolean;
+  /** [notifications] and [notifications.smtp] (notifications.section.ts) */
+  notifications?: NotificationsPatch | null;
 }
 
 export const LEVELS = ['debug', 'info', 'warn', 'error'] as const;

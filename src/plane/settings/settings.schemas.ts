@@ -37,6 +37,31 @@ const EvidenceStorage = Type.Object(
   { additionalProperties: Type.Unknown({ maxLength: M.path }) },
 );
 
+/** [notifications] (document 4 §13): the password is write-only; smtp null removes the server. */
+const Notifications = Type.Object(
+  {
+    channel_rate: loose,
+    smtp: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            host: upTo(M.host),
+            port: loose,
+            tls: upTo(M.word),
+            user: upTo(M.key),
+            password: upTo(M.key),
+            from: upTo(M.from),
+            tls_ca: upTo(M.path),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** PATCH body (document 1): each section optional; values checked by the service with the documented errors. */
 export const SettingsPatchBody = Type.Object(
   {
@@ -57,6 +82,7 @@ export const SettingsPatchBody = Type.Object(
     log_level: upTo(M.word),
     evidence_storage: Type.Optional(Type.Union([EvidenceStorage, Type.Null()])),
     acknowledge_destructive_volume_retention: Type.Optional(Type.Boolean()),
+    notifications: Type.Optional(Type.Union([Notifications, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -68,6 +94,12 @@ export const SettingsReply = Type.Object(
     network: Type.Unknown(),
     logging: Type.Unknown(),
     evidence_storage: Type.Unknown(),
+    notifications: Type.Optional(
+      Type.Unknown({
+        description:
+          '[notifications]: effective and saved {channel_rate, smtp: {host, port, tls, user, from, tls_ca, password_configured} or null}, pending_restart',
+      }),
+    ),
   },
   {
     description:

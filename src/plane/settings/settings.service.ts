@@ -14,10 +14,11 @@ import { precheckStorage } from './storage-check.js';
 import { PemProblem, readPemPair } from '../tls/pem.js';
 import { evidenceStorageSection, loggingSection, networkSection, type SettingsStats } from './settings.reply.js';
 import { locationOf, retireEdits, rotationBlocked, sameStorage } from './storage-rotation.js';
+import { checkTlsCa, notificationsEdits, notificationsSection } from './notifications.section.js';
 
 const LOCK_TIMEOUT = '55P03';
 
-const SECTIONS = ['dvr_export_max_secs', 'network', 'log_level', 'evidence_storage'] as const;
+const SECTIONS = ['dvr_export_max_secs', 'network', 'log_level', 'evidence_storage', 'notifications'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The sections a PATCH supplies: absent or null ones are left alone, and one at least is needed. */
@@ -65,6 +66,7 @@ export class SettingsService {
         network: networkSection(f.doc, this.config, this.certificate()),
         logging: loggingSection(f.doc, this.config, this.logs.level()),
         evidence_storage: await evidenceStorageSection(f.doc, this.config, this.stats),
+        notifications: notificationsSection(f.doc, this.config),
       },
     };
   }
@@ -100,7 +102,8 @@ export class SettingsService {
   private async checkValues(body: SettingsPatch): Promise<void> {
     if (body.log_level !== undefined && body.log_level !== null && this.config.logLevelEnv)
       throw errors.rustLogOverride();
-    this.edits(body, {}, true);
+    this.edits(body, null, true);
+    await checkTlsCa(body.notifications);
     // pem files are read when saved, as the start will read them (issue 25): a pair that cannot be served is a 400, not a plane that will not start.
     const tls = body.network?.tls;
     if (tls?.mode === 'pem') {
@@ -166,12 +169,14 @@ export class SettingsService {
       network: null,
       logging: null,
       evidence_storage: null,
+      notifications: null,
     };
     if (sections.includes('dvr_export_max_secs')) out.dvr_export_max_secs = at(doc, 'dvr_export_max_secs');
     if (sections.includes('network')) out.network = networkSection(doc, this.config, this.certificate());
     if (sections.includes('log_level')) out.logging = loggingSection(doc, this.config, this.logs.level());
     if (sections.includes('evidence_storage'))
       out.evidence_storage = await evidenceStorageSection(doc, this.config, this.stats);
+    if (sections.includes('notifications')) out.notifications = notificationsSection(doc, this.config);
     return out;
   }
 
@@ -208,13 +213,15 @@ export class SettingsService {
     return { ok: true, rotation_blocked: blocked };
   }
 
-  private edits(body: SettingsPatch, saved: Record<string, unknown>, acknowledged: boolean): Edit[] {
+  /** The edits of a PATCH; `saved` null: before the file is read (values checked, nothing kept yet). */
+  private edits(body: SettingsPatch, saved: Record<string, unknown> | null, acknowledged: boolean): Edit[] {
     const edits: Edit[] = [];
     if (body.dvr_export_max_secs != null) edits.push(dvrEdit(body.dvr_export_max_secs));
     if (body.network) edits.push(...networkEdits(body.network));
     if (body.log_level != null) edits.push(levelEdit(body.log_level));
     if (body.evidence_storage)
-      edits.push(...evidenceEdits(body.evidence_storage, saved, acknowledged, this.config.dataDir));
+      edits.push(...evidenceEdits(body.evidence_storage, saved ?? {}, acknowledged, this.config.dataDir));
+    if (body.notifications) edits.push(...notificationsEdits(body.notifications, saved, this.config));
     return edits;
   }
 }
