@@ -11167,6 +11167,1714 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's notification channels, without secrets
+         * @description Errors: 400 bad_org, bad_cursor, bad_limit, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    after?: string;
+                    limit?: number;
+                    org?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            next: string | null;
+                            rows: {
+                                created_at: string;
+                                enabled: boolean;
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                id: string;
+                                kind: string;
+                                name: string;
+                                org_id: string;
+                                password_configured?: boolean;
+                                qos?: number;
+                                revision: number;
+                                secret_configured?: boolean;
+                                to?: string[];
+                                topic?: string;
+                                updated_at: string;
+                                url?: string;
+                                username?: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description bad_org, bad_cursor, bad_limit, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_org" | "bad_cursor" | "bad_limit" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a channel
+         * @description kind webhook {url, secret (write-only), headers}, email {to 1..32}, mqtt {url mqtt:// or mqtts://, topic ({org}, {camera}, {detector}), username, password (write-only), qos 1}. Errors: 400 bad_name, bad_request, bad_channel_kind, bad_channel_settings, bad_url, target_refused, unknown_org, bad_org, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 409 already_exists; 503 db_unavailable, db_busy.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: unknown;
+                        headers?: unknown;
+                        kind?: unknown;
+                        name?: unknown;
+                        org_id?: string | null;
+                        password?: unknown;
+                        qos?: unknown;
+                        secret?: unknown;
+                        to?: unknown;
+                        topic?: unknown;
+                        url?: unknown;
+                        username?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            enabled: boolean;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            id: string;
+                            kind: string;
+                            name: string;
+                            org_id: string;
+                            password_configured?: boolean;
+                            qos?: number;
+                            revision: number;
+                            secret_configured?: boolean;
+                            to?: string[];
+                            topic?: string;
+                            updated_at: string;
+                            url?: string;
+                            username?: string | null;
+                        };
+                    };
+                };
+                /** @description bad_name, bad_request, bad_channel_kind, bad_channel_settings, bad_url, target_refused, unknown_org, bad_org, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_name" | "bad_request" | "bad_channel_kind" | "bad_channel_settings" | "bad_url" | "target_refused" | "unknown_org" | "bad_org" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One channel, without secrets
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            enabled: boolean;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            id: string;
+                            kind: string;
+                            name: string;
+                            org_id: string;
+                            password_configured?: boolean;
+                            qos?: number;
+                            revision: number;
+                            secret_configured?: boolean;
+                            to?: string[];
+                            topic?: string;
+                            updated_at: string;
+                            url?: string;
+                            username?: string | null;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a channel no rule sends to (its deliveries go with it)
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 409 still_referenced; 503 db_unavailable, db_busy.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description still_referenced */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "still_referenced";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a channel (the revision it was read at); its kind stays
+         * @description Errors: 400 bad_name, bad_request, bad_channel_kind, bad_channel_settings, bad_url, target_refused, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 stale_revision, already_exists; 503 db_unavailable, db_busy.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: unknown;
+                        headers?: unknown;
+                        kind?: unknown;
+                        name?: unknown;
+                        password?: unknown;
+                        qos?: unknown;
+                        revision: number;
+                        secret?: unknown;
+                        to?: unknown;
+                        topic?: unknown;
+                        url?: unknown;
+                        username?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            enabled: boolean;
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            id: string;
+                            kind: string;
+                            name: string;
+                            org_id: string;
+                            password_configured?: boolean;
+                            qos?: number;
+                            revision: number;
+                            secret_configured?: boolean;
+                            to?: string[];
+                            topic?: string;
+                            updated_at: string;
+                            url?: string;
+                            username?: string | null;
+                        };
+                    };
+                };
+                /** @description bad_name, bad_request, bad_channel_kind, bad_channel_settings, bad_url, target_refused, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_name" | "bad_request" | "bad_channel_kind" | "bad_channel_settings" | "bad_url" | "target_refused" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description stale_revision, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "stale_revision" | "already_exists";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/notification-channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one test message now; its delivery (sent, or dead with last_error)
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            channel_id: string;
+                            created_at: string;
+                            dedupe_key: string;
+                            event_id: string | null;
+                            id: string;
+                            last_error: string | null;
+                            next_attempt_at: string | null;
+                            org_id: string;
+                            rule_id: string | null;
+                            sent_at: string | null;
+                            state: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log, oldest first (filters rule_id, channel_id, state, event_id)
+         * @description Errors: 400 bad_org, bad_cursor, bad_limit, bad_request, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    after?: string;
+                    channel_id?: string;
+                    event_id?: string;
+                    limit?: number;
+                    org?: string;
+                    rule_id?: string;
+                    state?: "pending" | "sent" | "failed" | "dead";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            next: string | null;
+                            rows: {
+                                attempts: number;
+                                channel_id: string;
+                                created_at: string;
+                                dedupe_key: string;
+                                event_id: string | null;
+                                id: string;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                org_id: string;
+                                rule_id: string | null;
+                                sent_at: string | null;
+                                state: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description bad_org, bad_cursor, bad_limit, bad_request, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_org" | "bad_cursor" | "bad_limit" | "bad_request" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Requeue a dead delivery (409 delivery_not_dead otherwise)
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 409 delivery_not_dead; 503 db_unavailable, db_busy.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            channel_id: string;
+                            created_at: string;
+                            dedupe_key: string;
+                            event_id: string | null;
+                            id: string;
+                            last_error: string | null;
+                            next_attempt_at: string | null;
+                            org_id: string;
+                            rule_id: string | null;
+                            sent_at: string | null;
+                            state: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description delivery_not_dead */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "delivery_not_dead";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's notification rules (superadmin: all, or `org`)
+         * @description Errors: 400 bad_org, bad_cursor, bad_limit, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    after?: string;
+                    limit?: number;
+                    org?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            next: string | null;
+                            rows: {
+                                channel_ids: string[];
+                                cooldown_secs: number;
+                                created_at: string;
+                                enabled: boolean;
+                                id: string;
+                                match: {
+                                    camera_ids: string[];
+                                    categories: string[];
+                                    detectors: string[];
+                                    open_only: boolean;
+                                    severity_min: number;
+                                    tag_ids: string[];
+                                };
+                                name: string;
+                                org_id: string;
+                                revision: number;
+                                schedule: {
+                                    timezone: string;
+                                    windows: {
+                                        days: number[];
+                                        from: string;
+                                        to: string;
+                                    }[];
+                                } | null;
+                                suppressed_count: number;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description bad_org, bad_cursor, bad_limit, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_org" | "bad_cursor" | "bad_limit" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a notification rule
+         * @description match {detectors (masks, `*` suffix), severity_min 0..4, camera_ids, tag_ids, categories, open_only}; schedule null or {timezone, windows [{days 1..7 (1 = Monday), from, to}]}; cooldown_secs 0..86400; channel_ids 1..8. Errors: 400 bad_name, bad_request, bad_match, bad_schedule, bad_cooldown, bad_channel_ids, unknown_channel, unknown_camera, unknown_tag, unknown_org, bad_org, unknown_field; 401 unauthorized; 403 forbidden, cross_org; 409 already_exists; 503 db_unavailable, db_busy.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        channel_ids?: unknown;
+                        cooldown_secs?: unknown;
+                        enabled?: unknown;
+                        match?: unknown;
+                        name?: unknown;
+                        org_id?: string | null;
+                        schedule?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel_ids: string[];
+                            cooldown_secs: number;
+                            created_at: string;
+                            enabled: boolean;
+                            id: string;
+                            match: {
+                                camera_ids: string[];
+                                categories: string[];
+                                detectors: string[];
+                                open_only: boolean;
+                                severity_min: number;
+                                tag_ids: string[];
+                            };
+                            name: string;
+                            org_id: string;
+                            revision: number;
+                            schedule: {
+                                timezone: string;
+                                windows: {
+                                    days: number[];
+                                    from: string;
+                                    to: string;
+                                }[];
+                            } | null;
+                            suppressed_count: number;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description bad_name, bad_request, bad_match, bad_schedule, bad_cooldown, bad_channel_ids, unknown_channel, unknown_camera, unknown_tag, unknown_org, bad_org, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_name" | "bad_request" | "bad_match" | "bad_schedule" | "bad_cooldown" | "bad_channel_ids" | "unknown_channel" | "unknown_camera" | "unknown_tag" | "unknown_org" | "bad_org" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden, cross_org */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden" | "cross_org";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "already_exists";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One rule
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel_ids: string[];
+                            cooldown_secs: number;
+                            created_at: string;
+                            enabled: boolean;
+                            id: string;
+                            match: {
+                                camera_ids: string[];
+                                categories: string[];
+                                detectors: string[];
+                                open_only: boolean;
+                                severity_min: number;
+                                tag_ids: string[];
+                            };
+                            name: string;
+                            org_id: string;
+                            revision: number;
+                            schedule: {
+                                timezone: string;
+                                windows: {
+                                    days: number[];
+                                    from: string;
+                                    to: string;
+                                }[];
+                            } | null;
+                            suppressed_count: number;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a rule (its deliveries not yet sent go with it)
+         * @description Errors: 401 unauthorized; 403 forbidden; 404 not_found; 503 db_unavailable, db_busy.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a rule (the revision it was read at; 409 stale_revision when another change came first)
+         * @description Errors: 400 bad_name, bad_request, bad_match, bad_schedule, bad_cooldown, bad_channel_ids, unknown_channel, unknown_camera, unknown_tag, unknown_field; 401 unauthorized; 403 forbidden; 404 not_found; 409 stale_revision, already_exists; 503 db_unavailable, db_busy.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description uuid */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        channel_ids?: unknown;
+                        cooldown_secs?: unknown;
+                        enabled?: unknown;
+                        match?: unknown;
+                        name?: unknown;
+                        revision: number;
+                        schedule?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel_ids: string[];
+                            cooldown_secs: number;
+                            created_at: string;
+                            enabled: boolean;
+                            id: string;
+                            match: {
+                                camera_ids: string[];
+                                categories: string[];
+                                detectors: string[];
+                                open_only: boolean;
+                                severity_min: number;
+                                tag_ids: string[];
+                            };
+                            name: string;
+                            org_id: string;
+                            revision: number;
+                            schedule: {
+                                timezone: string;
+                                windows: {
+                                    days: number[];
+                                    from: string;
+                                    to: string;
+                                }[];
+                            } | null;
+                            suppressed_count: number;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description bad_name, bad_request, bad_match, bad_schedule, bad_cooldown, bad_channel_ids, unknown_channel, unknown_camera, unknown_tag, unknown_field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_name" | "bad_request" | "bad_match" | "bad_schedule" | "bad_cooldown" | "bad_channel_ids" | "unknown_channel" | "unknown_camera" | "unknown_tag" | "unknown_field";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description stale_revision, already_exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "stale_revision" | "already_exists";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/orgs": {
         parameters: {
             query?: never;
@@ -11896,6 +13604,8 @@ export interface paths {
                             evidence_storage: unknown;
                             logging: unknown;
                             network: unknown;
+                            /** @description [notifications]: effective and saved {channel_rate, smtp: {host, port, tls, user, from, tls_ca, password_configured} or null}, pending_restart */
+                            notifications?: unknown;
                             source?: unknown;
                         };
                     };
@@ -12019,6 +13729,18 @@ export interface paths {
                                 [key: string]: unknown;
                             }) | unknown;
                         } | null;
+                        notifications?: {
+                            channel_rate?: unknown;
+                            smtp?: {
+                                from?: unknown;
+                                host?: unknown;
+                                password?: unknown;
+                                port?: unknown;
+                                tls?: unknown;
+                                tls_ca?: unknown;
+                                user?: unknown;
+                            } | null;
+                        } | null;
                     };
                 };
             };
@@ -12034,6 +13756,8 @@ export interface paths {
                             evidence_storage: unknown;
                             logging: unknown;
                             network: unknown;
+                            /** @description [notifications]: effective and saved {channel_rate, smtp: {host, port, tls, user, from, tls_ca, password_configured} or null}, pending_restart */
+                            notifications?: unknown;
                             source?: unknown;
                         };
                     };
