@@ -310,4 +310,22 @@ export const PLANE_BENCHES: Bench[] = [
       ];
     },
   },
+  {
+    name: 'export-verify',
+    file: 'plane/export-verify.js',
+    env: { HOURS: '1', RUNS: '3' },
+    figures(out) {
+      const j = lastJson(out);
+      return [
+        {
+          bench: 'export-verify',
+          figure: `verify-export of a one-hour export (${j.mp4_mb} MB), median; target ${j.target_ms} ms`,
+          value: j.verify_ms.median,
+          unit: 'ms',
+          baseline: { name: 'sha256 of the bare MP4', value: j.baseline_sha256_ms, unit: 'ms' },
+          ratio: 'times',
+        },
+      ];
+    },
+  },
 ];
