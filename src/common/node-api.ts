@@ -164,3 +164,13 @@ export const NodeProbeReply = Type.Object({
   error: Nullable(Type.String({ description: 'when not ok: why, in words for an operator' })),
 });
 export type NodeProbeReply = Static<typeof NodeProbeReply>;
+
+/** `POST /api/v1/probe/snapshot` (issue 22, "a snapshot before saving"): one frame of the source, or why not. */
+export const NodeSnapshotReply = Type.Object({
+  ok: Type.Boolean({ description: 'the node read a picture from the source' }),
+  image: Nullable(
+    Type.String({ description: 'the picture: a JPEG at most 640 pixels wide, base64', maxLength: 8 << 20 }),
+  ),
+  error: Nullable(Type.String({ description: 'when not ok: why, in words for an operator' })),
+});
+export type NodeSnapshotReply = Static<typeof NodeSnapshotReply>;

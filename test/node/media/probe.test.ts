@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import sharp from 'sharp';
 import { buildNodeApp, type NodeApp } from '../../../src/node/app.js';
 import { parseConfig } from '../../../src/node/config/validate.js';
 import { SourceProbe } from '../../../src/node/media/probe/probe.service.js';
@@ -197,6 +198,46 @@ describe('POST /api/v1/probe', () => {
       audio: null,
       error: null,
     });
+  });
+});
+
+describe('POST /api/v1/probe/snapshot (issue 22: a snapshot before saving)', () => {
+  const snap = (url: string, token = WRITE) => call(base, 'POST', '/api/v1/probe/snapshot', { token, body: { url } });
+  const picture = async (r: { json: unknown }) => {
+    const body = r.json as { ok: boolean; image: string; error: null };
+    expect(body.ok).toBe(true);
+    return sharp(Buffer.from(body.image, 'base64')).metadata();
+  };
+
+  it('one frame of a real source as a JPEG; a large picture at most 640 pixels wide', async () => {
+    const cam = await picture(await snap(`http://viewer:${SECRET}@127.0.0.1:${port}/private.ts`));
+    expect([cam.format, cam.width, cam.height]).toEqual(['jpeg', 320, 180]);
+    const big = await picture(await snap('testsrc://t?size=1280x720&rate=10'));
+    expect([big.format, big.width, big.height]).toEqual(['jpeg', 640, 360]);
+    expect(logs.text).not.toContain(SECRET);
+  });
+
+  it("a source that gives no picture says why as the probe does; the URL's password stays out", async () => {
+    const none = { ok: false, image: null };
+    expect((await snap(`http://127.0.0.1:${port}/nothing.ts`)).json).toEqual({
+      ...none,
+      error: 'the source has nothing at this path (404 Not Found)',
+    });
+    expect((await snap(`http://127.0.0.1:${port}/audio.ts`)).json).toEqual({
+      ...none,
+      error: 'the source has no video, only audio',
+    });
+    const wrong = await snap(`http://viewer:${SECRET}-no@127.0.0.1:${port}/private.ts`);
+    expect(wrong.json).toEqual({ ...none, error: 'the source refused the login: check the user name and password' });
+    expect(wrong.text).not.toContain(SECRET);
+    expect((await snap('ftp://127.0.0.1/x')).json).toEqual({
+      ...none,
+      error: 'the source URL must be an rtsp://, rtmp://, http(s)://, file:// or testsrc:// URL',
+    });
+  });
+
+  it('is a write-tier route as the probe', async () => {
+    expect((await snap(`http://127.0.0.1:${port}/cam.ts`, READ)).status).toBe(403);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NodeProbeReply } from '../../../common/node-api.js';
+import { NodeProbeReply, NodeSnapshotReply } from '../../../common/node-api.js';
 import type { NodeFastify } from '../../typed.js';
 import type { SourceProbe } from './probe.service.js';
 
@@ -17,5 +17,11 @@ const ProbeBody = Type.Object(
 export function probeRoutes(app: NodeFastify, deps: { probe: SourceProbe }): void {
   app.post('/api/v1/probe', { schema: { body: ProbeBody, response: { 200: NodeProbeReply } } }, async (req) =>
     deps.probe.probe(req.body.url),
+  );
+  // One frame of the source before it is saved (issue 22): the probe's rules, a JPEG out.
+  app.post(
+    '/api/v1/probe/snapshot',
+    { schema: { body: ProbeBody, response: { 200: NodeSnapshotReply } } },
+    async (req) => deps.probe.snapshot(req.body.url),
   );
 }

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { NodeProbeReply } from '../../../common/node-api.js';
+import type { NodeProbeReply, NodeSnapshotReply } from '../../../common/node-api.js';
 import { maskUrlCredentials, maskUrlPassword } from '../../../common/redact.js';
 import { inputProblem } from '../../config/validate.js';
 import { spawnMedia } from '../ffmpeg.js';
-import { inputKind, probeInputArgs, testsrcOptions, withHttpProxy } from '../ingest/input.js';
+import { inputKind, planInput, probeInputArgs, testsrcOptions, withHttpProxy } from '../ingest/input.js';
 import { gatedEnv, SourceGate } from '../ingest/source-gate.js';
 import { failureWords, ProbeReader, unreachableWords, type ProbeFindings } from './probe.read.js';
 
@@ -29,7 +29,30 @@ interface Run {
   tail: string[];
   timedOut: boolean;
   startFailed: boolean;
+  /** what ffmpeg wrote to its standard output (the snapshot's JPEG), when it was given an output */
+  image: Buffer | null;
 }
+
+/** A snapshot's picture: one frame, at most 640 pixels wide, as a JPEG on standard output. */
+const SNAPSHOT_OUTPUT = [
+  '-map',
+  '0:v:0',
+  '-frames:v',
+  '1',
+  '-vf',
+  "scale='min(640,iw)':-2",
+  '-f',
+  'image2pipe',
+  '-c:v',
+  'mjpeg',
+  '-q:v',
+  '5',
+  'pipe:1',
+];
+/** A JPEG of a 640-pixel frame is far below this; more is not a picture of ours. */
+const MAX_IMAGE_BYTES = 4 << 20;
+
+type SnapshotReply = NodeSnapshotReply;
 
 const failed = (error: string): NodeProbeReply => ({ ok: false, video: null, audio: null, error });
 
@@ -64,16 +87,42 @@ export class SourceProbe {
       return this.answer(url, failed('the node is testing other sources right now: try again in a few seconds'));
     this.running++;
     try {
-      return this.answer(url, ...(await this.open(url)));
+      const [reply, detail] = await this.open(url);
+      return this.answer(url, reply, detail);
     } finally {
       this.running--;
     }
   }
 
-  private async open(url: string): Promise<[NodeProbeReply, string?]> {
+  /**
+   * "Snapshot" before a camera is saved (issue 22): the source opened as a probe opens it (the
+   * same checks, gate and bound), one frame written as a JPEG at most 640 pixels wide.
+   */
+  async snapshot(url: string): Promise<SnapshotReply> {
+    const problem = inputProblem(url);
+    const refused = (error: string): SnapshotReply => ({ ok: false, image: null, error });
+    if (problem !== null) return refused(`the source URL ${problem}`);
+    if (this.running >= this.maxRunning)
+      return refused('the node is testing other sources right now: try again in a few seconds');
+    this.running++;
+    try {
+      const [reply, detail, image] = await this.open(url, SNAPSHOT_OUTPUT);
+      const picture = image && image.length > 3 && image[0] === 0xff && image[1] === 0xd8 ? image : null;
+      const out: SnapshotReply = picture
+        ? { ok: true, image: picture.toString('base64'), error: null }
+        : refused(reply.ok ? 'the source sent no picture the node could decode' : reply.error!);
+      this.answer(url, out.ok ? reply : { ...reply, ok: false, error: out.error }, detail);
+      return out;
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async open(url: string, output: string[] = []): Promise<[NodeProbeReply, string?, Buffer?]> {
     let args: string[];
     try {
-      args = probeInputArgs(url);
+      // The node's own picture is made as its stream makes it (a snapshot of it; a probe never gets here).
+      args = inputKind(url) === 'testsrc' ? planInput(url).args.filter((a) => a !== '-re') : probeInputArgs(url);
     } catch {
       return [failed('the source URL is not a file path of the node')];
     }
@@ -89,8 +138,9 @@ export class SourceProbe {
     try {
       const proxy = gate ? await gate.open().catch(() => null) : null;
       if (gate && !proxy) return [failed('the node could not open its source gate')];
-      const run = await this.run(proxy ? withHttpProxy(args, proxy) : args, proxy !== null);
-      return this.verdict(run, gateRefused, gate?.upstreamError ?? null);
+      const run = await this.run(proxy ? withHttpProxy(args, proxy) : args, proxy !== null, output);
+      const [reply, detail] = this.verdict(run, gateRefused, gate?.upstreamError ?? null);
+      return [reply, detail, run.image ?? undefined];
     } finally {
       await gate?.close();
     }
@@ -113,8 +163,8 @@ export class SourceProbe {
   }
 
   /** One ffmpeg over the input side `input`, bounded; its stderr read as it comes. */
-  private run(input: string[], gated: boolean): Promise<Run> {
-    const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', ...input];
+  private run(input: string[], gated: boolean, output: string[]): Promise<Run> {
+    const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', ...input, ...output];
     return new Promise((resolve) => {
       const reader = new ProbeReader();
       const tail: string[] = [];
@@ -130,7 +180,7 @@ export class SourceProbe {
         if (tail.length > TAIL_LINES) tail.shift();
       };
       const child = spawnMedia(this.o.ffmpeg, args, {
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: ['ignore', output.length ? 'pipe' : 'ignore', 'pipe'],
         ...(gated ? { env: gatedEnv(process.env) } : {}),
       });
       const timer = setTimeout(() => {
@@ -142,8 +192,21 @@ export class SourceProbe {
         settled = true;
         clearTimeout(timer);
         if (buf) take(buf);
-        resolve({ found: reader.found, tail, timedOut, startFailed });
+        resolve({
+          found: reader.found,
+          tail,
+          timedOut,
+          startFailed,
+          image: chunks.length ? Buffer.concat(chunks) : null,
+        });
       };
+      const chunks: Buffer[] = [];
+      let imageBytes = 0;
+      child.stdout?.on('data', (chunk: Buffer) => {
+        imageBytes += chunk.length;
+        if (imageBytes <= MAX_IMAGE_BYTES) chunks.push(chunk);
+        else child.kill('SIGKILL');
+      });
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
         buf += chunk;
         let i;
