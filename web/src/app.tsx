@@ -8,6 +8,7 @@ import { currentPlace, Link, navigate, useLocation } from './router.js';
 import { LoginPage } from './pages/login.js';
 import { MeContext, useMe } from './api/me.js';
 import { ErrorBoundary } from './components/error-boundary.js';
+import { CriticalToasts } from './components/critical-alerts.js';
 import { navigationFor, PAGES, type PageEntry } from './page-table.js';
 
 /**
@@ -134,6 +135,8 @@ function Shell() {
           </ErrorBoundary>
         </MeContext.Provider>
       </main>
+      {/* The live alert for critical events (issue 24): off unless this browser turned it on. */}
+      <CriticalToasts />
     </div>
   );
 }

@@ -1,0 +1,95 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { followNewEvents } from '../api/notifications.js';
+import {
+  ALERT_SETTINGS_CHANGED,
+  isCriticalArrival,
+  readAlertSettings,
+  toastOf,
+  withToast,
+  writeAlertSettings,
+  type AlertSettings,
+  type Toast,
+} from '../lib/critical-alerts.js';
+
+/** A short two-tone beep through Web Audio (no sound file to load); silent where the browser has none or refuses. */
+function beep(): void {
+  try {
+    const Ctx = (window as { AudioContext?: typeof AudioContext }).AudioContext;
+    if (!Ctx) return;
+    const ctx = new Ctx();
+    const gain = ctx.createGain();
+    gain.gain.value = 0.08;
+    gain.connect(ctx.destination);
+    [880, 660].forEach((hz, i) => {
+      const o = ctx.createOscillator();
+      o.frequency.value = hz;
+      o.connect(gain);
+      o.start(ctx.currentTime + i * 0.18);
+      o.stop(ctx.currentTime + i * 0.18 + 0.15);
+    });
+    setTimeout(() => void ctx.close().catch(() => undefined), 1000);
+  } catch {
+    /* a browser that refuses audio without a gesture: the toast says it */
+  }
+}
+
+/**
+ * The browser's alert setting (lib/critical-alerts.ts), the same in every component that reads
+ * it: a change here is announced to this window, a change in another tab arrives as `storage`.
+ */
+export function useAlertSettings() {
+  const [settings, setState] = useState<AlertSettings>(() => readAlertSettings(localStorage));
+  useEffect(() => {
+    const read = () => setState(readAlertSettings(localStorage));
+    window.addEventListener(ALERT_SETTINGS_CHANGED, read);
+    window.addEventListener('storage', read);
+    return () => {
+      window.removeEventListener(ALERT_SETTINGS_CHANGED, read);
+      window.removeEventListener('storage', read);
+    };
+  }, []);
+  const setSettings = useCallback((s: AlertSettings) => {
+    writeAlertSettings(localStorage, s);
+    window.dispatchEvent(new Event(ALERT_SETTINGS_CHANGED));
+  }, []);
+  return { settings, setSettings };
+}
+
+/**
+ * The live alert for critical events: while the setting is on, the live event stream followed
+ * (again after an end or a failure, waiting up to 10 s), each new critical event a toast, with a
+ * beep when the sound is on.
+ */
+export function useCriticalToasts() {
+  const { settings } = useAlertSettings();
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const sound = useRef(settings.sound);
+  sound.current = settings.sound;
+
+  useEffect(() => {
+    if (!settings.enabled) {
+      setToasts([]);
+      return;
+    }
+    const stop = new AbortController();
+    (async () => {
+      for (let attempt = 0; !stop.signal.aborted; attempt++) {
+        try {
+          await followNewEvents((f) => {
+            if (!isCriticalArrival(f)) return;
+            setToasts((list) => withToast(list, toastOf(f)));
+            if (sound.current) beep();
+          }, stop.signal);
+          attempt = 0;
+        } catch {
+          if (stop.signal.aborted) return;
+        }
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** attempt)));
+      }
+    })();
+    return () => stop.abort();
+  }, [settings.enabled]);
+
+  const dismiss = useCallback((eventId: string) => setToasts((l) => l.filter((t) => t.eventId !== eventId)), []);
+  return { toasts, dismiss };
+}
