@@ -39,7 +39,7 @@ export function WallBar(props: {
           ))}
         </select>
       </label>
-      {capped && <small className="meta">{`${props.side}×${props.side} on this screen`}</small>}
+      {capped && <small className="meta">{`${props.side}×${props.side} here`}</small>}
       <label>
         View
         <select

@@ -5,6 +5,19 @@ import { Link } from '../../router.js';
 import { Player } from '../player.js';
 import { WallClock } from './wall-clock.js';
 
+// Drawn rather than typed: a font without the glyph (⛶) would show an empty box.
+const ICONS = {
+  maximise: 'M4 10V4h6M20 14v6h-6M4 4l6 6M20 20l-6-6',
+  restore: 'M10 4v6H4M14 20v-6h6M10 10 4 4M14 14l6 6',
+  fullscreen: 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5',
+  leave: 'M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5',
+};
+const Icon = (props: { d: string }) => (
+  <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+    <path d={props.d} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+  </svg>
+);
+
 /** The camera has a sub stream, the lighter one a tile among others plays. */
 export const hasSub = (c: Camera): boolean => c.profiles.some((p) => p.kind === 'SUB');
 
@@ -62,7 +75,7 @@ export function WallTile(props: {
           title={props.maximised ? 'Back to wall (Escape)' : `Maximise ${c.name}`}
           onClick={() => props.onMaximise(props.maximised ? null : c.id)}
         >
-          {props.maximised ? '⤡' : '⤢'}
+          <Icon d={props.maximised ? ICONS.restore : ICONS.maximise} />
         </button>
         <button
           type="button"
@@ -71,7 +84,7 @@ export function WallTile(props: {
           title={fullscreen ? 'Leave full screen (Escape)' : `Full screen ${c.name}`}
           onClick={() => toggleFullscreen(ref.current)}
         >
-          ⛶
+          <Icon d={fullscreen ? ICONS.leave : ICONS.fullscreen} />
         </button>
       </div>
       {c.status === 'unavailable' ? (
