@@ -8,14 +8,16 @@ import { FakeHttpServer } from '../fake-http.js';
  * A node as an export sees it: `GET /{stream}/export-{from}-{secs}.mp4?token=` answers `file`
  * when the viewer token is the plane's for that stream (hs256 with `secret`), else the node's
  * 403; `refuse` makes it answer a refusal instead (404 no_recording, 400 invalid_range, 500
- * export_failed), `cut` sends half the file and breaks the connection. The plane's stream writes
+ * export_failed), `cut` sends half the file and breaks the connection, `gate` holds the second half. The plane's stream writes
  * (PUT/DELETE /api/v1/streams/...) are taken and ignored.
  */
 export class ExportNode extends FakeHttpServer {
   file = '';
   refuse: { status: number; error: string } | null = null;
   cut = false;
-  exports: Array<{ stream: string; from: number; secs: number; claims: Record<string, unknown> }> = [];
+  /** when set, the node sends the file's first half, then waits for it before the rest */
+  gate: Promise<void> | null = null;
+  exports: Array<{ stream: string; from: number; secs: number; claims: Record<string, unknown>; token: string }> = [];
 
   private constructor(readonly secret: string) {
     super();
@@ -48,7 +50,13 @@ export class ExportNode extends FakeHttpServer {
     } catch {
       return this.json(res, 403, { error: 'forbidden', reason: 'viewer_token_invalid' });
     }
-    this.exports.push({ stream, from: Number(m[2]), secs: Number(m[3]), claims });
+    this.exports.push({
+      stream,
+      from: Number(m[2]),
+      secs: Number(m[3]),
+      claims,
+      token: url.searchParams.get('token')!,
+    });
     if (this.refuse) return this.json(res, this.refuse.status, { error: this.refuse.error });
     const size = (await stat(this.file)).size;
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(size) });
@@ -56,6 +64,14 @@ export class ExportNode extends FakeHttpServer {
       const half = createReadStream(this.file, { end: Math.floor(size / 2) });
       half.on('end', () => setTimeout(() => res.socket?.destroy(), 50));
       half.pipe(res, { end: false });
+      return;
+    }
+    if (this.gate) {
+      const half = Math.floor(size / 2);
+      const gate = this.gate;
+      const first = createReadStream(this.file, { end: half - 1 });
+      first.pipe(res, { end: false });
+      first.on('end', () => void gate.then(() => createReadStream(this.file, { start: half }).pipe(res)));
       return;
     }
     createReadStream(this.file).pipe(res);

@@ -10,6 +10,7 @@ import type { Client } from '../client.js';
 import { ExportNode } from './export-node.js';
 import { makeMp4 } from './mp4.js';
 import { planeZone, wallClock } from '../../../src/plane/exports/export-name.js';
+import { ViewerAccess } from '../../../src/node/media/viewer/viewer.service.js';
 
 const SECRET = `viewer-secret-${CANARY}-0123456789`;
 const FROM = '2026-03-08T07:30:00Z'; // 03:30 in New York, half an hour after the clocks went forward
@@ -94,6 +95,12 @@ describe('GET /api/v1/cameras/{id}/export', () => {
     const asked = node.exports.at(-1)!;
     expect(asked).toMatchObject({ stream: `${cam.id}_main`, from: FROM_SECS, secs: 90 });
     expect(asked.claims).toMatchObject({ typ: 'viewer', sub: x.a.adminId, camera_id: cam.id, protocols: ['hls'] });
+    // The node's own viewer admission takes it for an export of that stream, and for no other stream.
+    const access = new ViewerAccess({ now: () => Date.now() }, null as never, null as never);
+    const backend = { kind: 'hs256', secret: SECRET } as const;
+    const use = { stream: `${cam.id}_main`, kind: 'export', address: '127.0.0.1', token: asked.token } as const;
+    await expect(access.admit(backend, use)).resolves.toMatchObject({ camera_id: cam.id, sub: x.a.adminId });
+    await expect(access.admit(backend, { ...use, stream: `${cam.id}_sub` })).rejects.toMatchObject({ status: 403 });
     const a = await lastAudit(x.root, 'media.export', cam.id);
     expect(a).toMatchObject({ org_id: x.a.orgId, object_type: 'camera', object_name: cam.name, actor_id: x.a.adminId });
     const one = await x.root.get(`/api/v1/audit/${a.id}?occurred_at=${encodeURIComponent(a.occurred_at)}`);
@@ -210,6 +217,37 @@ describe('GET /api/v1/cameras/{id}/export', () => {
       node.refuse = null;
     }
     expect(await lastAudit(x.root, 'media.export', onlyMain.id)).toEqual(before);
+  });
+
+  it("passes the node's bytes on as they come: the client has the first half before the node sends the rest", async () => {
+    const address = await t.plane.app.listen({ port: 0, host: '127.0.0.1' });
+    let open!: () => void;
+    node.gate = new Promise<void>((r) => (open = r));
+    try {
+      const r = await fetch(`${address}${ok()}`, { headers: { authorization: `Bearer ${x.a.admin.token}` } });
+      expect(r.status).toBe(200);
+      const reader = r.body!.getReader();
+      const got: Buffer[] = [];
+      let size = 0;
+      // A plane that buffered the file would send nothing until the node's last byte: this read would never end.
+      while (size < Math.floor(mp4.length / 2)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        got.push(Buffer.from(value));
+        size += value.length;
+      }
+      expect(size).toBe(Math.floor(mp4.length / 2));
+      open();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        got.push(Buffer.from(value));
+      }
+      expect(Buffer.compare(Buffer.concat(got), mp4)).toBe(0);
+    } finally {
+      open();
+      node.gate = null;
+    }
   });
 
   it('a body cut short is 502 export_failed for a zip, and its spooled file is removed', async () => {
