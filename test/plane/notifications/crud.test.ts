@@ -232,6 +232,8 @@ describe('notification rules and channels', () => {
 
   it('retry requeues only a dead delivery; test answers its delivery', async () => {
     // Nothing listens on port 9: the test message fails and is dead at once (docs/notifications.md).
+    // The worker stays still, so the requeued delivery is seen pending.
+    t.plane.services.notifications.stop();
     const ch = (await hook(x.a.admin)).body.id;
     const sent = await x.a.admin.post(`/api/v1/notification-channels/${ch}/test`);
     expect(sent.status, sent.text).toBe(200);
