@@ -4,7 +4,7 @@ import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } 
 import type { CamerasService } from './cameras.service.js';
 import type { ViewingService } from './viewing.service.js';
 import type { CameraProbe } from './probe.service.js';
-import { NodeProbeReply } from '../../common/node-api.js';
+import { NodeProbeReply, NodeSnapshotReply } from '../../common/node-api.js';
 import {
   CameraCreateBody,
   CameraFieldCodes,
@@ -103,6 +103,31 @@ export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasServic
       config: { validationCode: validationCodes(ProbeFieldCodes) },
     },
     async (req) => deps.probe.probe(req.body),
+  );
+
+  app.post(
+    '/api/v1/cameras/probe/snapshot',
+    {
+      schema: {
+        errors: [
+          'unknown_node',
+          'bad_source_url',
+          'nodeUnreachable',
+          'nodeAuthFailed',
+          'nodeBadReply',
+          'urlBuildFailed',
+        ],
+        tags,
+        summary:
+          "A snapshot of a source before it is saved: one frame (a base64 JPEG at most 640 pixels wide) the node reads under the probe's rules and 10 s, or why not in words (ok false)",
+        security: sec,
+        body: ProbeBody,
+        response: { 200: NodeSnapshotReply },
+      },
+      preValidation: strictBody(ProbeBody, ProbeFieldCodes),
+      config: { validationCode: validationCodes(ProbeFieldCodes) },
+    },
+    async (req) => deps.probe.snapshot(req.body),
   );
 
   app.post(

@@ -1,6 +1,6 @@
-import type { NodeProbeReply } from '../../common/node-api.js';
+import type { NodeProbeReply, NodeSnapshotReply } from '../../common/node-api.js';
 import { errors } from '../errors.js';
-import type { NodeClient } from '../nodes/node-client.js';
+import type { NodeClient, NodeEndpoint } from '../nodes/node-client.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import { asRouteError } from '../node-ops/route-error.js';
 import { checkSourceUrl } from './cameras.service.js';
@@ -23,13 +23,22 @@ export class CameraProbe {
     private readonly timeoutMs = PROBE_CALL_MS,
   ) {}
 
-  async probe(body: ProbeRequest): Promise<NodeProbeReply> {
+  probe(body: ProbeRequest): Promise<NodeProbeReply> {
+    return this.ask(body, (node, url) => node.probe(url, { timeoutMs: this.timeoutMs }));
+  }
+
+  /** "Snapshot" (issue 22): one frame of the source as the node reads it, under the probe's rules and bound. */
+  snapshot(body: ProbeRequest): Promise<NodeSnapshotReply> {
+    return this.ask(body, (node, url) => node.snapshot(url, { timeoutMs: this.timeoutMs }));
+  }
+
+  private async ask<T>(body: ProbeRequest, call: (node: NodeEndpoint, url: string) => Promise<T>): Promise<T> {
     const url = checkSourceUrl(body.url, this.nodes.allowPrivateTargets);
     // Nodes belong to the fleet, not to an organisation: any node a camera may be placed on (as camera create).
     const node = await this.nodes.callTarget(body.node_id);
     if (!node) throw errors.badRequest('unknown_node');
     try {
-      return await this.client.at(node).probe(url, { timeoutMs: this.timeoutMs });
+      return await call(this.client.at(node), url);
     } catch (err) {
       throw asRouteError(err);
     }

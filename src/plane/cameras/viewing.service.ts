@@ -55,7 +55,7 @@ export class ViewingService {
     const token = await new SignJWT({
       typ: 'viewer',
       stream,
-      protocols: ['hls'],
+      protocols: intent === 'live' ? ['hls', 'ws'] : ['hls'],
       subject_kind: 'user',
       subject_name: p.name,
       camera_id: camera.id,

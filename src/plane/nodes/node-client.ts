@@ -6,6 +6,7 @@ import {
   NodeHistoryReply,
   NodeLogPage,
   NodeProbeReply,
+  NodeSnapshotReply,
   NodeRollbackReply,
   NodeSessionsReply,
   type NodeHistoryEntry,
@@ -63,6 +64,7 @@ const Change = Compile(NodeChangeReply);
 const Rollback = Compile(RollbackRead);
 const Sessions = Compile(NodeSessionsReply);
 const Probe = Compile(NodeProbeReply);
+const Snapshot = Compile(NodeSnapshotReply);
 
 /**
  * How a call failed; the reason words are fixed. `timeout`, `refused`: no reply (no connection,
@@ -341,5 +343,15 @@ export class NodeEndpoint {
   probe(url: string, o?: CallOptions): Promise<NodeProbeReply> {
     const read = checked(Probe);
     return this.client.call(this.target, { method: 'POST', path: '/api/v1/probe', body: { url }, ok: [200], read }, o);
+  }
+
+  /** `POST /api/v1/probe/snapshot` (200): one frame of `url` as a base64 JPEG, or why not; the probe's bound. */
+  snapshot(url: string, o?: CallOptions): Promise<NodeSnapshotReply> {
+    const read = checked(Snapshot);
+    return this.client.call(
+      this.target,
+      { method: 'POST', path: '/api/v1/probe/snapshot', body: { url }, ok: [200], read },
+      o,
+    );
   }
 }

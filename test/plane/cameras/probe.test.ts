@@ -5,6 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
+import sharp from 'sharp';
 import { startPlane, type TestPlane } from '../harness.js';
 import { tenants, unique, randomId, type Tenants } from '../inventory.helpers.js';
 import { login } from '../client.js';
@@ -230,5 +231,30 @@ describe('end to end, with a real node and a real source', () => {
       audio: null,
       error: 'nothing answers at this address and port (connection refused)',
     });
+  });
+
+  it('a snapshot before saving (issue 22): one frame as a JPEG, or the words why not; an operator is refused', async () => {
+    const r = await x.a.admin.post('/api/v1/cameras/probe/snapshot', { node_id: realId, url: sourceUrl });
+    expect(r.status, r.text).toBe(200);
+    expect([r.body.ok, r.body.error]).toEqual([true, null]);
+    const meta = await sharp(Buffer.from(r.body.image, 'base64')).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 240]);
+    const closed = await x.a.admin.post('/api/v1/cameras/probe/snapshot', {
+      node_id: realId,
+      url: `http://127.0.0.1:${await freePort()}/cam.ts`,
+    });
+    expect(closed.body).toEqual({
+      ok: false,
+      image: null,
+      error: 'nothing answers at this address and port (connection refused)',
+    });
+    expect(
+      (await x.a.operator.post('/api/v1/cameras/probe/snapshot', { node_id: realId, url: sourceUrl })).status,
+    ).toBe(403);
+    const metadata = await x.a.admin.post('/api/v1/cameras/probe/snapshot', {
+      node_id: realId,
+      url: 'http://169.254.169.254/x',
+    });
+    expect([metadata.status, metadata.body]).toEqual([400, { error: 'bad_source_url' }]);
   });
 });

@@ -228,10 +228,43 @@ describe('cameras page: add, test, delete', () => {
 
     answerWith = () => refused(502, 'node_unreachable');
     fireEvent.click(test);
-    const status = screen.getByRole('status');
+    const status = screen.getByRole('status', { name: 'Source test' });
     await waitFor(() => expect(status.textContent).toMatch(/node/i));
     expect(status.textContent).not.toContain('node_unreachable');
     expect(status.textContent).not.toContain('640');
+  });
+
+  it('"Snapshot" shows one picture of the typed source, or why not in words; a hidden password is not sent', async () => {
+    const asked: unknown[] = [];
+    // A 1x1 JPEG is enough: the page shows what the node read, it does not decode it.
+    const jpeg =
+      '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////2wBDAf//////////////////////////////////////////////////////////////////////////////////////wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAP/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKAA/9k=';
+    let answerWith: () => Response = () => ok({ ok: true, image: jpeg, error: null });
+    openConsole(
+      '/admin/cameras',
+      'admin',
+      cameras(camera()),
+      noTags,
+      http.post('/api/v1/cameras/probe/snapshot', async ({ request }) => {
+        asked.push(await request.json());
+        return answerWith();
+      }),
+    );
+    fireEvent.click(await (await page()).findByRole('button', { name: 'Add camera' }));
+    const snap = screen.getByRole('button', { name: 'Snapshot' });
+    type('Main source', 'rtsp://10.0.0.9/main');
+    fireEvent.click(snap);
+    const img = (await screen.findByRole('img', { name: 'Snapshot of the main source' })) as HTMLImageElement;
+    expect(img.src).toBe(`data:image/jpeg;base64,${jpeg}`);
+    expect(asked).toEqual([{ node_id: NODE, url: 'rtsp://10.0.0.9/main' }]);
+
+    answerWith = () => ok({ ok: false, image: null, error: 'the source sent no video within 10 s' });
+    fireEvent.click(snap);
+    expect(await screen.findByText('No picture: the source sent no video within 10 s.')).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Snapshot of the main source' })).toBeNull();
+
+    type('Main source', 'rtsp://admin:***@10.0.0.9/main');
+    expect((snap as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('edit sends the changed camera; a retention kept in hours stays unless the days are changed', async () => {
@@ -254,7 +287,7 @@ describe('cameras page: add, test, delete', () => {
     expect(field('Retention days').placeholder).toBe('12h');
     // No handler for the probe: a masked password is not sent to be tried.
     fireEvent.click(screen.getByRole('button', { name: 'Test source' }));
-    expect(screen.getByRole('status').textContent).toBe(
+    expect(screen.getByRole('status', { name: 'Source test' }).textContent).toBe(
       "The source's password is hidden (***): type it again to test the source.",
     );
     type('Name', 'Gate south');

@@ -40,6 +40,11 @@ export type ProbeResult = Reply<'/api/v1/cameras/probe', 'post'>;
 /** "Test source" before saving (administrators): the node opens the source once, for at most 10 s. */
 export const probeSource = (request: ProbeRequest) => ok(client.POST('/api/v1/cameras/probe', { body: request }));
 
+/** One frame of a source before it is saved, as the node reads it: a base64 JPEG, or why not in words. */
+export type SnapshotResult = Reply<'/api/v1/cameras/probe/snapshot', 'post'>;
+export const snapshotSource = (request: ProbeRequest) =>
+  ok(client.POST('/api/v1/cameras/probe/snapshot', { body: request }));
+
 /** A new camera (administrators): name, node, sources, tags, recording; `org_id` defaults to the caller's. */
 export type CameraCreate = Sent<'/api/v1/cameras', 'post'>;
 /** A change of a camera: only the fields sent; a source sent back masked (***) keeps the stored one. */

@@ -4313,6 +4313,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cameras/probe/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A snapshot of a source before it is saved: one frame (a base64 JPEG at most 640 pixels wide) the node reads under the probe's rules and 10 s, or why not in words (ok false)
+         * @description Errors: 400 unknown_node, bad_source_url, unknown_field, bad_request; 401 unauthorized; 403 forbidden; 500 url_build_failed; 502 node_unreachable, node_auth_failed, node_bad_reply; 503 db_unavailable, db_busy.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        node_id: string;
+                        /** @description the source to try: an rtsp, rtsps, rtmp, rtmps, http, https or testsrc URL */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string | null;
+                            image: string | null;
+                            /** @description the node read a picture from the source */
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description unknown_node, bad_source_url, unknown_field, bad_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unknown_node" | "bad_source_url" | "unknown_field" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "forbidden";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description url_build_failed */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "url_build_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description node_unreachable, node_auth_failed, node_bad_reply */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_unreachable" | "node_auth_failed" | "node_bad_reply";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cleanup-jobs/{id}": {
         parameters: {
             query?: never;

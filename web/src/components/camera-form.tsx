@@ -4,6 +4,7 @@ import { ApiFailure } from '../api/failure.js';
 import type { Camera, CameraChange, CameraCreate, ProbeResult } from '../api/cameras.js';
 import type { Tag } from '../api/users.js';
 import { useProbeSource } from '../hooks/use-cameras.js';
+import { SourceSnapshot } from './source-snapshot.js';
 import { Field } from './field.js';
 
 /** A node the form offers: its id and how it is called to the viewer (a superadmin knows names, an administrator only ids). */
@@ -230,6 +231,7 @@ export function CameraForm(props: {
         >
           Test source
         </button>
+        <SourceSnapshot node={node} url={main} />
         <button type="submit" disabled={props.busy}>
           {c ? 'Save changes' : 'Save camera'}
         </button>
@@ -238,10 +240,10 @@ export function CameraForm(props: {
         </button>
       </div>
       <p className="wide meta">
-        &quot;Test source&quot; has the node open the main source once and read its codec, size and frame rate (the
-        plane offers no snapshot before saving).
+        &quot;Test source&quot; has the node open the main source once and read its codec, size and frame rate;
+        &quot;Snapshot&quot; has it read one picture of it.
       </p>
-      <p className="wide probe" role="status" aria-live="polite">
+      <p className="wide probe" role="status" aria-live="polite" aria-label="Source test">
         {masked
           ? "The source's password is hidden (***): type it again to test the source."
           : probe.isPending

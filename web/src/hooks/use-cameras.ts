@@ -9,8 +9,8 @@ import {
   ingestFigures,
   play,
   probeSource,
+  snapshotSource,
   type CameraChange,
-  type PlayRequest,
 } from '../api/cameras.js';
 import { segmentsOf } from '../lib/recording.js';
 
@@ -29,15 +29,13 @@ export const useIngestFigures = (ids: string[]) =>
 
 export const useCamera = (id: string) => useQuery({ queryKey: cameraKeys.one(id), queryFn: () => camera(id) });
 
-/** A viewing session asked on demand (an MP4 export of a range). */
-export const usePlay = (id: string) => useMutation({ mutationFn: (request: PlayRequest) => play(id, request) });
-
 /**
  * "Test source": the node's answer about a source before a camera is saved with it. It changes
  * nothing, so nothing is invalidated; a source that cannot be read is a result (`ok` false, in
  * words), a refusal of the plane (bad_source_url, node_unreachable...) the mutation's error.
  */
 export const useProbeSource = () => useMutation({ mutationFn: probeSource });
+export const useSnapshotSource = () => useMutation({ mutationFn: snapshotSource });
 
 /** The administrators' changes of the inventory: the list (and the camera's own page) read again after each. */
 export function useCameraEdits() {
