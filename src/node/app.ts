@@ -47,6 +47,9 @@ import { segmentSecs, viewerIdleMs } from './media/tuning.js';
 import { sessionsRoutes } from './media/viewer/sessions.routes.js';
 import { SourceProbe } from './media/probe/probe.service.js';
 import { probeRoutes } from './media/probe/probe.routes.js';
+import { LiveFeeds } from './media/live-ws/live-feeds.js';
+import { LiveWs } from './media/live-ws/live-ws.service.js';
+import { liveWsRoutes, registerWebSocket } from './media/live-ws/live-ws.routes.js';
 import { ringOf } from '../common/log-sink.js';
 import { makeNodeLogger } from './logs/node-logger.js';
 import { logsRoutes } from './logs/logs.routes.js';
@@ -116,6 +119,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   // Media runs on the wall clock (ffmpeg stamps segments with it); the injected clock is for credentials.
   const sessions = new ViewerSessions(Date.now, idleMs);
   const dvr = new DvrService(log, Date.now);
+  // Live over WebSocket: each ingest run's fMP4 reaches the stream's broadcaster (document 4 section 14).
+  const liveFeeds = new LiveFeeds(log);
   const pipeline = new MediaPipeline({
     log,
     now: Date.now,
@@ -127,6 +132,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     segmentSecs: segmentSecs(env),
     viewers: (s) => sessions.count(s),
     parkAfterMs: idleMs,
+    onFmp4: (stream, out, run) => liveFeeds.source(stream, out, run),
   });
   const viewers = new ViewerAccess(clock, grants, sessionKeys);
   const previews = new Previews(ffmpeg.path);
@@ -172,6 +178,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     ffmpeg: ffmpeg.path,
     tmpDir,
   });
+  const liveWs = new LiveWs({ feeds: liveFeeds, pipeline, sessions, streams: registry });
   const streams = new StreamsService({ config, registry, pipeline, sessions, dvr });
   const report = new MetricsReport({
     build,
@@ -246,6 +253,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
     );
   });
 
+  await registerWebSocket(app);
   registerAccess(app, { addresses, access });
   authRoutes(app, { gate, throttle, metrics, log });
   grantsRoutes(app, { gate, config, grants, sessionKeys, metrics, log });
@@ -258,6 +266,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
   adminRoutes(app);
   mediaRoutes(app, { media, thumbnails: new Thumbnails({ ffmpeg: ffmpeg.path, store: (s) => dvr.store(s) }) });
   probeRoutes(app, { probe });
+  // Live over WebSocket (its own module: the upgrade passes the same access hook as index.m3u8).
+  liveWsRoutes(app, { live: liveWs });
   logsRoutes(app, { ring: logRing });
   licenseRoutes(app, { license, buildDate: build.build_date });
 
@@ -271,6 +281,8 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
       for (const l of rest) {
         // Fastify owns one server; further `http` lines share its routing (and so its gate).
         const server = createServer((req, res) => app.routing(req, res));
+        // WebSocket upgrades (live.ws) are taken by the one server the websocket plugin listens on.
+        server.on('upgrade', (req, socket, head) => app.server.emit('upgrade', req, socket, head));
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
           server.listen(l.port, l.host, () => resolve());
@@ -284,6 +296,7 @@ export async function buildNodeApp(opts: BuildNodeAppOptions): Promise<NodeApp> 
       const unclosed = await recordings.closeAll();
       if (unclosed > 0) log.warn({ unclosed }, 'recordings did not close within the stop grace');
       await pipeline.close();
+      liveFeeds.close();
       await Promise.all(
         extra.map(
           (s) =>

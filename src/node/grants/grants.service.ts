@@ -21,6 +21,8 @@ export const PROTOCOLS = [
   'rtsp',
   'rtmp',
   'srt',
+  // fMP4 over a WebSocket (GET /{stream}/live.ws, document 4 section 14): a `live` grant may carry it.
+  'ws',
   'api',
 ] as const;
 const HLS_ONLY: Intent[] = ['dvr', 'vod', 'preview', 'export', 'timeshift'];

@@ -54,7 +54,7 @@ describe('POST /api/v1/cameras/{id}/play', () => {
     expect(payload).toMatchObject({
       typ: 'viewer',
       stream: `${cam.id}_main`,
-      protocols: ['hls'],
+      protocols: ['hls', 'ws'],
       sub: x.a.adminId,
       subject_kind: 'user',
       camera_id: cam.id,

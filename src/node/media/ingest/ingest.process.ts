@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { maskUrlCredentials } from '../../../common/redact.js';
 import { spawnMedia } from '../ffmpeg.js';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
@@ -29,6 +30,8 @@ export interface IngestOptions {
   now: () => number;
   onState(state: IngestState, reason: string | null): void;
   onSegment(seg: FinishedSegment): void;
+  /** Given each run's fragmented MP4 (live over WebSocket); it must be read at once, or ffmpeg stalls. */
+  onFmp4?(out: Readable, run: number): void;
 }
 
 export interface IngestStatus {
@@ -201,14 +204,16 @@ export class Ingest {
           : undefined,
       liveDir: this.o.liveDir,
       run,
+      fmp4Fd: this.o.onFmp4 ? 3 : undefined,
     });
     this.runStartedAt = this.o.now();
     if (this.state !== 'failing') this.setState('starting', null);
     const child = spawnMedia(this.o.ffmpeg, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(this.o.onFmp4 ? (['pipe'] as const) : [])],
       ...(proxy ? { env: gatedEnv(process.env) } : {}),
     });
     this.child = child;
+    if (this.o.onFmp4 && child.stdio[3]) this.o.onFmp4(child.stdio[3] as Readable, run);
     this.o.log.debug({ stream: this.o.stream, pid: child.pid, run }, 'ingest started');
     let progress = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {

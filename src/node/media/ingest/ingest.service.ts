@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { StorageSettings, StreamSettings } from '../../config/config.types.js';
 import type { Recordings } from '../../lifecycle/recordings.js';
@@ -28,6 +29,8 @@ export interface PipelineOptions {
   viewers: (stream: string) => number;
   /** An on-demand stream parks this long after its last viewer left. */
   parkAfterMs: number;
+  /** Where each run's fragmented MP4 goes (live over WebSocket, media/live-ws); without it ffmpeg writes HLS only. */
+  onFmp4?: (stream: string, out: Readable, run: number) => void;
 }
 
 interface Entry {
@@ -139,6 +142,7 @@ export class MediaPipeline {
         if (state === 'failing') this.o.log.warn({ stream: name, reason }, 'stream failing');
       },
       onSegment: (seg) => this.o.dvr.segment(name, seg),
+      ...(this.o.onFmp4 ? { onFmp4: (out: Readable, run: number) => this.o.onFmp4?.(name, out, run) } : {}),
     });
     e.ingest = ingest;
     if (this.o.dvr.records(name)) {

@@ -23,6 +23,8 @@ export interface ViewerSession {
  */
 export class ViewerSessions {
   private readonly sessions = new Map<string, ViewerSession>();
+  /** Sessions held by an open connection (a WebSocket viewer): never idle while it is open. */
+  private readonly held = new Set<string>();
 
   constructor(
     private readonly now: () => number,
@@ -52,6 +54,19 @@ export class ViewerSessions {
     });
   }
 
+  /**
+   * A session that lasts as long as its connection (protocol `ws`): listed and counted as a viewer
+   * until the returned function is called when the socket closes.
+   */
+  open(s: Omit<ViewerSession, 'started_ms' | 'last_seen_ms'>): () => void {
+    const now = this.now();
+    this.sessions.set(s.id, { ...s, user_agent: s.user_agent.slice(0, 512), started_ms: now, last_seen_ms: now });
+    this.held.add(s.id);
+    return () => {
+      if (this.held.delete(s.id)) this.sessions.delete(s.id);
+    };
+  }
+
   list(): ViewerSession[] {
     this.prune();
     return [...this.sessions.values()].map((s) => ({ ...s }));
@@ -67,6 +82,6 @@ export class ViewerSessions {
 
   private prune(): void {
     const cutoff = this.now() - this.idleMs;
-    for (const [id, s] of this.sessions) if (s.last_seen_ms < cutoff) this.sessions.delete(id);
+    for (const [id, s] of this.sessions) if (s.last_seen_ms < cutoff && !this.held.has(id)) this.sessions.delete(id);
   }
 }

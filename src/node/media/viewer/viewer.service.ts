@@ -6,12 +6,16 @@ import { errors } from '../../errors.js';
 import { GRANT_TOKEN_TYPE, type MediaGrants } from '../../grants/grants.service.js';
 import type { SessionKeyRing, TicketClaims } from '../../grants/session-keys.js';
 
-/** What a media request asks for; a media grant's intent decides which of these it opens. */
-export type MediaKind = 'live' | 'playback' | 'preview' | 'export';
+/**
+ * What a media request asks for; a media grant's intent decides which of these it opens.
+ * `live_ws` is live video over a WebSocket (fMP4, document 4 section 14): the same admission as
+ * `live`, but the credential must allow the protocol `ws` instead of `hls`.
+ */
+export type MediaKind = 'live' | 'live_ws' | 'playback' | 'preview' | 'export';
 
 /** Intents of document 3 and the media paths they open (a grant is bound to its purpose). */
 const INTENT_KINDS: Record<string, MediaKind[]> = {
-  live: ['live', 'preview'],
+  live: ['live', 'live_ws', 'preview'],
   dvr: ['playback', 'live', 'preview'],
   timeshift: ['playback', 'live', 'preview'],
   vod: ['playback'],
@@ -23,6 +27,12 @@ const INTENT_KINDS: Record<string, MediaKind[]> = {
 /** Established sessions outlive the token that opened them; key rotation is what ends them early. */
 export const TICKET_TTL_SECS = 12 * 3600;
 export const MEDIA_PROTOCOL = 'hls';
+export const LIVE_WS_PROTOCOL = 'ws';
+
+/** The protocol a credential must list to open a media request of this kind. */
+export function protocolOf(kind: MediaKind): string {
+  return kind === 'live_ws' ? LIVE_WS_PROTOCOL : MEDIA_PROTOCOL;
+}
 
 export interface MediaUse {
   stream: string;
@@ -76,7 +86,7 @@ export class ViewerAccess {
     if (typ === GRANT_TOKEN_TYPE) {
       const g = await this.grants.verify(use.token, {
         stream: use.stream,
-        protocol: MEDIA_PROTOCOL,
+        protocol: protocolOf(use.kind),
         address: use.address,
       });
       if (!g || !(INTENT_KINDS[g.intent] ?? []).includes(use.kind)) throw refuse;
@@ -95,7 +105,8 @@ export class ViewerAccess {
     const p = await this.verifyViewer(backend, use.token).catch(() => null);
     if (!p || p.typ !== 'viewer' || !streamClaimMatches(p.stream, use.stream)) throw refuse;
     const protocols = p.protocols;
-    if (protocols !== undefined && !(Array.isArray(protocols) && protocols.includes(MEDIA_PROTOCOL))) throw refuse;
+    if (protocols !== undefined && !(Array.isArray(protocols) && protocols.includes(protocolOf(use.kind))))
+      throw refuse;
     return {
       sid: randomUUID(),
       stream: use.stream,
@@ -114,7 +125,7 @@ export class ViewerAccess {
   }
 
   private allows(t: TicketClaims, use: MediaUse): boolean {
-    if (t.protocols !== undefined && !t.protocols.includes(MEDIA_PROTOCOL)) return false;
+    if (t.protocols !== undefined && !t.protocols.includes(protocolOf(use.kind))) return false;
     if (t.ip !== undefined && t.ip !== use.address) return false;
     if (t.intent !== undefined && !(INTENT_KINDS[t.intent] ?? []).includes(use.kind)) return false;
     return true;
