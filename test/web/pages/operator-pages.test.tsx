@@ -113,7 +113,7 @@ describe('a camera (/cameras/:id)', () => {
     expect(screen.getByRole('link', { name: 'Events of this camera' }).getAttribute('href')).toBe(
       `/feed?camera=${CAMERA}`,
     );
-    expect(screen.queryByRole('button', { name: 'Export MP4' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
   });
 
   it('data, recorded: the retention and the range form', async () => {
@@ -127,7 +127,8 @@ describe('a camera (/cameras/:id)', () => {
     expect(await screen.findByText(/recorded, kept 7d/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Recording' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Play' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Export MP4' })).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Export of Gate north' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeTruthy();
   });
 });
 

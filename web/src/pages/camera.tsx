@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { errorSentence } from '../api/error-words.js';
-import { useCamera, usePlay } from '../hooks/use-cameras.js';
+import { useCamera } from '../hooks/use-cameras.js';
+import { ExportPanel } from '../components/export-panel.js';
 import { Player } from '../components/player.js';
 import { RecordingTimeline } from '../components/timeline.js';
 import { Link, navigate, useLocation } from '../router.js';
@@ -15,11 +15,11 @@ const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000
  */
 export function CameraPage(props: { id: string }) {
   const camera = useCamera(props.id);
-  const play = usePlay(props.id);
   const { search } = useLocation();
   const [start, setStart] = useState(() => local(new Date(Date.now() - 10 * 60_000)));
   const [minutes, setMinutes] = useState(5);
-  const [exportError, setExportError] = useState<string | null>(null);
+  // A range chosen on the timeline ("Export last range") fills the export form.
+  const [exportRange, setExportRange] = useState<{ from: number; duration: number } | undefined>();
   if (camera.isPending) return <p className="empty">Loading…</p>;
   if (camera.isError) return <p className="empty">No such camera, or not yours to see.</p>;
   const c = camera.data;
@@ -27,17 +27,7 @@ export function CameraPage(props: { id: string }) {
     from: Math.floor(new Date(start).getTime() / 1000),
     duration: Math.max(1, Math.min(86_400, Math.round(minutes * 60))),
   });
-  const exportMp4 = async (r: { from: number; duration: number }) => {
-    setExportError(null);
-    try {
-      const session = await play.mutateAsync({ intent: 'playback', ...r });
-      window.location.assign(
-        `${session.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'export-$1-$2.mp4')}?token=${encodeURIComponent(session.token)}`,
-      );
-    } catch (err) {
-      setExportError(errorSentence(err));
-    }
-  };
+  const exportMp4 = (r: { from: number; duration: number }) => setExportRange(r);
   return (
     <section className="camera">
       <h2>
@@ -78,11 +68,9 @@ export function CameraPage(props: { id: string }) {
                 />
               </label>
               <button type="submit">Play</button>
-              <button type="button" onClick={() => exportMp4(chosen())}>
-                Export MP4
-              </button>
-              {exportError && <span className="error">Export refused: {exportError}</span>}
             </form>
+            <h3>Export</h3>
+            <ExportPanel camera={c} from={exportRange && exportRange.from * 1000} duration={exportRange?.duration} />
           </div>
         )}
       </div>
