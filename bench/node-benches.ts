@@ -1,4 +1,4 @@
-import { CONNECTIONS, num, replyRate, type Bench } from './bench-spec.js';
+import { CONNECTIONS, lastJson, num, replyRate, type Bench } from './bench-spec.js';
 
 /** The streaming node's benches (bench/node/), run after the plane's. */
 export const NODE_BENCHES: Bench[] = [
@@ -51,6 +51,37 @@ export const NODE_BENCHES: Bench[] = [
           value: m ? Number(m[1]) : null,
           unit: 'ms',
           baseline: { name: 'ffmpeg directly to a first HLS playlist', value: b.ffmpegMs, unit: 'ms' },
+          ratio: 'times',
+        },
+      ];
+    },
+  },
+  {
+    name: 'ws-viewers',
+    file: 'node/ws-viewers.js',
+    env: { VIEWERS: '64', WINDOW_S: '8', SETTLE_S: '3' },
+    figures(out) {
+      const j = lastJson(out) as {
+        cpu_ms_per_s_per_viewer: number;
+        cpu_ms_per_s_one_viewer: number;
+        rss_mb_full: number;
+        rss_mb_idle: number;
+      };
+      return [
+        {
+          bench: 'ws-viewers',
+          figure: 'node CPU per live.ws viewer, 64 viewers of one testsrc stream',
+          value: j.cpu_ms_per_s_per_viewer,
+          unit: 'ms CPU/s',
+          baseline: { name: '1 viewer', value: j.cpu_ms_per_s_one_viewer, unit: 'ms CPU/s' },
+          ratio: 'times',
+        },
+        {
+          bench: 'ws-viewers',
+          figure: 'node RSS with 64 live.ws viewers',
+          value: j.rss_mb_full,
+          unit: 'MiB',
+          baseline: { name: 'no viewer', value: j.rss_mb_idle, unit: 'MiB' },
           ratio: 'times',
         },
       ];
