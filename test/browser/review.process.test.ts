@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { callApi, launchChromium, shot, startFleet, watchedPage, type Fleet } from './browser.js';
+import { callApi, launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet } from './browser.js';
 
 // Issue 23, review on the wall clock, in Chromium against what `npm start` runs: the demo camera
 // records; its page's player says the moment as date, time and zone (the user's chosen zone), the
@@ -99,8 +99,16 @@ describe('review on the wall clock', () => {
     const range = (await page.locator('.review-bar .range').last().boundingBox())!;
     await page.mouse.move(range.x + range.width / 2, range.y + range.height / 2);
     await page.mouse.move(range.x + range.width / 2 + 1, range.y + range.height / 2);
-    const img = page.locator('.hover-thumb img');
-    await img.waitFor({ timeout: 10_000 });
+    const thumb = page.locator('.hover-thumb');
+    await thumb.waitFor({ timeout: 10_000 });
+    const img = thumb.locator('img');
+    // The node runs ffmpeg for it (two at a time on a shared machine): the picture may take a while.
+    await img.waitFor({ timeout: 30_000 }).catch(async (err: unknown) => {
+      await shot(page, 'review-1440-no-thumb');
+      throw new Error(
+        `no thumbnail, the hover says "${await thumb.textContent()}": ${String(err)} ${errors.join('\n')}`,
+      );
+    });
     await expect
       .poll(() => img.evaluate((i: HTMLImageElement) => (i.complete ? i.naturalWidth : 0)), { timeout: 15_000 })
       .toBe(160);
@@ -109,7 +117,8 @@ describe('review on the wall clock', () => {
 
     await page.getByRole('button', { name: '2x' }).click();
     expect(await page.locator('.review video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(2);
-    expect(errors).toEqual([]);
+    // A chunk of the bar before the fleet started has no recording: the node's 404 no_recording, read as empty.
+    expect(unexpected(errors, [{ status: 404, path: '/index-' }])).toEqual([]);
     await context.close();
   });
 
@@ -118,7 +127,8 @@ describe('review on the wall clock', () => {
     const { page, context } = await cameraPage({ width: 1440, height: 900 }, `?t=${t}`);
     await expect.poll(() => playing(page), { timeout: 30_000 }).toBe(true);
     const at = await position(page);
-    expect(at).toBeGreaterThanOrEqual(t - 2);
+    // hls.js starts at the key frame of the segment holding it (2 s segments): a few seconds before at most.
+    expect(at).toBeGreaterThanOrEqual(t - 6);
     expect(at).toBeLessThan(t + 30);
     await context.close();
   });

@@ -13,6 +13,7 @@ import {
   type Marker,
   type View,
 } from '../../lib/review-zoom.js';
+import { HoverThumb } from './hover-thumb.js';
 import { keyMove } from './keys.js';
 
 /** Pixels a pointer moves before a press is a drag (a pan) rather than a click (a seek). */
@@ -117,7 +118,14 @@ export function ReviewBar(props: {
       gesture.current = null;
     }
   };
-  const hoverSrc = hover && recordedAt(hover.atMs) ? props.thumb(thumbSecond(hover.atMs, step)) : null;
+  // The moment rounded to the step, unless that falls outside the recording (the edge of a range):
+  // then the second itself.
+  const hoverSecond = (atMs: number) => {
+    const rounded = thumbSecond(atMs, step);
+    if (recordedAt(rounded * 1000)) return rounded;
+    return recordedAt(Math.floor(atMs / 1000) * 1000) ? Math.floor(atMs / 1000) : Math.ceil(atMs / 1000);
+  };
+  const hoverSrc = hover && recordedAt(hover.atMs) ? props.thumb(hoverSecond(hover.atMs)) : null;
 
   return (
     <div className="review-bar-wrap">
@@ -200,7 +208,7 @@ export function ReviewBar(props: {
         {hover && (
           <div className="hover-thumb" style={{ left: `${Math.min(Math.max(hover.x, 80), width - 80)}px` }}>
             {hoverSrc ? (
-              <img src={hoverSrc} alt={`Recording at ${wallClock(hover.atMs, t)}`} width={160} />
+              <HoverThumb src={hoverSrc} alt={`Recording at ${wallClock(hover.atMs, t)}`} />
             ) : (
               <span className="no-rec">No recording</span>
             )}
