@@ -127,11 +127,11 @@ describe('verifiable exports', () => {
     const context = await browser.newContext();
     const { page, errors } = await watchedPage(context);
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    // Evaluated in the page, as text: this file is compiled without the DOM's types.
     const state = () =>
-      page.evaluate(() => {
-        const v = document.querySelector('video')!;
-        return { time: v.currentTime, error: v.error?.code ?? null, duration: v.duration };
-      });
+      page.evaluate<{ time: number; error: number | null; duration: number }>(
+        "(() => { const v = document.querySelector('video'); return { time: v.currentTime, error: v.error ? v.error.code : null, duration: v.duration }; })()",
+      );
     await expect.poll(async () => (await state()).time, { timeout: 30_000 }).toBeGreaterThan(0);
     const s = await state();
     expect(s.error).toBeNull();

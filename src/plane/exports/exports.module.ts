@@ -9,10 +9,11 @@ import type { NodesService } from '../nodes/nodes.service.js';
 import type { NodeClient } from '../nodes/node-client.js';
 import type { PreferencesService } from '../preferences/preferences.service.js';
 import { readPlaneToml, at } from '../settings/plane-toml.js';
-import { noJobs, type DomainParts } from '../http/module.js';
+import type { DomainParts } from '../http/module.js';
 import { ExportKey } from './export-key.js';
 import { ExportsService } from './exports.service.js';
 import { exportsRoutes } from './exports.routes.js';
+import { exportTempJob } from './export-temp.js';
 
 /** The node makes the file before its first byte; its ffmpeg is stopped after 120 s, so this waits a little longer. */
 const NODE_EXPORT_TIMEOUT_MS = 130_000;
@@ -42,6 +43,7 @@ export function createExports(deps: {
       .catch(() => undefined);
     return typeof v === 'number' && Number.isInteger(v) && v >= 60 && v <= 86_400 ? v : config.dvrExportMaxSecs;
   };
+  const tempDir = resolveInside(config.dataDir, 'temp');
   const exports = new ExportsService({
     db: deps.db,
     clock: deps.clock,
@@ -52,9 +54,13 @@ export function createExports(deps: {
     userZone: async (p) => (await deps.preferencesDomain.preferences.get(p)).timezone,
     key: new ExportKey(config.dataDir),
     maxSecs,
-    tempDir: resolveInside(config.dataDir, 'temp'),
+    tempDir,
     nodeTimeoutMs: NODE_EXPORT_TIMEOUT_MS,
     log: deps.log.child({ part: 'exports' }),
   });
-  return { exports, routes: { session: (app) => exportsRoutes(app, { exports }) }, jobs: noJobs };
+  return {
+    exports,
+    routes: { session: (app) => exportsRoutes(app, { exports }) },
+    jobs: () => [exportTempJob(tempDir, deps.clock)],
+  };
 }
