@@ -41,7 +41,6 @@ export type ProbeResult = Reply<'/api/v1/cameras/probe', 'post'>;
 export const probeSource = (request: ProbeRequest) => ok(client.POST('/api/v1/cameras/probe', { body: request }));
 
 /** One frame of a source before it is saved, as the node reads it: a base64 JPEG, or why not in words. */
-export type SnapshotResult = Reply<'/api/v1/cameras/probe/snapshot', 'post'>;
 export const snapshotSource = (request: ProbeRequest) =>
   ok(client.POST('/api/v1/cameras/probe/snapshot', { body: request }));
 
