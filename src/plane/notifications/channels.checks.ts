@@ -1,6 +1,7 @@
 import { errors } from '../errors.js';
 import { isRefusedEndpoint } from '../config/endpoint-guard.js';
 import type { ChannelConfig, ChannelKind } from './channels.store.js';
+import { topicTemplateProblem } from './senders/mqtt-topic.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const KINDS: readonly ChannelKind[] = ['webhook', 'email', 'mqtt'];
@@ -92,10 +93,10 @@ function checkRecipients(v: unknown): string[] {
   return [...new Set(v as string[])];
 }
 
-/** An MQTT topic to publish to: no wildcards; `{org}`, `{camera}`, `{detector}` are filled per message. */
+/** An MQTT topic template the sender can fill (senders/mqtt-topic.ts): no wildcards, known placeholders. */
 function checkTopic(v: unknown): string {
-  if (typeof v !== 'string' || v.length < 1 || v.length > 256 || /[+#\0]/.test(v)) throw settings();
-  return v;
+  if (topicTemplateProblem(v) !== null) throw settings();
+  return v as string;
 }
 
 function checkUsername(v: unknown): string | null {

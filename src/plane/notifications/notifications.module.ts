@@ -8,6 +8,7 @@ import type { PlaneConfig } from '../config/config.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { TagsService } from '../tags/tags.service.js';
 import { WebhookSender } from './senders/webhook.js';
+import { createChannelSenders } from './senders/index.js';
 import type { LiveBus } from '../live/bus.js';
 import type { DomainParts } from '../http/module.js';
 import { RulesCache } from './rules.cache.js';
@@ -24,7 +25,7 @@ export type { SenderMap } from './dispatcher.js';
 export interface NotificationsDeps {
   db: Db;
   clock: Clock;
-  config: Pick<PlaneConfig, 'publicUrl' | 'allowPrivateTargets'>;
+  config: Pick<PlaneConfig, 'publicUrl' | 'allowPrivateTargets' | 'notifications'>;
   audit: AuditService;
   /** the key of the plane's secret box (channel secrets, bound to row and field); absent: this process's own */
   secretKey?: Uint8Array;
@@ -46,10 +47,19 @@ export interface NotificationsDeps {
   };
 }
 
-/** The senders of the plane: one per channel kind it can send through (webhook; e-mail and MQTT to come). */
+/** The senders of the plane, one per channel kind: webhook, e-mail through `[notifications.smtp]`, MQTT. */
 export function notificationSenders(clock: Clock, config: NotificationsDeps['config']): SenderMap & { close(): void } {
   const webhook = new WebhookSender(clock, config.allowPrivateTargets);
-  return { webhook, close: () => webhook.close() };
+  const others = createChannelSenders(config.notifications);
+  return {
+    webhook,
+    email: others.email,
+    mqtt: others.mqtt,
+    close: () => {
+      webhook.close();
+      void others.close();
+    },
+  };
 }
 
 /**
@@ -77,14 +87,14 @@ export function createNotifications(deps: NotificationsDeps): DomainParts & {
     publicUrl: config.publicUrl,
     sendTimeoutMs,
     // Past the attempt's bound and the wait of a full lane behind a slow receiver.
-    leaseMs: o.leaseMs ?? Math.max(120_000, sendTimeoutMs * 8),
+    leaseMs: o.leaseMs ?? Math.max(60_000, sendTimeoutMs * 4),
     random: o.random ?? Math.random,
   });
   const worker = new DeliveryWorker(
     db,
     clock,
     dispatcher,
-    { channelRate: o.channelRate ?? 10, concurrency: o.concurrency ?? 8, batch: 500 },
+    { channelRate: o.channelRate ?? config.notifications.channelRate, concurrency: o.concurrency ?? 8, batch: 500 },
     log,
   );
   const { cameras, tags } = deps;
