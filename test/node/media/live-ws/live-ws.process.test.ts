@@ -14,6 +14,7 @@ import { MEDIA_ENV, TESTSRC, stopAndReap, waitFor, waitState } from '../media-he
 const SECRET = 'ws-viewer-secret-0123456789';
 const PASSWORD = 'ws-node-password';
 const READ = 'read-token-0123456789';
+const WRITE = 'write-token-0123456789';
 let node: RunningNode;
 let session: string;
 
@@ -82,6 +83,7 @@ beforeAll(async () => {
 auth {
     admin_password ${PASSWORD};
     api_read_token ${READ};
+    api_write_token ${WRITE};
 }
 auth_backend { hs256 ${SECRET}; }
 stream cam1 { input "${TESTSRC}"; }
@@ -162,5 +164,32 @@ describe('GET /{stream}/live.ws', () => {
   it('a plain GET of the WebSocket URL is not a resource', async () => {
     const r = await call(node.url, 'GET', `/cam1/live.ws?token=${await viewerToken({ protocols: ['ws'] })}`);
     expect(r.status).toBe(404);
+  });
+
+  it('an ingest restart (a new input) sends the new init segment on the open socket, then fragments from a key frame', async () => {
+    const token = await viewerToken({ protocols: ['ws'] });
+    const ws = new WebSocket(wsUrl(`/cam1/live.ws?token=${token}`));
+    const messages: Buffer[] = [];
+    ws.on('message', (data: Buffer) => messages.push(data));
+    await waitFor('the first fragments', async () => (messages.length >= 3 ? true : null));
+    const put = await call(node.url, 'PUT', '/api/v1/streams/cam1', {
+      token: WRITE,
+      body: { input: 'testsrc://t?size=192x108&rate=10&bitrate=100' },
+    });
+    expect(put.status).toBe(200);
+    const second = await waitFor(
+      'a second init segment and a fragment after it',
+      async () => {
+        const i = messages.findIndex((m, n) => n > 0 && boxType(m) === 'ftyp');
+        return i > 0 && messages.length > i + 1 ? i : null;
+      },
+      30_000,
+    );
+    const parser = new Fmp4Parser();
+    const [init] = parser.push(messages[second]);
+    expect(init.kind).toBe('init');
+    expect(parser.push(messages[second + 1])[0]).toMatchObject({ kind: 'fragment', key: true });
+    expect(await sessionsOf('ws')).toHaveLength(1);
+    ws.close();
   });
 });
