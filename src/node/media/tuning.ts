@@ -9,6 +9,7 @@ export function segmentSecs(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.ARGUS_NODE_SEGMENT_SECS ?? 1);
   return Number.isInteger(n) && n >= 1 && n <= 10 ? n : 1;
 }
+
 /** How long a player may fetch nothing before its session ends (and an on-demand stream parks). */
 export function viewerIdleMs(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.ARGUS_NODE_VIEWER_IDLE_SECS ?? 10);

@@ -2,16 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import type Hls from 'hls.js';
 import { play as askPlay, type PlayRequest } from '../api/cameras.js';
 import { errorSentence } from '../api/error-words.js';
+import { LIVE_SYNC_SEGMENTS } from '../lib/live-sync.js';
 import { liveWsUrl, mediaSourceCtor, WsLive, type LiveFailure } from '../lib/ws-live.js';
 
 /** How the player gets its video: the node's live WebSocket through MSE, or HLS. */
 export type Transport = 'ws' | 'hls';
-
-/**
- * hls.js's liveSyncDurationCount for live HLS: how many of the node's segments behind the
- * playlist's end the player starts; with the segment length, what keeps HLS within 4 s (issue 23).
- */
-export const LIVE_SYNC_SEGMENTS = 2;
 
 /** A live socket that dropped after playing is tried again this long after, with a new token. */
 const WS_RETRY_MS = 1000;
@@ -169,7 +164,7 @@ async function playHls(
     hls = new HlsPlayer({
       backBufferLength: live ? 4 : 30,
       maxBufferLength: live ? 8 : 30,
-      // The live point: LIVE_SYNC_SEGMENTS segments behind the playlist's end (docs/console.md, "Live playback").
+      // The live point: LIVE_SYNC_SEGMENTS segments behind the playlist's end (lib/live-sync.ts).
       liveSyncDurationCount: LIVE_SYNC_SEGMENTS,
       enableWorker: true,
       lowLatencyMode: false,
