@@ -94,6 +94,36 @@ describe('the camera page reviews its recording on the wall clock', () => {
     expect(span.textContent).toBe('7 days');
   });
 
+  it('a drag pans the window without seeking; two pointers pinch the span; a click seeks', async () => {
+    open(`/cameras/${CAMERA}`, recordedAgo());
+    const slider = await screen.findByRole('slider', { name: 'Recording position' });
+    await waitFor(() => expect(document.querySelector('.review-bar .range')).not.toBeNull());
+    const bar = screen.getByTestId('review-bar');
+    const min = () => Number(slider.getAttribute('aria-valuemin'));
+    const at = () => Number(slider.getAttribute('aria-valuenow'));
+    const before = { min: min(), at: at() };
+    // 200 px of the 800 px bar to the right: a quarter of the hour earlier.
+    fireEvent.pointerDown(bar, { pointerId: 1, clientX: 300 });
+    fireEvent.pointerMove(bar, { pointerId: 1, clientX: 400 });
+    fireEvent.pointerMove(bar, { pointerId: 1, clientX: 500 });
+    fireEvent.pointerUp(bar, { pointerId: 1, clientX: 500 });
+    fireEvent.click(bar, { clientX: 500 });
+    expect(before.min - min()).toBe(900);
+    expect(at()).toBe(before.at);
+    // Two fingers 100 px apart moving to 400 px apart: the span is a quarter.
+    fireEvent.pointerDown(bar, { pointerId: 2, clientX: 350 });
+    fireEvent.pointerDown(bar, { pointerId: 3, clientX: 450 });
+    fireEvent.pointerMove(bar, { pointerId: 2, clientX: 200 });
+    fireEvent.pointerMove(bar, { pointerId: 3, clientX: 600 });
+    fireEvent.pointerUp(bar, { pointerId: 2 });
+    fireEvent.pointerUp(bar, { pointerId: 3 });
+    expect(Number(bar.dataset.spanMs)).toBe(15 * 60_000);
+    fireEvent.click(bar, { clientX: 400 });
+    // The click after a pinch is its end, not a seek; the next one seeks to the middle of the window.
+    fireEvent.click(bar, { clientX: 400 });
+    expect(at()).toBe(Math.floor((min() * 1000 + 7.5 * 60_000) / 1000));
+  });
+
   it('hovering the bar shows the node thumbnail of that moment, on the range ticket', async () => {
     const recordedMs = recordedAgo();
     open(`/cameras/${CAMERA}`, recordedMs);

@@ -1,5 +1,5 @@
-import { useMutation, useQueries, useQuery } from '@tanstack/react-query';
-import { play, type PlayRequest } from '../api/cameras.js';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { play } from '../api/cameras.js';
 import { segmentsOf, ticketOf, type Segment } from '../lib/recording.js';
 
 /** A recorded range read through the public API: its playback session, its segments and the node's ticket. */
@@ -63,6 +63,3 @@ export function thumbUrl(chunk: RecordedChunk | undefined, epochSecs: number): s
     ? `${base}?t=${encodeURIComponent(chunk.ticket)}`
     : `${base}?token=${encodeURIComponent(chunk.play.token)}`;
 }
-
-/** A viewing session asked on demand (the camera page's MP4 export of a range). */
-export const usePlay = (id: string) => useMutation({ mutationFn: (request: PlayRequest) => play(id, request) });

@@ -4,9 +4,8 @@ import { ExportPanel } from '../components/export-panel.js';
 import { Player } from '../components/player.js';
 import { RecordingTimeline } from '../components/timeline.js';
 import { Link, navigate, useLocation } from '../router.js';
-import { momentOfSearch } from '../lib/review-time.js';
-
-const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+import { useTimeDisplay } from '../hooks/use-time.js';
+import { epochOfLocal, fieldsIn, localInputOf, momentOfSearch } from '../lib/review-time.js';
 
 /**
  * A camera: live, its recording reviewed on the wall clock (components/timeline.tsx) with its
@@ -16,17 +15,14 @@ const local = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000
 export function CameraPage(props: { id: string }) {
   const camera = useCamera(props.id);
   const { search } = useLocation();
-  const [start, setStart] = useState(() => local(new Date(Date.now() - 10 * 60_000)));
-  const [minutes, setMinutes] = useState(5);
+  // The range form's moment is in the user's zone, as the player's wall clock is.
+  const zone = useTimeDisplay();
+  const [start, setStart] = useState(() => localInputOf(Date.now() - 10 * 60_000, zone).slice(0, 16));
   // A range chosen on the timeline ("Export last range") fills the export form.
   const [exportRange, setExportRange] = useState<{ from: number; duration: number } | undefined>();
   if (camera.isPending) return <p className="empty">Loading…</p>;
   if (camera.isError) return <p className="empty">No such camera, or not yours to see.</p>;
   const c = camera.data;
-  const chosen = () => ({
-    from: Math.floor(new Date(start).getTime() / 1000),
-    duration: Math.max(1, Math.min(86_400, Math.round(minutes * 60))),
-  });
   const exportMp4 = (r: { from: number; duration: number }) => setExportRange(r);
   return (
     <section className="camera">
@@ -46,26 +42,19 @@ export function CameraPage(props: { id: string }) {
           <div>
             <h3>Recording</h3>
             <RecordingTimeline cameraId={c.id} onExport={exportMp4} startAtMs={momentOfSearch(search)} />
-            <h3>A range</h3>
+            <h3>Play from</h3>
             <form
               className="range"
               onSubmit={(e) => {
                 e.preventDefault();
-                navigate(`/cameras/${encodeURIComponent(c.id)}?t=${chosen().from}`, { replace: true });
+                const at = epochOfLocal(start, zone);
+                if (at !== null)
+                  navigate(`/cameras/${encodeURIComponent(c.id)}?t=${Math.floor(at / 1000)}`, { replace: true });
               }}
             >
               <label>
-                From <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} />
-              </label>
-              <label>
-                Minutes{' '}
-                <input
-                  type="number"
-                  min={1}
-                  max={1440}
-                  value={minutes}
-                  onChange={(e) => setMinutes(Number(e.target.value))}
-                />
+                From ({fieldsIn(Date.now(), zone).zone}){' '}
+                <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} />
               </label>
               <button type="submit">Play</button>
             </form>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTimeDisplay } from '../../hooks/use-time.js';
-import { epochOfLocal, localInputOf, wallClock } from '../../lib/review-time.js';
+import { epochOfLocal, fieldsIn, localInputOf, wallClock } from '../../lib/review-time.js';
 
 export const SPEEDS = [0.5, 1, 2, 4, 8] as const;
 
@@ -64,7 +64,7 @@ export function ReviewControls(props: {
         }}
       >
         <label>
-          Go to{' '}
+          Go to ({fieldsIn(props.momentMs ?? Date.now(), t).zone}){' '}
           <input
             type="datetime-local"
             step={1}
