@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { callApi, launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet } from './browser.js';
+import {
+  axeFindings,
+  callApi,
+  describeFindings,
+  launchChromium,
+  shot,
+  startFleet,
+  unexpected,
+  watchedPage,
+  type Fleet,
+} from './browser.js';
 
 // Issue 23, review on the wall clock, in Chromium against what `npm start` runs: the demo camera
 // records; its page's player says the moment as date, time and zone (the user's chosen zone), the
@@ -114,6 +124,9 @@ describe('review on the wall clock', () => {
       .toBe(160);
     await shot(page, 'review-1440');
     await page.mouse.move(0, 0);
+    // Every control of the review (speeds, zoom, markers and clusters, the slider) is named.
+    const findings = await axeFindings(page);
+    expect(findings, describeFindings('camera page', findings)).toEqual([]);
 
     await page.getByRole('button', { name: '2x' }).click();
     expect(await page.locator('.review video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(2);
@@ -135,6 +148,7 @@ describe('review on the wall clock', () => {
 
   it('390x844: the page at phone width', async () => {
     const { page, context } = await cameraPage({ width: 390, height: 844 });
+    await expect.poll(() => playing(page), { timeout: 30_000 }).toBe(true);
     await expect.poll(() => page.getByTestId('wall-clock').textContent(), { timeout: 20_000 }).toMatch(WALL_CLOCK);
     await page.getByTestId('review-bar').scrollIntoViewIfNeeded();
     await shot(page, 'review-390');
