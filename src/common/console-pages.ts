@@ -38,6 +38,10 @@ export const CONSOLE_PAGES = [
   { path: '/admin/orgs', roles: SUPERADMIN, label: 'Organisations' },
   { path: '/admin/usage', roles: ADMINISTRATORS, label: 'Usage' },
   { path: '/admin/audit', roles: ADMINISTRATORS, label: 'Audit' },
+  // Rules, channels and the delivery log of outbound notifications (issue 24).
+  { path: '/admin/notifications', roles: ADMINISTRATORS, label: 'Notifications' },
+  { path: '/admin/notifications/channels', roles: ADMINISTRATORS },
+  { path: '/admin/notifications/deliveries', roles: ADMINISTRATORS },
   { path: '/admin/monitor', roles: SUPERADMIN, label: 'Monitor' },
   { path: '/admin/nodes', roles: SUPERADMIN, label: 'Nodes' },
   { path: '/admin/nodes/:id', roles: SUPERADMIN },

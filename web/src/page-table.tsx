@@ -27,6 +27,15 @@ const MonitorPage = lazy(() => import('./pages/admin/monitor.js').then((m) => ({
 const AuditPage = lazy(() => import('./pages/admin/audit.js').then((m) => ({ default: m.AuditPage })));
 const CamerasPage = lazy(() => import('./pages/admin/cameras.js').then((m) => ({ default: m.CamerasPage })));
 const NodesPage = lazy(() => import('./pages/admin/nodes.js').then((m) => ({ default: m.NodesPage })));
+const NotificationsPage = lazy(() =>
+  import('./pages/admin/notifications.js').then((m) => ({ default: m.NotificationsPage })),
+);
+const NotificationChannelsPage = lazy(() =>
+  import('./pages/admin/notifications-channels.js').then((m) => ({ default: m.NotificationChannelsPage })),
+);
+const NotificationDeliveriesPage = lazy(() =>
+  import('./pages/admin/notifications-deliveries.js').then((m) => ({ default: m.NotificationDeliveriesPage })),
+);
 const ProfilePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.ProfilePage })));
 
 /** The parameters a path names: `{ id: string }` for `/events/:id`, none for `/feed`. */
@@ -57,6 +66,9 @@ const PAGE_OF: { [P in ConsolePath]: (params: ParamsOf<P>) => ReactNode } = {
   '/admin/orgs': () => <OrgsPage />,
   '/admin/usage': () => <UsagePage />,
   '/admin/audit': () => <AuditPage />,
+  '/admin/notifications': () => <NotificationsPage />,
+  '/admin/notifications/channels': () => <NotificationChannelsPage />,
+  '/admin/notifications/deliveries': () => <NotificationDeliveriesPage />,
   '/admin/monitor': () => <MonitorPage />,
   '/admin/nodes': () => <NodesPage />,
   '/admin/nodes/:id': (p) => <NodePage id={p.id} />,

@@ -1,5 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { followNewEvents } from '../api/notifications.js';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  changeChannel,
+  changeRule,
+  createChannel,
+  createRule,
+  deleteChannel,
+  deleteRule,
+  followNewEvents,
+  listChannels,
+  listDeliveries,
+  listRules,
+  notificationKeys,
+  retryDelivery,
+  testChannel,
+  type ChannelChange,
+  type DeliveryFilter,
+  type RuleChange,
+} from '../api/notifications.js';
 import {
   ALERT_SETTINGS_CHANGED,
   isCriticalArrival,
@@ -92,4 +110,54 @@ export function useCriticalToasts() {
 
   const dismiss = useCallback((eventId: string) => setToasts((l) => l.filter((t) => t.eventId !== eventId)), []);
   return { toasts, dismiss };
+}
+
+export const useRules = () => useQuery({ queryKey: notificationKeys.rules, queryFn: listRules });
+export const useChannels = () => useQuery({ queryKey: notificationKeys.channels, queryFn: listChannels });
+
+/** The delivery log of `filter`, a page at a time (Load more follows `next`). */
+export const useDeliveries = (filter: DeliveryFilter) =>
+  useInfiniteQuery({
+    queryKey: notificationKeys.deliveries(filter),
+    queryFn: ({ pageParam }) => listDeliveries(filter, pageParam ?? undefined),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next ?? null,
+  });
+
+/** Create, change and delete rules; the list is read again after each. */
+export function useRuleEdits() {
+  const qc = useQueryClient();
+  const onSuccess = () => qc.invalidateQueries({ queryKey: notificationKeys.rules });
+  return {
+    create: useMutation({ mutationFn: createRule, onSuccess }),
+    change: useMutation({ mutationFn: (a: { id: string; body: RuleChange }) => changeRule(a.id, a.body), onSuccess }),
+    remove: useMutation({ mutationFn: deleteRule, onSuccess }),
+  };
+}
+
+/** Create, change, test and delete channels; a test's delivery shows in the log too. */
+export function useChannelEdits() {
+  const qc = useQueryClient();
+  const onSuccess = () => qc.invalidateQueries({ queryKey: notificationKeys.channels });
+  return {
+    create: useMutation({ mutationFn: createChannel, onSuccess }),
+    change: useMutation({
+      mutationFn: (a: { id: string; body: ChannelChange }) => changeChannel(a.id, a.body),
+      onSuccess,
+    }),
+    remove: useMutation({ mutationFn: deleteChannel, onSuccess }),
+    test: useMutation({
+      mutationFn: testChannel,
+      onSuccess: () => qc.invalidateQueries({ queryKey: notificationKeys.allDeliveries }),
+    }),
+  };
+}
+
+/** Retry a dead delivery; the log is read again. */
+export function useRetryDelivery() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: retryDelivery,
+    onSuccess: () => qc.invalidateQueries({ queryKey: notificationKeys.allDeliveries }),
+  });
 }

@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { errorSentence } from '../../api/error-words.js';
+import type { DeliveryFilter } from '../../api/notifications.js';
+import { Field } from '../../components/field.js';
+import { ListState } from '../../components/list-state.js';
+import { NotificationsTabs } from '../../components/notifications-tabs.js';
+import { Time } from '../../components/time.js';
+import { useChannels, useDeliveries, useRetryDelivery, useRules } from '../../hooks/use-notifications.js';
+import { STATE_NAMES } from '../../lib/notification-text.js';
+
+type State = NonNullable<DeliveryFilter['state']>;
+const STATES: State[] = ['pending', 'sent', 'failed', 'dead'];
+
+/**
+ * The delivery log (issue 24, administrators): one row per event, rule and channel, newest first,
+ * filtered by rule, channel and state; a delivery the plane gave up on (dead, after 24 hours of
+ * retries) can be queued again with Retry.
+ */
+export function NotificationDeliveriesPage() {
+  const [filter, setFilter] = useState<DeliveryFilter>({});
+  const deliveries = useDeliveries(filter);
+  const rules = useRules();
+  const channels = useChannels();
+  const retry = useRetryDelivery();
+  const [error, setError] = useState<string | null>(null);
+  const ruleName = (id: string | null) =>
+    id === null ? 'test message' : (rules.data?.rows.find((r) => r.id === id)?.name ?? 'a deleted rule');
+  const channelName = (id: string) => channels.data?.rows.find((c) => c.id === id)?.name ?? 'a deleted channel';
+  const set = (k: keyof DeliveryFilter, v: string) => setFilter((f) => ({ ...f, [k]: v || undefined }));
+
+  const rows = deliveries.data?.pages.flatMap((p) => p.rows);
+  return (
+    <section className="admin">
+      <h2>Notifications</h2>
+      <NotificationsTabs />
+      <div className="filters">
+        <Field label="Rule">
+          {(c) => (
+            <select {...c} name="rule" value={filter.rule_id ?? ''} onChange={(e) => set('rule_id', e.target.value)}>
+              <option value="">Any rule</option>
+              {(rules.data?.rows ?? []).map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Channel">
+          {(c) => (
+            <select
+              {...c}
+              name="channel"
+              value={filter.channel_id ?? ''}
+              onChange={(e) => set('channel_id', e.target.value)}
+            >
+              <option value="">Any channel</option>
+              {(channels.data?.rows ?? []).map((ch) => (
+                <option key={ch.id} value={ch.id}>
+                  {ch.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="State">
+          {(c) => (
+            <select {...c} name="state" value={filter.state ?? ''} onChange={(e) => set('state', e.target.value)}>
+              <option value="">Any state</option>
+              {STATES.map((s) => (
+                <option key={s} value={s}>
+                  {STATE_NAMES[s]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ListState
+        what="The delivery log"
+        query={{ ...deliveries, data: rows }}
+        isEmpty={(d) => d.length === 0}
+        empty="No delivery with these filters."
+      >
+        {(list) => (
+          <>
+            <div className="table-scroll">
+              <table className="list">
+                <thead>
+                  <tr>
+                    <th>Created</th>
+                    <th>Rule</th>
+                    <th>Channel</th>
+                    <th>State</th>
+                    <th>Attempts</th>
+                    <th>Last error</th>
+                    <th>Next attempt / sent</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((d) => (
+                    <tr key={d.id} data-delivery={d.id}>
+                      <td>
+                        <Time at={d.created_at} />
+                      </td>
+                      <td>{ruleName(d.rule_id)}</td>
+                      <td>{channelName(d.channel_id)}</td>
+                      <td>{STATE_NAMES[d.state] ?? d.state}</td>
+                      <td>{d.attempts}</td>
+                      <td>{d.last_error ?? ''}</td>
+                      <td>
+                        {d.sent_at ? <Time at={d.sent_at} /> : d.next_attempt_at ? <Time at={d.next_attempt_at} /> : ''}
+                      </td>
+                      <td className="actions">
+                        {d.state === 'dead' && (
+                          <button
+                            disabled={retry.isPending}
+                            onClick={() =>
+                              retry.mutate(d.id, {
+                                onSuccess: () => setError(null),
+                                onError: (e) => setError(errorSentence(e)),
+                              })
+                            }
+                          >
+                            Retry
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {deliveries.hasNextPage && (
+              <button onClick={() => void deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
+                Load more
+              </button>
+            )}
+          </>
+        )}
+      </ListState>
+    </section>
+  );
+}
