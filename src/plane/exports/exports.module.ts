@@ -60,7 +60,7 @@ export function createExports(deps: {
   });
   return {
     exports,
-    routes: { session: (app) => exportsRoutes(app, { exports }) },
+    routes: { session: (app) => exportsRoutes(app, { exports, idleTimeoutMs: config.http.idleTimeoutMs }) },
     jobs: () => [exportTempJob(tempDir, deps.clock)],
   };
 }

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { Type } from 'typebox';
 import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
@@ -7,8 +8,13 @@ import { ExportFieldCodes, ExportKeyReply, ExportQueryString } from './exports.s
 
 const tags = ['exports'];
 
+/** The socket's idle bound; a request injected in tests has a socket without one. */
+function idleBound(socket: Socket | undefined, ms: number): void {
+  if (typeof socket?.setTimeout === 'function') socket.setTimeout(ms);
+}
+
 /** Authenticated scope: an export within the camera-rights rule; the export key for anyone signed in. */
-export function exportsRoutes(app: PlaneApp, deps: { exports: ExportsService }): void {
+export function exportsRoutes(app: PlaneApp, deps: { exports: ExportsService; idleTimeoutMs: number }): void {
   app.get(
     '/api/v1/cameras/:id/export',
     {
@@ -45,7 +51,16 @@ export function exportsRoutes(app: PlaneApp, deps: { exports: ExportsService }):
       config: { validationCode: validationCodes(ExportFieldCodes) },
     },
     async (req, reply) => {
-      const out = await deps.exports.export(principalOf(req), req.params.id, req.query);
+      // Nothing flows to the client while the node makes the file and (for a zip) the plane spools
+      // it: the server's idle bound would cut the socket meanwhile. The service is bounded by its
+      // own time-outs (the node's headers, a stalled body), and the idle bound returns after it.
+      idleBound(req.raw.socket, 0);
+      let out;
+      try {
+        out = await deps.exports.export(principalOf(req), req.params.id, req.query);
+      } finally {
+        idleBound(req.raw.socket, deps.idleTimeoutMs);
+      }
       reply.raw.once('close', () => {
         out.body.destroy();
         void out.cleanup();

@@ -172,6 +172,7 @@ export interface NodeDownload {
   length: number | null;
 }
 
+const BODY_IDLE_MS = 30_000;
 // A refusal's JSON body is small ({error, message, stream}); more than this is not one.
 const MAX_REFUSAL_BYTES = 64 * 1024;
 
@@ -198,6 +199,8 @@ async function download(
   }
   const status = res.statusCode ?? 0;
   if (status === 200) {
+    // Past the headers no bound of the whole exchange: a node whose body stalls this long is cut instead.
+    res.setTimeout(BODY_IDLE_MS, () => res.destroy(new Error('node body stalled')));
     const length = Number(res.headers['content-length']);
     return { body: res, length: Number.isSafeInteger(length) && length >= 0 ? length : null };
   }

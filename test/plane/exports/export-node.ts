@@ -17,6 +17,8 @@ export class ExportNode extends FakeHttpServer {
   cut = false;
   /** when set, the node sends the file's first half, then waits for it before the rest */
   gate: Promise<void> | null = null;
+  /** how long the node takes to make the file before its headers */
+  delayMs = 0;
   exports: Array<{ stream: string; from: number; secs: number; claims: Record<string, unknown>; token: string }> = [];
 
   private constructor(readonly secret: string) {
@@ -57,6 +59,7 @@ export class ExportNode extends FakeHttpServer {
       claims,
       token: url.searchParams.get('token')!,
     });
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     if (this.refuse) return this.json(res, this.refuse.status, { error: this.refuse.error });
     const size = (await stat(this.file)).size;
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(size) });

@@ -10,11 +10,13 @@ import type { Client } from '../client.js';
 import { ExportNode } from './export-node.js';
 import { makeMp4 } from './mp4.js';
 import { planeZone, wallClock } from '../../../src/plane/exports/export-name.js';
+import { HTTP_LIMITS } from '../../../src/plane/http/limits.js';
 import { ViewerAccess } from '../../../src/node/media/viewer/viewer.service.js';
 
 const SECRET = `viewer-secret-${CANARY}-0123456789`;
 const FROM = '2026-03-08T07:30:00Z'; // 03:30 in New York, half an hour after the clocks went forward
 const FROM_SECS = Date.parse(FROM) / 1000;
+const IDLE_MS = 1500;
 let t: TestPlane;
 let x: Tenants;
 let node: ExportNode;
@@ -30,7 +32,14 @@ beforeAll(async () => {
   await makeMp4(node.file);
   mp4 = await readFile(node.file);
   await writeFile(join(dir, 'plane.toml'), 'dvr_export_max_secs = 600\n');
-  t = await startPlane({ config: { dataDir: join(dir, 'data'), configFile: join(dir, 'plane.toml') } });
+  // A short idle bound: an export whose node takes longer than it to make the file still arrives.
+  t = await startPlane({
+    config: {
+      dataDir: join(dir, 'data'),
+      configFile: join(dir, 'plane.toml'),
+      http: { ...HTTP_LIMITS, idleTimeoutMs: IDLE_MS },
+    },
+  });
   x = await tenants(t);
   const nodeId = (
     await x.root.post('/api/v1/nodes', {
@@ -60,6 +69,9 @@ async function get(c: Client, url: string) {
   const json = String(r.headers['content-type'] ?? '').startsWith('application/json') ? r.json() : undefined;
   return { status: r.statusCode, headers: r.headers, bytes: r.rawPayload, json };
 }
+let listened: Promise<string> | null = null;
+/** The plane on a real socket (inject has none), once for the file. */
+const listening = () => (listened ??= t.plane.app.listen({ port: 0, host: '127.0.0.1' }));
 const exportUrl = (id: string, q: string) => `/api/v1/cameras/${id}/export?${q}`;
 const ok = (extra = '') => exportUrl(cam.id, `from=${FROM}&duration=90${extra}`);
 
@@ -220,7 +232,7 @@ describe('GET /api/v1/cameras/{id}/export', () => {
   });
 
   it("passes the node's bytes on as they come: the client has the first half before the node sends the rest", async () => {
-    const address = await t.plane.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = await listening();
     let open!: () => void;
     node.gate = new Promise<void>((r) => (open = r));
     try {
@@ -247,6 +259,20 @@ describe('GET /api/v1/cameras/{id}/export', () => {
     } finally {
       open();
       node.gate = null;
+    }
+  });
+
+  it("waits past the server's idle bound while the node makes the file, then keeps that bound", async () => {
+    const address = await listening();
+    node.delayMs = IDLE_MS * 2;
+    try {
+      const r = await fetch(`${address}${ok('&manifest=1')}`, {
+        headers: { authorization: `Bearer ${x.a.admin.token}` },
+      });
+      expect(r.status).toBe(200);
+      expect((await r.arrayBuffer()).byteLength).toBe(Number(r.headers.get('content-length')));
+    } finally {
+      node.delayMs = 0;
     }
   });
 
