@@ -72,7 +72,11 @@ async function cameraPage(viewport: { width: number; height: number }, search = 
 
 const playing = (page: Page) =>
   page.evaluate(() => {
-    const v = document.querySelector('.review video') as HTMLVideoElement | null;
+    // Runs in the page (no DOM types here).
+    const v = (globalThis as any).document.querySelector('.review video') as {
+      readyState: number;
+      currentTime: number;
+    } | null;
     return v !== null && v.readyState >= 2 && v.currentTime > 0;
   });
 const spanMs = async (page: Page) => Number(await page.getByTestId('review-bar').getAttribute('data-span-ms'));
@@ -120,7 +124,9 @@ describe('review on the wall clock', () => {
       );
     });
     await expect
-      .poll(() => img.evaluate((i: HTMLImageElement) => (i.complete ? i.naturalWidth : 0)), { timeout: 15_000 })
+      .poll(() => img.evaluate((i: { complete: boolean; naturalWidth: number }) => (i.complete ? i.naturalWidth : 0)), {
+        timeout: 15_000,
+      })
       .toBe(160);
     await shot(page, 'review-1440');
     await page.mouse.move(0, 0);
@@ -129,7 +135,7 @@ describe('review on the wall clock', () => {
     expect(findings, describeFindings('camera page', findings)).toEqual([]);
 
     await page.getByRole('button', { name: '2x' }).click();
-    expect(await page.locator('.review video').evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(2);
+    expect(await page.locator('.review video').evaluate((v: { playbackRate: number }) => v.playbackRate)).toBe(2);
     // A chunk of the bar before the fleet started has no recording: the node's 404 no_recording, read as empty.
     expect(unexpected(errors, [{ status: 404, path: '/index-' }])).toEqual([]);
     await context.close();
@@ -152,7 +158,10 @@ describe('review on the wall clock', () => {
     await expect.poll(() => page.getByTestId('wall-clock').textContent(), { timeout: 20_000 }).toMatch(WALL_CLOCK);
     await page.getByTestId('review-bar').scrollIntoViewIfNeeded();
     await shot(page, 'review-390');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(() => {
+      const g = globalThis as any;
+      return (g.document.documentElement.scrollWidth as number) - (g.innerWidth as number);
+    });
     expect(overflow).toBeLessThanOrEqual(0);
     await context.close();
   });
