@@ -16,8 +16,6 @@ export interface View {
 
 /** At most 4x4: the wall never shows more tiles than the 16 players the console lets play at once. */
 export const MAX_SIDE = 4;
-/** The most views the plane keeps per user (document 4 §12). */
-export const MAX_VIEWS = 32;
 
 export const isLayout = (v: unknown): v is Layout =>
   typeof v === 'string' && (LAYOUTS as readonly string[]).includes(v);

@@ -3,7 +3,7 @@ import type { Camera } from '../../api/cameras.js';
 import { WallTile } from './wall-tile.js';
 
 /** At most this many players load at once; the others wait (document 4 §12: a player budget). */
-export const PLAYER_BUDGET = 16;
+const PLAYER_BUDGET = 16;
 
 /**
  * The tiles of one page of the wall, `side` by `side`. A tile plays only while it is on screen

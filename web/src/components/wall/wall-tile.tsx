@@ -19,7 +19,7 @@ const Icon = (props: { d: string }) => (
 );
 
 /** The camera has a sub stream, the lighter one a tile among others plays. */
-export const hasSub = (c: Camera): boolean => c.profiles.some((p) => p.kind === 'SUB');
+const hasSub = (c: Camera): boolean => c.profiles.some((p) => p.kind === 'SUB');
 
 /**
  * One camera on the wall: its player, its name (cut with an ellipsis, whole in the tooltip), its
