@@ -73,7 +73,7 @@ export const inputWords: WordTable = {
   export_failed: 'The node could not make the export file. Try again, or choose a shorter range.',
   export_too_long: (x) =>
     typeof x.max_secs === 'number'
-      ? `An export may be at most ${Math.floor(x.max_secs / 60)} minutes long: choose a shorter range.`
+      ? `An export may be at most ${exportLimit(x.max_secs)} long: choose a shorter range.`
       : 'The export is too long: choose a shorter range.',
   // per-node routes and the plane's log
   node_rejected: 'The node refused the change as invalid.',
@@ -110,3 +110,11 @@ export const inputWords: WordTable = {
     'The address points to a link-local or cloud metadata network, which the plane refuses unless private targets are allowed.',
   delivery_not_dead: 'Only a dead delivery can be retried: this one is still being sent or was sent.',
 };
+
+/** `dvr_export_max_secs` in words: whole minutes or hours when it is some, else seconds. */
+function exportLimit(secs: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (secs % 3600 === 0) return unit(secs / 3600, 'hour');
+  if (secs % 60 === 0) return unit(secs / 60, 'minute');
+  return unit(secs, 'second');
+}
