@@ -45,10 +45,12 @@ interface Measured {
   playbackRate: number;
 }
 
-/** Collects every argus-wallclock event of the page from its first script on. */
+/** Collects the live player's argus-wallclock events from the page's first script on (the recording's player has its own). */
 const COLLECT = `
   globalThis.__argusClock = [];
-  document.addEventListener('argus-wallclock', (e) => globalThis.__argusClock.push(e.detail), true);
+  document.addEventListener('argus-wallclock', (e) => {
+    if (e.target.closest('.player[data-intent=live]')) globalThis.__argusClock.push(e.detail);
+  }, true);
 `;
 
 /** FRAMES frames of the live player timed in the page, creation from the `via` mappings. */
