@@ -10,6 +10,7 @@ import { embedPage, EMBED_CSP, PLAYER_SCRIPT_PATH } from './embed.js';
 import type { MediaService, Viewer } from './media.service.js';
 import type { MediaKind } from './viewer/viewer.service.js';
 import type { Thumbnails } from './playback/thumbnail.js';
+import { recordedRanges } from './playback/recorded.js';
 
 const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 // Number parts as the URLs of document 4 spell them; anything else matches no route (404).
@@ -120,6 +121,19 @@ export function mediaRoutes(app: NodeFastify, deps: MediaRoutesDeps): void {
         'video/mp2t',
         'private, max-age=86400',
       );
+    },
+  );
+
+  // What is recorded in a window, as ranges (issue 23, docs/node-media.md "Thumbnails"): the
+  // console's timeline draws a week from it; admitted as playback, like the playlist of the window.
+  app.get<{ Params: RangeParams }, MediaRouteConfig>(
+    `/:stream/recorded-${FROM}-${SECS}.json`,
+    as('playback'),
+    async (req, reply) => {
+      crossOrigin(reply);
+      const { stream, from, secs } = req.params;
+      reply.header('cache-control', 'no-cache');
+      return { ranges: recordedRanges(thumbnails.store(stream), Number(from), Number(secs)) };
     },
   );
 

@@ -66,6 +66,11 @@ export class Thumbnails {
     return job;
   }
 
+  /** The recording of a stream (the recorded-ranges route reads it too). */
+  store(stream: string): DvrStore | undefined {
+    return this.opts.store(stream);
+  }
+
   get size(): number {
     return this.cache.size;
   }

@@ -90,3 +90,28 @@ describe('thumbnails of the recording', () => {
     expect((await call(node!.url, 'GET', '/cam1/thumb-123456789012.jpg')).status).toBe(404);
   });
 });
+
+describe('what is recorded in a window', () => {
+  const ranges = async (from: number, secs: number, stream = 'cam1') => {
+    const r = await fetch(
+      `${node!.url}/${stream}/recorded-${from}-${secs}.json?token=${encodeURIComponent(await token(stream))}`,
+    );
+    return { status: r.status, body: (await r.json()) as { ranges?: Array<{ from_ms: number; to_ms: number }> } };
+  };
+
+  it('the recording as ranges of wall-clock ms, a week at most; nothing recorded is an empty list', async () => {
+    const segs = await recorded();
+    const from = Math.floor(segs[0]!.start / 1000) - 60;
+    const r = await ranges(from, 7 * 86_400);
+    expect(r.status).toBe(200);
+    // One run of the ingest: one range, from the first segment's start to at least the last one's end.
+    expect(r.body.ranges).toHaveLength(1);
+    expect(r.body.ranges![0]!.from_ms).toBe(segs[0]!.start);
+    const last = segs[segs.length - 1]!;
+    expect(r.body.ranges![0]!.to_ms).toBeGreaterThanOrEqual(last.start + last.duration);
+    expect((await ranges(from - 3600, 60)).body).toEqual({ ranges: [] });
+    expect((await ranges(from, 60, 'other')).body).toEqual({ ranges: [] });
+    expect((await ranges(from, 7 * 86_400 + 1)).status).toBe(400);
+    expect((await fetch(`${node!.url}/cam1/recorded-${from}-60.json`)).status).toBe(403);
+  });
+});
