@@ -195,6 +195,18 @@ describe('GET /api/v1/cameras/{id}/export', () => {
     expect((await get(x.anon, ok())).status).toBe(401);
     expect((await get(x.anon, '/api/v1/export-key')).status).toBe(401);
     expect((await get(x.a.admin, exportUrl('nope', `from=${FROM}&duration=9`))).status).toBe(404);
+    // granted the camera, the operator may export it as it may watch it; the superadmin any camera
+    const grant = (ids: string[]) =>
+      x.a.admin.put(`/api/v1/users/${x.a.operatorId}/grants`, { camera_ids: ids, tag_ids: [] });
+    expect((await grant([cam.id])).status).toBe(200);
+    try {
+      expect((await get(x.a.operator, ok())).status).toBe(200);
+      expect((await get(x.a.operator, exportUrl(onlyMain.id, `from=${FROM}&duration=9`))).status).toBe(404);
+    } finally {
+      await grant([]);
+    }
+    expect((await get(x.a.operator, ok())).status).toBe(404);
+    expect((await get(x.root, ok())).status).toBe(200);
   });
 
   it('validates from, duration and stream with catalogue codes', async () => {
