@@ -8,7 +8,7 @@ import { parseEvidenceStorage } from './evidence-storage.js';
 import { parseSweeper } from './sweeper.js';
 import { parseNotifications } from './notifications.js';
 
-export type { EvidenceLocation, LogLevel, NotificationsConfig, PlaneConfig, SmtpSettings } from './config.types.js';
+export type { EvidenceLocation, LogLevel, PlaneConfig, SmtpSettings } from './config.types.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -30,7 +30,6 @@ export async function followNewEvents(onFrame: (frame: StreamFrame) => void, sig
 /** A notification rule, channel and delivery as the plane lists them (document 4 §13; never a secret). */
 export type Rule = Reply<'/api/v1/notification-rules'>['rows'][number];
 export type Channel = Reply<'/api/v1/notification-channels'>['rows'][number];
-export type Delivery = Reply<'/api/v1/notification-deliveries'>['rows'][number];
 export type RuleCreate = Sent<'/api/v1/notification-rules', 'post'>;
 export type RuleChange = Sent<'/api/v1/notification-rules/{id}', 'patch'>;
 export type ChannelCreate = Sent<'/api/v1/notification-channels', 'post'>;

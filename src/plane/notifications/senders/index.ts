@@ -5,7 +5,6 @@ import type { ChannelSender } from './sender.js';
 
 export type { EmailChannelConfig } from './email.js';
 export type { MqttChannelConfig } from './mqtt.js';
-export { topicTemplateProblem, TOPIC_PLACEHOLDERS } from './mqtt-topic.js';
 
 /** The e-mail and MQTT senders of one plane process, and their shutdown. */
 export interface ChannelSenders {
