@@ -2,7 +2,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { answer, mockThePlane, openConsole, page, refused } from './console.harness.js';
+import { answer, mockThePlane, never, openConsole, page, refused, reply } from './console.harness.js';
+import { CAMERA, camera } from './fixtures.js';
 import { CAMERAS, recordings, T0 } from './review.fixtures.js';
 
 // Issue 23, exports in the console: GET /api/v1/cameras/{id}/export through the plane with the
@@ -183,5 +184,38 @@ describe('an export from the console', () => {
     await waitFor(() => expect(form.queryByRole('button', { name: 'Cancel' })).toBeNull());
     expect(asks).toBe(1);
     expect(downloads).toEqual([]);
+  });
+
+  it("on a camera's page: the panel in place of the node's link, its sub stream offered, the file saved", async () => {
+    let asked: URL | null = null;
+    openConsole(
+      `/cameras/${CAMERA}`,
+      'user',
+      answer('get', '/api/v1/cameras/{id}', camera({ recording: { retention: '7d' }, sub_source: 'rtsp://cam/sub' })),
+      reply('post', '/api/v1/cameras/{id}/play', never),
+      reply('get', '/api/v1/events', never),
+      http.get('/api/v1/cameras/:id/export', ({ request }) => {
+        asked = new URL(request.url);
+        return new HttpResponse(new Uint8Array(2048), {
+          headers: {
+            'content-type': 'video/mp4',
+            'content-length': '2048',
+            'content-disposition': 'attachment; filename="Gate north_2026-11-26_10-00-00_5m.mp4"',
+          },
+        });
+      }),
+    );
+    const main = await page();
+    const form = within(await main.findByRole('form', { name: 'Export of Gate north' }));
+    expect(main.queryByRole('button', { name: 'Export MP4' })).toBeNull();
+    fireEvent.change(form.getByLabelText(/^From/), { target: { value: '2026-11-26T10:00:00' } });
+    fireEvent.change(form.getByLabelText('Duration (seconds)'), { target: { value: '300' } });
+    fireEvent.change(form.getByLabelText('Stream'), { target: { value: 'sub' } });
+    fireEvent.click(form.getByRole('button', { name: 'Export' }));
+    expect(await form.findByText('Saved Gate north_2026-11-26_10-00-00_5m.mp4 (2.0 KB).')).toBeTruthy();
+    expect(downloads.map((d) => d.name)).toEqual(['Gate north_2026-11-26_10-00-00_5m.mp4']);
+    expect(asked!.pathname).toBe(`/api/v1/cameras/${CAMERA}/export`);
+    expect(asked!.searchParams.get('stream')).toBe('sub');
+    expect(asked!.searchParams.get('duration')).toBe('300');
   });
 });

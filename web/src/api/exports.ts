@@ -1,4 +1,5 @@
 import { rawFetch } from './client.js';
+import type { paths } from './openapi.gen.js';
 
 /**
  * An export of a camera's recording through the plane (issue 23, document 4 §14):
@@ -30,15 +31,21 @@ export interface ExportFile {
   blob: Blob;
 }
 
-/** The export's address (the route is B's, typed here by hand until openapi.gen.ts has it). */
-export function exportPath(r: ExportRequest): string {
-  const q = new URLSearchParams({
+/** The route in the plane's OpenAPI document: a route renamed or gone fails the type check. */
+const EXPORT_ROUTE = '/api/v1/cameras/{id}/export' satisfies keyof paths;
+/** Its query as the plane's schema declares it (openapi-fetch would read the body as JSON or text, not as a stream). */
+type ExportQuery = paths[typeof EXPORT_ROUTE]['get']['parameters']['query'];
+
+/** The export's address. */
+function exportPath(r: ExportRequest): string {
+  const query: ExportQuery = {
     from: new Date(r.from).toISOString(),
-    duration: String(Math.round(r.duration)),
+    duration: Math.round(r.duration),
     stream: r.stream,
-  });
-  if (r.manifest) q.set('manifest', '1');
-  return `/api/v1/cameras/${encodeURIComponent(r.cameraId)}/export?${q.toString()}`;
+    ...(r.manifest ? { manifest: 1 } : {}),
+  };
+  const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  return `${EXPORT_ROUTE.replace('{id}', encodeURIComponent(r.cameraId))}?${q.toString()}`;
 }
 
 /**
