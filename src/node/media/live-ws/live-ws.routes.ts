@@ -14,6 +14,12 @@ export interface LiveWsRoutesDeps {
 /** Viewers send nothing; a message larger than this ends the connection (ws answers 1009). */
 const MAX_CLIENT_MESSAGE_BYTES = 1024;
 
+/**
+ * A viewer that has not answered a ping within this long is gone (a half-open TCP connection, a
+ * sleeping laptop): its socket is ended and its session with it, rather than when TCP gives up.
+ */
+const HEARTBEAT_MS = 30_000;
+
 const Params = Type.Object({ stream: Type.String() });
 /** The credential rides in the URL as for index.m3u8: a viewer token or media grant, or a session ticket. */
 const Query = Type.Object({ token: Type.Optional(Type.String()), t: Type.Optional(Type.String()) });
@@ -57,7 +63,23 @@ export function liveWsRoutes(app: NodeFastify, deps: LiveWsRoutesDeps): void {
     },
     wsHandler: (socket, req) => {
       const leave = live.join(req.params.stream, socket, viewer(req));
-      socket.once('close', leave);
+      let answered = true;
+      socket.on('pong', () => {
+        answered = true;
+      });
+      const heartbeat = setInterval(() => {
+        if (!answered) {
+          socket.terminate();
+          return;
+        }
+        answered = false;
+        socket.ping();
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
+      socket.once('close', () => {
+        clearInterval(heartbeat);
+        leave();
+      });
       // Fragments are binary; anything a viewer sends is ignored.
       socket.on('message', () => undefined);
     },
