@@ -129,6 +129,15 @@ describe('the live wall', () => {
     // The wall in full screen, left with its button (Escape is the browser's own there).
     await page.getByRole('button', { name: 'Full screen', exact: true }).click();
     await expect.poll(() => fullscreen(page)).toContain('live-wall');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => fullscreen(page)).toBe('');
+    // One tile in full screen plays the main stream too.
+    const fromTile = sent.length;
+    await page.getByRole('button', { name: `Full screen ${EAST}` }).click();
+    await expect.poll(() => fullscreen(page)).toContain('wall-tile');
+    await expect
+      .poll(() => sent.slice(fromTile).find((p) => p.camera === east)?.profile, { timeout: 15_000 })
+      .toBe('MAIN');
     await page.getByRole('button', { name: 'Leave full screen' }).click();
     await expect.poll(() => fullscreen(page)).toBe('');
 

@@ -62,16 +62,19 @@ export function LiveWall(props: {
   const full = useFullscreenElement();
   const wallFull = full !== null && full === ref.current;
 
-  // Escape gives the wall back from a maximised tile (full screen's Escape is the browser's own).
+  // Escape leaves full screen first (a browser whose own Escape reaches the page: a kiosk, a
+  // headless one; elsewhere the browser has left it already), then gives the wall back from a
+  // maximised tile. Inside a field or a dialog Escape is theirs.
   useEffect(() => {
-    if (!maximised) return;
     const onKey = (e: KeyboardEvent) => {
       const field = (e.target as Element | null)?.closest?.('input, select, textarea, [role=dialog]');
-      if (e.key === 'Escape' && !document.fullscreenElement && !field) setMaximised(null);
+      if (e.key !== 'Escape' || field) return;
+      if (document.fullscreenElement && ref.current?.contains(document.fullscreenElement)) toggleFullscreen(null);
+      else setMaximised(null);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [maximised]);
+  }, []);
 
   // A view opened plain: the address's edits and page go.
   const open = (name: string | null) => go({ view: name, layout: null, cameras: null, page: 0 });
