@@ -73,12 +73,12 @@ afterAll(async () => {
 /** The wall-clock moment (ms) each tile's video shows, as the review's clock last read them together. */
 const shown = (page: Page) =>
   page.evaluate(() =>
-    [...(globalThis as any).document.querySelectorAll('.review-tile video')].map((v: any) => ({
+    [...(globalThis as any).document.querySelectorAll('.sync-tile video')].map((v: any) => ({
       shows: Number(v.dataset.shows ?? Number.NaN),
       paused: v.paused as boolean,
       rate: v.playbackRate as number,
       ready: v.readyState as number,
-      gap: !!v.closest('.review-tile')?.querySelector('.no-recording'),
+      gap: !!v.closest('.sync-tile')?.querySelector('.no-recording'),
     })),
   );
 
@@ -100,11 +100,11 @@ describe('synchronised review', () => {
       page,
       `/review?cameras=${cameras.map((c) => c.id).join(',')}&from=${new Date(from).toISOString()}`,
     );
-    await page.locator('.review-tile video').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
+    await page.locator('.sync-tile video').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
     // Played a few seconds: both videos show moments past the start, and the same one.
     await page.waitForFunction(
       (past) => {
-        const vs = [...(globalThis as any).document.querySelectorAll('.review-tile video')];
+        const vs = [...(globalThis as any).document.querySelectorAll('.sync-tile video')];
         return vs.length === 2 && vs.every((v: any) => Number(v.dataset.shows) > past && !v.paused);
       },
       from + 3000,
@@ -120,7 +120,7 @@ describe('synchronised review', () => {
     await page.getByRole('slider', { name: 'Review position' }).fill(String(target / 1000));
     await page.waitForFunction(
       (at) => {
-        const vs = [...(globalThis as any).document.querySelectorAll('.review-tile video')];
+        const vs = [...(globalThis as any).document.querySelectorAll('.sync-tile video')];
         return vs.length === 2 && vs.every((v: any) => Number(v.dataset.shows) > at + 1000 && !v.paused);
       },
       target,
@@ -134,7 +134,7 @@ describe('synchronised review', () => {
     await page
       .waitForFunction(
         (at) => {
-          const vs = [...(globalThis as any).document.querySelectorAll('.review-tile video')];
+          const vs = [...(globalThis as any).document.querySelectorAll('.sync-tile video')];
           return vs.length === 2 && vs.every((v: any) => Number(v.dataset.shows) > at && v.playbackRate > 3);
         },
         target + 12_000,
@@ -165,7 +165,7 @@ describe('synchronised review', () => {
       `/review?cameras=${cameras.map((c) => c.id).join(',')}&from=${new Date(from).toISOString()}`,
     );
     await page.getByRole('button', { name: 'Pause' }).click();
-    await page.locator('.review-tile[data-camera="demo camera"]').getByRole('button', { name: 'Export' }).click();
+    await page.locator('.sync-tile[data-camera="demo camera"]').getByRole('button', { name: 'Export' }).click();
     const form = page.getByRole('form', { name: 'Export of demo camera' });
     await form.getByLabel('Duration (seconds)').fill('10');
     const download = page.waitForEvent('download', { timeout: 60_000 });
@@ -187,7 +187,7 @@ describe('synchronised review', () => {
       page,
       `/review?cameras=${cameras.map((c) => c.id).join(',')}&from=${new Date(from).toISOString()}`,
     );
-    await page.locator('.review-tile video').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
+    await page.locator('.sync-tile video').nth(1).waitFor({ state: 'attached', timeout: 30_000 });
     await page.getByRole('button', { name: 'Pause' }).click();
     const overflow = await page.evaluate(
       () => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,

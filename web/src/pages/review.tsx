@@ -47,9 +47,9 @@ export function ReviewPage() {
     .filter((c): c is NonNullable<typeof c> => c !== undefined);
 
   return (
-    <section className="review">
+    <section className="sync-review">
       <h2>Review</h2>
-      <div className="review-pick">
+      <div className="sync-pick">
         <fieldset>
           <legend>Cameras (up to {MAX_CAMERAS})</legend>
           {cameras.data.length === 0 && <span className="meta">No camera to review.</span>}

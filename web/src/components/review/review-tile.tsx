@@ -37,14 +37,14 @@ export function ReviewTile(props: {
   const play = recording.data?.play;
 
   return (
-    <figure className="review-tile" data-camera={camera.name}>
+    <figure className="sync-tile" data-camera={camera.name}>
       <figcaption>
         <span className="name">{camera.name}</span>
         <button type="button" onClick={() => props.onExport(camera)}>
           Export
         </button>
       </figcaption>
-      <div className="review-video">
+      <div className="sync-video">
         {recording.isPending ? (
           <p className="empty">Reading the recording…</p>
         ) : recording.isError ? (

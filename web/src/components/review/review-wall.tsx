@@ -107,8 +107,8 @@ export function ReviewWall(props: { cameras: readonly Camera[]; fromMs: number; 
   const playing = shown.playing;
 
   return (
-    <div className="review-wall">
-      <div className="review-controls">
+    <div className="sync-wall">
+      <div className="sync-controls">
         <button
           type="button"
           onClick={() =>
@@ -130,12 +130,12 @@ export function ReviewWall(props: { cameras: readonly Camera[]; fromMs: number; 
             ))}
           </select>
         </label>
-        <output className="review-time" aria-label="Review time">
+        <output className="sync-time" aria-label="Review time">
           <Time at={shown.atMs} />
         </output>
       </div>
       <ScrubBar fromMs={fromMs} toMs={toMs} atMs={shown.atMs} onSeek={(atMs) => change({ anchorMs: atMs })} />
-      <div className={`review-tiles n${props.cameras.length}`}>
+      <div className={`sync-tiles n${props.cameras.length}`}>
         {props.cameras.map((c) => (
           <ReviewTile
             key={c.id}
@@ -149,7 +149,7 @@ export function ReviewWall(props: { cameras: readonly Camera[]; fromMs: number; 
         ))}
       </div>
       {exporting && (
-        <section className="review-export">
+        <section className="sync-export">
           <h3>
             Export of {exporting.camera.name}{' '}
             <button type="button" onClick={() => setExporting(null)}>

@@ -10,7 +10,7 @@ export function ScrubBar(props: { fromMs: number; toMs: number; atMs: number; on
   const t = useTimeDisplay();
   const value = Math.min(props.toMs, Math.max(props.fromMs, props.atMs));
   return (
-    <div className="scrub">
+    <div className="sync-scrub">
       <Time at={props.fromMs} date={false} className="meta" />
       <input
         type="range"
