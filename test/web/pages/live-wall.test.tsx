@@ -101,6 +101,24 @@ describe('layouts and paging', () => {
   });
 });
 
+describe('on a phone', () => {
+  it('a larger layout shows 2x2, saying so, and pages the rest', async () => {
+    const dom = (window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } })
+      .happyDOM;
+    dom.setViewport({ width: 390, height: 844 });
+    try {
+      openConsole('/live?layout=4x4', 'user', listed, prefs([]));
+      await waitFor(() => expect(tiles().length).toBe(4));
+      expect(document.querySelector('.wall-grid')!.className).toContain('side-2');
+      expect(screen.getByText('2×2 here')).toBeTruthy();
+      expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+      expect(screen.getByLabelText<HTMLSelectElement>('Layout').value).toBe('4x4');
+    } finally {
+      dom.setViewport({ width: 1024, height: 768 });
+    }
+  });
+});
+
 describe('a tile maximised', () => {
   it('fills the wall alone and asks the main stream; Back to wall and Escape give the wall back', async () => {
     const play = plays();
