@@ -136,6 +136,11 @@ describe('review on the wall clock', () => {
 
     await page.getByRole('button', { name: '2x' }).click();
     expect(await page.locator('.review video').evaluate((v: { playbackRate: number }) => v.playbackRate)).toBe(2);
+    // Out to a week: the bar still shows the recording (read as ranges, not as a week of playlists).
+    for (let i = 0; i < 9; i++) await page.getByRole('button', { name: 'Zoom out' }).click();
+    expect(await spanMs(page)).toBe(7 * 86_400_000);
+    await expect.poll(() => page.locator('.review-bar .range').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shot(page, 'review-week-1440');
     // A chunk of the bar before the fleet started has no recording: the node's 404 no_recording, read as empty.
     expect(unexpected(errors, [{ status: 404, path: '/index-' }])).toEqual([]);
     await context.close();

@@ -15,6 +15,7 @@ import {
   zoomBy,
   zoomStep,
 } from '../../../web/src/lib/review-zoom.js';
+import { mergeRanges } from '../../../web/src/lib/recording.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const H = 3600_000;
@@ -44,9 +45,12 @@ describe('zoom', () => {
     expect(inward.fromMs + inward.spanMs / 2).toBe(NOW - 2 * H);
     expect(zoomStep({ fromMs: NOW - H, spanMs: MIN_SPAN_MS }, -1, NOW - H, NOW).spanMs).toBe(MIN_SPAN_MS);
   });
-  it('a view cannot run further than a twentieth of its span past now', () => {
+  it('a view cannot run further than a twentieth of its span (at most 30 min) past now', () => {
     const v = bounded({ fromMs: NOW, spanMs: H }, NOW);
     expect(v.fromMs + v.spanMs).toBe(NOW + H / 20);
+    // A week's view: half an hour, not eight.
+    const week = bounded({ fromMs: NOW, spanMs: MAX_SPAN_MS }, NOW);
+    expect(week.fromMs + week.spanMs).toBe(NOW + H / 2);
   });
 });
 
@@ -109,5 +113,21 @@ describe('markers', () => {
     const five = { fromMs: NOW - H / 2 - 60_000, spanMs: MIN_SPAN_MS };
     const clusters = clusterMarkers([m('a', NOW - H / 2), m('b', NOW - H / 2 + 10_000)], five, 1000);
     expect(clusters).toHaveLength(2);
+  });
+});
+
+describe('ranges read in chunks', () => {
+  it('join where a chunk ends inside a range; a real gap stays', () => {
+    expect(
+      mergeRanges([
+        { fromMs: NOW, toMs: NOW + H },
+        { fromMs: NOW - H, toMs: NOW },
+        { fromMs: NOW + H + 60_000, toMs: NOW + 2 * H },
+      ]),
+    ).toEqual([
+      { fromMs: NOW - H, toMs: NOW + H },
+      { fromMs: NOW + H + 60_000, toMs: NOW + 2 * H },
+    ]);
+    expect(mergeRanges([])).toEqual([]);
   });
 });

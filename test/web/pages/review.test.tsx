@@ -27,6 +27,12 @@ function playlist(fromMs: number): string {
   ].join('\n');
 }
 
+/** The same recording as the node's recorded-<from>-<secs>.json says it: two ranges. */
+const recordedRanges = (fromMs: number) => [
+  { from_ms: fromMs, to_ms: fromMs + 4000 },
+  { from_ms: fromMs + 600_000, to_ms: fromMs + 602_000 },
+];
+
 /** The camera page with a recording 40 and 30 minutes ago, in Berlin's zone. */
 function open(path: string, recordedMs: number) {
   openConsole(
@@ -44,7 +50,13 @@ function open(path: string, recordedMs: number) {
     }),
     answer('get', '/api/v1/events', { rows: [], next_ts: null, next_id: null, stream_cursor: 'g:1' }),
   );
-  plane.use(http.get(`${NODE}/:file`, () => new Response(playlist(recordedMs))));
+  plane.use(
+    http.get(`${NODE}/:file`, ({ params }) =>
+      String(params.file).startsWith('recorded-')
+        ? Response.json({ ranges: recordedRanges(recordedMs) })
+        : new Response(playlist(recordedMs)),
+    ),
+  );
 }
 
 const recordedAgo = () => Math.floor(Date.now() / 1000 - 2400) * 1000;

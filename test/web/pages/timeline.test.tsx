@@ -51,7 +51,17 @@ describe("a camera's recording timeline (/cameras/:id)", () => {
       }),
       answer('get', '/api/v1/events', { rows: events, next_ts: null, next_id: null, stream_cursor: 'g:1' }),
     );
-    plane.use(http.get(NODE_PLAYLIST, () => new Response(playlist(recordedMs))));
+    plane.use(
+      http.get(NODE_PLAYLIST, () => new Response(playlist(recordedMs))),
+      http.get(NODE_PLAYLIST.replace('index-', 'recorded-').replace('.m3u8', '.json'), () =>
+        Response.json({
+          ranges: [
+            { from_ms: recordedMs, to_ms: recordedMs + 4000 },
+            { from_ms: recordedMs + 600_000, to_ms: recordedMs + 602_000 },
+          ],
+        }),
+      ),
+    );
 
     const slider = await screen.findByRole('slider', { name: 'Recording position' });
     expect(slider.tabIndex).toBe(0);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCameraEvents } from '../hooks/use-events.js';
 import { thumbUrl, usePlayRange, useRecordedChunks } from '../hooks/use-review.js';
-import { momentOf, positionOf, rangesOf } from '../lib/recording.js';
+import { momentOf, positionOf } from '../lib/recording.js';
 import { text } from '../lib/text.js';
 import { wallClock } from '../lib/review-time.js';
 import { useTimeDisplay } from '../hooks/use-time.js';
@@ -46,7 +46,7 @@ export function RecordingTimeline(props: {
   const played = usePlayRange(props.cameraId, range);
   const chunks = useMemo(() => chunksOf(view, nowMs), [view, nowMs]);
   const recorded = useRecordedChunks(props.cameraId, chunks);
-  const ranges = useMemo(() => rangesOf(recorded.segments), [recorded.segments]);
+  const ranges = recorded.ranges;
   const segments = useMemo(() => played.data?.segments ?? [], [played.data]);
   const eventsFrom = Math.floor(chunks[0]?.from ?? view.fromMs / 1000);
   const events = useCameraEvents(props.cameraId, eventsFrom, Math.ceil(view.spanMs / 1000));

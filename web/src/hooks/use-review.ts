@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { play } from '../api/cameras.js';
-import { segmentsOf, ticketOf, type Segment } from '../lib/recording.js';
+import { mergeRanges, segmentsOf, ticketOf, type Range, type Segment } from '../lib/recording.js';
 
 /** A recorded range read through the public API: its playback session, its segments and the node's ticket. */
 export interface RecordedChunk {
@@ -35,19 +35,33 @@ export const usePlayRange = (id: string, range: { from: number; duration: number
     ...KEEP,
   });
 
-/** The chunks of recording under the timeline's view (review-zoom.ts chunksOf), their segments together. */
+/**
+ * What is recorded in a chunk of the timeline's view: a viewer token for the chunk (POST
+ * /cameras/{id}/play, intent playback), then the node's `recorded-<from>-<secs>.json`, the ranges
+ * alone (a playlist lists every segment with its ticket, some 20 MB for a day).
+ */
+async function readRanges(id: string, from: number, duration: number): Promise<Range[]> {
+  const session = await play(id, { intent: 'playback', from, duration });
+  const url = session.url.replace(/index-(\d+)-(\d+)\.m3u8$/, 'recorded-$1-$2.json');
+  const res = await fetch(`${url}?token=${encodeURIComponent(session.token)}`);
+  if (!res.ok) return [];
+  const body = (await res.json()) as { ranges?: Array<{ from_ms: number; to_ms: number }> };
+  return (body.ranges ?? []).map((r) => ({ fromMs: r.from_ms, toMs: r.to_ms }));
+}
+
+/** The recorded ranges under the timeline's view, read in its chunks (review-zoom.ts chunksOf) and joined. */
 export function useRecordedChunks(id: string, chunks: Array<{ from: number; duration: number }>) {
   const results = useQueries({
     queries: chunks.map((c) => ({
-      queryKey: reviewKey(id, c.from, c.duration),
-      queryFn: () => readChunk(id, c.from, c.duration),
+      queryKey: ['review-ranges', id, c.from, c.duration] as const,
+      queryFn: () => readRanges(id, c.from, c.duration),
       ...KEEP,
       // The chunk still being recorded is read again each minute, so the bar grows with it.
       ...((c.from + c.duration) * 1000 > Date.now() ? { staleTime: 30_000, refetchInterval: 60_000 } : {}),
     })),
   });
-  const segments = results.flatMap((r) => r.data?.segments ?? []).sort((a, b) => a.startMs - b.startMs);
-  return { segments, pending: results.some((r) => r.isPending) };
+  const ranges = mergeRanges(results.flatMap((r) => r.data ?? []));
+  return { ranges, pending: results.some((r) => r.isPending) };
 }
 
 /**

@@ -83,3 +83,14 @@ export function momentOf(segments: Segment[], positionS: number): number | null 
   }
   return null;
 }
+
+/** Ranges from several reads (chunks of a window) in order, those that touch (within `gapMs`) joined: a chunk's edge is no gap. */
+export function mergeRanges(ranges: Range[], gapMs = 1500): Range[] {
+  const out: Range[] = [];
+  for (const r of [...ranges].sort((a, b) => a.fromMs - b.fromMs)) {
+    const last = out[out.length - 1];
+    if (last && r.fromMs - last.toMs <= gapMs) last.toMs = Math.max(last.toMs, r.toMs);
+    else out.push({ ...r });
+  }
+  return out;
+}

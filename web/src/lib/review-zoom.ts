@@ -16,10 +16,10 @@ export interface View {
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
-/** A view may look a little past now (the newest moment is not at the very edge), never further. */
-export const FUTURE_MS = (spanMs: number) => spanMs / 20;
+/** A view may look a little past now (the newest moment is not at the very edge): a twentieth, at most half an hour. */
+export const FUTURE_MS = (spanMs: number) => Math.min(spanMs / 20, 30 * 60_000);
 
-/** Keeps the span within 5 minutes..7 days and the end at most a twentieth past `nowMs`. */
+/** Keeps the span within 5 minutes..7 days and the end at most FUTURE_MS past `nowMs`. */
 export function bounded(v: View, nowMs: number): View {
   const spanMs = clamp(v.spanMs, MIN_SPAN_MS, MAX_SPAN_MS);
   const fromMs = Math.min(v.fromMs, nowMs + FUTURE_MS(spanMs) - spanMs);
