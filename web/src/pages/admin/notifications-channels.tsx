@@ -69,7 +69,9 @@ export function NotificationChannelsPage() {
           onCancel={done}
         />
       ) : (
-        <button onClick={() => setEditing('new')}>New channel</button>
+        <button className="new" onClick={() => setEditing('new')}>
+          New channel
+        </button>
       )}
       {rowError && (
         <p className="error" role="alert">

@@ -71,7 +71,9 @@ export function NotificationsPage() {
           onCancel={done}
         />
       ) : (
-        <button onClick={() => setEditing('new')}>New rule</button>
+        <button className="new" onClick={() => setEditing('new')}>
+          New rule
+        </button>
       )}
       {rowError && (
         <p className="error" role="alert">
