@@ -137,4 +137,27 @@ describe('live player', () => {
     expect(unexpected(errors, expected)).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("keeps playing over the same socket when the camera's ingest starts a new run (a new source)", async () => {
+    let sockets = 0;
+    const { page, errors } = await cameraPage((p) =>
+      p.routeWebSocket(/\/live\.ws\?token=/, (ws) => {
+        sockets++;
+        ws.connectToServer();
+      }),
+    );
+    await expect.poll(() => transport(page), { timeout: 20_000 }).toBe('ws');
+    const t = await advancing(page);
+    // A new source: the node starts a new ffmpeg run, whose media time starts again near 0, and
+    // sends its viewers the run's initialisation segment, then its fragments.
+    await callApi(fleet.base, await fleet.session(), 'PATCH', `/api/v1/cameras/${cameraId}`, {
+      main_source: 'testsrc://demo?size=640x360&rate=10&bitrate=300',
+    });
+    await expect.poll(async () => (await videoState(page)).time, { timeout: 30_000 }).toBeLessThan(t - 1);
+    await advancing(page);
+    expect(await transport(page)).toBe('ws');
+    expect(sockets).toBe(1);
+    expect(unexpected(errors, expected)).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

@@ -139,7 +139,8 @@ export class WsLive {
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastMessageAt = 0;
   private lastPlayhead = { time: -1, at: 0 };
-  private readonly openedAt = Date.now();
+  /** since when a first frame is awaited: the socket's opening, or the last new ingest run */
+  private waitingSince = Date.now();
   private readonly keepSecs: number;
   private readonly firstFrameMs: number;
   private readonly stallMs: number;
@@ -198,6 +199,7 @@ export class WsLive {
   private receive(bytes: Uint8Array, MS: MediaSourceCtor): void {
     if (this.done) return;
     this.lastMessageAt = Date.now();
+    if (this.track && isInitSegment(bytes)) this.restart();
     if (!this.track) {
       if (!isInitSegment(bytes)) return; // a fragment before any init segment cannot be decoded
       this.track = videoTrack(bytes);
@@ -218,6 +220,23 @@ export class WsLive {
     }
     this.queue.push(bytes);
     this.pump();
+  }
+
+  /**
+   * A new initialisation segment on an open socket: the ingest started a new run (a restart, a
+   * new input), whose media time starts afresh and whose codec may differ. The player starts
+   * afresh on a new MediaSource over the same socket, at the run's first key frame.
+   */
+  private restart(): void {
+    this.o.video.removeEventListener('play', this.onPlay);
+    if (this.objectUrl) URL.revokeObjectURL(this.objectUrl);
+    this.objectUrl = null;
+    this.ms = null;
+    this.sb = null;
+    this.track = null;
+    this.queue = [];
+    this.started = false;
+    this.waitingSince = Date.now();
   }
 
   private attach(MS: MediaSourceCtor, mime: string): void {
@@ -310,7 +329,7 @@ export class WsLive {
     const now = Date.now();
     const v = this.o.video;
     if (!this.started) {
-      if (now - this.openedAt > this.firstFrameMs) this.fail('stalled', 'no first frame');
+      if (now - this.waitingSince > this.firstFrameMs) this.fail('stalled', 'no first frame');
       return;
     }
     if (now - this.lastMessageAt > this.stallMs) return this.fail('stalled', 'no fragment from the node');
