@@ -154,7 +154,14 @@ export class WsLive {
       queueMicrotask(() => this.fail('no-mse', 'this browser has no Media Source Extensions'));
       return;
     }
-    const ws = new WebSocket(o.url);
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(o.url);
+    } catch (err) {
+      // A URL the browser will not open at all (mixed content, a policy that throws): refused.
+      queueMicrotask(() => this.fail('refused', String(err)));
+      return;
+    }
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => {
       this.opened = true;
