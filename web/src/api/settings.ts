@@ -38,6 +38,26 @@ export interface Settings {
       operations: { ops_per_second: number; errors: number };
     };
   };
+  /** absent from a plane older than the notifications (issue 24) */
+  notifications?: NotificationsSettings;
+}
+
+/** The SMTP server as the settings show it: every key but the password, which is only `password_configured`. */
+export interface SmtpShown {
+  host: string;
+  port: number;
+  tls: 'starttls' | 'tls' | 'off';
+  user: string | null;
+  from: string;
+  tls_ca: string | null;
+  password_configured: boolean;
+}
+
+/** `[notifications]` as running and as saved (docs/settings.md, "Notifications"). */
+export interface NotificationsSettings {
+  effective: { channel_rate: number; smtp: SmtpShown | null };
+  saved: { channel_rate: number; smtp: SmtpShown | null };
+  pending_restart: boolean;
 }
 
 export type SettingsChange = Sent<'/api/v1/settings/plane', 'patch'>;

@@ -3,6 +3,7 @@ import { ApiFailure } from '../../api/failure.js';
 import { errorSentence } from '../../api/error-words.js';
 import type { SettingsChange } from '../../api/settings.js';
 import { useChangeSettings, usePlaneSettings, useTestStorage } from '../../hooks/use-settings.js';
+import { NotificationsSettingsForm } from '../../components/smtp-settings.js';
 
 const MB = (n: number | null) => (n === null ? '—' : `${(n / 1024 / 1024).toFixed(0)} MiB`);
 
@@ -175,7 +176,7 @@ export function SettingsPage() {
   return (
     <section className="admin">
       <h2>Plane settings</h2>
-      {(s.network.pending_restart || s.evidence_storage.pending_restart) && (
+      {(s.network.pending_restart || s.evidence_storage.pending_restart || s.notifications?.pending_restart) && (
         <p className="banner" role="status">
           Saved changes wait for a restart of the plane.
         </p>
@@ -244,6 +245,12 @@ export function SettingsPage() {
           }
         }}
       />
+      {s.notifications && (
+        <>
+          <h3>Notifications</h3>
+          <NotificationsSettingsForm current={s.notifications} onSave={save} />
+        </>
+      )}
     </section>
   );
 }
