@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useParams, type RouteObject } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { mayOpen } from '../../src/common/console-pages.js';
@@ -8,8 +8,13 @@ import { currentPlace, Link, navigate, useLocation } from './router.js';
 import { LoginPage } from './pages/login.js';
 import { MeContext, useMe } from './api/me.js';
 import { ErrorBoundary } from './components/error-boundary.js';
-import { CriticalToasts } from './components/critical-alerts.js';
 import { navigationFor, PAGES, type PageEntry } from './page-table.js';
+
+// The critical-event alert comes with the signed-in shell, not with the login page: its API calls
+// and stream reader would otherwise count against the login page's 90 kB (issue 22).
+const CriticalToasts = lazy(() =>
+  import('./components/critical-alerts.js').then((m) => ({ default: m.CriticalToasts })),
+);
 
 /**
  * The console's routes, read from the table of pages: the shell (session, navigation, one error
@@ -116,7 +121,7 @@ function Shell() {
         <button
           className="link"
           onClick={async () => {
-            await signOut.mutateAsync().catch(() => {});
+            await signOut.run().catch(() => {});
             keepSession(null);
             setToken(null);
             qc.clear();
@@ -136,7 +141,9 @@ function Shell() {
         </MeContext.Provider>
       </main>
       {/* The live alert for critical events (issue 24): off unless this browser turned it on. */}
-      <CriticalToasts />
+      <Suspense fallback={null}>
+        <CriticalToasts />
+      </Suspense>
     </div>
   );
 }

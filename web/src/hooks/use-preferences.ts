@@ -1,30 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { myPreferences, preferencesKeys, savePreferences, type Preferences } from '../api/preferences.js';
-
-/** The caller's preferences (the plane's defaults until saved). */
-export const usePreferences = () => useQuery({ queryKey: preferencesKeys.mine, queryFn: myPreferences });
-
-/** Saves the whole record; the plane's reply (cameras no longer visible left out) becomes the cached one. */
-export function useSavePreferences() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: savePreferences,
-    onSuccess: (saved) => qc.setQueryData(preferencesKeys.mine, saved),
-  });
-}
+import { useQuery } from '@tanstack/react-query';
+import { myPreferences, preferencesKeys } from '../api/preferences.js';
 
 /**
- * Saves the live wall's views (issue 23). PUT replaces the whole record, so the zone and clock go
- * back exactly as last read: the wall offers saving only once the preferences are read.
+ * The caller's preferences (the plane's defaults until saved). Every page waits for them (the
+ * zone and clock), so this module is in the console's first load; the savers are in
+ * use-save-preferences.ts, with the pages that save, so the login page does not carry them.
  */
-export function useSaveViews() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (views: Preferences['views']) => {
-      const saved = qc.getQueryData<Preferences>(preferencesKeys.mine);
-      if (!saved) return Promise.reject(new Error('Your preferences are not read yet: try again in a moment.'));
-      return savePreferences({ timezone: saved.timezone, clock: saved.clock, views });
-    },
-    onSuccess: (saved) => qc.setQueryData(preferencesKeys.mine, saved),
-  });
-}
+export const usePreferences = () => useQuery({ queryKey: preferencesKeys.mine, queryFn: myPreferences });

@@ -1,7 +1,8 @@
 import { errorSentence } from '../api/error-words.js';
 import { LiveWall } from '../components/wall/wall.js';
 import { useCameras } from '../hooks/use-cameras.js';
-import { usePreferences, useSaveViews } from '../hooks/use-preferences.js';
+import { usePreferences } from '../hooks/use-preferences.js';
+import { useSaveViews } from '../hooks/use-save-preferences.js';
 import { usePhone } from '../hooks/use-wall.js';
 import { parseWall, wallSearch, type WallAddress } from '../lib/wall-layout.js';
 import { navigate, useLocation } from '../router.js';

@@ -16,7 +16,7 @@ export function LoginPage(props: { onSignedIn(token: string): void }) {
         e.preventDefault();
         setError(null);
         try {
-          const r = await signIn.mutateAsync({ login, password });
+          const r = await signIn.run({ login, password });
           props.onSignedIn(r.token);
         } catch (err) {
           setError(errorSentence(err));

@@ -5,7 +5,8 @@ import { useMe } from '../api/me.js';
 import type { Preferences } from '../api/preferences.js';
 import { Field } from '../components/field.js';
 import { NewPasswordFields } from '../components/new-password.js';
-import { usePreferences, useSavePreferences } from '../hooks/use-preferences.js';
+import { usePreferences } from '../hooks/use-preferences.js';
+import { useSavePreferences } from '../hooks/use-save-preferences.js';
 import { useSetPassword } from '../hooks/use-users.js';
 import { when, zoneName } from '../lib/text.js';
 
