@@ -7,6 +7,7 @@ import { parseNetwork } from './network.js';
 import { parseEvidenceStorage } from './evidence-storage.js';
 import { parseSweeper } from './sweeper.js';
 import { parseNotifications } from './notifications.js';
+import { DatabaseUrlError, parseDatabaseHosts } from '../db/hosts.js';
 
 export type { EvidenceLocation, LogLevel, PlaneConfig, SmtpSettings } from './config.types.js';
 
@@ -104,6 +105,7 @@ export function parsePlaneConfig(opts: {
   const url = env.DATABASE_URL || (typeof fileUrl === 'string' ? fileUrl : '');
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url)) problems.push('database url must start with postgres://');
+    else if (databaseUrlProblem(url)) problems.push(databaseUrlProblem(url)!);
     else database = { kind: 'postgres', url, source: env.DATABASE_URL ? 'DATABASE_URL' : 'plane.toml' };
   }
 
@@ -199,4 +201,15 @@ function envLogLevel(value: string): string {
 export function configPathFrom(arg: string | undefined): string {
   const p = arg ?? join('data', 'plane.toml');
   return isAbsolute(p) ? p : resolve(p);
+}
+
+/** What is wrong with the host list of a `[database] url` (several servers: failover), if anything. */
+function databaseUrlProblem(url: string): string | null {
+  try {
+    parseDatabaseHosts(url);
+    return null;
+  } catch (err) {
+    if (err instanceof DatabaseUrlError) return err.message;
+    throw err;
+  }
 }

@@ -6,6 +6,8 @@ import type { Schema } from './schema.js';
 import { openPglite } from './pglite.js';
 import { driverError, fromDriverCall } from './driver-errors.js';
 import { destroySocket, Heartbeat, isPoolWaitTimeout, processIdOf } from './heartbeat.js';
+import { parseDatabaseHosts } from './hosts.js';
+import { PrimaryLocator } from './primary-locator.js';
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }
@@ -43,14 +45,29 @@ function openPostgres(target: {
   };
   // Every connection of the process (pool, LISTEN, heartbeat) alike; the heartbeat ends cut
   // sessions on the server by this application_name.
+  const hosts = parseDatabaseHosts(target.url);
   const clientConfig: pg.ClientConfig = {
-    connectionString: target.url,
+    connectionString: hosts[0]!.url,
     connectionTimeoutMillis,
     application_name: 'argus-plane',
     types,
   };
+  // Several servers listed: every connection is opened on the one that takes writes, and a failed
+  // heartbeat looks for it again (a standby promoted after the primary was lost).
+  const locator =
+    hosts.length > 1
+      ? new PrimaryLocator(hosts, clientConfig, connectionTimeoutMillis, () => {
+          // What was opened on the old primary goes; orphans there are not this server's to end.
+          orphans.length = 0;
+          for (const c of clients) destroySocket(c);
+          listener.sever();
+          heartbeat.drop();
+        })
+      : null;
+  const Client = locator ? onCurrentPrimary(locator) : pg.Client;
   const pool = new pg.Pool({
     ...clientConfig,
+    ...(locator ? { Client: Client as unknown as pg.PoolConfig['Client'] } : {}),
     max,
     // Short connect time-out: while the server is away a request should fail fast with
     // db_unavailable instead of hanging, and a returning server is found within the probe interval.
@@ -77,8 +94,13 @@ function openPostgres(target: {
   const db = new Kysely<Schema>({
     dialect: new PostgresDialect({ pool: preparingPool(pool, silence, target.poolWaitMs ?? POOL_WAIT_MS) }),
   });
-  const listener = new PgListener(clientConfig);
-  const heartbeat = new Heartbeat(clientConfig, connectionTimeoutMillis);
+  const listener = new PgListener(clientConfig, Client);
+  const heartbeat = new Heartbeat(
+    clientConfig,
+    connectionTimeoutMillis,
+    Client,
+    locator ? () => locator.current.name : undefined,
+  );
   return {
     kind: 'postgres',
     db,
@@ -109,7 +131,7 @@ function openPostgres(target: {
       in_use: Math.max(0, pool.totalCount - pool.idleCount),
     }),
     async cancel(pid) {
-      const client = new pg.Client(clientConfig);
+      const client = new Client(clientConfig);
       client.on('error', () => {});
       try {
         await client.connect();
@@ -140,6 +162,8 @@ function openPostgres(target: {
           }
           orphans.push(...listener.sever());
         }
+        // The next probe's heartbeat opens on whichever server takes writes now, if one does.
+        if (locator) await locator.locate().catch(() => {});
         throw driverError(err);
       }
     },
@@ -151,6 +175,15 @@ function openPostgres(target: {
       // (migrations) would otherwise keep its connections open.
       if (!pool.ended) await pool.end();
     },
+  };
+}
+
+/** node-postgres's client, opened on the server the locator holds for the primary when it is made. */
+function onCurrentPrimary(locator: PrimaryLocator): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? {} : config), connectionString: locator.current.url });
+    }
   };
 }
 
@@ -232,6 +265,7 @@ class PgListener {
 
   constructor(
     private readonly config: pg.ClientConfig,
+    private readonly Client: typeof pg.Client,
     private readonly retryMs = 250,
   ) {}
 
@@ -264,7 +298,7 @@ class PgListener {
     if (this.closed) return Promise.reject(new Error('database closed'));
     if (this.client) return Promise.resolve(this.client);
     if (this.connecting) return this.connecting;
-    const client = new pg.Client(this.config);
+    const client = new this.Client(this.config);
     let lost = false;
     const onLost = () => {
       if (lost) return;

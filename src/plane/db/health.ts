@@ -16,6 +16,10 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
   'HEARTBEAT_TIMEOUT',
+  // A write refused by a server that no longer takes writes (a demoted primary, a standby): the
+  // database the plane writes to is gone until the heartbeat finds the promoted one (primary-locator.ts).
+  '25006',
+  'NO_PRIMARY',
   '57P01',
   '57P02',
   '57P03',

@@ -1,5 +1,26 @@
 import pg from 'pg';
 
+/**
+ * Whether a server takes writes: not a standby replaying WAL, and not a primary set read-only.
+ * libpq's target_session_attrs=read-write asks the same.
+ */
+export const ACCEPTS_WRITES_SQL =
+  "select not (pg_is_in_recovery() or current_setting('transaction_read_only')::bool) as writable";
+
+/** SQLSTATE read_only_sql_transaction: what a standby answers to a write. */
+export const READ_ONLY_SQL_TRANSACTION = '25006';
+
+/**
+ * The server the plane was writing to answers, but no longer takes writes (it was demoted, or a
+ * standby was listed first). Carries 25006 as a write refused there would: a lost database (503).
+ */
+export class ReadOnlyServerError extends Error {
+  readonly code = READ_ONLY_SQL_TRANSACTION;
+  constructor(host: string) {
+    super(`the database server ${host} does not accept writes`);
+  }
+}
+
 /** The error of a heartbeat that got no answer: the health treats it as a lost database. */
 export class SilentDatabaseError extends Error {
   readonly code = 'HEARTBEAT_TIMEOUT';
@@ -17,9 +38,16 @@ export class SilentDatabaseError extends Error {
 export class Heartbeat {
   private client: pg.Client | null = null;
 
+  /**
+   * `Client`: the class every connection of the process is opened with (on the current primary when
+   * the url lists several servers). `host`: set then, the server the heartbeat must find writable,
+   * or a demoted primary would pass for a live one.
+   */
   constructor(
     private readonly config: pg.ClientConfig,
     private readonly timeoutMs: number,
+    private readonly Client: typeof pg.Client = pg.Client,
+    private readonly host?: () => string,
   ) {}
 
   /** Resolves when the server answered in time; rejects (and drops its connection) otherwise. */
@@ -40,12 +68,17 @@ export class Heartbeat {
 
   private async ask(): Promise<void> {
     if (!this.client) {
-      const client = new pg.Client(this.config);
+      const client = new this.Client(this.config);
       client.on('error', () => {});
       this.client = client;
       await client.connect();
     }
-    await this.client.query('select 1');
+    if (!this.host) {
+      await this.client.query('select 1');
+      return;
+    }
+    const r = await this.client.query<{ writable: boolean }>(ACCEPTS_WRITES_SQL);
+    if (r.rows[0]?.writable !== true) throw new ReadOnlyServerError(this.host());
   }
 
   /**
