@@ -74,6 +74,9 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
         if (r.status !== 200) await sleep(25);
       }
     };
+    // The LISTEN connection must follow too: a notification sent on the new primary reaches the plane.
+    const heard: string[] = [];
+    await tp.db.database.listen('argus_failover_probe', (payload) => heard.push(payload));
     const workers = [loginWorker(), loginWorker(), loginWorker(), intake(), intake()];
     while (logins.filter((o) => o.sid).length < 20) await sleep(50);
 
@@ -125,8 +128,13 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
         await direct`select count(distinct object_id)::int as n from audit where action = 'auth.login' and object_id = any(${acked}::uuid[])`;
       const [e] = await direct`select count(*)::int as n from events where id = any(${ackedEvents}::uuid[])`;
       const lost = { sessions: acked.length - s!.n, audit: acked.length - a!.n, events: ackedEvents.length - e!.n };
-      console.info(`failover: ${JSON.stringify({ ...figures, acknowledged_writes_lost: lost })}`);
+      for (let i = 0; i < 100 && !heard.length; i++) {
+        await direct`select pg_notify('argus_failover_probe', 'after')`;
+        await sleep(100);
+      }
+      console.info(`failover: ${JSON.stringify({ ...figures, acknowledged_writes_lost: lost, heard })}`);
       expect(lost).toEqual({ sessions: 0, audit: 0, events: 0 });
+      expect(heard[0]).toBe('after');
     } finally {
       await direct.end();
     }
