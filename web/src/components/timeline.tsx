@@ -56,9 +56,28 @@ export function RecordingTimeline(props: {
     const last = segments[segments.length - 1];
     if (!last) return undefined;
     const at = target ?? last.startMs + last.durationMs - NEWEST_LEAD_MS;
-    return positionOf(segments, at) ?? undefined;
+    // Past the end of the recording: its newest moment.
+    return positionOf(segments, at) ?? last.offsetS;
   }, [segments, target]);
   const startMoment = startAt === undefined ? null : momentOf(segments, startAt);
+
+  // hls.js puts a VOD back to its own start position once its first fragment is in, after the
+  // player's seek to `startAt`: the start is held until the video is there (or the user seeks).
+  const holding = useRef(false);
+  useEffect(() => {
+    if (!video || startAt === undefined) return;
+    holding.current = true;
+    const hold = () => {
+      if (!holding.current) return;
+      if (Math.abs(video.currentTime - startAt) > 1.5) video.currentTime = startAt;
+      else if (!video.paused) holding.current = false;
+    };
+    const events = ['loadeddata', 'playing', 'timeupdate'] as const;
+    for (const e of events) video.addEventListener(e, hold);
+    return () => {
+      for (const e of events) video.removeEventListener(e, hold);
+    };
+  }, [video, startAt]);
 
   useEffect(() => {
     if (!video) return;
@@ -79,6 +98,7 @@ export function RecordingTimeline(props: {
 
   const seek = useCallback(
     (atMs: number) => {
+      holding.current = false;
       setMoment(atMs);
       const inRange = atMs >= range.from * 1000 && atMs < (range.from + range.duration) * 1000;
       const p = inRange ? positionOf(segments, atMs) : null;

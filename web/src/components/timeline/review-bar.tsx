@@ -43,6 +43,13 @@ export function ReviewBar(props: {
   const [width, setWidth] = useState(800);
   const [hover, setHover] = useState<{ x: number; atMs: number } | null>(null);
   const lastHover = useRef(0);
+  const trailing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (trailing.current) clearTimeout(trailing.current);
+    },
+    [],
+  );
   const pointers = useRef(new Map<number, number>());
   const gesture = useRef<{ x: number; view: View; dist: number; dragged: boolean } | null>(null);
   const dragged = useRef(false);
@@ -106,10 +113,20 @@ export function ReviewBar(props: {
       setHover(null);
       return;
     }
-    const now = performance.now();
-    if (now - lastHover.current < HOVER_MS) return;
-    lastHover.current = now;
-    setHover({ x, atMs: momentAtX(view, x, width) });
+    // At most every HOVER_MS, and where the pointer came to rest (a trailing update).
+    const next = { x, atMs: momentAtX(view, x, width) };
+    const wait = HOVER_MS - (performance.now() - lastHover.current);
+    if (trailing.current) clearTimeout(trailing.current);
+    trailing.current = null;
+    if (wait <= 0) {
+      lastHover.current = performance.now();
+      setHover(next);
+    } else
+      trailing.current = setTimeout(() => {
+        trailing.current = null;
+        lastHover.current = performance.now();
+        setHover(next);
+      }, wait);
   };
   const onPointerUp = (e: React.PointerEvent) => {
     pointers.current.delete(e.pointerId);
@@ -138,7 +155,11 @@ export function ReviewBar(props: {
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
-        onPointerLeave={() => setHover(null)}
+        onPointerLeave={() => {
+          if (trailing.current) clearTimeout(trailing.current);
+          trailing.current = null;
+          setHover(null);
+        }}
         onClick={(e) => {
           // The end of a drag is not a click on the moment under it.
           if (dragged.current) {
