@@ -69,7 +69,8 @@ export function RecordingTimeline(props: {
     holding.current = true;
     const hold = () => {
       if (!holding.current) return;
-      if (Math.abs(video.currentTime - startAt) > 1.5) video.currentTime = startAt;
+      // Only back to it from before it: at 8x a timeupdate may already be seconds past it.
+      if (video.currentTime < startAt - 1.5) video.currentTime = startAt;
       else if (!video.paused) holding.current = false;
     };
     const events = ['loadeddata', 'playing', 'timeupdate'] as const;
