@@ -1,3 +1,5 @@
+import type { ErrorName } from '../errors.js';
+import type { TSchema } from 'typebox';
 import type { PlaneApp } from '../http/typed.js';
 import { principalOf } from '../http/principal.js';
 import { Deleted, IdParams, ListQuery, Page, sec, strictBody, validationCodes } from '../http/list.js';
@@ -78,55 +80,48 @@ export function camerasReadRoutes(app: PlaneApp, deps: { cameras: CamerasService
   );
 }
 
+const PROBE_ERRORS: readonly ErrorName[] = [
+  'unknown_node',
+  'bad_source_url',
+  'nodeUnreachable',
+  'nodeAuthFailed',
+  'nodeBadReply',
+  'urlBuildFailed',
+];
+
+/** The probe's and the snapshot's route options: one body and one set of refusals, as both have the node open a source. */
+function probeOptions<R extends TSchema>(summary: string, reply: R) {
+  return {
+    schema: {
+      errors: PROBE_ERRORS,
+      tags,
+      summary,
+      security: sec,
+      body: ProbeBody,
+      response: { 200: reply },
+    },
+    preValidation: strictBody(ProbeBody, ProbeFieldCodes),
+    config: { validationCode: validationCodes(ProbeFieldCodes) },
+  };
+}
+
 /** Administrator scope: writes, and the probe of a source before it is saved. */
 export function camerasAdminRoutes(app: PlaneApp, deps: { cameras: CamerasService; probe: CameraProbe }): void {
   app.post(
     '/api/v1/cameras/probe',
-    {
-      schema: {
-        errors: [
-          'unknown_node',
-          'bad_source_url',
-          'nodeUnreachable',
-          'nodeAuthFailed',
-          'nodeBadReply',
-          'urlBuildFailed',
-        ],
-        tags,
-        summary:
-          'Test a source: the node opens it once (10 s) and answers its video and audio, or why not in words (ok false)',
-        security: sec,
-        body: ProbeBody,
-        response: { 200: NodeProbeReply },
-      },
-      preValidation: strictBody(ProbeBody, ProbeFieldCodes),
-      config: { validationCode: validationCodes(ProbeFieldCodes) },
-    },
+    probeOptions(
+      'Test a source: the node opens it once (10 s) and answers its video and audio, or why not in words (ok false)',
+      NodeProbeReply,
+    ),
     async (req) => deps.probe.probe(req.body),
   );
 
   app.post(
     '/api/v1/cameras/probe/snapshot',
-    {
-      schema: {
-        errors: [
-          'unknown_node',
-          'bad_source_url',
-          'nodeUnreachable',
-          'nodeAuthFailed',
-          'nodeBadReply',
-          'urlBuildFailed',
-        ],
-        tags,
-        summary:
-          "A snapshot of a source before it is saved: one frame (a base64 JPEG at most 640 pixels wide) the node reads under the probe's rules and 10 s, or why not in words (ok false)",
-        security: sec,
-        body: ProbeBody,
-        response: { 200: NodeSnapshotReply },
-      },
-      preValidation: strictBody(ProbeBody, ProbeFieldCodes),
-      config: { validationCode: validationCodes(ProbeFieldCodes) },
-    },
+    probeOptions(
+      "A snapshot of a source before it is saved: one frame (a base64 JPEG at most 640 pixels wide) the node reads under the probe's rules and 10 s, or why not in words (ok false)",
+      NodeSnapshotReply,
+    ),
     async (req) => deps.probe.snapshot(req.body),
   );
 
