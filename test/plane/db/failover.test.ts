@@ -8,6 +8,7 @@ import { tenants, cameraWorld } from '../inventory.helpers.js';
 import { sidOf } from '../reliability/proxy.js';
 import { clusterUnavailable } from '../reliability/pg-cluster.js';
 import { PgPair } from './pg-pair.js';
+import { SseReader } from '../sse-client.js';
 
 // Issue 26, failover: a primary and a synchronous hot standby of the test's own; the plane's
 // [database] url lists both (the standby first, so even the start must look for the primary).
@@ -22,16 +23,20 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
   let tp: TestPlane;
   let mod: Client;
   let cam: string;
+  let admin: Client;
+  let base: string;
 
   beforeAll(async () => {
     pair = await PgPair.create();
-    const admin = postgres(pair.url(pair.primaryPort), { max: 1, onnotice: () => {} });
-    await admin.unsafe('create database argus');
-    await admin.end();
+    const server = postgres(pair.url(pair.primaryPort), { max: 1, onnotice: () => {} });
+    await server.unsafe('create database argus');
+    await server.end();
     const url = `postgres://postgres@127.0.0.1:${pair.standbyPort},127.0.0.1:${pair.primaryPort}/argus`;
     const database = await openDatabase({ kind: 'postgres', url });
     tp = await startPlane({ db: { database, url, drop: () => database.close() } });
+    base = await tp.plane.app.listen({ host: '127.0.0.1', port: 0 });
     const x = await tenants(tp);
+    admin = x.a.admin;
     const world = await cameraWorld(tp, x);
     cam = await world.camera(x.a.admin);
     mod = await world.moduleToken(x.a.admin, 1_000_000);
@@ -41,6 +46,53 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
     await tp?.db.database.close().catch(() => {});
     await pair?.destroy();
   });
+
+  /** An event stream that reopens with Last-Event-ID when it ends, keeping what it saw. */
+  const follow = async () => {
+    const seen = new Set<string>();
+    let duplicates = 0;
+    let reopened = 0;
+    let resync = 0;
+    let stopped = false;
+    let lastId: string | undefined;
+    let reader = await SseReader.open(`${base}/api/v1/events/stream`, { authorization: `Bearer ${admin.token}` });
+    void (async () => {
+      let read = 0;
+      while (!stopped) {
+        for (const item of reader.items.slice(read)) {
+          if (item.kind === 'comment') {
+            if (item.text.startsWith('resync-required')) resync++;
+            continue;
+          }
+          if (seen.has(item.data.id)) duplicates++;
+          seen.add(item.data.id);
+          lastId = item.id;
+        }
+        read = reader.items.length;
+        if (reader.ended && !stopped) {
+          reopened++;
+          read = 0;
+          await sleep(100);
+          reader = await SseReader.open(`${base}/api/v1/events/stream`, {
+            authorization: `Bearer ${admin.token}`,
+            ...(lastId ? { 'last-event-id': lastId } : {}),
+          }).catch(() => reader);
+          continue;
+        }
+        await sleep(20);
+      }
+      reader.close();
+    })();
+    return {
+      seen,
+      stop: () => {
+        stopped = true;
+      },
+      reopened: () => reopened,
+      resync: () => resync,
+      duplicates: () => duplicates,
+    };
+  };
 
   const login = () => tp.plane.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: ROOT });
 
@@ -77,6 +129,9 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
     // The LISTEN connection must follow too: a notification sent on the new primary reaches the plane.
     const heard: string[] = [];
     await tp.db.database.listen('argus_failover_probe', (payload) => heard.push(payload));
+    // SSE clients of the event stream, as the console's: one that ends is opened again with the
+    // Last-Event-ID of the last frame it had. Each must see every acknowledged event, none twice.
+    const streams = await Promise.all([0, 1].map(() => follow()));
     const workers = [loginWorker(), loginWorker(), loginWorker(), intake(), intake()];
     while (logins.filter((o) => o.sid).length < 20) await sleep(50);
 
@@ -121,6 +176,15 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
     expect(figures.acked_after_promotion).toBeGreaterThan(0);
 
     // Every acknowledged write is on the promoted standby: the session, its login audit, each event.
+    const sse = await Promise.all(
+      streams.map(async (f) => {
+        // Bounded: a stream with a gap never gets there; its missing count is the figure.
+        for (let i = 0; i < 150 && ackedEvents.some((id) => !f.seen.has(id)); i++) await sleep(100);
+        f.stop();
+        const missing = ackedEvents.filter((id) => !f.seen.has(id)).length;
+        return { reopened: f.reopened(), resync: f.resync(), missing, duplicates: f.duplicates() };
+      }),
+    );
     const direct = postgres(pair.url(pair.standbyPort, 'argus'), { max: 1, onnotice: () => {} });
     try {
       const [s] = await direct`select count(*)::int as n from sessions where id = any(${acked}::uuid[])`;
@@ -132,8 +196,12 @@ describe.skipIf(unavailable !== null)('failover: primary killed, standby promote
         await direct`select pg_notify('argus_failover_probe', 'after')`;
         await sleep(100);
       }
-      console.info(`failover: ${JSON.stringify({ ...figures, acknowledged_writes_lost: lost, heard })}`);
+      const streams_without_gap = sse.filter((x) => x.missing === 0 && x.resync === 0).length;
+      console.info(
+        `failover: ${JSON.stringify({ ...figures, acknowledged_writes_lost: lost, heard, sse, streams_without_gap })}`,
+      );
       expect(lost).toEqual({ sessions: 0, audit: 0, events: 0 });
+      for (const x of sse) expect(x).toMatchObject({ missing: 0, duplicates: 0 });
       expect(heard[0]).toBe('after');
     } finally {
       await direct.end();
