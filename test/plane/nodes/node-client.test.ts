@@ -124,6 +124,8 @@ describe('good replies, typed', () => {
   });
 
   it('streams: rows without a name or state are left out; a bad dvr or input reads as null', async () => {
+    // Rows without ingest figures (an older node, a stream not started) read them as null.
+    const noFigures = { fps: null, bitrate_kbps: null, resolution: null, codec: null };
     node.on('GET /api/v1/streams', 200, {
       rows: [
         {
@@ -145,8 +147,9 @@ describe('good replies, typed', () => {
         input: 'rtsp://u:***@cam/1',
         dvr: { storage: 'disk1', retention: '7d' },
         on_demand: false,
+        ...noFigures,
       },
-      { name: 'b_main', state: 'failing', input: null, dvr: null, on_demand: false },
+      { name: 'b_main', state: 'failing', input: null, dvr: null, on_demand: false, ...noFigures },
     ]);
   });
 
