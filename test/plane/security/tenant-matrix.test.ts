@@ -5,6 +5,11 @@ import { Client, login } from '../client.js';
 import { seedOrg, seedUser } from '../fixtures.js';
 import sharp from 'sharp';
 import { OpsNode } from '../node-ops/ops-node.js';
+import { ExportNode } from '../exports/export-node.js';
+import { makeMp4 } from '../exports/mp4.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Tenant isolation, generated from the OpenAPI route list: every route with a path id is tried
@@ -153,6 +158,53 @@ const makeAudit = async (c: Ctx) => {
   return { id: row.id, query: `occurred_at=${encodeURIComponent(row.occurred_at)}` };
 };
 
+// A camera on a node that serves exports (a fake one, closed with the plane), for the plane's export route.
+const exportNodes: ExportNode[] = [];
+const makeExportable = async (c: Ctx) => {
+  const node = await ExportNode.start('matrix-viewer-secret-123456');
+  exportNodes.push(node);
+  node.file = join(await mkdtemp(join(tmpdir(), 'argus-matrix-')), 'export.mp4');
+  await makeMp4(node.file, 1);
+  const nodeId = (
+    await c.root.post('/api/v1/nodes', {
+      name: `n-${uniq()}`,
+      url: node.url,
+      api_token: 'node-write-token-123456',
+      auth_backend_secret: node.secret,
+    })
+  ).body.id;
+  const camera = await c.adminA.post('/api/v1/cameras', {
+    name: `cam-${uniq()}`,
+    node_id: nodeId,
+    main_source: 'rtsp://10.0.0.1/a',
+  });
+  const from = encodeURIComponent(new Date(Date.now() - 60_000).toISOString());
+  return { id: camera.body.id, query: `from=${from}&duration=1&stream=main` };
+};
+// Notification rules and channels of organisation A; a delivery that is dead (the test message to a port nothing answers).
+const makeChannel = async (c: Ctx) => {
+  const r = await c.adminA.post('/api/v1/notification-channels', {
+    name: `ch-${uniq()}`,
+    kind: 'webhook',
+    url: 'http://127.0.0.1:9/hook',
+    secret: 'matrix-hook-secret-123456',
+  });
+  expect(r.status, r.text).toBe(201);
+  return { id: r.body.id as string };
+};
+const makeRule = async (c: Ctx) => ({
+  id: (
+    await c.adminA.post('/api/v1/notification-rules', {
+      name: `rule-${uniq()}`,
+      channel_ids: [(await makeChannel(c)).id],
+    })
+  ).body.id,
+});
+const makeDeadDelivery = async (c: Ctx) => {
+  const channel = await makeChannel(c);
+  return { id: (await c.adminA.post(`/api/v1/notification-channels/${channel.id}/test`)).body.id };
+};
+
 export const MATRIX: Record<string, Entry> = {
   'GET /api/v1/audit/{id}': { make: makeAudit, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/orgs/{id}': { make: makeOrg, body: { name: `renamed-${uniq()}` }, allowed: ['superadmin'] },
@@ -173,6 +225,23 @@ export const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/cameras/{id}': { make: makeCamera, body: { name: 'renamed' }, allowed: ['superadmin', 'adminA'] },
   'DELETE /api/v1/cameras/{id}': { make: makeCamera, allowed: ['superadmin', 'adminA'] },
   'POST /api/v1/cameras/{id}/play': { make: makePlayable, body: {}, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/cameras/{id}/export': { make: makeExportable, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/notification-rules/{id}': { make: makeRule, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/notification-rules/{id}': {
+    make: makeRule,
+    body: { revision: 1, name: 'renamed' },
+    allowed: ['superadmin', 'adminA'],
+  },
+  'DELETE /api/v1/notification-rules/{id}': { make: makeRule, allowed: ['superadmin', 'adminA'] },
+  'GET /api/v1/notification-channels/{id}': { make: makeChannel, allowed: ['superadmin', 'adminA'] },
+  'PATCH /api/v1/notification-channels/{id}': {
+    make: makeChannel,
+    body: { revision: 1, name: 'renamed' },
+    allowed: ['superadmin', 'adminA'],
+  },
+  'DELETE /api/v1/notification-channels/{id}': { make: makeChannel, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/notification-channels/{id}/test': { make: makeChannel, allowed: ['superadmin', 'adminA'] },
+  'POST /api/v1/notification-deliveries/{id}/retry': { make: makeDeadDelivery, allowed: ['superadmin', 'adminA'] },
   'PATCH /api/v1/module-tokens/{id}': {
     make: makeModuleToken,
     body: { rate_limit: 5 },
@@ -274,6 +343,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   for (const n of opsNodes) await n.close();
+  for (const n of exportNodes) await n.close();
 });
 
 describe('tenant isolation matrix', () => {
