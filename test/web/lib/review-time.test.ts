@@ -6,7 +6,6 @@ import {
   playFromHere,
   scaleLabel,
   wallClock,
-  zoneOffsetMs,
 } from '../../../web/src/lib/review-time.js';
 import { segmentsOf, ticketOf } from '../../../web/src/lib/recording.js';
 
@@ -45,8 +44,6 @@ describe('the date and time picker in the chosen zone', () => {
     expect(epochOfLocal('2026-11-26T08:03:27', NEW_YORK_12)).toBe(AT);
   });
   it('summer time is the offset of that day', () => {
-    expect(zoneOffsetMs(Date.UTC(2026, 6, 1), BERLIN)).toBe(2 * 3600_000);
-    expect(zoneOffsetMs(AT, BERLIN)).toBe(3600_000);
     expect(epochOfLocal('2026-07-01T12:00:00', BERLIN)).toBe(Date.UTC(2026, 6, 1, 10));
     // Just after the clocks went forward (02:00 -> 03:00 on 29 March 2026).
     expect(epochOfLocal('2026-03-29T03:30:00', BERLIN)).toBe(Date.UTC(2026, 2, 29, 1, 30));

@@ -1,4 +1,5 @@
 import type { TimeDisplay } from './text.js';
+import { fromZonedInput, zonedInput } from './zoned-input.js';
 
 /**
  * Recording time as the camera's wall clock (issue 23, spec 4 section 14): a date, a time of day
@@ -62,34 +63,13 @@ export function scaleLabel(ms: number, spanMs: number, d: TimeDisplay): string {
   return spanMs > 86_400_000 ? `${f.date.slice(5)} ${hm}` : hm;
 }
 
-/** The zone's offset from UTC at the instant `ms` (ms; positive east of Greenwich). */
-export function zoneOffsetMs(ms: number, d: TimeDisplay): number {
-  const f = fieldsIn(ms, { ...d, clock: '24h' });
-  const [y, mo, da] = f.date.split('-').map(Number);
-  const [h, mi, s] = f.time.split(':').map(Number);
-  const asUtc = Date.UTC(y!, mo! - 1, da!, h! % 24, mi!, s!);
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
-
-/** The value of an `<input type="datetime-local" step="1">` showing `ms` in `d`'s zone. */
-export function localInputOf(ms: number, d: TimeDisplay): string {
-  const f = fieldsIn(ms, { ...d, clock: '24h' });
-  return `${f.date}T${f.time.replace(/^24/, '00')}`;
-}
-
 /**
- * The instant a `datetime-local` value names in `d`'s zone; null when it does not parse. Around
- * a change of the clocks the offset is the one at that instant (read twice, so a time just after
- * the change lands on the right side of it).
+ * The value of an `<input type="datetime-local" step="1">` showing `ms` in `d`'s zone, and the
+ * instant such a value names (null when it does not parse): the one conversion of zoned-input.ts,
+ * with the reader's display settings.
  */
-export function epochOfLocal(value: string, d: TimeDisplay): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-  if (!m) return null;
-  const asUtc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
-  if (!Number.isFinite(asUtc)) return null;
-  const first = asUtc - zoneOffsetMs(asUtc, d);
-  return asUtc - zoneOffsetMs(first, d);
-}
+export const localInputOf = (ms: number, d: TimeDisplay): string => zonedInput(ms, d.zone);
+export const epochOfLocal = (value: string, d: TimeDisplay): number | null => fromZonedInput(value, d.zone);
 
 /** Seconds of recording shown before an event by "Play from here". */
 export const PLAY_LEAD_S = 10;
