@@ -1,4 +1,4 @@
-import { spawnMedia } from '../ffmpeg.js';
+import { grabJpeg } from '../ffmpeg.js';
 
 /**
  * `/{stream}/preview.jpg`: the first picture of the newest segment (each starts with a key
@@ -23,44 +23,5 @@ export class Previews {
 }
 
 function grab(ffmpeg: string, input: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const p = spawnMedia(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
-        '-i',
-        input,
-        '-frames:v',
-        '1',
-        '-q:v',
-        '5',
-        '-f',
-        'image2pipe',
-        '-c:v',
-        'mjpeg',
-        'pipe:1',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const out: Buffer[] = [];
-    let err = '';
-    const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
-    p.stdout!.on('data', (c: Buffer) => out.push(c));
-    p.stderr!.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    p.once('error', (e) => {
-      clearTimeout(kill);
-      reject(e);
-    });
-    p.once('exit', (code) => {
-      clearTimeout(kill);
-      const jpeg = Buffer.concat(out);
-      if (code === 0 && jpeg.length > 0) resolve(jpeg);
-      else reject(new Error(`preview failed: ${err.trim().split('\n').pop() ?? code}`));
-    });
-  });
+  return grabJpeg(ffmpeg, input, { quality: 5, what: 'preview' });
 }

@@ -1,4 +1,4 @@
-import { spawnMedia } from '../ffmpeg.js';
+import { grabJpeg } from '../ffmpeg.js';
 import { errors } from '../../errors.js';
 import type { DvrStore } from '../dvr/dvr.store.js';
 
@@ -89,49 +89,11 @@ export class Thumbnails {
 }
 
 function grab(ffmpeg: string, input: string, offsetSecs: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const p = spawnMedia(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
-        // Before the input: a fast seek to the key frame, then decoding up to the moment.
-        '-ss',
-        String(offsetSecs),
-        '-i',
-        input,
-        '-frames:v',
-        '1',
-        '-vf',
-        `scale=${THUMB_WIDTH}:-2`,
-        '-q:v',
-        '6',
-        '-f',
-        'image2pipe',
-        '-c:v',
-        'mjpeg',
-        'pipe:1',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const out: Buffer[] = [];
-    let err = '';
-    const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
-    p.stdout!.on('data', (c: Buffer) => out.push(c));
-    p.stderr!.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    p.once('error', (e) => {
-      clearTimeout(kill);
-      reject(e);
-    });
-    p.once('exit', (code) => {
-      clearTimeout(kill);
-      const jpeg = Buffer.concat(out);
-      if (code === 0 && jpeg.length > 0) resolve(jpeg);
-      else reject(new Error(`thumbnail failed: ${err.trim().split('\n').pop() ?? code}`));
-    });
+  return grabJpeg(ffmpeg, input, {
+    // Before the input: a fast seek to the key frame, then decoding up to the moment.
+    before: ['-ss', String(offsetSecs)],
+    filter: ['-vf', `scale=${THUMB_WIDTH}:-2`],
+    quality: 6,
+    what: 'thumbnail',
   });
 }
