@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { axeFindings, describeFindings, launchChromium, shot, startFleet, watchedPage, type Fleet } from './browser.js';
+import {
+  axeFindings,
+  describeFindings,
+  launchChromium,
+  shot,
+  startFleet,
+  watchedPage,
+  type Fleet,
+  callApi,
+} from './browser.js';
 
 // Issue 23, "The live wall", in Chromium against what `npm start` runs: the wall's layouts, a tile
 // maximised on its camera's main stream (sub on the wall), the wall in full screen, a saved view
@@ -15,19 +24,7 @@ const EAST = 'east yard camera with a name far too long for a small tile';
 const MAIN = 'testsrc://wall-main?size=320x240&rate=5&bitrate=150';
 const SUB = 'testsrc://wall-sub?size=160x120&rate=5&bitrate=60';
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
 beforeAll(async () => {
   fleet = await startFleet();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { segmentsOf } from '../../web/src/lib/recording.js';
-import { axeFindings, launchChromium, shot, startFleet, watchedPage, type Fleet } from './browser.js';
+import { axeFindings, launchChromium, shot, startFleet, watchedPage, type Fleet, callApi } from './browser.js';
 
 // Issue 23, synchronised review, in Debian's Chromium against what `npm start` runs: the demo
 // camera and a second one, both recorded from the node's test picture, played on /review from
@@ -12,19 +12,7 @@ let fleet: Fleet, browser: Browser, token: string;
 const SECOND = 'second camera';
 const cameras: Array<{ id: string; name: string }> = [];
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${fleet.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
+const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
 /** The first recorded moment (ms) of a camera's last `seconds`, and how many seconds it holds. */
 async function recorded(id: string, seconds: number): Promise<{ firstMs: number; heldS: number }> {
