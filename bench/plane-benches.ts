@@ -328,4 +328,34 @@ export const PLANE_BENCHES: Bench[] = [
       ];
     },
   },
+  {
+    name: 'notifications',
+    file: 'plane/notifications.js',
+    env: { DURATION_S: '10', THROUGHPUT_MS: '3000', BACKLOG: '1000', CONCURRENCY: String(CONNECTIONS) },
+    figures(out) {
+      const j = lastJson(out);
+      return [
+        {
+          bench: 'notifications',
+          figure: 'delivery p95 from commit, 200 events/s; target < 1000 ms',
+          value: j.latency_ms.p95,
+          unit: 'ms',
+        },
+        {
+          bench: 'notifications',
+          figure: 'intake with three rules; target >= 90% of without',
+          value: j.intake_with_rules,
+          unit: 'events/s',
+          baseline: { name: 'intake with the rules disabled', value: j.intake_without_rules, unit: 'events/s' },
+          ratio: 'share',
+        },
+        {
+          bench: 'notifications',
+          figure: 'backlog drain after an outage',
+          value: j.backlog.drain_per_s,
+          unit: 'deliveries/s',
+        },
+      ];
+    },
+  },
 ];

@@ -112,7 +112,7 @@ try {
         )
       ).json.id,
     );
-  const mod = (await call('POST', '/api/v1/module-tokens', { name: 'bench', rate_limit: 10_000_000 }, root)).json
+  const mod = (await call('POST', '/api/v1/module-tokens', { name: 'bench', rate_limit: 1_000_000 }, root)).json
     .secret as string;
   const rules: Array<{ id: string; revision: number }> = [];
   for (let i = 0; i < 3; i++) {
@@ -162,6 +162,7 @@ try {
     inFlight.push(
       post(10).then((r) => {
         const t = performance.now();
+        if (r.status !== 200) throw new Error(`intake answered ${r.status}: ${JSON.stringify(r.json)}`);
         for (const x of r.json.results as Array<{ id: string }>) committed.set(x.id, t);
       }),
     );
@@ -172,6 +173,7 @@ try {
   const lat = [...committed].map(([id, t]) => Math.max(0, (arrived.get(id) ?? Infinity) - t));
   const lost = lat.filter((x) => x === Infinity).length;
 
+  console.error(`latency phase done: ${lat.length} events`);
   // 2. Intake throughput with the three rules, then with them disabled.
   async function throughput(): Promise<number> {
     let events = 0;
@@ -208,6 +210,7 @@ try {
     r.revision = p.json.revision;
   }
 
+  console.error(`throughput phase done: ${Math.round(withRules)} / ${Math.round(withoutRules)} events/s`);
   // 3. Backlog: the receiver down while BACKLOG events arrive; every delivery tried once; then up.
   await receiverDown();
   const before = deliveries;
@@ -216,7 +219,9 @@ try {
     const r = await call('GET', '/api/v1/notification-deliveries?state=pending&limit=1', undefined, root);
     return !r.json.rows.length;
   };
-  while (!(await failedAll())) await wait(200);
+  const triedBy = performance.now() + 300_000;
+  while (!(await failedAll()) && performance.now() < triedBy) await wait(200);
+  console.error('backlog: every delivery tried');
   await receiverUp();
   const upAt = performance.now();
   let firstAt = 0;
