@@ -127,7 +127,7 @@ export function createNotifications(deps: NotificationsDeps): DomainParts & {
         name: 'notifications.deliver',
         everyMs: 1000,
         budgetMs: 1000,
-        run: () => worker.pump(),
+        run: () => worker.poll(),
       },
     ],
     stop(): void {

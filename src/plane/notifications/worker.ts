@@ -43,6 +43,7 @@ export class DeliveryWorker {
   private stopped = false;
   private notifying = false;
   private notifyAgain = false;
+  private polled = false;
   /** attempts made by this process (bench, tests) */
   sent = 0;
 
@@ -168,12 +169,21 @@ export class DeliveryWorker {
     })();
   }
 
+  /**
+   * The named job's poll: the first one marks the process ready (migrations done), after which a
+   * wake from the bus pumps too. Before it, the LISTEN connection may open on a database not yet
+   * migrated, and a pump would only log a failed claim.
+   */
+  poll(): Promise<void> {
+    this.polled = true;
+    return this.pump();
+  }
+
   subscribe(bus: LiveBus): void {
-    bus.subscribe(
-      DELIVERIES_CHANNEL,
-      () => void this.pump(),
-      () => void this.pump(),
-    );
+    const wake = () => {
+      if (this.polled) void this.pump();
+    };
+    bus.subscribe(DELIVERIES_CHANNEL, wake, wake);
   }
 
   /** Attempts in flight or waiting in this process. */
