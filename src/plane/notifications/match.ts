@@ -152,11 +152,6 @@ export function ruleMatches(rule: RuleSpec, e: EventFacts): boolean {
   return inSchedule(rule.schedule, e.occurred_at);
 }
 
-/** Whether any rule could send the event before its camera's tags are known (tag-only rules say yes). */
-export function mayMatch(rules: readonly RuleSpec[], e: Omit<EventFacts, 'tags'>): boolean {
-  return rules.some((r) => ruleMatches(r, { ...e, tags: r.match.tag_ids }));
-}
-
 /**
  * The deliveries of these events in this order, each rule in its order: one per (event, rule,
  * channel). A rule with a cooldown sends an event of a (rule, camera) key only when no event of
