@@ -7,7 +7,7 @@ import { parseNetwork } from './network.js';
 import { parseEvidenceStorage } from './evidence-storage.js';
 import { parseSweeper } from './sweeper.js';
 import { parseNotifications } from './notifications.js';
-import { DatabaseUrlError, parseDatabaseHosts } from '../db/hosts.js';
+import { parseDatabase } from './database.js';
 
 export type { EvidenceLocation, LogLevel, PlaneConfig, SmtpSettings } from './config.types.js';
 
@@ -25,6 +25,8 @@ dvr_export_max_secs = 3600
 
 # [database]
 # url = "postgres://user@127.0.0.1/argus"   # absent: embedded database under this folder (db/)
+# read_url = "postgres://user@10.0.0.2/argus" # hot standbys for reads that may lag (docs/deployment.md, Read replicas)
+# max_read_lag_secs = 10                    # a replica further behind is skipped (reads go to the primary)
 
 [network]
 public_url = "http://127.0.0.1:8080"
@@ -99,15 +101,7 @@ export function parsePlaneConfig(opts: {
   if (!Number.isInteger(dvr) || dvr < 60 || dvr > 86400)
     problems.push('dvr_export_max_secs must be an integer in 60..86400');
 
-  let database: PlaneConfig['database'] = { kind: 'pglite', dir: join(dataDir, 'db') };
-  const fileUrl = doc.database?.url;
-  if (fileUrl !== undefined && typeof fileUrl !== 'string') problems.push('[database] url must be a string');
-  const url = env.DATABASE_URL || (typeof fileUrl === 'string' ? fileUrl : '');
-  if (url) {
-    if (!/^postgres(ql)?:\/\//.test(url)) problems.push('database url must start with postgres://');
-    else if (databaseUrlProblem(url)) problems.push(databaseUrlProblem(url)!);
-    else database = { kind: 'postgres', url, source: env.DATABASE_URL ? 'DATABASE_URL' : 'plane.toml' };
-  }
+  const database = parseDatabase(doc.database, env, dataDir, problems);
 
   // Every section is parsed whatever the others hold, into one list: all problems are reported together.
   const { listen, publicUrl, trustedProxies, allowPrivateTargets, tls } = parseNetwork(doc.network, dataDir, problems);
@@ -201,15 +195,4 @@ function envLogLevel(value: string): string {
 export function configPathFrom(arg: string | undefined): string {
   const p = arg ?? join('data', 'plane.toml');
   return isAbsolute(p) ? p : resolve(p);
-}
-
-/** What is wrong with the host list of a `[database] url` (several servers: failover), if anything. */
-function databaseUrlProblem(url: string): string | null {
-  try {
-    parseDatabaseHosts(url);
-    return null;
-  } catch (err) {
-    if (err instanceof DatabaseUrlError) return err.message;
-    throw err;
-  }
 }

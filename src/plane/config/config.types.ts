@@ -12,7 +12,14 @@ export interface PlaneConfig {
   dataDir: string;
   configFile: string | null;
   database:
-    { kind: 'postgres'; url: string; source: 'DATABASE_URL' | 'plane.toml' } | { kind: 'pglite'; dir: string | null };
+    | {
+        kind: 'postgres';
+        url: string;
+        source: 'DATABASE_URL' | 'plane.toml';
+        /** [database] read_url and max_read_lag_secs: hot standbys for reads that may lag; absent: none */
+        read?: { url: string; maxLagSecs: number };
+      }
+    | { kind: 'pglite'; dir: string | null };
   listen: { host: string; port: number };
   publicUrl: string;
   logLevel: LogLevel;
@@ -99,7 +106,7 @@ export interface EvidenceLocation {
  */
 export interface PlaneToml {
   dvr_export_max_secs?: number;
-  database?: { url?: unknown };
+  database?: { url?: unknown; read_url?: unknown; max_read_lag_secs?: unknown };
   network?: {
     listen?: unknown;
     public_url?: unknown;

@@ -42,6 +42,7 @@ export function lengthProblems(doc: Doc): string[] {
   };
   const checks: Array<[string, unknown, number]> = [
     ['[database] url', get(get(doc, 'database'), 'url'), M.url],
+    ['[database] read_url', get(get(doc, 'database'), 'read_url'), M.url],
     ['[network] public_url', get(network, 'public_url'), M.url],
     ['[network] listen', get(network, 'listen'), M.listen],
     ['[network.tls] mode', get(tls, 'mode'), M.word],
