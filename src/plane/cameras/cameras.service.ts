@@ -20,6 +20,7 @@ import {
   type CameraRecord,
   type CameraStatus,
   type NodeCamera,
+  type SessionsPageNode,
 } from './cameras.store.js';
 import { rightsChanged } from '../live/bus.js';
 import { isForbiddenTarget } from '../nodes/target-policy.js';
@@ -305,9 +306,12 @@ export class CamerasService {
     return this.find(this.db, cameraScope(p), rawId);
   }
 
-  /** The distinct nodes hosting cameras `p` may see, ascending by id (the fleet session list asks these). */
-  visibleNodeIds(p: Principal): Promise<string[]> {
-    return camerasStore.nodeIdsIn(this.db, cameraScope(p));
+  /** A page of nodes of the fleet session list with the cameras `p` may see on them (camerasStore.sessionsNodePage). */
+  sessionsNodePage(
+    p: Principal,
+    q: { from: string | null; camera: string | null; count: number },
+  ): Promise<SessionsPageNode[]> {
+    return camerasStore.sessionsNodePage(this.db, cameraScope(p), q);
   }
 
   /** Those of `ids` that `p` may see now (they exist and are visible), with their name and node; one query. */

@@ -2,6 +2,16 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cameraVisible, type CameraScope } from '../rights/camera-rights.js';
 
+/** A node of a fleet session page (sessionsNodePage); `cameras` [id, name, visible] is null for the one past the page. */
+export interface SessionsPageNode {
+  id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  api_token_enc: string;
+  cameras: Array<[string, string, boolean]> | null;
+}
+
 export interface CameraRecord {
   id: string;
   org_id: string;
@@ -191,16 +201,30 @@ export const camerasStore = {
         .execute();
   },
 
-  /** The distinct nodes hosting the cameras of `scope`, ascending by id. */
-  async nodeIdsIn(db: Db, scope: CameraScope): Promise<string[]> {
-    const rows = await db
-      .selectFrom('cameras as c')
-      .select('c.node_id')
-      .distinct()
-      .where(cameraVisible(scope, 'c.id', 'c.org_id'))
-      .orderBy('c.node_id')
-      .execute();
-    return rows.map((r) => r.node_id);
+  /**
+   * One page of the fleet session list in one query: the first `count + 1` nodes from `from`
+   * (inclusive, ascending by id) hosting cameras of `scope` (only camera `camera` when given),
+   * each with what it takes to call it (its write token sealed) and, for the first `count`, all
+   * its cameras (id, name, whether `scope` sees it): the rights check of the rows those nodes
+   * report, the cameras of other scopes included so that their viewers need no second look.
+   */
+  async sessionsNodePage(
+    db: Db,
+    scope: CameraScope,
+    q: { from: string | null; camera: string | null; count: number },
+  ): Promise<SessionsPageNode[]> {
+    const visible = cameraVisible(scope, 'c.id', 'c.org_id');
+    const oneCamera = q.camera === null ? sql`true` : sql`c.id = ${q.camera}::uuid`;
+    const from = q.from === null ? sql`true` : sql`c.node_id >= ${q.from}::uuid`;
+    const r = await sql<SessionsPageNode>`with p as (
+        select distinct c.node_id from cameras c where ${visible} and ${oneCamera} and ${from}
+        order by c.node_id limit ${q.count + 1}),
+      k as (select node_id, row_number() over (order by node_id) as i from p)
+      select n.id, n.name, n.url, n.enabled, n.api_token_enc,
+        case when k.i <= ${q.count} then (select coalesce(json_agg(json_build_array(c.id, c.name, ${visible})), '[]'::json)
+          from cameras c where c.node_id = k.node_id) end as cameras
+      from k join nodes n on n.id = k.node_id order by k.node_id`.execute(db);
+    return r.rows;
   },
 
   /** Those of `ids` (valid uuids) within `scope`, with their name and node. */
@@ -210,12 +234,15 @@ export const camerasStore = {
     ids: string[],
   ): Promise<Array<{ id: string; name: string; node_id: string }>> {
     if (!ids.length) return [];
-    return db
-      .selectFrom('cameras as c')
-      .select(['c.id', 'c.name', 'c.node_id'])
-      .where('c.id', 'in', ids)
-      .where(cameraVisible(scope, 'c.id', 'c.org_id'))
-      .execute();
+    return (
+      db
+        .selectFrom('cameras as c')
+        .select(['c.id', 'c.name', 'c.node_id'])
+        // One array parameter rather than one per id: a fleet session page re-checks up to 400 cameras.
+        .where(sql<boolean>`c.id = any(${ids}::uuid[])`)
+        .where(cameraVisible(scope, 'c.id', 'c.org_id'))
+        .execute()
+    );
   },
 
   /** Tags and grants of the camera go with it (ON DELETE CASCADE). */

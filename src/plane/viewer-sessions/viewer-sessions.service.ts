@@ -44,9 +44,14 @@ function matches(s: ViewerSession, needle: string): boolean {
  * (at most) four of them at once, each under a 2 s time-out, and one that fails is skipped and
  * named in `partial_nodes`. Each row is re-checked against the database (its camera still exists
  * and the caller may still see it) before it is returned. The cursor names the next node and the
- * last row returned of it.
+ * last row returned of it. A page costs one query (its nodes, their tokens and the rights over
+ * their cameras, read in the request) and the node calls, made at once and shared by the
+ * requests that overlap them (issue 26; docs/node-ops.md).
  */
 export class ViewerSessionsService {
+  /** The node calls out now, by node id, URL and token (see ask). */
+  private readonly inFlight = new Map<string, Promise<readonly NodeRow[] | null>>();
+
   constructor(
     private readonly clock: Clock,
     private readonly nodes: NodesService,
@@ -63,31 +68,39 @@ export class ViewerSessionsService {
     if (args.q !== undefined && args.q.length > 128) throw errors.badRequest('query_too_long');
     const needle = args.q ? args.q.toLowerCase() : null;
     let camera: string | null = null;
-    let nodeIds: string[];
     if (args.camera_id !== undefined) {
       camera = isUuid(args.camera_id) ? args.camera_id.toLowerCase() : null;
       const found = camera ? (await this.inventory.visibleCameras(p, [camera])).get(camera) : undefined;
       if (!found) throw errors.notFound();
-      nodeIds = [found.node_id];
     }
     const binding = { user: p.userId, camera, q: args.q ?? null };
     const cursor = args.cursor !== undefined ? decodeCursor(args.cursor, binding) : null;
-    nodeIds ??= await this.inventory.visibleNodeIds(p);
 
-    // The cursor's node, or the first after it when it is gone or no longer visible.
-    let start = cursor ? nodeIds.findIndex((n) => n >= cursor.node) : 0;
-    if (start < 0) start = nodeIds.length;
-    const batch = nodeIds.slice(start, start + this.opts.nodesPerRequest);
-    const rest = nodeIds[start + batch.length];
+    // One query: the cursor's node (or the first after it when it is gone or no longer visible)
+    // and the next ones, with every camera on them and whether the caller may see it.
+    const count = this.opts.nodesPerRequest;
+    const page = await this.inventory.sessionsNodePage(p, { from: cursor?.node ?? null, camera, count });
+    const batch = page.slice(0, count);
+    const rest = page[count]?.id;
+    const cameras = new Map<string, { name: string; visible: boolean }>();
+    for (const n of batch) for (const [id, name, visible] of n.cameras ?? []) cameras.set(id, { name, visible });
     const sampledAt = epochSeconds(this.clock);
 
-    // Every URL is built before any node is asked: a stored URL that makes none fails the request (500 url_build_failed).
-    const targets = (await Promise.all(batch.map((id) => this.nodes.callTarget(id))))
-      .filter((n): n is NodeCall => n !== undefined)
-      .map((n) => ({ node: n, calls: this.client.at(n) }));
-    const answers = await Promise.all(targets.map((t) => this.ask(t.calls)));
+    // Every URL is built before any node is asked: a stored URL that makes none fails the request
+    // (500 url_build_failed). Then the nodes are asked at once.
+    const targets = batch.map((n) => {
+      const node: NodeCall = {
+        id: n.id,
+        name: n.name,
+        enabled: n.enabled,
+        url: n.url,
+        apiToken: this.nodes.openApiToken(n.id, n.api_token_enc),
+      };
+      return { node, calls: this.client.at(node) };
+    });
+    const answers = await Promise.all(targets.map((t) => this.ask(t.node, t.calls)));
 
-    // The rows of every node that answered, in page order, each with its camera; then one re-check of those cameras.
+    // The rows of every node that answered, in page order, each with its camera.
     const partial: string[] = [];
     const perNode = targets.map((t, k) => {
       const rows = answers[k];
@@ -96,17 +109,18 @@ export class ViewerSessionsService {
         return null;
       }
       const after = cursor && cursor.node === t.node.id ? cursor.after : null;
-      const candidates = rows.sort(byStart).flatMap((r) => {
+      const candidates = rows.flatMap((r) => {
         if (after && !isAfter(r, after)) return [];
         const cam = cameraOf(r);
         return cam && (camera === null || cam === camera) ? [{ r, cam }] : [];
       });
       return { node: t.node, after, candidates };
     });
-    const visible = await this.inventory.visibleCameras(
-      p,
-      perNode.flatMap((n) => n?.candidates.map((c) => c.cam) ?? []),
-    );
+    // A row whose camera is on none of these nodes (moved, deleted): those cameras re-checked in one more query.
+    const elsewhere = perNode.flatMap((n) => n?.candidates.filter((c) => !cameras.has(c.cam)).map((c) => c.cam) ?? []);
+    if (elsewhere.length)
+      for (const [id, c] of await this.inventory.visibleCameras(p, elsewhere))
+        cameras.set(id, { name: c.name, visible: true });
 
     const items: ViewerSession[] = [];
     let next: SessionsCursor | null = null;
@@ -114,8 +128,8 @@ export class ViewerSessionsService {
       if (!n) continue;
       let last: NodeRow | null = null;
       for (const { r, cam } of n.candidates) {
-        const c = visible.get(cam);
-        if (!c) continue;
+        const c = cameras.get(cam);
+        if (!c?.visible) continue;
         const item = this.item(r, n.node, cam, c.name);
         if (needle !== null && !matches(item, needle)) continue;
         if (items.length === limit) {
@@ -154,12 +168,26 @@ export class ViewerSessionsService {
     };
   }
 
-  /** The node's rows, or null when it did not answer in time, refused the token or answered nonsense. */
-  private async ask(node: NodeEndpoint): Promise<NodeRow[] | null> {
-    try {
-      return await node.sessionRows({ timeoutMs: this.opts.timeoutMs });
-    } catch {
-      return null;
-    }
+  /**
+   * The node's rows in page order (shared: never changed), or null when it did not answer in
+   * time, refused the token or answered nonsense. A request that comes while a call to the same
+   * node (id, URL and token) is out joins that call rather than making another: under load (many
+   * administrators, the console's refresh) a node is asked once per round trip, not once per
+   * request, and its reply read once. The rows are then at most one round trip (under the 2 s
+   * bound) older than the request; each request still re-checks them against its own rights.
+   */
+  private ask(node: NodeCall, calls: NodeEndpoint): Promise<readonly NodeRow[] | null> {
+    const key = `${node.id}\n${node.url}\n${node.apiToken}`;
+    const out = this.inFlight.get(key);
+    if (out) return out;
+    const call = calls.sessionRows({ timeoutMs: this.opts.timeoutMs }).then(
+      (rows) => rows.sort(byStart),
+      () => null,
+    );
+    this.inFlight.set(key, call);
+    void call.then(() => {
+      if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+    });
+    return call;
   }
 }

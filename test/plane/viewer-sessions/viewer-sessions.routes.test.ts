@@ -292,6 +292,26 @@ describe('nodes that fail', () => {
     }
   }, 15_000);
 
+  it('a request that comes while a call to a node is out joins it: the node is asked once; the next request asks again', async () => {
+    fleet[1]!.fake.mode = 'hang';
+    try {
+      resetRequests();
+      const first = x.a.admin.get('/api/v1/sessions');
+      // Waits on the condition (no fixed sleep): the first request's call to the hanging node is out.
+      while (fleet[1]!.fake.asked('/api/v1/sessions').length === 0) await new Promise((r) => setTimeout(r, 10));
+      const second = x.a.admin.get('/api/v1/sessions');
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.body.partial_nodes).toEqual([fleet[1]!.id]);
+      expect(b.body.partial_nodes).toEqual([fleet[1]!.id]);
+      expect(fleet[1]!.fake.asked('/api/v1/sessions')).toHaveLength(1);
+    } finally {
+      fleet[1]!.fake.mode = 'up';
+    }
+    const again = await x.a.admin.get('/api/v1/sessions');
+    expect(again.body.partial_nodes).toEqual([]);
+    expect(fleet[1]!.fake.asked('/api/v1/sessions')).toHaveLength(2);
+  }, 30_000);
+
   it('a node that refuses the token or answers nonsense is listed in partial_nodes', async () => {
     fleet[0]!.fake.mode = 'forbid';
     fleet[2]!.fake.mode = 'garbage';
