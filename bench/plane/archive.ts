@@ -5,9 +5,12 @@
  * and polls its cleanup job until it finishes, while a second organisation keeps sending events
  * (INTAKE_RATE events/s, default 200, batches of 20) to show what the cleanup costs the others.
  * Prints rows/s, the CPU time the plane and its PostgreSQL backends spent per 1,000 removed events
- * (the steady figure on a shared machine) and the intake latency during the run.
+ * (the steady figure on a shared machine) and the intake latency during the run; then, as the
+ * baseline of the same run, COPY of as many rows into the same table and the ratio of the
+ * cleanup's rows/s to COPY's (issue 26: at least 0.25).
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/archive.js
  */
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { benchDatabase, startPlaneProcess, loginToken, processCpuMs, BOOT } from './harness.js';
 
@@ -35,6 +38,41 @@ async function http(
   const text = await r.text();
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
   return text ? JSON.parse(text) : null;
+}
+
+/**
+ * The baseline of the same run: COPY of `n` events (the seeded rows' shape, over the same 10
+ * days, so into the same day partitions with the same indexes) for organisation `orgId`; its
+ * rows/s. The rows are made before the clock starts; only the COPY is timed.
+ */
+async function copyBaseline(sql: postgres.Sql, orgId: string, n: number): Promise<{ rowsPerS: number }> {
+  const [{ seq0 }] = await sql`select setval('event_seq', nextval('event_seq') + ${n}) - ${n} as seq0`;
+  const now = Date.now();
+  const lines: string[] = [];
+  for (let g = 1; g <= n; g++) {
+    const ms = now - 10 * DAY_MS + Math.floor(Math.random() * (10 * DAY_MS - 120_000));
+    const h = ms.toString(16).padStart(12, '0');
+    const r = randomBytes(10).toString('hex');
+    const id = `${h.slice(0, 8)}-${h.slice(8, 12)}-7${r.slice(0, 3)}-8${r.slice(3, 6)}-${r.slice(6, 18)}`;
+    const at = new Date(ms).toISOString();
+    lines.push(
+      `${id},${at},${Number(seq0) + g},${orgId},camera,bench.copy,${g % 5},${g % 50 === 0},"{""n"": ${g}}",'bench' 'seed'\n`,
+    );
+  }
+  const t0 = performance.now();
+  const stream =
+    await sql`copy events (id, occurred_at, seq, org_id, category, detector, severity, starred, payload, search)
+    from stdin with (format csv)`.writable();
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on('finish', () => resolve());
+    stream.on('error', reject);
+  });
+  for (let i = 0; i < lines.length; i += 1000) {
+    if (!stream.write(lines.slice(i, i + 1000).join(''))) await new Promise((r) => stream.once('drain', r));
+  }
+  stream.end();
+  await done;
+  return { rowsPerS: n / ((performance.now() - t0) / 1000) };
 }
 
 const db = await benchDatabase();
@@ -138,6 +176,7 @@ try {
   for (const [pid, ms] of after) pg += ms - (before.get(pid) ?? 0);
   const [{ left }] = await sql`select count(*)::int as left from events where org_id = ${org}`;
   const removed = job.progress.events ?? 0;
+  const copy = await copyBaseline(sql, other, Math.max(1, removed));
   console.log(
     JSON.stringify(
       {
@@ -148,6 +187,9 @@ try {
         delete_reply_ms: Math.round(deleteMs),
         cleanup_wall_s: +(wallMs / 1000).toFixed(1),
         events_per_s: Math.round(removed / (wallMs / 1000)),
+        // The in-run baseline (issue 26: at least 25%): COPY of as many rows into the same table.
+        copy_rows_per_s: Math.round(copy.rowsPerS),
+        cleanup_vs_copy: +(removed / (wallMs / 1000) / copy.rowsPerS).toFixed(3),
         cpu_ms_per_1000_events: {
           plane: +(planeCpu / (removed / 1000)).toFixed(1),
           postgres: +(pg / (removed / 1000)).toFixed(1),

@@ -19,6 +19,8 @@ import type { MeteredStorage, OperationFigures } from './storage-operations.js';
 /** One attachment is at most 16 MiB (document 2, limits). */
 export const ATTACHMENT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_TYPE = 'application/octet-stream';
+// Storage deletions in flight at once (deleteBytes).
+const DELETES_AT_ONCE = 16;
 
 export function normaliseContentType(raw: string | undefined): string {
   const t = (raw ?? '').trim();
@@ -240,11 +242,15 @@ export class EvidenceService {
   }
 
   async deleteBytes(keys: string[]): Promise<void> {
-    // A preview is evidence too: it goes with the bytes it was made from.
-    for (const k of keys) {
-      await this.storage.delete(k);
-      await this.storage.delete(previewKey(k));
-    }
+    // A preview is evidence too: it goes with the bytes it was made from. A few deletions at
+    // once: an archive cleanup's batch names thousands (issue 26), one after the other waited
+    // on each file system or S3 round trip in turn.
+    const all = keys.flatMap((k) => [k, previewKey(k)]);
+    let next = 0;
+    const worker = async () => {
+      while (next < all.length) await this.storage.delete(all[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(DELETES_AT_ONCE, all.length) }, worker));
   }
 
   link(

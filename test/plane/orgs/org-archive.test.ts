@@ -216,6 +216,26 @@ describe('DELETE /api/v1/orgs/{id} with event history: archive cleanup', () => {
     expect(tombs[0]!.data).toMatchObject({ deleted: true, org_id: org.id });
     expect(s.ended).toBe(false);
     s.close();
+    // Each tombstone row holds the frame the stream sent (the rows are written from the frames' JSON, issue 26).
+    const stored = await sql<{ frame: any }>`select frame from event_tombstones where org_id = ${org.id}`.execute(
+      t.db.database.db,
+    );
+    const byId = new Map(stored.rows.map((r) => [r.frame.id as string, r.frame]));
+    for (const e of tombs) expect(byId.get(e.data.id)).toEqual(e.data);
+  });
+
+  it('many attachments: every file goes, however many deletions run at once; the queue job follows a full run at once', async () => {
+    expect(t.plane.services.events.archive.backgroundJob().fixedRate).toBe(true);
+    const { org, mod } = await archiveOrg(x.root, t.plane.app);
+    const refs: string[] = [];
+    for (let i = 0; i < 40; i++) refs.push(await upload(mod, 100 + i));
+    await send(mod, [{ detector: 'many', occurred_at: at(8), attachments: refs.slice(0, 10) }]);
+    expect(await files(dir, org.id)).toHaveLength(40);
+    const r = await x.root.del(`/api/v1/orgs/${org.id}`);
+    const job = await finished(x.root, r.body.cleanup_job_id);
+    expect(job.progress).toEqual({ events: 1, attachments: 40 });
+    expect(await files(dir, org.id)).toEqual([]);
+    expect(await rowsOf(t.db, org.id)).toMatchObject({ events: 0, attachments: 0 });
   });
 
   it('the cleanup job is for the superadmin only: administrators of any organisation get 403', async () => {

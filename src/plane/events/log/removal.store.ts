@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { EventFrame } from './events.frames.js';
+import { frameJson, type EventFrame } from './events.frames.js';
 
 /** A deleted event with the names its tombstone carries. */
 export interface DeletedEvent {
@@ -34,7 +34,10 @@ export const removalStore = {
     if (!keys.length) return [];
     const r = await sql<DeletedEvent>`with gone as (delete from events d
         using unnest(${keys.map((k) => k.occurred_at.toISOString())}::timestamptz[], ${keys.map((k) => k.id)}::uuid[]) as v(occurred_at, id)
-        where d.occurred_at = v.occurred_at and d.id = v.id returning d.*)
+        where d.occurred_at = v.occurred_at and d.id = v.id
+        returning d.id, d.occurred_at, d.ended_at, d.org_id, d.camera_id, d.node_id, d.detector, d.detector_title,
+          d.category, d.severity, d.template_id, d."interval", d.confidence, d.subject_type, d.subject_ref, d.ext_id,
+          d.list_values, d.starred, d.token_id)
       select g.id, g.occurred_at, g.ended_at, g.org_id, g.camera_id, c.name as camera_name, g.node_id, n.name as node_name, g.detector,
         g.detector_title, g.category, g.severity, g.template_id, g."interval", g.confidence, g.subject_type, g.subject_ref, g.ext_id,
         g.list_values, g.starred, g.token_id
@@ -57,13 +60,17 @@ export const removalStore = {
     return r.rows.map((x) => Number(x.seq)).sort((a, b) => a - b);
   },
 
+  /**
+   * The frames travel as one JSON array, each frame's JSON the one its notice sends (frameJson,
+   * made once): a jsonb[] parameter had every frame escaped again as an array element, most of
+   * the plane's time in an archive cleanup of many rows (issue 26).
+   */
   async insertTombstones(trx: Db, frames: EventFrame[], at: Date): Promise<void> {
     if (!frames.length) return;
     await sql`insert into event_tombstones (seq, id, occurred_at, org_id, camera_id, frame, deleted_at)
-      select x.seq, x.id, x.occurred_at, x.org_id, x.camera_id, x.frame, ${at}
-      from unnest(${frames.map((f) => f.seq)}::int8[], ${frames.map((f) => f.id)}::uuid[], ${frames.map((f) => f.occurred_at)}::timestamptz[],
-        ${frames.map((f) => f.org_id)}::uuid[], ${frames.map((f) => f.camera_id)}::uuid[], ${frames.map((f) => JSON.stringify(f))}::jsonb[])
-        as x(seq, id, occurred_at, org_id, camera_id, frame)`.execute(trx);
+      select (f->>'seq')::int8, (f->>'id')::uuid, (f->>'occurred_at')::timestamptz, (f->>'org_id')::uuid,
+        (f->>'camera_id')::uuid, f, ${at}
+      from jsonb_array_elements(${`[${frames.map(frameJson).join(',')}]`}::jsonb) as f`.execute(trx);
   },
 
   /** Sets the purge day that `d<purge-day>:<n>` cursors name. */
