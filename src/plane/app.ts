@@ -6,6 +6,7 @@ import type { PlaneConfig } from './config/config.js';
 import type { Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DbHealth } from './db/health.js';
+import { primaryReads } from './db/replicas.js';
 import { LiveBus } from './live/bus.js';
 import { LiveStreams } from './live/sse.js';
 import type { AuditRing } from './audit/audit.ring.js';
@@ -141,7 +142,7 @@ export async function buildApp(deps: {
 }): Promise<Plane> {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
-  const db = database.db;
+  const { db, reads = primaryReads(database.db) } = database;
   // Before anything starts: an evidence folder that is not the plane's stops the start (issue 25).
   await claimEvidenceAtStart(config, log.child({ part: 'evidence' }));
 
@@ -151,7 +152,7 @@ export async function buildApp(deps: {
 
   // Each domain is built by its factory from the results of the ones before it: the order is
   // the order of the arguments, and nothing is assigned to a service after its construction.
-  const auditDomain = createAudit({ db, clock, ringSize: config.live.ringSize, streams, log });
+  const auditDomain = createAudit({ db, readDb: reads.db, clock, ringSize: config.live.ringSize, streams, log });
   const { audit, ring } = auditDomain;
   const authDomain = createAuth({ db, clock, audit, log, config });
   const { auth } = authDomain;
@@ -223,6 +224,7 @@ export async function buildApp(deps: {
     database,
     analyticsLimits: deps.analyticsLimits,
     outbox: notifications.outbox,
+    reads,
   });
   // Last: the deletion of an organisation asks every domain that may still occupy it, then archives its event history.
   const orgRemovalDomain = createOrgRemoval({
@@ -242,7 +244,7 @@ export async function buildApp(deps: {
     log: log.child({ part: 'monitor' }),
   });
   const { fleet, sampler, monitor } = monitorDomain;
-  const usageDomain = createUsage({ db, orgs, auth, evidence });
+  const usageDomain = createUsage({ db, readDb: reads.db, orgs, auth, evidence });
   const dashboardsDomain = createDashboards({
     db,
     clock,
@@ -265,7 +267,7 @@ export async function buildApp(deps: {
     nodeClient,
   });
   const { sweeper, pressure } = sweeperDomain;
-  const serviceDomain = createService({ health, auth });
+  const serviceDomain = createService({ health, auth, replicas: reads });
   const consoleDomain = createConsole({ root: deps.consoleRoot, nodes, clock });
   const nodeOpsDomain = createNodeOps({ db, audit, nodes, nodeClient });
   const viewerSessionsDomain = createViewerSessions({ clock, nodes, cameras, nodeClient });

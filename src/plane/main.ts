@@ -19,7 +19,7 @@ import { buildApp, makeLogger } from './app.js';
 import { loadOrCreateSecretKey } from './crypto/secret-box.js';
 
 const USAGE =
-  'usage: argus-plane serve [--config FILE]\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use\n       argus-plane verify-export FILE.zip [--key PEM_FILE] [--config FILE]   check an export offline: exit 0 valid, 1 altered, 2 unreadable';
+  'usage: argus-plane serve [--config FILE]\n       argus-plane validate [--config FILE]   check the settings (file and environment) without starting\n       argus-plane evidence migrate [--config FILE]   move the retired evidence storage into the one in use\n       argus-plane verify-export FILE.zip [--key PEM_FILE] [--config FILE]   check an export offline: exit 0 valid, 1 altered, 2 unreadable';
 
 /** Without ARGUS_BOOTSTRAP_*: a superadmin password generated once and kept (0600) in the data dir. */
 async function localBootstrap(dataDir: string): Promise<{ login: string; password: string }> {
@@ -58,7 +58,7 @@ async function serve(configArg: string | undefined): Promise<void> {
 
   const database = await openDatabase(
     config.database.kind === 'postgres'
-      ? { kind: 'postgres', url: config.database.url }
+      ? { kind: 'postgres', url: config.database.url, read: config.database.read, clock: systemClock }
       : { kind: 'pglite', dir: config.database.dir },
   );
   const secretKey = await loadOrCreateSecretKey(config.dataDir);
@@ -107,6 +107,10 @@ const command = positionals[0] ?? 'serve';
 if (command === 'evidence' && positionals[1] === 'migrate') {
   const { evidenceMigrateCommand } = await import('./evidence/migrate.cli.js');
   process.exit(await evidenceMigrateCommand(configPathFrom(values.config)));
+}
+if (command === 'validate') {
+  const { validateCommand } = await import('./config/validate.cli.js');
+  process.exit(await validateCommand(configPathFrom(values.config)));
 }
 if (command === 'verify-export') {
   const { verifyExportCommand } = await import('./exports/verify-export.cli.js');

@@ -10,13 +10,15 @@ import { auditRoutes } from './audit.routes.js';
 /** The audit trail: the ring of recent frames (live feed) and the service every writer records through. */
 export function createAudit(deps: {
   db: Db;
+  /** audit pages' reads (ReadRoute.db): they may lag */
+  readDb: Db;
   clock: Clock;
   ringSize: number;
   streams: LiveStreams;
   log: Logger;
 }): DomainParts & { ring: AuditRing; audit: AuditService } {
   const ring = new AuditRing(deps.db, deps.ringSize, deps.log);
-  const audit = new AuditService(deps.db, deps.clock, ring, deps.streams);
+  const audit = new AuditService(deps.db, deps.clock, ring, deps.streams, deps.readDb);
   return {
     ring,
     audit,

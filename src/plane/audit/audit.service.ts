@@ -78,6 +78,8 @@ export class AuditService {
     private readonly clock: Clock,
     private readonly ring: AuditRing,
     private readonly streams: LiveStreams,
+    /** where audit pages read (ReadRoute.db): they may lag, their stream cursor with them */
+    private readonly readDb: Db = db,
   ) {}
 
   /**
@@ -172,8 +174,10 @@ export class AuditService {
   async list(p: Principal, q: AuditQuery): Promise<{ rows: ReturnType<typeof jsonRow>[]; stream_cursor: string }> {
     const f = this.filter(p, q, q.limit ?? 100);
     // Taken before the page query: a record committed meanwhile is then delivered by the stream.
-    const head = await auditStore.headSeq(this.db);
-    const rows = await auditStore.list(this.db, f);
+    // One transaction, so one server: the head and the page of the same replica (or both the primary's).
+    const { head, rows } = await this.readDb
+      .transaction()
+      .execute(async (trx) => ({ head: await auditStore.headSeq(trx), rows: await auditStore.list(trx, f) }));
     return { rows: rows.map(jsonRow), stream_cursor: `g:${head}` };
   }
 
@@ -183,7 +187,7 @@ export class AuditService {
    */
   async listJson(p: Principal, q: AuditQuery): Promise<string> {
     const f = this.filter(p, q, q.limit ?? 100);
-    const { head, rows } = await auditStore.listJson(this.db, f);
+    const { head, rows } = await auditStore.listJson(this.readDb, f);
     return `{"rows":${rows},"stream_cursor":"g:${head}"}`;
   }
 

@@ -8,9 +8,21 @@ import { driverError, fromDriverCall } from './driver-errors.js';
 import { destroySocket, Heartbeat, isPoolWaitTimeout, processIdOf } from './heartbeat.js';
 import { parseDatabaseHosts } from './hosts.js';
 import { PrimaryLocator } from './primary-locator.js';
+import { openReplicas, primaryReads } from './replicas.js';
+import { systemClock, type Clock } from '../../common/clock.js';
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; max?: number; connectTimeoutSecs?: number; poolWaitMs?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      max?: number;
+      connectTimeoutSecs?: number;
+      poolWaitMs?: number;
+      /** [database] read_url and max_read_lag_secs: hot standbys for reads that may lag (replicas.ts) */
+      read?: { url: string; maxLagSecs: number };
+      /** the clock of the replicas' lag checks */
+      clock?: Clock;
+    }
   // `dump`: a tarball of PGlite's data folder (PGlite's dumpDataDir) to start from instead of a new
   // cluster. The test suite migrates one database per run and opens each file's copy of it, as it
   // copies a template on a server: initdb in WebAssembly is most of the cost of an embedded database.
@@ -26,12 +38,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres' ? openPostgres(target) : openPglite(target.dir, target.dump);
 }
 
-function openPostgres(target: {
-  url: string;
-  max?: number;
-  connectTimeoutSecs?: number;
-  poolWaitMs?: number;
-}): Database {
+function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Database {
   const max = target.max ?? 10;
   // node-postgres rather than postgres.js: postgres.js 3.4.x can throw from a setImmediate
   // after a socket dies (an uncatchable TypeError that ends the process) and can leave a
@@ -91,9 +98,20 @@ function openPostgres(target: {
   // connection instead of waiting out a connect time-out on a server that does not answer.
   const silence = { since: null as Error | null };
   const orphans: number[] = [];
-  const db = new Kysely<Schema>({
-    dialect: new PostgresDialect({ pool: preparingPool(pool, silence, target.poolWaitMs ?? POOL_WAIT_MS) }),
-  });
+  const poolWaitMs = target.poolWaitMs ?? POOL_WAIT_MS;
+  const primaryPool = preparingPool(pool, silence, poolWaitMs);
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: primaryPool }) });
+  // A replica is never silenced with the primary: its own lag check skips it when it goes quiet.
+  const reads = target.read
+    ? openReplicas(target.read.url, target.read.maxLagSecs, {
+        clientConfig,
+        max,
+        clock: target.clock ?? systemClock,
+        wrap: (p) => preparingPool(p, { since: null }, poolWaitMs),
+        primary: primaryPool,
+        primaryDb: db,
+      })
+    : primaryReads(db);
   const listener = new PgListener(clientConfig, Client);
   const heartbeat = new Heartbeat(
     clientConfig,
@@ -104,6 +122,7 @@ function openPostgres(target: {
   return {
     kind: 'postgres',
     db,
+    reads,
     listen: (channel, handler, onConnect) => listener.listen(channel, handler, onConnect),
     async withSession(fn) {
       const client = await fromDriverCall(pool.connect());
@@ -129,6 +148,7 @@ function openPostgres(target: {
       size: pool.totalCount,
       idle: pool.idleCount,
       in_use: Math.max(0, pool.totalCount - pool.idleCount),
+      ...(reads.replicated ? { replicas: reads.status() } : {}),
     }),
     async cancel(pid) {
       const client = new Client(clientConfig);
@@ -169,6 +189,7 @@ function openPostgres(target: {
     },
     async close() {
       heartbeat.drop();
+      await reads.close();
       await listener.close();
       await db.destroy();
       // Kysely ends the pool only if it ever ran a query; a process that only used withSession

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
+import type { ReadRoute } from './replicas.js';
 
 // The database as the plane's domains see it, whichever engine serves it (database.ts opens a
 // server's pool, pglite.ts the embedded database).
@@ -17,6 +18,11 @@ export interface RawSession {
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly db: Db;
+  /**
+   * Where reads that may lag go: the replicas of `[database] read_url` in use, else the primary.
+   * Absent (the embedded database, a test's double): those reads are the primary's.
+   */
+  readonly reads?: ReadRoute;
   /** LISTEN on a channel; `onConnect` runs after every (re)connection so a listener can catch up. */
   listen(channel: string, handler: NotifyHandler, onConnect?: () => void): Promise<() => Promise<void>>;
   withSession<T>(fn: (s: RawSession) => Promise<T>): Promise<T>;

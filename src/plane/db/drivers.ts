@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { fromDriverCall } from './driver-errors.js';
+import type { ReplicaStatus } from './replicas.js';
 
 /** Live pool figures for the process sampler (document 1, control-plane process sample). */
 export interface PoolStats {
@@ -18,6 +19,8 @@ export interface PoolStats {
   size: number;
   idle: number;
   in_use: number;
+  /** the replicas of [database] read_url and their lag; absent without one */
+  replicas?: ReplicaStatus[];
 }
 
 function dialectOf(driver: Driver): Dialect {

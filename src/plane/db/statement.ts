@@ -12,8 +12,11 @@ export const QUERY_CANCELED = '57014';
 export interface StatementLimits {
   deadlineMs: number;
   signal?: AbortSignal;
-  /** Database.cancel: cancels what the given server process runs (a no-op on the embedded database). */
-  cancel(pid: number): Promise<void>;
+  /**
+   * Database.cancel: cancels what the given server process runs (a no-op on the embedded
+   * database); `standby`: that process is a replica's (ReadRoute.cancel), not the primary's.
+   */
+  cancel(pid: number, standby: boolean): Promise<void>;
 }
 
 /** The caller's signal fired: nobody waits for this statement's answer any more. */
@@ -42,21 +45,24 @@ export async function underLimits<T>(
   const ms = String(Math.max(1, Math.round(limits.deadlineMs)));
   // JIT off as for searches: compiling the plan of an aggregate over ~36 day partitions cost more
   // than running it, and a compile is time the deadline cannot interrupt.
+  // The server's role with its process id: a read may run on a replica, where it must be cancelled.
   const r = await sql<{
     pid: number;
-  }>`select pg_backend_pid() as pid, set_config('statement_timeout', ${ms}, true), set_config('jit', 'off', true)`.execute(
+    standby: boolean;
+  }>`select pg_backend_pid() as pid, pg_is_in_recovery() as standby, set_config('statement_timeout', ${ms}, true), set_config('jit', 'off', true)`.execute(
     trx,
   );
   if (signal?.aborted) throw new StatementAbandoned();
   if (!signal) return statement();
   const pid = Number(r.rows[0]?.pid ?? 0);
+  const standby = r.rows[0]?.standby === true;
   let running = true;
   let onAbort!: () => void;
   const abandoned = new Promise<never>((_, reject) => {
     onAbort = () => {
       // Only while the statement runs: the connection stays this transaction's until it settles,
       // so the process cancelled is the one running this statement, never another request's.
-      if (running && pid > 0) void limits.cancel(pid).catch(() => {});
+      if (running && pid > 0) void limits.cancel(pid, standby).catch(() => {});
       reject(new StatementAbandoned());
     };
   });

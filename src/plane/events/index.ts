@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Database, Db } from '../db/database.js';
+import { primaryReads, type ReadRoute } from '../db/replicas.js';
+import { ReadMarks } from './feed/read-marks.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
@@ -65,6 +67,11 @@ export interface EventsDeps {
   analyticsLimits?: Partial<AnalyticsLimits>;
   /** notifications' outbox: the log writes the deliveries of new events in their transaction */
   outbox?: EventOutbox;
+  /**
+   * where reads that may lag go (feed and search pages, analytics: document 4, section 15); the
+   * card, a star and everything that writes stay on `db`. Absent: the primary.
+   */
+  reads?: ReadRoute;
 }
 
 /**
@@ -84,6 +91,7 @@ export function eventDetectors(db: Db) {
  */
 export function createEvents(deps: EventsDeps) {
   const { db, clock, config, log, audit, moduleTokens, templateCache, streams, evidence } = deps;
+  const reads = deps.reads ?? primaryReads(db);
 
   const ring = new EventRing(
     {
@@ -104,7 +112,16 @@ export function createEvents(deps: EventsDeps) {
     eventLog,
     templateCache,
   );
-  const events = new EventsService(db, clock, eventLog, new EventSearch(db), (id) => deps.templates.byId(id));
+  // Pages and batches read where `marks` says, with a stream cursor that page has read past.
+  const marks = new ReadMarks(reads, eventLog, db);
+  const events = new EventsService(
+    db,
+    clock,
+    eventLog,
+    new EventSearch(reads.db),
+    (id) => deps.templates.byId(id),
+    marks,
+  );
   const navigation = new NavigationService(db, events);
 
   const rights = new StreamRights(db);
@@ -132,9 +149,9 @@ export function createEvents(deps: EventsDeps) {
   });
 
   // Analytics keep a share of the pool for everything else (issue 25, docs/analytics.md).
-  const analytics = new AnalyticsService(db, clock, deps.templates, eventLog, {
+  const analytics = new AnalyticsService(reads.db, clock, deps.templates, marks, {
     limits: analyticsLimits(deps.database.poolStats().max, deps.analyticsLimits),
-    cancel: (pid) => deps.database.cancel(pid),
+    cancel: (pid, standby) => (standby ? reads.cancel(pid) : deps.database.cancel(pid)),
   });
 
   const ensurePartitions = () => eventLog.ensurePartitions(clock.now());
@@ -201,6 +218,7 @@ export function createEvents(deps: EventsDeps) {
         pruner.job(),
         intervalTimeoutsJob(eventLog, clock),
         searchPendingJob(db, clock),
+        ...marks.jobs(),
       ];
     },
 

@@ -38,6 +38,9 @@ export const ProcessSampleBody = Type.Object({
   db_pool_size: Int,
   db_pool_idle: Int,
   db_pool_in_use: Int,
+  // Only with [database] read_url (document 4, section 15): the largest replica lag, replicas in use.
+  db_replica_lag_secs: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  db_replicas_used: Type.Optional(Int),
 });
 
 export const PlaneEnvelope = Type.Object({

@@ -1,6 +1,7 @@
 import { CpuMeter, memoryOf, systemReadings, type HostReadings } from '../../common/host-load.js';
 import type { Clock } from '../../common/clock.js';
 import type { PoolStats } from '../db/drivers.js';
+import type { ReplicaStatus } from '../db/replicas.js';
 import type { Job } from '../jobs/jobs.js';
 import { ReplayRing } from '../live/replay-ring.js';
 
@@ -24,6 +25,12 @@ export interface ProcessSample {
   db_pool_size: number;
   db_pool_idle: number;
   db_pool_in_use: number;
+  /**
+   * With [database] read_url only (document 4, section 15): the largest lag of the replicas, in
+   * seconds (null: none answered), and how many of them reads go to now.
+   */
+  db_replica_lag_secs?: number | null;
+  db_replicas_used?: number;
 }
 
 /**
@@ -103,10 +110,19 @@ export class ProcessSampler {
       db_pool_size: pool.size,
       db_pool_idle: pool.idle,
       db_pool_in_use: pool.in_use,
+      ...(pool.replicas ? replicaFigures(pool.replicas) : {}),
     };
     this.ring.push(s);
     this.envelopeJson = null;
     for (const fn of this.listeners) fn(s);
     return s;
   }
+}
+
+function replicaFigures(replicas: ReplicaStatus[]): Pick<ProcessSample, 'db_replica_lag_secs' | 'db_replicas_used'> {
+  const lags = replicas.flatMap((r) => (r.lag_secs === null ? [] : [r.lag_secs]));
+  return {
+    db_replica_lag_secs: lags.length ? Math.max(...lags) : null,
+    db_replicas_used: replicas.filter((r) => r.used).length,
+  };
 }

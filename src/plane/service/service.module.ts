@@ -1,10 +1,11 @@
 import type { DbHealth } from '../db/health.js';
+import type { ReadRoute } from '../db/replicas.js';
 import type { AuthService } from '../auth/auth.service.js';
-import { noJobs, type DomainParts } from '../http/module.js';
+import type { DomainParts } from '../http/module.js';
 import { publicServiceRoutes, versionRoute } from './service.routes.js';
 
 /** The service routes: liveness, the paths document 1 leaves unimplemented, the running build. */
-export function createService(deps: { health: DbHealth; auth: AuthService }): DomainParts {
+export function createService(deps: { health: DbHealth; auth: AuthService; replicas: ReadRoute }): DomainParts {
   return {
     routes: {
       public: (app) => {
@@ -12,6 +13,7 @@ export function createService(deps: { health: DbHealth; auth: AuthService }): Do
         versionRoute(app, deps);
       },
     },
-    jobs: noJobs,
+    // The replicas' lag checks, once the database is ready.
+    jobs: () => deps.replicas.jobs(),
   };
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { BUILD } from '../../common/build-info.js';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
+import type { ReadRoute } from '../db/replicas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { bearerToken } from '../http/scopes.js';
 
@@ -29,7 +30,11 @@ export const VersionBody = Type.Object({
   features: Type.Array(Type.String()),
 });
 
-export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): void {
+/** `replicas`: where reads that may lag go; listed only when `[database] read_url` names replicas. */
+export function publicServiceRoutes(
+  app: PlaneApp,
+  deps: { health: DbHealth; replicas: Pick<ReadRoute, 'replicated' | 'status'> },
+): void {
   app.get(
     '/health',
     {
@@ -41,11 +46,25 @@ export function publicServiceRoutes(app: PlaneApp, deps: { health: DbHealth }): 
           200: Type.Object({
             status: Type.Literal('ok'),
             database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
+            // Document 4, section 15: present only when [database] read_url is set.
+            replicas: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  host: Type.String(),
+                  lag_secs: Type.Union([Type.Number(), Type.Null()]),
+                  used: Type.Boolean(),
+                }),
+              ),
+            ),
           }),
         },
       },
     },
-    async () => ({ status: 'ok' as const, database: deps.health.isUp ? ('up' as const) : ('down' as const) }),
+    async () => ({
+      status: 'ok' as const,
+      database: deps.health.isUp ? ('up' as const) : ('down' as const),
+      ...(deps.replicas.replicated ? { replicas: deps.replicas.status() } : {}),
+    }),
   );
 
   for (const url of NOT_IMPLEMENTED_PATHS) {

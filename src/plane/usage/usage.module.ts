@@ -12,10 +12,12 @@ import { usageRoutes } from './usage.routes.js';
  */
 export function createUsage(deps: {
   db: Db;
+  /** the usage page's reads (ReadRoute.db): they may lag */
+  readDb: Db;
   orgs: OrgsService;
   auth: AuthService;
   evidence: Pick<EvidenceService, 'usage'>;
 }): DomainParts & { usage: UsageService } {
-  const usage = new UsageService(deps.db, deps.orgs, deps.auth, deps.evidence);
+  const usage = new UsageService(deps.db, deps.orgs, deps.auth, deps.evidence, deps.readDb);
   return { usage, routes: { admin: (app) => usageRoutes(app, { usage }) }, jobs: noJobs };
 }

@@ -58,6 +58,8 @@ export class UsageService {
     private readonly orgs: OrgsService,
     private readonly auth: AuthService,
     private readonly evidence: Pick<EvidenceService, 'usage'>,
+    /** where the usage page reads its counters: a replica in use may be behind (document 4, section 15) */
+    private readonly readDb: Db = db,
   ) {}
 
   /**
@@ -86,7 +88,7 @@ export class UsageService {
     const org = await this.orgs.find(orgId);
     if (!org) throw errors.notFound();
     const [c, evidence, expired] = await Promise.all([
-      usageStore.counters(this.db, orgId),
+      usageStore.counters(this.readDb, orgId),
       this.evidence.usage(orgId),
       this.auth.expiredUncounted(orgId),
     ]);

@@ -109,6 +109,11 @@ export class PgPair {
     process.kill(pid, 'SIGKILL');
   }
 
+  /** A clean stop of the standby (pg_ctl -m fast): its sessions are ended, new ones refused. */
+  async stopStandby(): Promise<void> {
+    await this.pg('pg_ctl', ['-D', this.standby, '-m', 'fast', '-w', '-t', '30', 'stop']);
+  }
+
   async promoteStandby(): Promise<void> {
     await this.pg('pg_ctl', ['-D', this.standby, '-w', '-t', '30', 'promote']);
   }

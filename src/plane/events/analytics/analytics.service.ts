@@ -16,21 +16,26 @@ import { fingerprint, normalise, type FieldRef, type NormalQuery } from './analy
 import { analyticsStore } from './analytics.store.js';
 import { bucketLabel } from './analytics.labels.js';
 import { AnalyticsSlots, type AnalyticsLimits } from './analytics.gate.js';
+import type { PageRead } from '../feed/read-marks.js';
 
 /** Document 2: the catalog lists at most this many templates. */
 const CATALOG_MAX = 512;
 export const BATCH_MAX = 32;
 const KEY_MAX = 128;
 
-/** What a batch needs of the event log: the stream position taken before its queries. */
-export interface StreamHead {
-  headCursor(): Promise<string>;
+/**
+ * Where a batch reads and the stream position it answers with, taken before its queries
+ * (events/feed/read-marks.ts: a replica in use with a cursor it has read past, else the primary).
+ */
+export interface BatchReads {
+  read(): Promise<PageRead>;
 }
 
 /** How analytics statements run: their slots and deadlines, and the database's cancel (Database.cancel). */
 export interface AnalyticsRunner {
   limits: AnalyticsLimits;
-  cancel(pid: number): Promise<void>;
+  /** `standby`: the statement runs on a replica (ReadRoute.cancel), else on the primary (Database.cancel) */
+  cancel(pid: number, standby: boolean): Promise<void>;
 }
 
 /**
@@ -47,7 +52,7 @@ export class AnalyticsService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly templates: TemplatesService,
-    private readonly head: StreamHead,
+    private readonly head: BatchReads,
     private readonly runner: AnalyticsRunner,
   ) {
     this.slots = new AnalyticsSlots(runner.limits);
@@ -112,11 +117,12 @@ export class AnalyticsService {
     fields: Map<string, TypedField>,
     deadlineMs: number,
     signal?: AbortSignal,
+    db: Db = this.db,
   ): Promise<AnalyticsResult> {
     const asOf = new Date(this.clock.now());
     const scope = cameraScope(p, q.orgId);
     const { cells, groups } = await analyticsStore
-      .cells(this.db, q, scope, asOf, { deadlineMs, signal, cancel: this.runner.cancel })
+      .cells(db, q, scope, asOf, { deadlineMs, signal, cancel: this.runner.cancel })
       .catch((err: unknown) => {
         // A client gone away is answered like a time-out: nobody reads it, and a batch stops there.
         if (pgCode(err) === QUERY_CANCELED || err instanceof StatementAbandoned) throw errors.analyticsDeadline();
@@ -170,7 +176,7 @@ export class AnalyticsService {
     // One slot for the whole batch: its queries run one after another.
     const release = this.slots.take(p.orgId);
     try {
-      const stream_cursor = await this.head.headCursor();
+      const { db, cursor: stream_cursor } = await this.head.read();
       const started = this.clock.now();
       const asOf = iso(started);
       const results = [];
@@ -186,7 +192,7 @@ export class AnalyticsService {
             started + this.runner.limits.batchBudgetMs - this.clock.now(),
           );
           if (left <= 0) throw errors.analyticsDeadline();
-          results.push({ key, result: await this.run(p, q, fields, left, signal) });
+          results.push({ key, result: await this.run(p, q, fields, left, signal, db) });
         } catch (err) {
           // The organisation rule, a lost database and a deadline fail the whole batch (document 2).
           if (!(err instanceof ApiError) || err.status === 403 || err.status >= 500) throw err;

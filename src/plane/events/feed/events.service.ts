@@ -16,6 +16,7 @@ import { EventSearch, parseSearch } from './search.js';
 import type { FeedQuery as FeedQuerySchema } from './events.schemas.js';
 import type { TemplateRecord } from '../../templates/templates.types.js';
 import { cardTemplate, renderDetails } from '../../templates/template.render.js';
+import type { PageRead } from './read-marks.js';
 
 /** The feed's filters, as the route's schema types them. */
 export type FeedQuery = Static<typeof FeedQuerySchema>;
@@ -87,6 +88,10 @@ export class EventsService {
     readonly search: EventSearch = new EventSearch(db),
     /** the template a card names (the templates domain answers) */
     private readonly templateOf: (id: string) => Promise<TemplateRecord | undefined> = async () => undefined,
+    /** where feed and search pages read, with their stream cursor (a replica in use, read-marks.ts) */
+    private readonly pages: { read(): Promise<PageRead> } = {
+      read: async () => ({ db, cursor: await log.headCursor() }),
+    },
   ) {}
 
   filter(p: Principal, q: FeedQuery): FeedFilter {
@@ -140,8 +145,8 @@ export class EventsService {
     if (q.q !== undefined) return JSON.stringify(await this.feed(p, q));
     const f = this.filter(p, q);
     // Taken before the query: an event committed meanwhile is then delivered by the stream.
-    const cursor = await this.log.headCursor();
-    const rows = await eventsReadStore.feedText(this.db, f);
+    const { db, cursor } = await this.pages.read();
+    const rows = await eventsReadStore.feedText(db, f);
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
     const last = page[page.length - 1];
@@ -156,8 +161,8 @@ export class EventsService {
     const f = this.filter(p, q);
     const search = q.q === undefined ? null : parseSearch(q.q);
     // Taken before the query: an event committed meanwhile is then delivered by the stream.
-    const cursor = await this.log.headCursor();
-    const rows = search ? await this.search.page(f, search) : await eventsReadStore.feed(this.db, f);
+    const { db, cursor } = await this.pages.read();
+    const rows = search ? await this.search.page(f, search, db) : await eventsReadStore.feed(db, f);
     const more = rows.length > f.limit;
     const page = more ? rows.slice(0, f.limit) : rows;
     const last = page[page.length - 1];

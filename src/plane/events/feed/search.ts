@@ -78,10 +78,11 @@ export class EventSearch {
     };
   }
 
-  async page(f: FeedFilter, q: SearchQuery): Promise<EventRow[]> {
+  /** `db`: where the page reads (a replica in use, events/feed/read-marks.ts); absent: this search's. */
+  async page(f: FeedFilter, q: SearchQuery, db: Db = this.db): Promise<EventRow[]> {
     const release = this.take();
     try {
-      const r = await searchStore.page(this.db, f, q, CANDIDATE_LIMIT, this.deadlineMs);
+      const r = await searchStore.page(db, f, q, CANDIDATE_LIMIT, this.deadlineMs);
       if (r.candidates > CANDIDATE_LIMIT) throw errors.eventSearchTooBroad(CANDIDATE_LIMIT);
       return r.rows;
     } catch (err) {
