@@ -231,6 +231,42 @@ export const PLANE_BENCHES: Bench[] = [
     },
   },
   {
+    // Issue 26: the fleet at a small size (the full run: 5,000 nodes, 10 million events; docs/deployment.md).
+    name: 'fleet-10k',
+    file: 'plane/fleet-10k.js',
+    env: { NODES: '300', CAMERAS: '2', EVENTS: '100000', REQUESTS: '50', SWEEPS: '2' },
+    figures(out) {
+      const j = lastJson(out);
+      const wall = j.sweep.wall_ms as number[];
+      return [
+        {
+          bench: 'fleet-10k',
+          figure: `sweep pass over ${j.nodes} nodes (${j.cameras} cameras), wall`,
+          value: Math.max(...wall),
+          unit: 'ms',
+          baseline: { name: 'the sweep interval', value: j.interval_s * 1000, unit: 'ms' },
+          ratio: 'share',
+        },
+        {
+          bench: 'fleet-10k',
+          figure: `every camera live again after a plane restart (${j.restart_reconcile.puts} streams put back)`,
+          value: j.restart_reconcile.all_live_s,
+          unit: 's',
+          baseline: { name: 'the plane ready after its restart', value: j.restart_reconcile.ready_s, unit: 's' },
+          ratio: 'times',
+        },
+        {
+          bench: 'fleet-10k',
+          figure: `GET /api/v1/cameras last page of ${j.cameras} cameras, p99`,
+          value: j.camera_list.last_page.p99_ms,
+          unit: 'ms',
+          baseline: { name: 'the first page, p99', value: j.camera_list.first_page.p99_ms, unit: 'ms' },
+          ratio: 'times',
+        },
+      ];
+    },
+  },
+  {
     name: 'sessions',
     file: 'plane/sessions.js',
     env: { NODES: '6', CAMERAS: '10', VIEWERS: '2', DURATION_S: '3', CONNECTIONS: String(CONNECTIONS) },

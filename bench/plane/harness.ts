@@ -19,6 +19,11 @@ export interface BenchPlane {
   child: ChildProcess;
   rssMb(): Promise<number>;
   cpuMs(): Promise<number>;
+  /**
+   * Stops the process (SIGTERM) and starts it again on the same folder, port and secret key;
+   * `whileDown` runs in between. Resolves once the new process's database is ready.
+   */
+  restart(whileDown?: () => void | Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,41 +81,55 @@ export async function startPlaneProcess(databaseUrl: string, extraToml = ''): Pr
   };
   delete env.RUST_LOG;
   delete env.ARGUS_LOG;
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.PLANE_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      main,
-      'serve',
-      '--config',
-      join(dir, 'plane.toml'),
-    ],
-    { env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout!.on('data', (b) => {
-    out += b.toString();
-  });
-  const until = Date.now() + 60_000;
-  while (!out.includes('database ready')) {
-    if (child.exitCode !== null) throw new Error(`plane exited:\n${out}`);
-    if (Date.now() > until) throw new Error(`plane not ready:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.PLANE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        main,
+        'serve',
+        '--config',
+        join(dir, 'plane.toml'),
+      ],
+      { env, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout!.on('data', (b) => {
+      out += b.toString();
+    });
+    const until = Date.now() + 60_000;
+    while (!out.includes('database ready')) {
+      if (child.exitCode !== null) throw new Error(`plane exited:\n${out}`);
+      if (Date.now() > until) throw new Error(`plane not ready:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return child;
+  };
+  const terminate = async (child: ChildProcess) => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  let child = await launch();
   return {
     base,
-    child,
+    get child() {
+      return child;
+    },
     async rssMb() {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
     },
     cpuMs: () => processCpuMs(child.pid!),
+    async restart(whileDown) {
+      await terminate(child);
+      await whileDown?.();
+      child = await launch();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await terminate(child);
       await rm(dir, { recursive: true, force: true });
     },
   };
