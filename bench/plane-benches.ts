@@ -1,4 +1,5 @@
 import { CONNECTIONS, copyBase, lastJson, num, replyP99, replyRate, row, type Bench } from './bench-spec.js';
+import { READ_REPLICA_BENCH } from './plane-benches.replicas.js';
 
 /** The control plane's benches (bench/plane/), in the order npm run bench runs them. */
 export const PLANE_BENCHES: Bench[] = [
@@ -394,4 +395,5 @@ export const PLANE_BENCHES: Bench[] = [
       ];
     },
   },
+  READ_REPLICA_BENCH,
 ];

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import { freePort } from '../../node/helpers/node-process.js';
+// The benches' own (bench/plane/read-replica.ts starts this pair too): the node helpers read fixtures.
+import { freePort } from '../../../bench/net.js';
 
 const run = promisify(execFile);
 const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
