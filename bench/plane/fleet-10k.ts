@@ -195,10 +195,11 @@ try {
     );
     if (!(after = page.next)) break;
   }
+  const walkMs = Math.round(t() - w0);
   out.camera_list = {
     first_page: await latency('/api/v1/cameras', session),
     last_page: await latency(`/api/v1/cameras?after=${ids[Math.max(0, ids.length - 501)]}`, session),
-    walk: { pages: pages + 1, ms: Math.round(t() - w0) },
+    walk: { pages: pages + 1, ms: walkMs },
   };
   console.error(`reads: ${JSON.stringify({ monitor: out.monitor, camera_list: out.camera_list })}`);
 
