@@ -57,7 +57,7 @@ export function primaryReads(db: Db): ReadRoute {
 }
 
 /** What a replica pool is built like: the primary's pool settings and its (preparing) pool wrapper. */
-export interface ReplicaPoolParts {
+interface ReplicaPoolParts {
   clientConfig: pg.ClientConfig;
   max: number;
   /** the pool wrapper Kysely gets (database.ts preparingPool: named statements, busy-pool waits) */

@@ -27,7 +27,7 @@ const KEY_MAX = 128;
  * Where a batch reads and the stream position it answers with, taken before its queries
  * (events/feed/read-marks.ts: a replica in use with a cursor it has read past, else the primary).
  */
-export interface BatchReads {
+interface BatchReads {
   read(): Promise<PageRead>;
 }
 
