@@ -9265,6 +9265,8 @@ export interface paths {
                                 db_pool_in_use: number;
                                 db_pool_max: number;
                                 db_pool_size: number;
+                                db_replica_lag_secs?: number | null;
+                                db_replicas_used?: number;
                                 host_cpu_busy_pct: number;
                                 mem_available_mb: number;
                                 mem_total_mb: number;
@@ -16478,6 +16480,11 @@ export interface paths {
                     content: {
                         "application/json": {
                             database: "up" | "down";
+                            replicas?: {
+                                host: string;
+                                lag_secs: number | null;
+                                used: boolean;
+                            }[];
                             /** @enum {string} */
                             status: "ok";
                         };
