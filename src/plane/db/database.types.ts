@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { PoolStats } from './drivers.js';
 import type { Schema } from './schema.js';
-import type { ReadRoute } from './replicas.js';
+import type { Job } from '../jobs/jobs.js';
+import type { PoolStats, ReplicaStatus } from './drivers.js';
 
 // The database as the plane's domains see it, whichever engine serves it (database.ts opens a
 // server's pool, pglite.ts the embedded database).
@@ -39,5 +39,31 @@ export interface Database {
    * silenced socket then fail as lost connections (503) instead of hanging, and none is reused.
    */
   heartbeat(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Where reads that may lag go (document 4, section 15: feed pages, searches, analytics, audit
+ * pages, usage): a hot standby of `[database] read_url` that is in use, else the primary. A read
+ * that must see the caller's own write never takes this route: it reads the primary's `db`.
+ */
+export interface ReadRoute {
+  /** A handle like the primary's: each connection it takes is a replica's in use, else the primary's. */
+  readonly db: Db;
+  /** false: no read_url (the embedded database, a single server): `db` is the primary's own. */
+  readonly replicated: boolean;
+  /**
+   * One replica in use now and the WAL position it had replayed at its last check (it replays on,
+   * never back); null: reads go to the primary. For a page whose stream cursor must not be ahead
+   * of what it read (events/feed/read-marks.ts).
+   */
+  pin(): { db: Db; replayed: bigint } | null;
+  /** The primary's WAL position now: every commit acknowledged before this call is at or before it. */
+  primaryLsn(): Promise<bigint>;
+  status(): ReplicaStatus[];
+  /** Cancels what the given server process of a replica runs for this plane (a statement on a standby). */
+  cancel(pid: number): Promise<void>;
+  /** The lag check of every replica, once a second. */
+  jobs(): Job[];
   close(): Promise<void>;
 }

@@ -11,7 +11,15 @@ import {
 } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { fromDriverCall } from './driver-errors.js';
-import type { ReplicaStatus } from './replicas.js';
+
+/** One replica as `/health` shows it (document 4, section 15). */
+export interface ReplicaStatus {
+  host: string;
+  /** seconds behind the primary at the last check; null: it did not answer */
+  lag_secs: number | null;
+  /** whether reads go to it now (it answered, recently, within max_read_lag_secs) */
+  used: boolean;
+}
 
 /** Live pool figures for the process sampler (document 1, control-plane process sample). */
 export interface PoolStats {

@@ -1,46 +1,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Clock } from '../../common/clock.js';
-import type { Job } from '../jobs/jobs.js';
-import type { Db } from './database.types.js';
+import type { Db, ReadRoute } from './database.types.js';
 import type { Schema } from './schema.js';
 import { parseDatabaseHosts, type DatabaseHost } from './hosts.js';
 import { destroySocket } from './heartbeat.js';
-
-/** One replica as `/health` shows it (document 4, section 15). */
-export interface ReplicaStatus {
-  host: string;
-  /** seconds behind the primary at the last check; null: it did not answer */
-  lag_secs: number | null;
-  /** whether reads go to it now (it answered, recently, within max_read_lag_secs) */
-  used: boolean;
-}
-
-/**
- * Where reads that may lag go (document 4, section 15: feed pages, searches, analytics, audit
- * pages, usage): a hot standby of `[database] read_url` that is in use, else the primary. A read
- * that must see the caller's own write never takes this route: it reads the primary's `db`.
- */
-export interface ReadRoute {
-  /** A handle like the primary's: each connection it takes is a replica's in use, else the primary's. */
-  readonly db: Db;
-  /** false: no read_url (the embedded database, a single server): `db` is the primary's own. */
-  readonly replicated: boolean;
-  /**
-   * One replica in use now and the WAL position it had replayed at its last check (it replays on,
-   * never back); null: reads go to the primary. For a page whose stream cursor must not be ahead
-   * of what it read (events/feed/read-marks.ts).
-   */
-  pin(): { db: Db; replayed: bigint } | null;
-  /** The primary's WAL position now: every commit acknowledged before this call is at or before it. */
-  primaryLsn(): Promise<bigint>;
-  status(): ReplicaStatus[];
-  /** Cancels what the given server process of a replica runs for this plane (a statement on a standby). */
-  cancel(pid: number): Promise<void>;
-  /** The lag check of every replica, once a second. */
-  jobs(): Job[];
-  close(): Promise<void>;
-}
 
 /** Reads that may lag read the primary too: no read_url, or the embedded database. */
 export function primaryReads(db: Db): ReadRoute {

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Database, Db } from '../db/database.js';
-import { primaryReads, type ReadRoute } from '../db/replicas.js';
+import { primaryReads } from '../db/replicas.js';
+import type { ReadRoute } from '../db/database.types.js';
 import { ReadMarks } from './feed/read-marks.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { AuditService } from '../audit/audit.service.js';

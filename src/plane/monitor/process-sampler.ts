@@ -1,7 +1,7 @@
 import { CpuMeter, memoryOf, systemReadings, type HostReadings } from '../../common/host-load.js';
 import type { Clock } from '../../common/clock.js';
 import type { PoolStats } from '../db/drivers.js';
-import type { ReplicaStatus } from '../db/replicas.js';
+import type { ReplicaStatus } from '../db/drivers.js';
 import type { Job } from '../jobs/jobs.js';
 import { ReplayRing } from '../live/replay-ring.js';
 

@@ -1,5 +1,5 @@
 import type { DbHealth } from '../db/health.js';
-import type { ReadRoute } from '../db/replicas.js';
+import type { ReadRoute } from '../db/database.types.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { DomainParts } from '../http/module.js';
 import { publicServiceRoutes, versionRoute } from './service.routes.js';

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { BUILD } from '../../common/build-info.js';
 import { errors } from '../errors.js';
 import type { DbHealth } from '../db/health.js';
-import type { ReadRoute } from '../db/replicas.js';
+import type { ReadRoute } from '../db/database.types.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { bearerToken } from '../http/scopes.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { ReadRoute } from '../../db/replicas.js';
+import type { ReadRoute } from '../../db/database.types.js';
 import type { Job } from '../../jobs/jobs.js';
 
 /** What a page needs of the event log: the stream position (EventLog.headCursor). */
