@@ -315,6 +315,7 @@ export async function buildApp(deps: {
   ];
 
   auth.subscribe(bus);
+  moduleTokens.subscribe(bus);
   templateCache.subscribe(bus);
   ring.start(bus);
   events.startLive(bus);

@@ -7,6 +7,8 @@ export const channels = {
   audit: 'argus_audit',
   auth: 'argus_auth',
   events: 'argus_events',
+  /** a module token changed (rate limit, secret, enabled, deleted): the payload is its id */
+  moduleTokens: 'argus_module_tokens',
   /** a sweep's fleet summary and node frames are stored: the payload is its sweep number */
   monitor: 'argus_monitor',
   /**

@@ -14,12 +14,20 @@ declare module 'fastify' {
     /** The module token of an intake-scope request. */
     moduleToken?: ModuleTokenCredential;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route accepts events only through statements that check the token themselves
+     * (ModuleTokensService.authenticateCached): its token may come from the process's cache.
+     */
+    moduleTokenCached?: boolean;
+  }
 }
 
 /**
  * The intake scope: `Authorization: Bearer <module token secret>`, checked against the database
- * on every request (a rotated, disabled or deleted token is refused at once). A session token
- * is not a module token: 401 unauthorized.
+ * on every request (a rotated, disabled or deleted token is refused at once), by this hook or,
+ * on a route marked `moduleTokenCached`, by the statement that accepts the events. A session
+ * token is not a module token: 401 unauthorized.
  */
 export function requireModuleToken(scope: PlaneApp, tokens: ModuleTokensService, health: DbHealth): void {
   scopeAnswers(scope, scopeErrors.moduleToken);
@@ -27,7 +35,9 @@ export function requireModuleToken(scope: PlaneApp, tokens: ModuleTokensService,
     const secret = bearerToken(req);
     if (!secret) refuse(req, tokens, 'missing');
     if (!health.isUp) throw errors.dbUnavailable();
-    const token = await tokens.authenticate(secret);
+    const token = req.routeOptions.config?.moduleTokenCached
+      ? await tokens.authenticateCached(secret)
+      : await tokens.authenticate(secret);
     if (!token) refuse(req, tokens, secret.startsWith(SECRET_PREFIX) ? 'unknown_or_disabled' : 'not_a_module_token');
     req.moduleToken = token;
   });

@@ -14,6 +14,8 @@ import { SecurityLog } from '../auth/security-log.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import { moduleTokensStore, type ModuleTokenCredential, type ModuleTokenRecord } from './module-tokens.store.js';
 import type { ModuleTokenCreate, ModuleTokenListArgs, ModuleTokenPatch } from './module-tokens.schemas.js';
+import type { ModuleTokenState } from './module-tokens.types.js';
+import { channels, notify, type LiveBus } from '../live/bus.js';
 
 // The record type other domains use, so that they import this service and never the store.
 export type { ModuleTokenCredential } from './module-tokens.store.js';
@@ -22,6 +24,11 @@ export const SECRET_PREFIX = 'amt_';
 const RESERVED = /^__/;
 // last_used_at is a hint, not a log: written at most once a minute per token.
 const TOUCH_EVERY_MS = 60_000;
+// authenticateCached: a cached token is read again from the database after this long without a
+// statement that checked it. Only its rate_limit and last_used_at can be this old: whether it
+// still accepts events is checked by the statement that accepts them.
+const CACHE_FRESH_MS = 1000;
+const CACHE_MAX = 10_000;
 
 export function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
@@ -53,6 +60,8 @@ export type TokenRow = ReturnType<typeof tokenRow>;
  */
 export class ModuleTokensService {
   private readonly security: SecurityLog;
+  /** authenticateCached's tokens by secret hash (hex), with when the database last confirmed them. */
+  private readonly cached = new Map<string, { token: ModuleTokenCredential; at: number }>();
 
   constructor(
     private readonly db: Db,
@@ -114,6 +123,7 @@ export class ModuleTokensService {
       if (body.enabled !== undefined && body.enabled !== before.enabled) set.enabled = body.enabled;
       if (!Object.keys(set).length) return tokenRow(before);
       await moduleTokensStore.update(trx, id, set, new Date(this.clock.now()));
+      await changed(trx, id);
       const after = (await moduleTokensStore.get(trx, id, null))!;
       await this.audit.record(trx, {
         actor: actorOf(p),
@@ -129,7 +139,7 @@ export class ModuleTokensService {
         },
       });
       return tokenRow(after);
-    });
+    }, id);
   }
 
   /** A new secret; the old one stops authenticating with the commit (no overlap). */
@@ -140,6 +150,7 @@ export class ModuleTokensService {
       const before = await moduleTokensStore.get(trx, id, recordScope(p), { lock: true });
       if (!before) throw errors.notFound();
       await moduleTokensStore.update(trx, id, { secret_sha256: hash }, new Date(this.clock.now()));
+      await changed(trx, id);
       await this.audit.record(trx, {
         actor: actorOf(p),
         orgId: before.org_id,
@@ -150,7 +161,7 @@ export class ModuleTokensService {
         params: {},
       });
       return { ...tokenRow(before), secret };
-    });
+    }, id);
   }
 
   /** Accepted events stay; open intervals of this token are then closed by an administrator. */
@@ -160,6 +171,7 @@ export class ModuleTokensService {
       const before = await moduleTokensStore.get(trx, id, recordScope(p), { lock: true });
       if (!before) throw errors.notFound();
       await moduleTokensStore.delete(trx, id);
+      await changed(trx, id);
       await this.audit.record(trx, {
         actor: actorOf(p),
         orgId: before.org_id,
@@ -170,7 +182,7 @@ export class ModuleTokensService {
         params: {},
       });
       return { id, deleted: true as const };
-    });
+    }, id);
   }
 
   /**
@@ -185,6 +197,78 @@ export class ModuleTokensService {
   async authenticate(secret: string): Promise<ModuleTokenCredential | undefined> {
     if (!secret.startsWith(SECRET_PREFIX) || secret.length > 128) return undefined;
     return moduleTokensStore.bySecret(this.db, hashSecret(secret));
+  }
+
+  /**
+   * The token a bearer secret names, from this process's cache when the database confirmed it
+   * less than CACHE_FRESH_MS ago, else read (and cached). The credential carries its
+   * `secret_sha256`: the caller must accept events on it only through a statement that checks the
+   * token is still enabled with that hash (eventsStore.insertAlone) or after `verify`, and report
+   * what it found with `confirmed`. Event intake's single-event requests then cost one statement,
+   * not two, and a disable, rotation or deletion still refuses every statement that starts after
+   * its commit, in every process.
+   */
+  async authenticateCached(secret: string): Promise<ModuleTokenCredential | undefined> {
+    if (!secret.startsWith(SECRET_PREFIX) || secret.length > 128) return undefined;
+    const hash = hashSecret(secret);
+    const key = hash.toString('hex');
+    const hit = this.cached.get(key);
+    if (hit && this.clock.now() - hit.at < CACHE_FRESH_MS) return { ...hit.token, secret_sha256: hash };
+    const at = this.clock.now();
+    const token = await moduleTokensStore.bySecret(this.db, hash);
+    if (!token) {
+      this.cached.delete(key);
+      return undefined;
+    }
+    this.remember(key, token, at);
+    return { ...token, secret_sha256: hash };
+  }
+
+  /**
+   * What a statement that checked a cached credential found (null: the token is disabled,
+   * rotated or gone); `at` is when the statement was sent (its snapshot is no older).
+   */
+  confirmed(t: ModuleTokenCredential, state: ModuleTokenState | null, at: number): void {
+    if (!t.secret_sha256) return;
+    const key = Buffer.from(t.secret_sha256).toString('hex');
+    if (!state) {
+      this.cached.delete(key);
+      return;
+    }
+    const hit = this.cached.get(key);
+    if (hit && hit.at > at) return;
+    const { secret_sha256: _hash, ...token } = t;
+    this.remember(key, { ...token, ...state }, at);
+  }
+
+  /** For a cached credential, whether the token is still enabled with that secret (read in `db`); true for one read for this request. */
+  async verify(t: ModuleTokenCredential, db: Db = this.db): Promise<boolean> {
+    if (!t.secret_sha256) return true;
+    const at = this.clock.now();
+    const found = await moduleTokensStore.bySecret(db, t.secret_sha256);
+    const ok = found?.id === t.id;
+    this.confirmed(t, ok ? found! : null, at);
+    return ok;
+  }
+
+  /** Follows the token changes of every plane process (their rate limits apply at once). */
+  subscribe(bus: LiveBus): void {
+    bus.subscribe(
+      channels.moduleTokens,
+      (id) => this.forget(id),
+      // Notices may have been lost with the connection.
+      () => this.cached.clear(),
+    );
+  }
+
+  private forget(id: string): void {
+    for (const [key, hit] of this.cached) if (hit.token.id === id) this.cached.delete(key);
+  }
+
+  private remember(key: string, token: ModuleTokenCredential, at: number): void {
+    // Entries of tokens no longer used are dropped all at once past the bound (re-read on next use).
+    if (this.cached.size >= CACHE_MAX && !this.cached.has(key)) this.cached.clear();
+    this.cached.set(key, { token, at });
   }
 
   /**
@@ -208,7 +292,13 @@ export class ModuleTokensService {
   /** Records use inside the caller's transaction, at most once a minute per token. */
   async touch(trx: Db, t: ModuleTokenCredential): Promise<void> {
     if (!this.touchDue(t)) return;
-    await moduleTokensStore.touch(trx, t.id, new Date(this.clock.now()));
+    const now = this.clock.now();
+    await moduleTokensStore.touch(trx, t.id, new Date(now));
+    // The cache holds it too, or every request of the next CACHE_FRESH_MS would take the full write.
+    if (t.secret_sha256) {
+      const hit = this.cached.get(Buffer.from(t.secret_sha256).toString('hex'));
+      if (hit) hit.token = { ...hit.token, last_used_at: new Date(now) };
+    }
   }
 
   /** Creates a reserved (`__`) token for the plane's own producers and tests; invisible in the routes. */
@@ -231,14 +321,22 @@ export class ModuleTokensService {
     return { id, secret };
   }
 
-  private async write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+  /** A change to token `id` (its notice queued by `changed`): this process's cache forgets it at commit, others at the notice. */
+  private async write<T>(fn: (trx: Db) => Promise<T>, id?: string): Promise<T> {
     try {
-      return await this.db.transaction().execute(fn);
+      const value = await this.db.transaction().execute(fn);
+      if (id !== undefined) this.forget(id);
+      return value;
     } catch (err) {
       if (pgCode(err) === UNIQUE_VIOLATION) throw errors.alreadyExists();
       throw err;
     }
   }
+}
+
+/** Queues the change notice of token `id` in its transaction (delivered to every plane process at commit). */
+function changed(trx: Db, id: string): Promise<void> {
+  return notify(trx, channels.moduleTokens, id);
 }
 
 function checkName(name: string): void {

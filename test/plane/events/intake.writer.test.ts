@@ -114,7 +114,10 @@ describe('intake in one statement', () => {
 
   it('batches that arrive while two statements run are written by one statement, in arrival order, each with its positions in its own order', async () => {
     const writer = new IntakeWriter(db());
-    const fill = [writer.write(x.a.orgId, tokenId, [row()], []), writer.write(x.a.orgId, tokenId, [row()], [])];
+    const fill = [
+      writer.write(x.a.orgId, { id: tokenId }, [row()], []),
+      writer.write(x.a.orgId, { id: tokenId }, [row()], []),
+    ];
     const parts = [
       [row(), row({ camera_id: camA })],
       [row({ camera_id: camB }), row()],
@@ -123,7 +126,7 @@ describe('intake in one statement', () => {
     const pending = parts.map((p) =>
       writer.write(
         x.a.orgId,
-        tokenId,
+        { id: tokenId },
         p,
         p.flatMap((r) => r.camera_id ?? []),
       ),
@@ -131,7 +134,7 @@ describe('intake in one statement', () => {
     // another token's batch is its own statement
     const other = row();
     const otherToken = randomUUID();
-    await writer.write(x.a.orgId, otherToken, [other], []);
+    await writer.write(x.a.orgId, { id: otherToken }, [other], []);
     const written = await Promise.all(pending);
     await Promise.all(fill);
     // the camera of another organisation is left out of its batch alone
@@ -198,12 +201,20 @@ describe('intake in one statement', () => {
   it('a merged statement that fails is retried batch by batch: only the failing batch fails', async () => {
     const writer = new IntakeWriter(db());
     const existing = row();
-    await writer.write(x.a.orgId, tokenId, [existing], []);
+    await writer.write(x.a.orgId, { id: tokenId }, [existing], []);
     // Two statements in flight; the next two batches wait and go together.
-    const fill = [writer.write(x.a.orgId, tokenId, [row()], []), writer.write(x.a.orgId, tokenId, [row()], [])];
+    const fill = [
+      writer.write(x.a.orgId, { id: tokenId }, [row()], []),
+      writer.write(x.a.orgId, { id: tokenId }, [row()], []),
+    ];
     const good = row({ camera_id: camA });
-    const ok = writer.write(x.a.orgId, tokenId, [good], [camA]);
-    const clash = writer.write(x.a.orgId, tokenId, [row({ id: existing.id, occurred_at: existing.occurred_at })], []);
+    const ok = writer.write(x.a.orgId, { id: tokenId }, [good], [camA]);
+    const clash = writer.write(
+      x.a.orgId,
+      { id: tokenId },
+      [row({ id: existing.id, occurred_at: existing.occurred_at })],
+      [],
+    );
     await Promise.all(fill);
     const w = await ok;
     expect(w.inserted).toEqual([

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { PlaneApp } from '../../http/typed.js';
-import { errors } from '../../errors.js';
+import type { Logger } from 'pino';
+import { ApiError, errors } from '../../errors.js';
 import { validationCodes } from '../../http/list.js';
 import { moduleTokenOf } from '../../module-tokens/module-token.scope.js';
 import { ATTACHMENT_MAX_BYTES, type EvidenceService } from '../../evidence/evidence.service.js';
@@ -36,9 +37,17 @@ export function intakeRoutes(app: PlaneApp, deps: { intake: IntakeService; evide
         const events = (req.body as { events?: unknown } | null)?.events;
         if (events !== undefined && !Array.isArray(events)) throw errors.badRequest('bad_events');
       },
-      config: { validationCode: validationCodes(IntakeFieldCodes), textCheckedPerItem: true },
+      // The token may come from the process's cache: the statement that accepts the events checks it.
+      config: { validationCode: validationCodes(IntakeFieldCodes), textCheckedPerItem: true, moduleTokenCached: true },
     },
-    async (req) => deps.intake.ingest(moduleTokenOf(req), req.body.events),
+    async (req) => {
+      try {
+        return await deps.intake.ingest(moduleTokenOf(req), req.body.events);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) deps.intake.noteRefused(req.log as Logger, req.ip);
+        throw err;
+      }
+    },
   );
 
   app.register(async (raw) => {

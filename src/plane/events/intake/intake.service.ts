@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Clock } from '../../../common/clock.js';
 import { iso } from '../../../common/time.js';
 import type { Db } from '../../db/database.js';
@@ -63,7 +64,10 @@ export class IntakeService {
   async ingest(token: ModuleTokenCredential, events: unknown[]): Promise<IntakeReply> {
     if (!Array.isArray(events) || events.length < 1 || events.length > MAX_BATCH) throw errors.badRequest('bad_events');
     const wait = this.limiter.take(token.id, token.rate_limit, events.length);
-    if (wait > 0) throw errors.rateLimited(wait);
+    if (wait > 0) {
+      await this.mustBeEnabled(token);
+      throw errors.rateLimited(wait);
+    }
     const now = this.clock.now();
     const results: ItemResult[] = new Array(events.length);
     const checked: Array<{ index: number; item: IntakeItem }> = [];
@@ -80,6 +84,19 @@ export class IntakeService {
     // The position just before the batch's first event, or a safe head when nothing was written.
     if (!written) return { results, stream_cursor: await this.log.headCursor() };
     return { results, stream_cursor: streamCursor({ head: written.first - 1, purge_day: written.purgeDay }) };
+  }
+
+  /**
+   * A token from the process's cache (authenticateCached) answers without writing only once the
+   * database confirms it: a disabled, rotated or deleted token gets 401, never 200 or 429.
+   */
+  private async mustBeEnabled(token: ModuleTokenCredential): Promise<void> {
+    if (!(await this.tokens.verify(token))) throw errors.unauthorized();
+  }
+
+  /** A 401 of the write itself (the token refused after the scope let it in) goes to the log as the scope's do. */
+  noteRefused(log: Logger, ip: string): void {
+    this.tokens.noteRefused(log, ip, 'POST /api/v1/events', 'unknown_or_disabled');
   }
 
   /** Cameras and attachments of the items: an item naming one outside the organisation fails alone. */
@@ -142,12 +159,19 @@ export class IntakeService {
       camera: null,
       attachments: '[]',
     }));
-    const { purge_day, inserted } = await this.log.insertAlone(
+    const sent = this.clock.now();
+    const {
+      purge_day,
+      token: found,
+      inserted,
+    } = await this.log.insertAlone(
       token.org_id,
-      token.id,
+      { id: token.id, secret_sha256: token.secret_sha256 },
       ready.map((r) => newEvent(token.org_id, r)),
       cameraIds,
     );
+    this.tokens.confirmed(token, found, sent);
+    if (!found) throw errors.unauthorized();
     let first = Infinity;
     for (const r of ready) {
       const i = inserted.get(r.id);
@@ -167,11 +191,15 @@ export class IntakeService {
     valid: Array<{ index: number; item: IntakeItem; applied: Applied | null }>,
     results: ItemResult[],
   ): Promise<{ first: number; purgeDay: string | null } | null> {
-    if (!valid.length) return null;
+    if (!valid.length) {
+      await this.mustBeEnabled(token);
+      return null;
+    }
     const alone = await this.writeAlone(token, valid, results);
     if (alone) return Number.isFinite(alone.first) ? alone : null;
     const cameraIds = [...new Set(valid.flatMap((v) => v.item.cameraId ?? []))];
     return this.log.write(async (w) => {
+      if (!(await this.tokens.verify(token, w.trx))) throw errors.unauthorized();
       // The camera lookup rides along; the writers are joined only by the insert.
       const { purge_day, cameras } = await w.prepare(token.org_id, cameraIds);
       const ready = await this.resolve(w.trx, token, valid, cameras, results);

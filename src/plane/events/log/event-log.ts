@@ -6,7 +6,7 @@ import { batchNotice, boundFrame, frameOfRow, positioned, type EventFrame } from
 import { eventsStore, type EventCamera } from './events.store.js';
 import type { NewEvent } from './events.types.js';
 import { framesStore } from './frames.store.js';
-import { IntakeWriter } from './intake.writer.js';
+import { IntakeWriter, type AloneToken, type AloneWritten } from './intake.writer.js';
 import type { EventNotifier } from './notifier.js';
 import type { EventOutbox } from './outbox.port.js';
 import { removalStore, type DeletedEvent } from './removal.store.js';
@@ -239,7 +239,8 @@ export class EventLog {
   /**
    * A batch that needs nothing else in its transaction (intake without ext_id, attachment or
    * coalescing): one statement through the intake writer, which merges concurrent batches of a
-   * token; rows naming no camera of the organisation are left out. Then its frames. The statement
+   * token; rows naming no camera of the organisation are left out, and all rows when the token
+   * (given with its secret's hash) is no longer enabled with that secret (`token` null). Then its frames. The statement
    * finds the cameras (the rows' node_id comes from it), so a frame's camera_name, node_id and
    * node_name are those of the camera it found, as the full path's prepare() finds them before.
    * When the organisation has notification rules, the statement and the deliveries it gives
@@ -247,25 +248,33 @@ export class EventLog {
    */
   async insertAlone(
     orgId: string,
-    tokenId: string,
+    token: AloneToken,
     events: NewEvent[],
     cameraIds: string[],
-  ): Promise<{ purge_day: string | null; inserted: Map<string, { seq: number; camera: EventCamera | null }> }> {
+  ): Promise<{
+    purge_day: string | null;
+    token: AloneWritten['token'];
+    inserted: Map<string, { seq: number; camera: EventCamera | null }>;
+  }> {
     const outbox = this.outbox && (await this.outbox.active(orgId)) ? this.outbox : null;
     // With rules to apply, the statement runs in a transaction that records the deliveries too.
     const within = outbox
       ? (trx: Db, inserted: AloneInserted[]) => outbox.record(trx, orgId, aloneFrames(events, inserted))
       : undefined;
-    const { purge_day, inserted } = await this.alone.write(
+    const {
+      purge_day,
+      token: found,
+      inserted,
+    } = await this.alone.write(
       orgId,
-      tokenId,
+      token,
       events.map((e) => e.row),
       cameraIds,
       within,
     );
     this.publish({ frames: aloneFrames(events, inserted) });
     if (outbox && inserted.length) outbox.committed();
-    return { purge_day, inserted: new Map(inserted.map((i) => [i.id, i])) };
+    return { purge_day, token: found, inserted: new Map(inserted.map((i) => [i.id, i])) };
   }
 
   /**

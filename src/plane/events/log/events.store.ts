@@ -23,6 +23,23 @@ function orgCameras(orgId: string, ids: string[]) {
     from cameras c join nodes n on n.id = c.node_id where c.org_id = ${orgId}::uuid and c.id = any(${keys}::uuid[]))`;
 }
 
+/**
+ * The module token a one-statement batch is written under: with `secret_sha256` (a credential
+ * from the process's cache) the statement writes nothing unless a token of this id and hash is
+ * still enabled at its snapshot.
+ */
+export interface AloneToken {
+  id: string;
+  secret_sha256?: Uint8Array | undefined;
+}
+
+/** The token row the statement checks (`tok`): one row when the batch may be written, else none. */
+function tokenCheck(t: AloneToken) {
+  if (!t.secret_sha256) return sql`select null::int as rate_limit, null::timestamptz as last_used_at, true as ok`;
+  return sql`select rate_limit, last_used_at, true as ok from module_tokens
+    where id = ${t.id}::uuid and secret_sha256 = ${t.secret_sha256} and enabled`;
+}
+
 const col = <K extends keyof EventInsert>(rows: EventInsert[], k: K) => rows.map((r) => r[k]);
 
 const INSERT_COLUMNS =
@@ -198,16 +215,22 @@ export const eventsStore = {
   async insertAlone(
     db: Db,
     orgId: string,
-    tokenId: string,
+    token: AloneToken,
     rows: EventInsert[],
     cameraIds: string[],
   ): Promise<{
     purge_day: string | null;
+    /** the token as the statement found it; null when it was refused (nothing written) */
+    token: { rate_limit: number | null; last_used_at: Date | null } | null;
     inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
   }> {
+    const tokenId = token.id;
     // `held` is read by the expression that draws each position: the lock is taken first.
     const r = await sql<{
       purge_day: string | null;
+      token_ok: boolean;
+      rate_limit: number | null;
+      last_used_at: Date | null;
       id: string | null;
       seq: number | null;
       camera_id: string | null;
@@ -219,19 +242,23 @@ export const eventsStore = {
         select true as held, (select to_char(purge_day, 'YYYYMMDD') from event_stream) as purge_day
         from (select pg_advisory_xact_lock_shared(${EVENT_WRITERS})) l
       ),
+      tok as materialized (${tokenCheck(token)}),
       cam as materialized (select * from json_to_recordset(${orgCameras(orgId, cameraIds)}) as c(id uuid, node_id uuid, name text, node_name text)),
       ins as (
         insert into events (${INSERT_COLUMNS})
         select ${insertValues(orgId, tokenId, sql`x.cam_node_id`, sql`case when (select held from w) then nextval('event_seq') end`)}
         -- An ordered subquery is not flattened: positions are drawn above its sort, in row order.
         from (select x.*, cam.node_id as cam_node_id from ${unnestRows(rows)} left join cam on cam.id = x.camera_id
-              where x.camera_id is null or cam.id is not null order by x.n) x
+              where (x.camera_id is null or cam.id is not null) and exists (select from tok) order by x.n) x
         returning id, seq, camera_id
       )
-      select w.purge_day, i.id, i.seq, i.camera_id, cam.node_id, cam.name as camera_name, cam.node_name
-      from w left join (ins i left join cam on cam.id = i.camera_id) on true`.execute(db);
+      select w.purge_day, t.rate_limit, t.last_used_at, coalesce(t.ok, false) as token_ok,
+             i.id, i.seq, i.camera_id, cam.node_id, cam.name as camera_name, cam.node_name
+      from w left join tok t on true left join (ins i left join cam on cam.id = i.camera_id) on true`.execute(db);
+    const first = r.rows[0];
     return {
-      purge_day: r.rows[0]?.purge_day ?? null,
+      purge_day: first?.purge_day ?? null,
+      token: first?.token_ok ? { rate_limit: first.rate_limit, last_used_at: first.last_used_at } : null,
       inserted: r.rows
         .filter((x) => x.id !== null)
         .map((x) => ({

@@ -1,10 +1,14 @@
 import type { Db } from '../../db/database.js';
 import { pgCode } from '../../db/pg-errors.js';
-import { eventsStore, type EventCamera, type EventInsert } from './events.store.js';
+import { eventsStore, type AloneToken, type EventCamera, type EventInsert } from './events.store.js';
+
+export type { AloneToken };
 
 /** What one request's batch got from the statement that wrote it. */
 export interface AloneWritten {
   purge_day: string | null;
+  /** the token as the statement found it; null when it refused it (nothing was written) */
+  token: { rate_limit: number | null; last_used_at: Date | null } | null;
   inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
 }
 
@@ -19,8 +23,9 @@ interface Part {
   fail(err: unknown): void;
 }
 interface Queue {
+  key: string;
   orgId: string;
-  tokenId: string;
+  token: AloneToken;
   parts: Part[];
   running: number;
 }
@@ -51,16 +56,19 @@ export class IntakeWriter {
 
   write(
     orgId: string,
-    tokenId: string,
+    token: AloneToken,
     rows: EventInsert[],
     cameraIds: string[],
     within?: Within,
   ): Promise<AloneWritten> {
+    // Batches share a statement only under one secret: the statement checks one (a rotated
+    // token's old and new secrets are two queues, the old one refused alone).
+    const key = token.secret_sha256 ? `${token.id}:${Buffer.from(token.secret_sha256).toString('hex')}` : token.id;
     return new Promise((done, fail) => {
-      let q = this.queues.get(tokenId);
+      let q = this.queues.get(key);
       if (!q) {
-        q = { orgId, tokenId, parts: [], running: 0 };
-        this.queues.set(tokenId, q);
+        q = { key, orgId, token, parts: [], running: 0 };
+        this.queues.set(key, q);
       }
       q.parts.push(within ? { rows, cameraIds, within, done, fail } : { rows, cameraIds, done, fail });
       this.next();
@@ -81,19 +89,19 @@ export class IntakeWriter {
       }
       q.running++;
       this.running++;
-      void this.run(q.orgId, q.tokenId, take).finally(() => {
+      void this.run(q.orgId, q.token, take).finally(() => {
         q.running--;
         this.running--;
-        if (!q.running && !q.parts.length) this.queues.delete(q.tokenId);
+        if (!q.running && !q.parts.length) this.queues.delete(q.key);
         this.next();
       });
     }
   }
 
-  private async run(orgId: string, tokenId: string, parts: Part[]): Promise<void> {
+  private async run(orgId: string, token: AloneToken, parts: Part[]): Promise<void> {
     let written: AloneWritten;
     try {
-      written = await this.statement(orgId, tokenId, parts);
+      written = await this.statement(orgId, token, parts);
     } catch (err) {
       if (parts.length === 1 || !rolledBack(err)) {
         for (const p of parts) p.fail(err);
@@ -101,7 +109,7 @@ export class IntakeWriter {
       }
       for (const p of parts) {
         try {
-          p.done(await this.statement(orgId, tokenId, [p]));
+          p.done(await this.statement(orgId, token, [p]));
         } catch (e) {
           p.fail(e);
         }
@@ -119,18 +127,18 @@ export class IntakeWriter {
         const i = byId.get(r.id);
         if (i) mine.push(i);
       }
-      p.done({ purge_day: written.purge_day, inserted: mine });
+      p.done({ purge_day: written.purge_day, token: written.token, inserted: mine });
     }
   }
 
-  private statement(orgId: string, tokenId: string, parts: Part[]): Promise<AloneWritten> {
+  private statement(orgId: string, token: AloneToken, parts: Part[]): Promise<AloneWritten> {
     const rows = parts.length === 1 ? parts[0]!.rows : parts.flatMap((p) => p.rows);
     const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
-    if (!parts.some((p) => p.within)) return eventsStore.insertAlone(this.db, orgId, tokenId, rows, cameraIds);
+    if (!parts.some((p) => p.within)) return eventsStore.insertAlone(this.db, orgId, token, rows, cameraIds);
     // A batch with work of its own (notification deliveries) commits with it: the statement and
     // that work share a transaction, still one for all merged batches.
     return this.db.transaction().execute(async (trx) => {
-      const written = await eventsStore.insertAlone(trx, orgId, tokenId, rows, cameraIds);
+      const written = await eventsStore.insertAlone(trx, orgId, token, rows, cameraIds);
       const byId = new Map(written.inserted.map((i) => [i.id, i]));
       for (const p of parts) {
         if (!p.within) continue;
