@@ -66,6 +66,7 @@ concurrency = 16                  # polls in flight at once (1..256)
 
 [notifications]
 channel_rate = 10                 # deliveries per second per channel; the rest wait (1..10000)
+# deliver = false                 # this process records deliveries but sends none (another process sends them)
 # [notifications.smtp]            # the server every e-mail channel sends through (docs/notifications.md)
 # host = "smtp.example.org"
 # tls = "starttls"                # starttls (port 587) | tls (465) | off (25)

@@ -74,6 +74,8 @@ export interface PlaneConfig {
 export interface NotificationsConfig {
   /** channel_rate: deliveries per second per channel (default 10); the rest wait, nothing is dropped. */
   channelRate: number;
+  /** deliver: false makes a process that records deliveries (the outbox) but sends none; others send them (absent: true) */
+  deliver?: boolean;
   smtp: SmtpSettings | null;
 }
 
@@ -134,5 +136,5 @@ export interface PlaneToml {
   };
   evidence_storage_retired?: Record<string, unknown>;
   sweeper?: { enabled?: boolean; interval_secs?: number; timeout_secs?: number; concurrency?: number };
-  notifications?: { channel_rate?: unknown; smtp?: Record<string, unknown> };
+  notifications?: { channel_rate?: unknown; deliver?: unknown; smtp?: Record<string, unknown> };
 }

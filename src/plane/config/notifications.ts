@@ -16,7 +16,7 @@ export const isFromAddress = (f: string) =>
   !/[\u0000-\u001f]/.test(f) && /^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(f.trim());
 
 /**
- * [notifications] (channel_rate) and [notifications.smtp] (document 4 §13). Problems name the
+ * [notifications] (channel_rate, deliver) and [notifications.smtp] (document 4 §13). Problems name the
  * key, never its value: a password written in the wrong place is not echoed into the start's
  * error output. `privateOk`: [network] allow_private_targets (the SMTP host obeys the same
  * link-local and metadata rule as the S3 endpoint).
@@ -31,8 +31,14 @@ export function parseNotifications(
   const rate = n.channel_rate ?? CHANNEL_RATE_DEFAULT;
   if (!Number.isInteger(rate) || (rate as number) < 1 || (rate as number) > CHANNEL_RATE_MAX)
     problems.push(`[notifications] channel_rate must be an integer in 1..${CHANNEL_RATE_MAX}`);
+  const deliver = n.deliver ?? true;
+  if (typeof deliver !== 'boolean') problems.push('[notifications] deliver must be true or false');
   const smtp = n.smtp === undefined ? null : parseSmtp(n.smtp, dataDir, privateOk, problems);
-  return { channelRate: Number.isInteger(rate) ? (rate as number) : CHANNEL_RATE_DEFAULT, smtp };
+  return {
+    channelRate: Number.isInteger(rate) ? (rate as number) : CHANNEL_RATE_DEFAULT,
+    deliver: deliver !== false,
+    smtp,
+  };
 }
 
 function parseSmtp(s: unknown, dataDir: string, privateOk: boolean, problems: string[]): SmtpSettings | null {

@@ -94,7 +94,12 @@ export function createNotifications(deps: NotificationsDeps): DomainParts & {
     db,
     clock,
     dispatcher,
-    { channelRate: o.channelRate ?? config.notifications.channelRate, concurrency: o.concurrency ?? 8, batch: 500 },
+    {
+      channelRate: o.channelRate ?? config.notifications.channelRate,
+      concurrency: o.concurrency ?? 8,
+      batch: 500,
+      deliver: config.notifications.deliver !== false,
+    },
     log,
   );
   const { cameras, tags } = deps;

@@ -16,6 +16,11 @@ export interface WorkerOptions {
   concurrency: number;
   /** deliveries claimed by one statement */
   batch: number;
+  /**
+   * `[notifications] deliver`: false, this process claims and sends nothing (its commits still
+   * wake the processes that deliver); a test message is still sent at once by the dispatcher.
+   */
+  deliver: boolean;
 }
 
 /** One channel's claimed deliveries, sent at most `concurrency` at a time and `channelRate` a second. */
@@ -61,7 +66,7 @@ export class DeliveryWorker {
 
   /** Claims and hands out until nothing due is left to this process; one pump at a time (a wake meanwhile runs it again). */
   pump(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped || !this.opts.deliver) return Promise.resolve();
     if (this.pumping) {
       this.again = true;
       return this.pumping;

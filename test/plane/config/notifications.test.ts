@@ -19,15 +19,16 @@ const CANARY = 'Smtp-Canary-41d9';
 
 describe('[notifications] in plane.toml', () => {
   it('defaults: 10 deliveries per second per channel, no SMTP server; the sample says the same', () => {
-    expect(parse('').notifications).toEqual({ channelRate: 10, smtp: null });
-    expect(parse(DEFAULT_PLANE_TOML).notifications).toEqual({ channelRate: 10, smtp: null });
+    expect(parse('').notifications).toEqual({ channelRate: 10, deliver: true, smtp: null });
+    expect(parse(DEFAULT_PLANE_TOML).notifications).toEqual({ channelRate: 10, deliver: true, smtp: null });
   });
 
   it('an SMTP server: the port follows the TLS mode, tls_ca is read beside plane.toml', () => {
     const base =
-      '[notifications]\nchannel_rate = 25\n[notifications.smtp]\nhost = "smtp.example.org"\nfrom = "Argus <alerts@example.org>"\n';
+      '[notifications]\nchannel_rate = 25\ndeliver = false\n[notifications.smtp]\nhost = "smtp.example.org"\nfrom = "Argus <alerts@example.org>"\n';
     expect(parse(base).notifications).toEqual({
       channelRate: 25,
+      deliver: false,
       smtp: {
         host: 'smtp.example.org',
         port: 587,
@@ -51,6 +52,7 @@ describe('[notifications] in plane.toml', () => {
       [
         '[notifications]',
         'channel_rate = 0',
+        'deliver = "no"',
         '[notifications.smtp]',
         'host = "smtp://x"',
         'port = 70000',
@@ -62,6 +64,7 @@ describe('[notifications] in plane.toml', () => {
     );
     expect(got).toEqual([
       '[notifications] channel_rate must be an integer in 1..10000',
+      '[notifications] deliver must be true or false',
       '[notifications.smtp] host must be a host name or an address',
       '[notifications.smtp] tls must be one of starttls, tls, off',
       '[notifications.smtp] port must be an integer in 1..65535',

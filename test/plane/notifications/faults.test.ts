@@ -102,11 +102,58 @@ describe.skipIf(!onServer)('notification faults (PostgreSQL server)', () => {
       expect(want.has(g.json.dedupe_key)).toBe(true);
       expect(g.json.dedupe_key).toBe(dedupeKey(g.json.event.id as string, rule, ch));
     }
-    const states = await sql<{ state: string; n: number }>`select state, count(*)::int as n from notification_deliveries
-      where rule_id = ${rule}::uuid group by state`.execute(a.db.database.db);
-    expect(states.rows).toEqual([{ state: 'sent', n: ids.length }]);
+    // The receiver counts a message before its sender has recorded the 2xx: the last few settle after.
+    const states = async () =>
+      (
+        await sql<{ state: string; n: number }>`select state, count(*)::int as n from notification_deliveries
+          where rule_id = ${rule}::uuid group by state`.execute(a.db.database.db)
+      ).rows;
+    await until(async () => (await states()).length === 1, 'every delivery recorded as sent', 60_000);
+    expect(await states()).toEqual([{ state: 'sent', n: ids.length }]);
     await receiver.down();
   }, 600_000);
+
+  it('a process with deliver = false records deliveries and sends none; a delivering one sends them', async () => {
+    const quiet = await openDatabase({ kind: 'postgres', url: db.url! });
+    cleanup.push(() => quiet.close());
+    const c = await startPlane({
+      db: { database: quiet, url: db.url, drop: async () => {} },
+      config: { notifications: { ...notifications, deliver: false } },
+    });
+    try {
+      const receiver = await new Receiver().up();
+      const { mod, rule } = await rig(c, x, receiver.url, 'quiet');
+      a.plane.services.notifications.worker.stop();
+      b.plane.services.notifications.worker.stop();
+      const ids = await send(mod, 'quiet', 50);
+      await c.plane.services.notifications.worker.poll();
+      const pending = async () =>
+        Number(
+          (
+            await sql<{ n: number }>`select count(*)::int as n from notification_deliveries
+              where rule_id = ${rule}::uuid and attempts = 0`.execute(quiet.db)
+          ).rows[0]!.n,
+        );
+      expect(await pending()).toBe(ids.length);
+      expect(c.plane.services.notifications.worker.sent).toBe(0);
+      expect(receiver.got).toHaveLength(0);
+      // A delivering process (a fresh one: a and b were stopped) takes the outbox and sends.
+      const d = await startPlane({
+        db: { database: quiet, url: db.url, drop: async () => {} },
+        config: { notifications },
+      });
+      try {
+        await until(() => receiver.counts().size === ids.length, 'every event sent by the delivering process', 120_000);
+        expect(await pending()).toBe(0);
+        expect(c.plane.services.notifications.worker.sent).toBe(0);
+      } finally {
+        await d.close();
+      }
+      await receiver.down();
+    } finally {
+      await c.close();
+    }
+  }, 300_000);
 });
 
 // Without a server: the same plane configuration starts (the embedded database).
