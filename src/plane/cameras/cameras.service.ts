@@ -54,7 +54,7 @@ export function checkSourceUrl(text: string, allowPrivateTargets = false): strin
 // Camera URLs often carry the camera's password: replies and audit params show it as ***
 // (maskUrlPassword). A masked URL sent back unchanged (read, edit another field, write) keeps the stored one.
 // The record types other domains use, so that they import this service and never the store.
-export type { CameraCounts, CameraStatus, NodeCamera };
+export type { CameraCounts, CameraStatus, NodeCamera, SessionsPageNode };
 
 export const streamName = (id: string, kind: 'MAIN' | 'SUB') => `${id}_${kind.toLowerCase()}`;
 

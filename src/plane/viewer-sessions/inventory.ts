@@ -1,5 +1,5 @@
 import type { Principal } from '../http/principal.js';
-import type { SessionsPageNode } from '../cameras/cameras.store.js';
+import type { SessionsPageNode } from '../cameras/cameras.service.js';
 
 /**
  * What the fleet-wide session list asks of the camera inventory, always within the caller's
