@@ -98,7 +98,9 @@ async function createCluster(dir: string): Promise<void> {
   ].join('\n');
   try {
     await promisify(execFile)(process.execPath, ['-e', code, pglite, dir, ...PGLITE_MEMORY], {
-      timeout: 120_000,
+      // A bound for a hung child only: initdb in WebAssembly took past 120 s on a loaded two-core
+      // machine (issue 25's fresh-machine run), so the bound is far past any slow start.
+      timeout: 600_000,
       maxBuffer: 1 << 20,
     });
   } catch (e) {

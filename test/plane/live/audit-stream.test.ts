@@ -40,6 +40,15 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Waits for the plane to have seen the closes (a loaded machine takes its time; no fixed sleep). */
+async function streamsDownTo(n: number, within = 30_000): Promise<void> {
+  const end = Date.now() + within;
+  while (t.plane.services.streams.count > n) {
+    if (Date.now() > end) throw new Error(`streams still ${t.plane.services.streams.count}, want ${n}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('GET /api/v1/audit/stream', () => {
   it('sends live frames with id g:<n>, data only, no params or user_agent, and heartbeats', async () => {
     const s = await stream(root);
@@ -153,8 +162,9 @@ describe('GET /api/v1/audit/stream', () => {
     expect(over.status).toBe(429);
     expect(over.body).toEqual({ error: 'live_stream_capacity', scope: 'principal', retry_after: 2 });
     expect(over.headers!.get('retry-after')).toBe('2');
+    const before = t.plane.services.streams.count;
     open.pop()!.close();
-    await new Promise((r) => setTimeout(r, 200));
+    await streamsDownTo(before - 1);
     const again = await stream(me);
     expect(again.status).toBe(200);
     open.push(again);
@@ -166,7 +176,7 @@ describe('GET /api/v1/audit/stream', () => {
     expect(global.status).toBe(429);
     expect(global.body).toEqual({ error: 'live_stream_capacity', scope: 'global', retry_after: 2 });
     for (const s of [...open, ...others]) s.close();
-    await new Promise((r) => setTimeout(r, 200));
+    await streamsDownTo(0);
     expect(t.plane.services.streams.count).toBe(0);
   });
 
@@ -203,7 +213,7 @@ describe('GET /api/v1/audit/stream', () => {
     const other = await stream(root);
     expect(other.status).toBe(200);
     for (const s of [...open, other]) s.close();
-    await new Promise((r) => setTimeout(r, 200));
+    await streamsDownTo(0);
     expect(t.plane.services.streams.count).toBe(0);
   });
 
