@@ -203,18 +203,19 @@ try {
       await wait(200);
     }
   };
+  // Enables or disables the three rules (each PATCH with the revision it last read).
+  async function setRules(enabled: boolean): Promise<void> {
+    for (const r of rules) {
+      const p = await call('PATCH', `/api/v1/notification-rules/${r.id}`, { revision: r.revision, enabled }, root);
+      r.revision = p.json.revision;
+    }
+  }
   await drained();
   const withRules = await throughput();
   await drained();
-  for (const r of rules) {
-    const p = await call('PATCH', `/api/v1/notification-rules/${r.id}`, { revision: r.revision, enabled: false }, root);
-    r.revision = p.json.revision;
-  }
+  await setRules(false);
   const withoutRules = await throughput();
-  for (const r of rules) {
-    const p = await call('PATCH', `/api/v1/notification-rules/${r.id}`, { revision: r.revision, enabled: true }, root);
-    r.revision = p.json.revision;
-  }
+  await setRules(true);
 
   console.error(`throughput phase done: ${Math.round(withRules)} / ${Math.round(withoutRules)} events/s`);
   // 2b. What the rules cost the event write itself: the same two runs on a process with
@@ -227,25 +228,9 @@ try {
     target = quiet.base;
     try {
       writeWith = await throughput();
-      for (const r of rules) {
-        const p = await call(
-          'PATCH',
-          `/api/v1/notification-rules/${r.id}`,
-          { revision: r.revision, enabled: false },
-          root,
-        );
-        r.revision = p.json.revision;
-      }
+      await setRules(false);
       writeWithout = await throughput();
-      for (const r of rules) {
-        const p = await call(
-          'PATCH',
-          `/api/v1/notification-rules/${r.id}`,
-          { revision: r.revision, enabled: true },
-          root,
-        );
-        r.revision = p.json.revision;
-      }
+      await setRules(true);
     } finally {
       await quiet.stop();
       target = plane.base;
