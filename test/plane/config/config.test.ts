@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parse, problems } from './parse.helpers.js';
 import { parse as parseToml } from 'smol-toml';
-import { ConfigError, DEFAULT_PLANE_TOML, parsePlaneConfig } from '../../../src/plane/config/config.js';
-
-const parse = (text: string, env: Record<string, string> = {}) =>
-  parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env });
-
-function problems(text: string, env: Record<string, string> = {}): string[] {
-  try {
-    parse(text, env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+import { DEFAULT_PLANE_TOML } from '../../../src/plane/config/config.js';
 
 describe('plane.toml', () => {
   it('the commented sample equals the defaults', () => {

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parsePlaneConfig } from '../../../src/plane/config/config.js';
+import { parse, problems } from './parse.helpers.js';
 
 // [database] read_url and max_read_lag_secs (document 4, section 15; docs/deployment.md, Read replicas).
-const parse = (text: string, env: Record<string, string> = {}) =>
-  parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env });
-
-function problems(text: string, env: Record<string, string> = {}): string[] {
-  try {
-    parse(text, env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 const PRIMARY = 'postgres://argus@db1:5432/argus';
 

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PLANE_TOML, parsePlaneConfig } from '../../../src/plane/config/config.js';
+import { parse, problems } from './parse.helpers.js';
+import { DEFAULT_PLANE_TOML } from '../../../src/plane/config/config.js';
 
 // [notifications] and [notifications.smtp] in plane.toml (document 4 §13): defaults, the port of
 // each TLS mode, tls_ca beside the file, and every problem reported together without echoing a
 // value (the password is a canary).
 
-const parse = (text: string) => parsePlaneConfig({ text, configFile: '/srv/argus/plane.toml', env: {} });
-function problems(text: string): string[] {
-  try {
-    parse(text);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 const CANARY = 'Smtp-Canary-41d9';
 
 describe('[notifications] in plane.toml', () => {
