@@ -29,10 +29,14 @@ export function ReviewTile(props: {
   const recording = useRecording(camera.id, props.fromS, props.spanS);
   const segments = useMemo(() => recording.data?.segments ?? [], [recording.data]);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const loaded = recording.data !== undefined;
   useEffect(() => {
+    // Only a read recording is handed over: an unread one is not a gap, and the clock's last
+    // look would otherwise say "No recording" over this camera until its next tick.
+    if (!loaded) return;
     onMedia(camera.id, { video, segments });
     return () => onMedia(camera.id, null);
-  }, [camera.id, video, segments, onMedia]);
+  }, [camera.id, loaded, video, segments, onMedia]);
   const gotVideo = useCallback((v: HTMLVideoElement | null) => setVideo(v), []);
   const play = recording.data?.play;
 
