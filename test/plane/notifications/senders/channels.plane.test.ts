@@ -7,10 +7,12 @@ import { sendEvents } from '../../fixtures.js';
 import type { Client } from '../../client.js';
 import { until } from '../receiver.js';
 import { parseMime, leaves, smtpServer } from './smtp-helpers.js';
+import { startBroker, type TestBroker } from './mqtt-broker.js';
 
 // E-mail and MQTT channels through the whole plane (document 4 §13): a module's critical event
-// matched by a rule reaches a real SMTP server (the plane's [notifications.smtp]) and the real
-// Mosquitto; a channel's test message answers its delivery; the MQTT password is never read back.
+// matched by a rule reaches a real SMTP server (the plane's [notifications.smtp]) and a real MQTT
+// broker (aedes, started by this file); a channel's test message answers its delivery; the MQTT
+// password reaches the broker and is never read back.
 
 const PASSWORD = `mqtt-pw-${randomBytes(4).toString('hex')}`;
 
@@ -20,9 +22,11 @@ describe('e-mail and MQTT channels in the plane', () => {
   let mod: Client;
   let cam: string;
   let smtp: Awaited<ReturnType<typeof smtpServer>>;
+  let mqttBroker: TestBroker;
   const run = randomBytes(4).toString('hex');
 
   beforeAll(async () => {
+    mqttBroker = await startBroker();
     smtp = await smtpServer({
       disabledCommands: ['STARTTLS', 'AUTH'],
       onRcptTo: (a, _s, cb) =>
@@ -55,6 +59,7 @@ describe('e-mail and MQTT channels in the plane', () => {
   afterAll(async () => {
     await t?.close();
     await smtp?.close();
+    await mqttBroker?.close();
   });
 
   it('a critical event reaches the e-mail and the MQTT channel of its rule', async () => {
@@ -67,7 +72,7 @@ describe('e-mail and MQTT channels in the plane', () => {
     const broker = await x.a.admin.post('/api/v1/notification-channels', {
       name: unique('mqtt'),
       kind: 'mqtt',
-      url: 'mqtt://127.0.0.1:1883',
+      url: mqttBroker.url,
       topic: `argus-plane-test/${run}/{org}/{detector}`,
       username: 'argus',
       password: PASSWORD,
@@ -83,7 +88,7 @@ describe('e-mail and MQTT channels in the plane', () => {
     expect(rule.status, rule.text).toBe(201);
 
     const got: IPublishPacket[] = [];
-    const sub = await mqtt.connectAsync('mqtt://127.0.0.1:1883', { reconnectPeriod: 0 });
+    const sub = await mqtt.connectAsync(mqttBroker.url, { reconnectPeriod: 0 });
     sub.on('message', (_t, _p, packet) => got.push(packet));
     await sub.subscribeAsync(`argus-plane-test/${run}/#`, { qos: 1 });
     try {
@@ -104,6 +109,11 @@ describe('e-mail and MQTT channels in the plane', () => {
         const log = await x.a.admin.get(`/api/v1/notification-deliveries?event_id=${id}`);
         return log.body.rows.length === 2 && log.body.rows.every((d: { state: string }) => d.state === 'sent');
       }, 'both deliveries are sent');
+      // The MQTT delivery is sent once the broker acknowledged the PUBLISH, so the broker has it by now:
+      // the flags as the plane published them (a subscriber is always handed retain false), and the
+      // stored password, decrypted, offered with the channel's username.
+      expect(mqttBroker.published.filter((p) => p.topic === got[0]!.topic)).toMatchObject([{ qos: 1, retain: false }]);
+      expect(mqttBroker.logins).toContainEqual({ username: 'argus', password: PASSWORD });
     } finally {
       await sub.endAsync();
     }

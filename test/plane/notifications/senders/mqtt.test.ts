@@ -5,18 +5,19 @@ import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { MqttSender } from '../../../../src/plane/notifications/senders/mqtt.js';
 import { fillTopic, topicLevel, topicTemplateProblem } from '../../../../src/plane/notifications/senders/mqtt-topic.js';
 import { message } from './smtp-helpers.js';
+import { startBroker, type TestBroker } from './mqtt-broker.js';
 
-// The MQTT sender against the real Mosquitto at 127.0.0.1:1883 (document 4 §13): a subscriber in
-// the test receives the webhook JSON with QoS 1, retain false, on the filled and safe topic; the
-// connection is reused and closed when idle; an absent or silent broker is ok:false in words.
+// The MQTT sender against a real broker (aedes, started by this file on a port of its own;
+// document 4 §13): a subscriber in the test receives the webhook JSON with QoS 1, retain false, on
+// the filled and safe topic; the connection is reused and closed when idle; an absent or silent
+// broker is ok:false in words.
 
-const BROKER = 'mqtt://127.0.0.1:1883';
 const signal = () => new AbortController().signal;
 
 /** A subscriber on `filter` at QoS 1; `got` fills with what arrives. */
-async function subscriber(filter: string) {
+async function subscriber(broker: TestBroker, filter: string) {
   const got: IPublishPacket[] = [];
-  const client: MqttClient = await mqtt.connectAsync(BROKER, { reconnectPeriod: 0, clean: true });
+  const client: MqttClient = await mqtt.connectAsync(broker.url, { reconnectPeriod: 0, clean: true });
   client.on('message', (_t, _p, packet) => got.push(packet));
   await client.subscribeAsync(filter, { qos: 1 });
   return { got, close: () => client.endAsync() };
@@ -35,7 +36,12 @@ describe('MQTT sender', () => {
   const run = randomBytes(4).toString('hex');
   const closers: Array<() => Promise<unknown>> = [];
   let sender: MqttSender;
-  beforeAll(() => {
+  let broker: TestBroker;
+  let BROKER: string;
+  beforeAll(async () => {
+    broker = await startBroker();
+    BROKER = broker.url;
+    closers.push(() => broker.close());
     sender = new MqttSender({ connectTimeoutMs: 2000, idleMs: 60_000 });
     closers.push(() => sender.close());
   });
@@ -44,7 +50,7 @@ describe('MQTT sender', () => {
   });
 
   it('publishes the webhook JSON with QoS 1, retain false, on the filled topic; one connection for several messages', async () => {
-    const sub = await subscriber(`argus-test/${run}/#`);
+    const sub = await subscriber(broker, `argus-test/${run}/#`);
     closers.push(sub.close);
     const m = message();
     const ev = m.payload.event as Record<string, unknown>;
@@ -58,11 +64,16 @@ describe('MQTT sender', () => {
     expect(p.qos).toBe(1);
     expect(p.retain).toBe(false);
     expect(JSON.parse(p.payload.toString())).toEqual(m.payload);
+    // The flags as the sender published them (a subscriber is always handed retain false).
+    const sent = broker.published.filter((b) => b.topic === p.topic);
+    expect(sent).toHaveLength(3);
+    for (const b of sent)
+      expect(b).toMatchObject({ qos: 1, retain: false, clientId: expect.stringMatching(/^argus-plane-/) });
     expect(sender.figures()).toEqual({ open: 1, connects: before + 1 });
   });
 
   it('names cannot add levels or wildcards to the topic: / + # NUL and a leading $ become _', async () => {
-    const sub = await subscriber(`argus-test/${run}/safe/#`);
+    const sub = await subscriber(broker, `argus-test/${run}/safe/#`);
     closers.push(sub.close);
     const m = message();
     Object.assign(m.payload.event as Record<string, unknown>, {
@@ -111,11 +122,17 @@ describe('MQTT sender', () => {
     const s = new MqttSender({ connectTimeoutMs: 2000 });
     closers.push(() => s.close());
     const topic = `argus-test/${run}/creds`;
+    const before = broker.logins.length;
     for (const username of ['a', 'b', 'a'])
       expect(await s.send({ url: BROKER, topic, username, password: 'pw' }, message(), signal())).toMatchObject({
         ok: true,
       });
     expect(s.figures()).toEqual({ open: 2, connects: 2 });
+    // The broker was offered each channel's own credentials, once per connection.
+    expect(broker.logins.slice(before)).toEqual([
+      { username: 'a', password: 'pw' },
+      { username: 'b', password: 'pw' },
+    ]);
   });
 
   it('a broker that is not there, or that never answers: ok:false in words, without the password', async () => {
@@ -155,7 +172,7 @@ describe('MQTT sender', () => {
   it('a channel whose URL or topic cannot be used: ok:false in words, no connection', async () => {
     const s = new MqttSender();
     closers.push(() => s.close());
-    expect(await s.send({ url: 'http://127.0.0.1:1883', topic: 't' }, message(), signal())).toEqual({
+    expect(await s.send({ url: BROKER.replace('mqtt:', 'http:'), topic: 't' }, message(), signal())).toEqual({
       ok: false,
       error: 'the channel URL must be mqtt://host[:port] or mqtts://host[:port]',
     });
