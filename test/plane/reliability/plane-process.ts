@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT } from '../harness.js';
 
 export const PLANE_MAIN = resolve('dist/src/plane/main.js');
+/** How long start() waits for the ready line: a bound for a hung start, which a test's own bound must exceed. */
+export const START_WITHIN_MS = 180_000;
 
 /**
  * The real plane executable in `dir` (its plane.toml there), killable with SIGKILL and started
@@ -42,7 +44,7 @@ export class PlaneProcess {
     this.child.stderr!.on('data', (b) => {
       this.out += b.toString();
     });
-    const until = Date.now() + 180_000;
+    const until = Date.now() + START_WITHIN_MS;
     while (!this.out.includes('argus-plane: database ready')) {
       if (this.child.exitCode !== null) throw new Error(`plane exited (${this.child.exitCode}):\n${this.out}`);
       if (Date.now() > until) throw new Error(`plane not ready:\n${this.out}`);
