@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/plane/db/database.js';
 import { migrate } from '../src/plane/db/migrate.js';
+import { chromiumPath } from './browser/chromium.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,6 +40,9 @@ const DROPS_AT_ONCE = 16;
  * would otherwise wait for, one after another.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // The browser files' Chromium, unpacked here once when the machine has none (test/browser/chromium.ts):
+  // files starting together each unpacking it were handed one another's half-written file.
+  await chromiumPath();
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
     project.provide('testDatabases', null);

@@ -9,7 +9,7 @@
  *   (EVENTS default 1000000, ROUNDS default 5)
  */
 import postgres from 'postgres';
-import { chromiumPath } from '../../test/browser/browser.js';
+import { chromiumPath } from '../../test/browser/chromium.js';
 import { chromium } from 'playwright-core';
 import { benchDatabase, startPlaneProcess, loginToken, BOOT } from '../plane/harness.js';
 import { seedEvents } from '../plane/seed-events.js';

@@ -8,7 +8,7 @@
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/console/feed-scroll.js
  *   (EVENTS default 10000, SPEED default 400)
  */
-import { chromiumPath } from '../../test/browser/browser.js';
+import { chromiumPath } from '../../test/browser/chromium.js';
 import { chromium, type Page } from 'playwright-core';
 import { benchDatabase, startPlaneProcess, loginToken, BOOT } from '../plane/harness.js';
 

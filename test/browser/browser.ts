@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,21 +5,9 @@ import { join, resolve } from 'node:path';
 import { launch, portPair, until, type Launcher } from '../start/launcher.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Result as AxeResult } from 'axe-core';
+import { chromiumPath } from './chromium.js';
 
 export const SHOTS = resolve('test-results/console');
-
-/**
- * The browser the console's tests drive (playwright-core downloads none): CHROMIUM_PATH when set,
- * else Debian's Chromium (.ci/run installs it), else the Chromium that the npm package
- * @sparticuz/chromium ships (unpacked into the temporary folder on first use; it plays H.264
- * through MSE), so `npm ci && npm test` passes on a machine with Node alone.
- */
-export async function chromiumPath(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  const shipped = (await import('@sparticuz/chromium')).default;
-  return shipped.executablePath();
-}
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = await chromiumPath();
