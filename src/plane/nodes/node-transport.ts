@@ -28,33 +28,46 @@ export function exchange(
   token: string,
   opts: { method?: string; body?: string; signal: AbortSignal; maxBytes: number },
 ): Promise<{ status: number; body: Buffer }> {
-  const { maxBytes } = opts;
+  const { maxBytes, signal } = opts;
   return new Promise((resolve, reject) => {
-    const failed = () => reject(new NodeExchangeFailure(opts.signal.aborted ? 'timeout' : 'refused'));
+    const failed = () => {
+      signal.removeEventListener('abort', abort);
+      reject(new NodeExchangeFailure(signal.aborted ? 'timeout' : 'refused'));
+    };
     const https = url.protocol === 'https:';
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    // The signal is watched here, not given to node:http: its `signal` option also follows the
+    // request's end through stream listeners, which cost 5% of the sweeping process at 1,000
+    // nodes (issue 26). The abort destroys the request, which then fails (`failed`: timeout).
     const req = (https ? httpsRequest : httpRequest)(
       url,
-      { method: opts.method ?? 'GET', signal: opts.signal, agent: https ? httpsAgent : httpAgent, headers },
+      { method: opts.method ?? 'GET', agent: https ? httpsAgent : httpAgent, headers },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > maxBytes) {
+            signal.removeEventListener('abort', abort);
             req.destroy();
             reject(new NodeExchangeFailure('too_large'));
             return;
           }
           chunks.push(c);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('end', () => {
+          signal.removeEventListener('abort', abort);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) });
+        });
         res.on('error', failed);
         res.on('aborted', failed);
       },
     );
+    const abort = () => req.destroy();
     req.on('error', failed);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
     req.end(opts.body);
   });
 }

@@ -115,6 +115,19 @@ describe('sweeper: system.node_unreachable', () => {
     expect(t.logs.text).not.toContain('not-the-node-token-000000');
   });
 
+  it('a token changed through the API is the one the next sweep sends (the opened token is kept per sealed text)', async () => {
+    const n = await node([], 'not-the-node-token-111111');
+    await sweep();
+    expect((await nodeRow(n.id)).state).toBe('unreachable');
+    expect((await x.root.patch(`/api/v1/nodes/${n.id}`, { api_token: n.fake.token })).status).toBe(200);
+    const before = n.fake.requests.length;
+    await sweep();
+    expect((await nodeRow(n.id)).state).toBe('reachable');
+    const after = n.fake.requests.slice(before);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((r) => r.authorization === `Bearer ${n.fake.token}`)).toBe(true);
+  });
+
   it('a disabled node is no longer polled: its open interval closes and its cameras become unavailable', async () => {
     const n = await node([[x.a.admin, 1]]);
     n.fake.stream(n.cameras[0]!, 'live');
