@@ -9,26 +9,18 @@ import { DbHealth } from './db/health.js';
 import { primaryReads } from './db/replicas.js';
 import { LiveBus } from './live/bus.js';
 import { LiveStreams } from './live/sse.js';
-import type { AuditRing } from './audit/audit.ring.js';
-import type { AuditService } from './audit/audit.service.js';
-import type { AuthService } from './auth/auth.service.js';
 import type { PlaneApp } from './http/typed.js';
 import { createServer } from './http/server.js';
 import { closeWithin } from './http/limits.js';
 import { registerRoutes } from './routes.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { createEvents, eventDetectors, type Events } from './events/index.js';
+import { createEvents, eventDetectors } from './events/index.js';
 import type { AnalyticsLimits } from './events/analytics/analytics.gate.js';
-import type { ModuleTokensService } from './module-tokens/module-tokens.service.js';
-import type { TemplateCache } from './templates/template.cache.js';
-import type { TemplatesService } from './templates/templates.service.js';
 import { createModuleTokens } from './module-tokens/module-tokens.module.js';
 import { createTemplates } from './templates/templates.module.js';
 import type { EvidenceStorage } from './evidence/evidence.storage.js';
 import { createEvidence } from './evidence/evidence.module.js';
-import type { EvidenceService } from './evidence/evidence.service.js';
-import type { PreviewService } from './evidence/preview.service.js';
 import { createAudit } from './audit/audit.module.js';
 import { createAuth } from './auth/auth.module.js';
 import { createOrgRemoval, createOrgs } from './orgs/orgs.module.js';
@@ -36,7 +28,6 @@ import { createGrantsReset, createRights } from './rights/rights.module.js';
 import { createUsers } from './users/users.module.js';
 import { createTags } from './tags/tags.module.js';
 import { createUsage } from './usage/usage.module.js';
-import type { UsageService } from './usage/usage.service.js';
 import { createNodes } from './nodes/nodes.module.js';
 import { createCameras } from './cameras/cameras.module.js';
 import { createPreferences } from './preferences/preferences.module.js';
@@ -44,69 +35,20 @@ import { createNotifications } from './notifications/notifications.module.js';
 import { createExports } from './exports/exports.module.js';
 import { createSweeper } from './sweeper/sweeper.module.js';
 import { createMonitor } from './monitor/monitor.module.js';
-import type { FleetMonitor } from './monitor/fleet.service.js';
-import type { ProcessSampler } from './monitor/process-sampler.js';
-import type { MonitorService } from './monitor/monitor.service.js';
 import { createService } from './service/service.module.js';
 import { createNodeOps } from './node-ops/node-ops.module.js';
 import { createViewerSessions } from './viewer-sessions/viewer-sessions.module.js';
 import { createLogs } from './logs/logs.module.js';
 import { analyticsTemplateUse, createDashboards } from './dashboards/dashboards.module.js';
-import type { ReportsService } from './dashboards/reports.service.js';
 import { createSettings } from './settings/settings.module.js';
 import { createConsole } from './console/console.module.js';
 import { TlsService, type SecureServer } from './tls/tls.service.js';
 import { claimEvidenceAtStart } from './evidence/evidence-start.js';
-import type { SettingsService } from './settings/settings.service.js';
-import type { DashboardsService } from './dashboards/dashboards.service.js';
+import type { PlaneServices } from './plane-services.js';
 import { makePlaneLogger } from './logs/plane-logger.js';
 import { ringOf } from '../common/log-sink.js';
-import type { PlaneLogService } from './logs/logs.service.js';
-import type { OrgsService } from './orgs/orgs.service.js';
-import type { OrgRemovalService } from './orgs/org-removal.service.js';
-import type { UsersService } from './users/users.service.js';
-import type { TagsService } from './tags/tags.service.js';
-import type { NodesService } from './nodes/nodes.service.js';
-import type { CamerasService } from './cameras/cameras.service.js';
-import type { ViewingService } from './cameras/viewing.service.js';
-import type { GrantsService } from './rights/grants.service.js';
-import type { Sweeper } from './sweeper/sweeper.service.js';
-import type { EvidencePressure } from './sweeper/evidence-pressure.js';
 
-export interface PlaneServices {
-  health: DbHealth;
-  bus: LiveBus;
-  streams: LiveStreams;
-  ring: AuditRing;
-  audit: AuditService;
-  auth: AuthService;
-  orgs: OrgsService;
-  orgRemoval: OrgRemovalService;
-  users: UsersService;
-  tags: TagsService;
-  nodes: NodesService;
-  cameras: CamerasService;
-  viewing: ViewingService;
-  grants: GrantsService;
-  moduleTokens: ModuleTokensService;
-  templateCache: TemplateCache;
-  templates: TemplatesService;
-  evidence: EvidenceService;
-  previews: PreviewService;
-  events: Events;
-  notifications: ReturnType<typeof createNotifications>;
-  jobs: JobRunner;
-  sweeper: Sweeper;
-  pressure: EvidencePressure;
-  logs: PlaneLogService;
-  fleet: FleetMonitor;
-  sampler: ProcessSampler;
-  monitor: MonitorService;
-  usage: UsageService;
-  reports: ReportsService;
-  dashboards: DashboardsService;
-  settings: SettingsService;
-}
+export type { PlaneServices };
 
 export interface Plane {
   app: PlaneApp;
@@ -143,6 +85,7 @@ export async function buildApp(deps: {
   const { config, database, clock } = deps;
   const log = deps.logger ?? makeLogger(config.logLevel);
   const { db, reads = primaryReads(database.db) } = database;
+  const secretKey = deps.secretKey ?? randomBytes(32);
   // Before anything starts: an evidence folder that is not the plane's stops the start (issue 25).
   await claimEvidenceAtStart(config, log.child({ part: 'evidence' }));
 
@@ -166,7 +109,7 @@ export async function buildApp(deps: {
     db,
     clock,
     audit,
-    box: new SecretBox(deps.secretKey ?? randomBytes(32)),
+    box: new SecretBox(secretKey),
     allowPrivateTargets: config.allowPrivateTargets,
   });
   const { nodes, nodeClient } = nodesDomain;
@@ -205,10 +148,11 @@ export async function buildApp(deps: {
     audit,
     log: log.child({ part: 'evidence' }),
     storage: deps.evidenceStorage,
+    secretKey,
   });
-  const { evidence, previews } = evidenceDomain;
+  const { evidence, previews, snapshots } = evidenceDomain;
   // Before the event domains: the event log writes the deliveries of new events through its outbox.
-  const notifications = createNotifications({ ...deps, db, audit, cameras, tags, log, bus });
+  const notifications = createNotifications({ ...deps, secretKey, db, audit, cameras, tags, log, bus, snapshots });
   const events = createEvents({
     db,
     clock,

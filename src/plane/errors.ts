@@ -46,6 +46,8 @@ export const errors = {
   attachmentUploadBusy: () => new ApiError(429, 'attachment_upload_busy', { retry_after: 1 }, { 'retry-after': '1' }),
   objectGone: () => new ApiError(404, 'object_gone'),
   archivedDataExpired: () => new ApiError(410, 'archived_data_expired'),
+  // a notification's snapshot link past its 24 h (document 4 §13 leaves the code open: docs/notifications.md)
+  snapshotLinkExpired: () => new ApiError(410, 'snapshot_link_expired'),
   eventPurgeEmpty: () => new ApiError(409, 'event_purge_empty'),
   noPreview: () => new ApiError(404, 'no_preview'),
   eventResponseBusy: () => new ApiError(429, 'event_response_busy', { retry_after: 1 }, { 'retry-after': '1' }),

@@ -24,7 +24,7 @@ const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const CONTENT_TYPE = new RegExp(`^[ \\t]*(${TOKEN}/${TOKEN})(?:[ \\t]*;[ \\t]*${TOKEN}=${TOKEN})*[ \\t]*$`);
 
 /** The type of a Content-Type value when it is exactly one of INLINE_TYPES, else null. */
-function inlineType(contentType: string): string | null {
+export function inlineType(contentType: string): string | null {
   // Only HTTP's own whitespace around it (String.trim would also take U+00A0 and line breaks).
   const m = CONTENT_TYPE.exec(contentType);
   const type = m ? m[1]!.toLowerCase() : null;

@@ -13,6 +13,9 @@ import { PreviewBuilder } from './preview.builder.js';
 import { PreviewService } from './preview.service.js';
 import { evidenceReadRoutes } from './evidence.routes.js';
 import { previewRoutes } from './preview.routes.js';
+import { SnapshotLinks } from './snapshot-links.js';
+import { SnapshotService } from './snapshot.service.js';
+import { snapshotRoutes } from './snapshot.routes.js';
 
 /**
  * Evidence attachments (document 2): the storage backend (its operations counted, a read that
@@ -24,13 +27,15 @@ import { previewRoutes } from './preview.routes.js';
 export function createEvidence(deps: {
   db: Db;
   clock: Clock;
-  config: Pick<PlaneConfig, 'evidence' | 'evidencePressure'>;
+  config: Pick<PlaneConfig, 'evidence' | 'evidencePressure' | 'publicUrl'>;
+  /** the plane's secret key: notification snapshot links are signed with a key derived from it */
+  secretKey: Uint8Array;
   orgs: OrgsService;
   audit: AuditService;
   log: Pick<Logger, 'warn'>;
   /** the storage backend; absent: the one the configuration names */
   storage?: EvidenceStorage;
-}): DomainParts & { evidence: EvidenceService; previews: PreviewService } {
+}): DomainParts & { evidence: EvidenceService; previews: PreviewService; snapshots: SnapshotService } {
   const { db, clock, config } = deps;
   const storage = new MeteredStorage(
     new RotatingStorage(
@@ -48,10 +53,22 @@ export function createEvidence(deps: {
   // A stored attachment queues its preview.
   const evidence = new EvidenceService(db, clock, deps.orgs, deps.audit, storage, fullness, (a) => builder.request(a));
   const previews = new PreviewService(db, deps.audit, storage, builder);
+  const snapshots = new SnapshotService(
+    db,
+    clock,
+    deps.audit,
+    storage,
+    new SnapshotLinks(deps.secretKey, config.publicUrl),
+  );
   return {
     evidence,
     previews,
+    snapshots,
     routes: {
+      /** a notification's snapshot link is its own right: no session (the database is needed) */
+      database(app) {
+        snapshotRoutes(app, { evidence, snapshots });
+      },
       /** any signed-in user, narrowed by camera rights */
       session(app) {
         evidenceReadRoutes(app, { evidence });

@@ -97,6 +97,37 @@ export const evidenceStore = {
       .executeTakeFirst();
   },
 
+  /** The attachments bound to an event, oldest first (a notification's snapshot is chosen among them). */
+  async ofEvent(
+    db: Db,
+    orgId: string,
+    eventId: string,
+    limit: number,
+  ): Promise<Array<Pick<AttachmentRecord, 'ref' | 'content_type' | 'size'>>> {
+    return db
+      .selectFrom('attachments')
+      .select(['ref', 'content_type', 'size'])
+      .where('event_id', '=', eventId)
+      .where('org_id', '=', orgId)
+      .orderBy('ref')
+      .limit(limit)
+      .execute();
+  },
+
+  /** One attachment by ref alone: for a signed snapshot link, whose signature is the right to it. */
+  async byRef(db: Db, ref: string): Promise<AttachmentRecord | undefined> {
+    return db
+      .selectFrom('attachments')
+      .select(['ref', 'org_id', 'token_id', 'backend', 'storage_key', 'content_type', 'size', 'camera_id', 'event_id'])
+      .where('ref', '=', ref)
+      .executeTakeFirst();
+  },
+
+  async wasPurgedRef(db: Db, ref: string): Promise<boolean> {
+    const r = await sql<{ n: number }>`select 1 as n from purged_attachments where ref = ${ref}`.execute(db);
+    return r.rows.length > 0;
+  },
+
   /** Attachments of `orgId` among `refs`, for linking them to new events. */
   async ofOrg(
     db: Db,

@@ -7,6 +7,7 @@ import { channelsStore, type ChannelConfig, type ChannelKind, type ChannelRow } 
 import { deliveriesStore, type ClaimedDelivery } from './deliveries.store.js';
 import type { RulesCache } from './rules.cache.js';
 import { DELIVERY_WINDOW_MS } from './outbox.js';
+import type { SnapshotService } from '../evidence/snapshot.service.js';
 
 /** A channel's settings as its sender gets them: the stored ones and the secret opened. */
 export type ChannelSettings = ChannelConfig & { secret?: string | null; password?: string | null };
@@ -35,7 +36,15 @@ export interface DispatcherOptions {
   /** how long a claimed delivery is its process's: past it another process may claim it again */
   leaseMs: number;
   random: () => number;
+  /** an event's snapshot (evidence): null, messages carry none */
+  snapshots: Pick<SnapshotService, 'of' | 'bytes'> | null;
 }
+
+/**
+ * The largest snapshot an e-mail carries inline; a larger one is only linked. Mail systems refuse
+ * messages from 10-25 MB, and base64 adds a third.
+ */
+export const EMAIL_SNAPSHOT_MAX_BYTES = 5 * 1024 * 1024;
 
 const titleOf = (t: unknown, detector: string): string => {
   if (typeof t === 'string' && t) return t;
@@ -75,23 +84,33 @@ export class Dispatcher {
         : { ...c.config };
   }
 
-  messageOf(d: ClaimedDelivery): OutgoingMessage {
+  /**
+   * The message of a delivery: the payload of §13 with the event's card link and, when the event
+   * has an image attachment, a snapshot link signed now (valid 24 h from this attempt); an e-mail
+   * also carries the image inline.
+   */
+  async messageOf(d: ClaimedDelivery, kind: ChannelKind): Promise<OutgoingMessage> {
     const e = d.event as Record<string, unknown> & { id: string; detector: string };
     const card = new URL(`/events/${e.id}`, this.opts.publicUrl).toString();
+    const snaps = this.opts.snapshots;
+    const snap = snaps && d.event_id !== null ? await snaps.of(d.org_id, d.event_id) : null;
+    // Bytes that cannot be read leave the link alone in the message: the image is not worth a failed attempt.
+    const bytes =
+      snap && kind === 'email' ? await snaps!.bytes(snap, EMAIL_SNAPSHOT_MAX_BYTES).catch(() => null) : null;
     return {
       dedupeKey: d.dedupe_key,
       payload: {
         dedupe_key: d.dedupe_key,
         rule: d.rule_id === null ? null : { id: d.rule_id, name: d.rule_name },
         event: { ...e, card_url: card },
-        snapshot_url: null,
+        snapshot_url: snap?.url ?? null,
       },
       summary: {
         severity: typeof e.severity === 'number' ? e.severity : 0,
         cameraName: typeof e.camera_name === 'string' ? e.camera_name : null,
         detectorTitle: titleOf(e.detector_title, e.detector),
       },
-      snapshot: null,
+      snapshot: bytes && snap ? { bytes, contentType: snap.contentType } : null,
     };
   }
 
@@ -102,7 +121,8 @@ export class Dispatcher {
     if (!sender) result = { ok: false, error: NO_SENDER[c.kind] };
     else {
       try {
-        result = await sender.send(this.settingsOf(c), this.messageOf(d), AbortSignal.timeout(this.opts.sendTimeoutMs));
+        const message = await this.messageOf(d, c.kind);
+        result = await sender.send(this.settingsOf(c), message, AbortSignal.timeout(this.opts.sendTimeoutMs));
       } catch (err) {
         result = { ok: false, error: (err as Error).message || 'the sender failed' };
       }

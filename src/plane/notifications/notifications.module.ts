@@ -7,6 +7,7 @@ import { SecretBox } from '../crypto/secret-box.js';
 import type { PlaneConfig } from '../config/config.js';
 import type { CamerasService } from '../cameras/cameras.service.js';
 import type { TagsService } from '../tags/tags.service.js';
+import type { SnapshotService } from '../evidence/snapshot.service.js';
 import { WebhookSender } from './senders/webhook.js';
 import { createChannelSenders } from './senders/index.js';
 import type { LiveBus } from '../live/bus.js';
@@ -35,6 +36,8 @@ export interface NotificationsDeps {
   log: Logger;
   /** rule changes and committed deliveries reach every plane process through it */
   bus: LiveBus;
+  /** an event's snapshot: its signed link in every message, its bytes inline in e-mail; absent: none */
+  snapshots?: Pick<SnapshotService, 'of' | 'bytes'>;
   /** the sender of each channel kind; absent: notificationSenders() */
   senders?: SenderMap;
   /** tests: a shorter lease (a killed process's deliveries are claimed again sooner), attempt bound, rate */
@@ -89,6 +92,7 @@ export function createNotifications(deps: NotificationsDeps): DomainParts & {
     // Past the attempt's bound and the wait of a full lane behind a slow receiver.
     leaseMs: o.leaseMs ?? Math.max(60_000, sendTimeoutMs * 4),
     random: o.random ?? Math.random,
+    snapshots: deps.snapshots ?? null,
   });
   const worker = new DeliveryWorker(
     db,

@@ -18,6 +18,7 @@ export const accessWords: WordTable = {
     `This action is not offered here${typeof x.allow === 'string' && x.allow ? ` (allowed: ${x.allow})` : ''}.`,
   object_gone: 'The file is recorded, but its bytes are no longer in the evidence storage.',
   archived_data_expired: 'This belongs to an archived period whose data has been removed.',
+  snapshot_link_expired: 'This snapshot link has expired: links in notifications are valid for 24 hours.',
   no_preview: 'No preview for this file yet: it may not be previewable, or it is still being built. Try again later.',
   not_implemented: 'This is not available in this version of the plane.',
   // conflicts with the current state

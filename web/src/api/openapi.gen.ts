@@ -13023,6 +13023,118 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/notification-snapshots/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A notification’s snapshot through its signed link (no session; valid 24 h); audited as data.blob_download with link true
+         * @description not_found: not a link of this plane, or no such attachment; snapshot_link_expired: past its 24 h; object_gone: the bytes are gone; archived_data_expired: purged with its event; event_response_busy: the 4 response slots. Errors: 404 not_found, object_gone; 410 snapshot_link_expired, archived_data_expired; 429 event_response_busy; 503 db_unavailable, db_busy.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Unix seconds after which the link is refused */
+                    expires: string;
+                    /** @description the plane’s signature of ref and expires */
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    /** @description the attachment ref the link was signed for */
+                    ref: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the image, as its type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description not_found, object_gone */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found" | "object_gone";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description snapshot_link_expired, archived_data_expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "snapshot_link_expired" | "archived_data_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description event_response_busy */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "event_response_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description db_unavailable, db_busy */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "db_unavailable" | "db_busy";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error envelope: `error` holds the code; some codes add fields (scope, retry_after). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs": {
         parameters: {
             query?: never;
@@ -16562,6 +16674,7 @@ export interface components {
              * @example attachment_upload_busy
              * @example object_gone
              * @example archived_data_expired
+             * @example snapshot_link_expired
              * @example event_purge_empty
              * @example no_preview
              * @example event_response_busy
