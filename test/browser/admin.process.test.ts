@@ -7,11 +7,12 @@ import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet }
 
 let fleet: Fleet, browser: Browser, context: BrowserContext;
 
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -5,10 +5,11 @@ import { launchChromium, shot, startFleet, unexpected, watchedPage, type Fleet }
 // The audit screen of the console (issue 15, in part) in Debian's Chromium against `npm start`'s fleet.
 
 let fleet: Fleet, browser: Browser;
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
   await fleet?.stop();

@@ -15,6 +15,7 @@ const SOURCE = 'testsrc://browser?size=320x240&rate=10&bitrate=200';
 
 const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
@@ -22,7 +23,7 @@ beforeAll(async () => {
   nodeId = (await call<{ rows: Array<{ id: string }> }>('GET', '/api/v1/nodes')).rows[0]!.id;
   await call('POST', '/api/v1/users', { ...ADMIN, role: 'admin', name: 'Camera administrator' });
   await call('POST', '/api/v1/users', { ...OPERATOR, role: 'user', name: 'Camera operator' });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -12,6 +12,7 @@ const call = (method: string, path: string, body?: unknown) => callApi<any>(flee
 
 const send = (detector: string) => fleet.sendEvent(detector);
 
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
@@ -35,7 +36,7 @@ beforeAll(async () => {
   ];
   for (const [i, w] of widgets.entries())
     await call('POST', `/api/v1/analytics-dashboards/${board.id}/widgets`, { ...w, position: i });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

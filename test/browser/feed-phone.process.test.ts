@@ -62,6 +62,7 @@ async function imageAttachment(): Promise<string> {
   }
 }
 
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
@@ -75,7 +76,7 @@ beforeAll(async () => {
   longEvent = await fleet.sendEvent('feed.long', {
     payload: { note: 'A sentence that goes on. '.repeat(656).slice(0, 16_384), code: 'x'.repeat(16_384) },
   });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -26,6 +26,7 @@ const SUB = 'testsrc://wall-sub?size=160x120&rate=5&bitrate=60';
 
 const call = <T>(method: string, path: string, body?: unknown) => callApi<T>(fleet.base, token, method, path, body);
 
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
@@ -43,7 +44,7 @@ beforeAll(async () => {
   both = (await call<{ rows: Array<{ id: string }> }>('GET', '/api/v1/cameras')).rows.map((c) => c.id);
   // The superadmin reads times in Tokyo on a 12-hour clock: saving a view must keep both.
   await call('PUT', '/api/v1/me/preferences', { timezone: 'Asia/Tokyo', clock: '12h', views: [] });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

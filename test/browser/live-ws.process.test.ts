@@ -10,6 +10,7 @@ import { callApi, launchChromium, shot, startFleet, unexpected, watchedPage, typ
 
 let fleet: Fleet, browser: Browser, context: BrowserContext, cameraId: string;
 
+// The suite's hook bound (300 s): startFleet's ready line alone may take its 180 s on a loaded machine.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
@@ -21,7 +22,7 @@ beforeAll(async () => {
     '/api/v1/cameras',
   );
   cameraId = cams.rows[0]!.id;
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -38,6 +38,8 @@ async function recordedSpan(): Promise<{ first: number; last: number } | null> {
   return starts.length > 0 ? { first: starts[0]!, last: starts[starts.length - 1]! } : null;
 }
 
+// The suite's hook bound (300 s, startFleet's ready line alone may take its 180 s on a loaded machine)
+// plus the recording's own 90 s.
 beforeAll(async () => {
   fleet = await startFleet();
   browser = await launchChromium();
@@ -55,7 +57,7 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error('the demo camera recorded nothing in 90 s');
     await new Promise((r) => setTimeout(r, 1000));
   }
-}, 180_000);
+}, 300_000 + 90_000);
 
 afterAll(async () => {
   await browser?.close();
