@@ -79,7 +79,8 @@ export class SseReader {
   }
 
   /** Waits until `pred` holds (checked after every item) or fails after `ms`. */
-  async until(pred: (r: SseReader) => boolean, ms = 5000): Promise<void> {
+  // A bound for a hang, not a speed: a loaded CI machine missed 5 s.
+  async until(pred: (r: SseReader) => boolean, ms = 30_000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!pred(this)) {
       const left = deadline - Date.now();

@@ -47,8 +47,8 @@ export function report(polls: NodePoll[], over: Partial<SweepReport> = {}): Swee
 
 export const nodeIds = (n: number) => Array.from({ length: n }, () => randomUUID());
 
-/** Polls `pred` every 10 ms until it holds, or fails after `ms`. */
-export async function eventually(pred: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+/** Polls `pred` every 10 ms until it holds, or fails after `ms` (a bound for a hang, not a speed: a loaded CI took 5 s). */
+export async function eventually(pred: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await pred())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

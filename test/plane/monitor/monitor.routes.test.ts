@@ -329,10 +329,11 @@ describe('process samples', () => {
     await byHeader.until((r) => r.events.length >= 1);
     await future.until((r) => r.events.length >= last);
     await badHeader.until((r) => r.events.length >= last);
-    expect(byQuery.events.map((e) => Number(e.id))).toEqual([last - 1, last]);
-    expect(byHeader.events.map((e) => Number(e.id))).toEqual([last]);
+    // The sampler's own job may add a live frame meanwhile (a loaded machine): the replay is the start.
+    expect(byQuery.events.slice(0, 2).map((e) => Number(e.id))).toEqual([last - 1, last]);
+    expect(byHeader.events.slice(0, 1).map((e) => Number(e.id))).toEqual([last]);
     expect(future.events[0]!.data.seq).toBe(1);
-    expect(byQuery.events.every((e) => e.replay)).toBe(true);
+    expect(byQuery.events.slice(0, 2).every((e) => e.replay)).toBe(true);
     await sampler.sample();
     await byHeader.until((r) => r.events.length >= 2);
     expect(byHeader.events[1]).toMatchObject({ id: String(last + 1), replay: false });
