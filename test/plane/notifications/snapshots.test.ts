@@ -5,7 +5,7 @@ import { cameraWorld, tenants, unique, type Tenants } from '../inventory.helpers
 import { sendEvents } from '../fixtures.js';
 import type { Client } from '../client.js';
 import { Receiver, until } from './receiver.js';
-import { leaves, parseMime, smtpServer } from './senders/smtp-helpers.js';
+import { leaves, mailingPlane, parseMime, smtpServer } from './senders/smtp-helpers.js';
 
 // The snapshot of document 4 §13: a message about an event with an image attachment carries a
 // signed link to it, valid 24 h, that opens without a session (webhook, MQTT and e-mail alike),
@@ -46,21 +46,7 @@ describe('notification snapshots', () => {
     smtp = await smtpServer({ disabledCommands: ['STARTTLS', 'AUTH'] });
     t = await startPlane({
       clock,
-      config: {
-        publicUrl: 'https://argus.example',
-        notifications: {
-          channelRate: 10,
-          smtp: {
-            host: '127.0.0.1',
-            port: smtp.port,
-            tls: 'off',
-            user: null,
-            password: null,
-            from: 'a@argus.test',
-            tlsCa: null,
-          },
-        },
-      },
+      config: mailingPlane(smtp.port),
     });
     x = await tenants(t);
     const world = await cameraWorld(t, x);

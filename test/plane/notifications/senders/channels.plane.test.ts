@@ -6,7 +6,7 @@ import { cameraWorld, tenants, unique, type Tenants } from '../../inventory.help
 import { sendEvents } from '../../fixtures.js';
 import type { Client } from '../../client.js';
 import { until } from '../receiver.js';
-import { parseMime, leaves, smtpServer } from './smtp-helpers.js';
+import { parseMime, leaves, mailingPlane, smtpServer } from './smtp-helpers.js';
 import { startBroker, type TestBroker } from './mqtt-broker.js';
 
 // E-mail and MQTT channels through the whole plane (document 4 §13): a module's critical event
@@ -34,23 +34,7 @@ describe('e-mail and MQTT channels in the plane', () => {
           ? cb(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }))
           : cb(),
     });
-    t = await startPlane({
-      config: {
-        publicUrl: 'https://argus.example',
-        notifications: {
-          channelRate: 10,
-          smtp: {
-            host: '127.0.0.1',
-            port: smtp.port,
-            tls: 'off',
-            user: null,
-            password: null,
-            from: 'Argus <alerts@argus.test>',
-            tlsCa: null,
-          },
-        },
-      },
-    });
+    t = await startPlane({ config: mailingPlane(smtp.port) });
     x = await tenants(t);
     const world = await cameraWorld(t, x);
     cam = await world.camera(x.a.admin);

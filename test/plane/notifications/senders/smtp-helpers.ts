@@ -111,3 +111,20 @@ export function message(over: Partial<OutgoingMessage> = {}): OutgoingMessage {
     ...over,
   };
 }
+
+/** The plane's configuration for notification tests that mail through `smtp` (plain, no login). */
+export const mailingPlane = (smtpPort: number) => ({
+  publicUrl: 'https://argus.example',
+  notifications: {
+    channelRate: 10,
+    smtp: {
+      host: '127.0.0.1',
+      port: smtpPort,
+      tls: 'off' as const,
+      user: null,
+      password: null,
+      from: 'Argus <alerts@argus.test>',
+      tlsCa: null,
+    },
+  },
+});
