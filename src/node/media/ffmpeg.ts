@@ -6,6 +6,7 @@ import {
   resolveMediaTool,
   type MediaToolLocation,
 } from '../../common/media-tools.js';
+import { runFfmpeg, type FfmpegRun } from '../../common/run-ffmpeg.js';
 
 export { findOnPath } from '../../common/media-tools.js';
 
@@ -41,43 +42,31 @@ export function spawnMedia(bin: string, args: string[], options: SpawnOptions): 
 }
 
 /**
+ * A failed run in the node's words: what failed and ffmpeg's last line of error
+ * (`thumbnail failed: …`, `export failed: …`).
+ */
+export function mediaFailure(what: string, run: FfmpegRun): Error {
+  return new Error(`${what} failed: ${run.stderr.trim().split('\n').pop() ?? run.code}`);
+}
+
+/**
  * One frame of `input` as a JPEG on ffmpeg's standard output (the live preview, a recording's
  * thumbnail): `before` goes ahead of the input (a seek), `filter` after it (a scale); ended after
  * 10 s. Rejects with ffmpeg's last line of error, prefixed with `what`.
  */
-export function grabJpeg(
+export async function grabJpeg(
   ffmpeg: string,
   input: string,
   o: { before?: string[]; filter?: string[]; quality: number; what: string },
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const p = spawnMedia(
-      ffmpeg,
-      [
-        ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
-        ...(o.before ?? []),
-        ...['-i', input, '-frames:v', '1'],
-        ...(o.filter ?? []),
-        ...['-q:v', String(o.quality), '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1'],
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const out: Buffer[] = [];
-    let err = '';
-    const kill = setTimeout(() => p.kill('SIGKILL'), 10_000);
-    p.stdout!.on('data', (c: Buffer) => out.push(c));
-    p.stderr!.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    p.once('error', (e) => {
-      clearTimeout(kill);
-      reject(e);
-    });
-    p.once('exit', (code) => {
-      clearTimeout(kill);
-      const jpeg = Buffer.concat(out);
-      if (code === 0 && jpeg.length > 0) resolve(jpeg);
-      else reject(new Error(`${o.what} failed: ${err.trim().split('\n').pop() ?? code}`));
-    });
-  });
+  const args = [
+    ...['-hide_banner', '-nostdin', '-loglevel', 'error'],
+    ...(o.before ?? []),
+    ...['-i', input, '-frames:v', '1'],
+    ...(o.filter ?? []),
+    ...['-q:v', String(o.quality), '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1'],
+  ];
+  const run = await runFfmpeg(ffmpeg, args, { timeoutMs: 10_000, stdout: true, spawn: spawnMedia });
+  if (run.code === 0 && run.stdout.length > 0) return run.stdout;
+  throw mediaFailure(o.what, run);
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
@@ -6,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
+import { runFfmpeg } from '../../common/run-ffmpeg.js';
 import type { EvidenceStorage } from './evidence.storage.js';
 
 /** Previews fit in 320 x 320 (never enlarged): small enough for a feed row or a card. */
@@ -154,45 +154,12 @@ async function toJpeg(input: Buffer): Promise<Buffer> {
 }
 
 /** The first video frame as PNG bytes. */
-function firstFrame(ffmpeg: string, file: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      ffmpeg,
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-nostdin',
-        '-i',
-        file,
-        '-map',
-        '0:v:0',
-        '-frames:v',
-        '1',
-        '-f',
-        'image2pipe',
-        '-c:v',
-        'png',
-        'pipe:1',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const out: Buffer[] = [];
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), FFMPEG_TIMEOUT_MS);
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => {
-      if (err.length < 2000) err += c.toString();
-    });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const png = Buffer.concat(out);
-      if (code === 0 && png.length) resolve(png);
-      else reject(new Error(`ffmpeg exited ${code}: ${err.trim()}`));
-    });
+async function firstFrame(ffmpeg: string, file: string): Promise<Buffer> {
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-map', '0:v:0', '-frames:v', '1'];
+  const run = await runFfmpeg(ffmpeg, [...args, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'], {
+    timeoutMs: FFMPEG_TIMEOUT_MS,
+    stdout: true,
   });
+  if (run.code === 0 && run.stdout.length) return run.stdout;
+  throw new Error(`ffmpeg exited ${run.code}: ${run.stderr.trim()}`);
 }

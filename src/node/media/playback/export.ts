@@ -1,4 +1,5 @@
-import { spawnMedia } from '../ffmpeg.js';
+import { runFfmpeg } from '../../../common/run-ffmpeg.js';
+import { mediaFailure, spawnMedia } from '../ffmpeg.js';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -68,22 +69,7 @@ export async function exportMp4(
   return { file, cleanup };
 }
 
-function run(ffmpeg: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const p = spawnMedia(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    const kill = setTimeout(() => p.kill('SIGKILL'), 120_000);
-    p.stderr!.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    p.once('error', (e) => {
-      clearTimeout(kill);
-      reject(e);
-    });
-    p.once('exit', (code) => {
-      clearTimeout(kill);
-      if (code === 0) resolve();
-      else reject(new Error(`export failed: ${err.trim().split('\n').pop() ?? code}`));
-    });
-  });
+async function run(ffmpeg: string, args: string[]): Promise<void> {
+  const r = await runFfmpeg(ffmpeg, args, { timeoutMs: 120_000, spawn: spawnMedia });
+  if (r.code !== 0) throw mediaFailure('export', r);
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { NodeProbeReply, NodeSnapshotReply } from '../../../common/node-api.js';
 import { maskUrlCredentials, maskUrlPassword } from '../../../common/redact.js';
+import { runFfmpeg } from '../../../common/run-ffmpeg.js';
 import { inputProblem } from '../../config/validate.js';
 import { spawnMedia } from '../ffmpeg.js';
 import { inputKind, planInput, probeInputArgs, testsrcOptions, withHttpProxy } from '../ingest/input.js';
@@ -163,65 +164,39 @@ export class SourceProbe {
   }
 
   /** One ffmpeg over the input side `input`, bounded; its stderr read as it comes. */
-  private run(input: string[], gated: boolean, output: string[]): Promise<Run> {
+  private async run(input: string[], gated: boolean, output: string[]): Promise<Run> {
     const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', ...input, ...output];
-    return new Promise((resolve) => {
-      const reader = new ProbeReader();
-      const tail: string[] = [];
-      let timedOut = false;
-      let settled = false;
-      let buf = '';
-      const take = (raw: string): void => {
-        const line = raw.trim().slice(0, MAX_LINE);
-        if (!line) return;
-        reader.line(line);
-        // Camera credentials must not reach the logs through ffmpeg's text (it prints the URL).
-        tail.push(maskUrlCredentials(line));
-        if (tail.length > TAIL_LINES) tail.shift();
-      };
-      const child = spawnMedia(this.o.ffmpeg, args, {
-        stdio: ['ignore', output.length ? 'pipe' : 'ignore', 'pipe'],
-        ...(gated ? { env: gatedEnv(process.env) } : {}),
-      });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, this.timeoutMs);
-      const done = (startFailed: boolean): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (buf) take(buf);
-        resolve({
-          found: reader.found,
-          tail,
-          timedOut,
-          startFailed,
-          image: chunks.length ? Buffer.concat(chunks) : null,
-        });
-      };
-      const chunks: Buffer[] = [];
-      let imageBytes = 0;
-      child.stdout?.on('data', (chunk: Buffer) => {
-        imageBytes += chunk.length;
-        if (imageBytes <= MAX_IMAGE_BYTES) chunks.push(chunk);
-        else child.kill('SIGKILL');
-      });
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.search(/[\r\n]/)) >= 0) {
-          take(buf.slice(0, i));
-          buf = buf.slice(i + 1);
-        }
-        if (buf.length > MAX_LINE) buf = buf.slice(0, MAX_LINE);
-      });
-      child.once('error', () => {
-        child.kill('SIGKILL');
-        done(true);
-      });
-      child.once('close', () => done(false));
-    });
+    const reader = new ProbeReader();
+    const tail: string[] = [];
+    let buf = '';
+    const take = (raw: string): void => {
+      const line = raw.trim().slice(0, MAX_LINE);
+      if (!line) return;
+      reader.line(line);
+      // Camera credentials must not reach the logs through ffmpeg's text (it prints the URL).
+      tail.push(maskUrlCredentials(line));
+      if (tail.length > TAIL_LINES) tail.shift();
+    };
+    const onStderr = (chunk: string): void => {
+      buf += chunk;
+      let i;
+      while ((i = buf.search(/[\r\n]/)) >= 0) {
+        take(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+      }
+      if (buf.length > MAX_LINE) buf = buf.slice(0, MAX_LINE);
+    };
+    const run = await runFfmpeg(this.o.ffmpeg, args, {
+      timeoutMs: this.timeoutMs,
+      stdout: output.length > 0,
+      maxStdoutBytes: MAX_IMAGE_BYTES,
+      onStderr,
+      ...(gated ? { env: gatedEnv(process.env) } : {}),
+      spawn: spawnMedia,
+    }).catch(() => null);
+    if (buf) take(buf);
+    const image = run?.stdout.length ? run.stdout : null;
+    return { found: reader.found, tail, timedOut: run?.timedOut ?? false, startFailed: run === null, image };
   }
 
   /** Logs the probe (the source's credentials masked, the last line of ffmpeg's text masked) and answers it. */
