@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { clip, eventTitle, localised, text, when } from '../../web/src/lib/text.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { browserLanguages, clip, eventTitle, localised, text, when } from '../../web/src/lib/text.js';
 
 describe('localised titles (document 2: a string or an object of localisations)', () => {
   const title = { de: 'Kamera offline', en: 'Camera offline', fr: 'Caméra hors ligne' };
@@ -39,5 +39,19 @@ describe('any value as text', () => {
     expect(clip('short', 10)).toBe('short');
     expect(when('not a date')).toBe('—');
     expect(when(undefined)).toBe('—');
+  });
+});
+
+describe("the browser's languages", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  it('a POSIX locale the browser reports becomes a tag Intl takes, and a time is still written', () => {
+    // The npm-shipped Chromium under LANG=C reports "en-US@posix": Intl threw, and /live, /review
+    // and every page with a time showed "This item could not be shown".
+    vi.stubGlobal('navigator', { languages: ['en-US@posix', 'de_DE.UTF-8', 'C', 'en-US'] });
+    expect(browserLanguages()).toEqual(['en-US', 'de-DE']);
+    expect(() => new Intl.DateTimeFormat([...browserLanguages()])).not.toThrow();
+    expect(when('2026-11-26T10:00:00Z', { zone: 'UTC', clock: '24h' })).toMatch(/10:00:00/);
+    vi.stubGlobal('navigator', { language: 'C' });
+    expect(browserLanguages()).toEqual([]);
   });
 });

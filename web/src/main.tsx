@@ -1,3 +1,5 @@
+// First: a library reading navigator.language at load must see a tag Intl takes (lib/locale-guard.ts).
+import './lib/locale-guard.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';

@@ -5,13 +5,28 @@
  * because React refuses an object as a child and one such value would blank the whole console.
  */
 
-/** The browser's preferred languages, best first (`navigator.languages`, else `navigator.language`). */
+/**
+ * A language tag as Intl takes it, or null. A browser started under a POSIX locale reports it
+ * ("en-US@posix", "en_US.UTF-8", "C"), and `new Intl.DateTimeFormat(["en-US@posix"])` throws a
+ * RangeError, which blanked every page that shows a time (the npm-shipped Chromium does so).
+ */
+function wellFormed(tag: string): string | null {
+  const t = tag.split(/[.@]/)[0]!.replace(/_/g, '-');
+  try {
+    return Intl.getCanonicalLocales(t)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The browser's preferred languages, best first (`navigator.languages`, else `navigator.language`), each well formed. */
 export function browserLanguages(): readonly string[] {
   // Through globalThis: this module is also type-checked and tested outside the browser.
   const nav = (globalThis as { navigator?: { languages?: readonly string[]; language?: string } }).navigator;
   if (!nav) return [];
-  if (Array.isArray(nav.languages) && nav.languages.length) return nav.languages;
-  return nav.language ? [nav.language] : [];
+  const raw = Array.isArray(nav.languages) && nav.languages.length ? nav.languages : nav.language ? [nav.language] : [];
+  const tags = raw.flatMap((l) => (typeof l === 'string' ? (wellFormed(l) ?? []) : []));
+  return [...new Set(tags)];
 }
 
 /**
