@@ -78,6 +78,18 @@ describe('the offline banner', () => {
     expect(banner()).toBeNull();
   });
 
+  it('a plane that answers outweighs a browser that says it is offline from the start (loopback alone)', async () => {
+    // Chromium on a machine whose only network is loopback says offline, while the plane beside it answers.
+    setOnLine(false);
+    plane.use(http.get('/api/v1/me/preferences', () => HttpResponse.json(PREFS)));
+    renderConsole();
+    await screen.findByText('read');
+    await waitFor(() => expect(banner()).toBeNull());
+    // The browser saying it went offline again is believed until the plane answers again.
+    act(() => setOnLine(false));
+    expect(banner()!.textContent).toMatch(/^You are offline: this device has no network\./);
+  });
+
   it('isNetworkFailure: the words of each browser, not a refusal nor a bug', () => {
     expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(true);
     expect(isNetworkFailure(new TypeError('NetworkError when attempting to fetch resource.'))).toBe(true);

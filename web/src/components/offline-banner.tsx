@@ -12,15 +12,23 @@ export function isNetworkFailure(error: unknown): boolean {
 
 /**
  * Why the console cannot reach the plane, or null: the browser says it is offline
- * (navigator.onLine, its online and offline events), or the last read or change failed without an
- * answer (the cached shell still opens the console; its reads fail). The next answer clears it.
+ * (navigator.onLine, its online and offline events) and the plane has not answered since, or the
+ * last read or change failed without an answer (the cached shell still opens the console; its
+ * reads fail). The next answer clears it. An answer also outweighs the browser's word: a console
+ * beside its plane on a machine with loopback alone (a kiosk at the recorder) is "offline" to
+ * Chromium all along while the plane answers every read.
  */
 export function useOffline(): 'browser' | 'unanswered' | null {
   const qc = useQueryClient();
   const [browserOffline, setBrowserOffline] = useState(() => !navigator.onLine);
   const [unanswered, setUnanswered] = useState(false);
+  // Whether the plane answered since the browser last said it went offline.
+  const [answered, setAnswered] = useState(false);
   useEffect(() => {
-    const update = () => setBrowserOffline(!navigator.onLine);
+    const update = () => {
+      setBrowserOffline(!navigator.onLine);
+      if (!navigator.onLine) setAnswered(false);
+    };
     window.addEventListener('online', update);
     window.addEventListener('offline', update);
     return () => {
@@ -30,8 +38,14 @@ export function useOffline(): 'browser' | 'unanswered' | null {
   }, []);
   useEffect(() => {
     const seen = (action: { type: string; error?: unknown }) => {
-      if (action.type === 'error') setUnanswered(isNetworkFailure(action.error));
-      else if (action.type === 'success') setUnanswered(false);
+      if (action.type === 'error') {
+        const none = isNetworkFailure(action.error);
+        setUnanswered(none);
+        if (!none) setAnswered(true);
+      } else if (action.type === 'success') {
+        setUnanswered(false);
+        setAnswered(true);
+      }
     };
     const queries = qc.getQueryCache().subscribe((e) => {
       if (e.type === 'updated') seen(e.action);
@@ -44,7 +58,7 @@ export function useOffline(): 'browser' | 'unanswered' | null {
       mutations();
     };
   }, [qc]);
-  return browserOffline ? 'browser' : unanswered ? 'unanswered' : null;
+  return browserOffline && !answered ? 'browser' : unanswered ? 'unanswered' : null;
 }
 
 /** The banner the console shows while it cannot reach the plane (issue 22: it says so when offline). */
