@@ -25,6 +25,7 @@ import postgres from 'postgres';
 import { benchDatabase, startPlaneProcess, loginToken, backendsCpuMs, backendsCpuSince, BOOT } from './harness.js';
 import { keepAliveClient } from './keep-alive-client.js';
 import { FakeFleet } from './fleet-nodes.js';
+import { insertCameras, liveCameras, registerNodes, until, watchSweeps } from './fleet-setup.js';
 import { seedDay } from './seed-events.js';
 
 const NODES = Number(process.env.NODES ?? 5000);
@@ -34,20 +35,14 @@ const REQUESTS = Number(process.env.REQUESTS ?? 200);
 const SWEEPS = Number(process.env.SWEEPS ?? 3);
 const INTERVAL_S = Number(process.env.INTERVAL_S ?? 5);
 const TOTAL = NODES * CAMERAS;
+// The bound of each wait (a hang, not a figure).
+const LIMIT_S = 1800;
 const DAYS = 30;
 
 const t = () => performance.now();
 const secs = (from: number) => +((t() - from) / 1000).toFixed(1);
 const pct = (xs: number[], q: number) =>
   +[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!.toFixed(1);
-const until = async (what: string, ok: () => Promise<boolean>, limitS = 1800) => {
-  const end = Date.now() + limitS * 1000;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${limitS} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
-
 const db = await benchDatabase();
 const fleet = await FakeFleet.start(NODES);
 const plane = await startPlaneProcess(
@@ -58,20 +53,11 @@ const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 const { http, must, agent } = keepAliveClient(16);
 const out: Record<string, unknown> = { nodes: NODES, cameras: TOTAL, interval_s: INTERVAL_S };
 
-// Each sweep's NOTIFY (the monitor's), its arrival time and the sweep's own start.
-const sweeps: Array<{ at: number; seq: number; wallMs: number; reachable: number }> = [];
-await sql.listen('argus_monitor', (payload) => {
-  const at = Date.now();
-  void sql`select summary from monitor_fleet`.then(([r]) => {
-    // The json column arrives parsed.
-    const s = r!.summary as { sampled_at: string; nodes_reachable: number };
-    sweeps.push({ at, seq: Number(payload), wallMs: at - Date.parse(s.sampled_at), reachable: s.nodes_reachable });
-  });
-});
+// Each sweep the plane publishes: its NOTIFY's arrival, its number and its wall time.
+const published = await watchSweeps(sql, LIMIT_S);
+const { sweeps } = published;
 // The plane's pool opens and closes backends: CPU is summed per backend pid (harness.ts).
 const backendsCpu = () => backendsCpuMs(db.url);
-const liveCameras = async () =>
-  Number((await sql`select count(*) filter (where status = 'live') as n from cameras`)[0]!.n);
 
 try {
   // 1. The nodes through the API, eight at a time; the cameras in one INSERT (an import: a camera
@@ -86,27 +72,14 @@ try {
     'admin',
   );
   const session = await loginToken(plane.base, admin);
-  const nodeIds: string[] = new Array(NODES);
-  let next = 0;
   const t0 = t();
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let i = next++; i < NODES; i = next++) {
-        const body = { name: `fleet-node-${i}`, url: fleet.url(i), api_token: fleet.token };
-        nodeIds[i] = (await must(http(plane.base, 'POST', '/api/v1/nodes', body, root), 'node')).id;
-      }
-    }),
-  );
+  const nodeIds = await registerNodes({ base: plane.base, root, client: { http, must, agent }, fleet }, NODES, 'fleet');
   const nodesS = secs(t0);
   const t1 = t();
-  const cameraIds = (
-    await sql`insert into cameras (id, org_id, node_id, name, main_source)
-      select gen_random_uuid(), ${org}, n, 'fleet-cam-' || n || '-' || c, 'testsrc://'
-      from unnest(${nodeIds}::uuid[]) n, generate_series(1, ${CAMERAS}) c returning id`
-  ).map((r) => r.id as string);
-  await until('every stream on its node', async () => fleet.streamCount === TOTAL);
+  const cameraIds = await insertCameras(sql, org, nodeIds, CAMERAS, 'fleet');
+  await until('every stream on its node', async () => fleet.streamCount === TOTAL, LIMIT_S);
   const streamsS = secs(t1);
-  await until('every camera live', async () => (await liveCameras()) === TOTAL);
+  await until('every camera live', async () => (await liveCameras(sql)) === TOTAL, LIMIT_S);
   out.registration = {
     nodes_s: nodesS,
     nodes_per_s: +(NODES / nodesS).toFixed(0),
@@ -116,14 +89,9 @@ try {
   console.error(`registered ${NODES} nodes, ${TOTAL} cameras: ${JSON.stringify(out.registration)}`);
 
   // 2. Steady sweeps: CPU from one NOTIFY to the SWEEPS-th after it.
-  const waitSweeps = async (n: number) => {
-    const from = sweeps.length;
-    await until(`${n} sweeps`, async () => sweeps.length >= from + n);
-    return sweeps.slice(from, from + n);
-  };
-  await waitSweeps(1);
+  await published.next(1);
   const c0 = { plane: await plane.cpuMs(), pg: await backendsCpu(), polls: fleet.counts.system };
-  const steady = await waitSweeps(SWEEPS);
+  const steady = await published.next(SWEEPS);
   const c1 = { plane: await plane.cpuMs(), pg: await backendsCpu(), polls: fleet.counts.system };
   out.sweep = {
     wall_ms: steady.map((s) => s.wallMs),
@@ -214,11 +182,11 @@ try {
   });
   const ready = secs(down);
   const seq0 = sweeps.length;
-  await until('every stream back on its node', async () => fleet.streamCount === TOTAL);
+  await until('every stream back on its node', async () => fleet.streamCount === TOTAL, LIMIT_S);
   const streamsBack = secs(down);
-  await until('every camera live', async () => (await liveCameras()) === TOTAL);
+  await until('every camera live', async () => (await liveCameras(sql)) === TOTAL, LIMIT_S);
   const allLive = secs(down);
-  await until('a sweep published after', async () => sweeps.length > seq0);
+  await until('a sweep published after', async () => sweeps.length > seq0, LIMIT_S);
   out.restart_reconcile = {
     ready_s: ready,
     streams_back_s: streamsBack,

@@ -15,24 +15,19 @@ import postgres from 'postgres';
 import { benchDatabase, startPlaneProcess, loginToken, backendsCpuMs, backendsCpuSince, BOOT } from './harness.js';
 import { keepAliveClient } from './keep-alive-client.js';
 import { FakeFleet } from './fleet-nodes.js';
+import { insertCameras, liveCameras, registerNodes, until, watchSweeps } from './fleet-setup.js';
 
 const NODES = Number(process.env.NODES ?? 1000);
 const CAMERAS = Number(process.env.CAMERAS ?? 2);
 const SWEEPS = Number(process.env.SWEEPS ?? 6);
 const INTERVAL_S = Number(process.env.INTERVAL_S ?? 5);
 const TOTAL = NODES * CAMERAS;
+// The bound of each wait of the set-up and the sweeps (a hang, not a figure).
+const LIMIT_S = 900;
 
 /** The kernel's share (stime) of a process's CPU so far, in ms: mostly its socket writes and reads. */
 const kernelMs = async (pid: number) =>
   Number((await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[12]) * 10;
-
-const until = async (what: string, ok: () => Promise<boolean>, limitS = 900) => {
-  const end = Date.now() + limitS * 1000;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${limitS} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
 
 const db = await benchDatabase();
 const fleet = await FakeFleet.start(NODES);
@@ -43,47 +38,22 @@ const plane = await startPlaneProcess(
 const sql = postgres(db.url, { max: 2, onnotice: () => {} });
 const { http, must, agent } = keepAliveClient(8);
 
-// Each sweep's NOTIFY (the fleet monitor's, once the sweep is stored and published) and its wall time.
-const sweeps: Array<{ wallMs: number; reachable: number }> = [];
-await sql.listen('argus_monitor', () => {
-  const at = Date.now();
-  void sql`select summary from monitor_fleet`.then(([r]) => {
-    const s = r!.summary as { sampled_at: string; nodes_reachable: number };
-    sweeps.push({ wallMs: at - Date.parse(s.sampled_at), reachable: s.nodes_reachable });
-  });
-});
-const waitSweeps = async (n: number) => {
-  const from = sweeps.length;
-  await until(`${n} sweeps`, async () => sweeps.length >= from + n);
-  return sweeps.slice(from, from + n);
-};
-const liveCameras = async () =>
-  Number((await sql`select count(*) filter (where status = 'live') as n from cameras`)[0]!.n);
+// Each sweep the plane publishes, and its wall time.
+const published = await watchSweeps(sql, LIMIT_S);
 
 try {
   const root = await loginToken(plane.base, BOOT);
   const org = (await must(http(plane.base, 'POST', '/api/v1/orgs', { name: 'sweep-org' }, root), 'org')).id as string;
-  const nodeIds: string[] = new Array(NODES);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let i = next++; i < NODES; i = next++) {
-        const body = { name: `sweep-node-${i}`, url: fleet.url(i), api_token: fleet.token };
-        nodeIds[i] = (await must(http(plane.base, 'POST', '/api/v1/nodes', body, root), 'node')).id;
-      }
-    }),
-  );
-  // The cameras in one INSERT; the sweeps' reconcile puts their streams on the nodes.
-  await sql`insert into cameras (id, org_id, node_id, name, main_source)
-    select gen_random_uuid(), ${org}, n, 'sweep-cam-' || n || '-' || c, 'testsrc://'
-    from unnest(${nodeIds}::uuid[]) n, generate_series(1, ${CAMERAS}) c`;
-  await until('every stream on its node', async () => fleet.streamCount === TOTAL);
-  await until('every camera live', async () => (await liveCameras()) === TOTAL);
+  const nodeIds = await registerNodes({ base: plane.base, root, client: { http, must, agent }, fleet }, NODES, 'sweep');
+  // The sweeps' reconcile puts the cameras' streams on the nodes.
+  await insertCameras(sql, org, nodeIds, CAMERAS, 'sweep');
+  await until('every stream on its node', async () => fleet.streamCount === TOTAL, LIMIT_S);
+  await until('every camera live', async () => (await liveCameras(sql)) === TOTAL, LIMIT_S);
   console.error(`${NODES} nodes, ${TOTAL} cameras live; restarting the plane`);
 
   // A fresh process for the steady passes: its first sweep finds every stream in place.
   await plane.restart();
-  await waitSweeps(2);
+  await published.next(2);
   const puts = fleet.counts.put;
   const pid = plane.child.pid!;
   const c0 = {
@@ -92,7 +62,7 @@ try {
     pg: await backendsCpuMs(db.url),
     polls: fleet.counts.system,
   };
-  const steady = await waitSweeps(SWEEPS);
+  const steady = await published.next(SWEEPS);
   const c1 = {
     plane: await plane.cpuMs(),
     kernel: await kernelMs(pid),
