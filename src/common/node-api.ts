@@ -30,6 +30,25 @@ export const NodeTelemetry = Type.Object({
 });
 export type NodeTelemetry = Static<typeof NodeTelemetry>;
 
+/**
+ * Only the telemetry's own fields, in the schema's order: a node's reply may carry more, and every
+ * plane process must encode the same frame to the same text. Picked by hand, not TypeBox's
+ * `Clean(Clone(body))`: that walked the whole body, every node every sweep, and was 7% of the
+ * sweeping process's CPU at 1,000 nodes (issue 26).
+ */
+export function telemetryFields(t: NodeTelemetry): NodeTelemetry {
+  const c = t.stream_counts;
+  return {
+    cpus: t.cpus,
+    proc_cpu_cores: t.proc_cpu_cores,
+    host_cpu_busy_pct: t.host_cpu_busy_pct,
+    mem_total_mb: t.mem_total_mb,
+    mem_available_mb: t.mem_available_mb,
+    rss_mb: t.rss_mb,
+    stream_counts: { total: c.total, live: c.live, degraded: c.degraded, failing: c.failing },
+  };
+}
+
 /** One recording storage of the node as `GET /api/v1/system` lists it. */
 export const NodeStorage = Type.Object({
   name: Type.String(),

@@ -1,4 +1,5 @@
 import { iso } from '../../common/time.js';
+import { telemetryFields } from '../../common/node-api.js';
 import type { CameraCounts } from '../cameras/cameras.service.js';
 import type { NodePoll, StorageTelemetry, SweepReport, SystemTelemetry } from '../sweeper/sweep-report.js';
 
@@ -57,21 +58,8 @@ export const EMPTY_SUMMARY: FleetSummary = {
   nodes_grace: 0,
 };
 
-// The documented fields only, in a fixed order: a node's reply may carry more, and every
-// process must encode the same frame to the same text.
-function systemOf(s: SystemTelemetry | null): SystemTelemetry | null {
-  if (!s) return null;
-  const c = s.stream_counts;
-  return {
-    cpus: s.cpus,
-    proc_cpu_cores: s.proc_cpu_cores,
-    host_cpu_busy_pct: s.host_cpu_busy_pct,
-    mem_total_mb: s.mem_total_mb,
-    mem_available_mb: s.mem_available_mb,
-    rss_mb: s.rss_mb,
-    stream_counts: { total: c.total, live: c.live, degraded: c.degraded, failing: c.failing },
-  };
-}
+// The documented fields only, in a fixed order (telemetryFields): every process encodes the same text.
+const systemOf = (s: SystemTelemetry | null): SystemTelemetry | null => (s ? telemetryFields(s) : null);
 
 function storageOf(list: StorageTelemetry[] | null): StorageTelemetry[] | null {
   return list

@@ -9,6 +9,7 @@ import {
   NodeStreamRow,
   NodeSystemReply,
   NodeTelemetry,
+  telemetryFields,
   type NodeLicenseState,
 } from '../../common/node-api.js';
 
@@ -82,31 +83,13 @@ function storagesOf(v: unknown): NodeStorage[] | null {
   return out;
 }
 
-/**
- * Only the telemetry's own fields, so whatever else the body holds does not reach the sweep report.
- * Picked by hand, not `Clean(Clone(body))`: that walked the whole body, every node every sweep,
- * and was 7% of the sweeping process's CPU at 1,000 nodes (issue 26).
- */
-function telemetryOf(b: NodeTelemetry): NodeTelemetry {
-  const c = b.stream_counts;
-  return {
-    cpus: b.cpus,
-    proc_cpu_cores: b.proc_cpu_cores,
-    host_cpu_busy_pct: b.host_cpu_busy_pct,
-    mem_total_mb: b.mem_total_mb,
-    mem_available_mb: b.mem_available_mb,
-    rss_mb: b.rss_mb,
-    stream_counts: { total: c.total, live: c.live, degraded: c.degraded, failing: c.failing },
-  };
-}
-
 /** The system body, or null when it has no version (not a node's). */
 export function systemOf(body: unknown): NodeSystem | null {
   if (!SystemHead.Check(body)) return null;
   const b = body as Record<string, unknown>;
   return {
     version: body.version.slice(0, 128),
-    telemetry: Telemetry.Check(b) ? telemetryOf(b) : null,
+    telemetry: Telemetry.Check(b) ? telemetryFields(b) : null,
     storages: storagesOf(b.storages),
     license: LicenseSignal.Check(b.license) ? b.license.state : null,
   };
