@@ -10,6 +10,7 @@ import { actorOf } from '../auth/auth.service.js';
 import { cameraScope } from '../rights/camera-rights.js';
 import { Readable } from 'node:stream';
 import { receiveWhole, UploadGate } from './upload-gate.js';
+import { recordDownload } from './download-audit.js';
 import { evidenceStore, type AttachmentRecord } from './evidence.store.js';
 import { storageKey } from './evidence.storage.js';
 import { previewKey } from './preview.builder.js';
@@ -83,22 +84,13 @@ export class EvidenceService {
         : errors.notFound();
     const opened = await this.storage.open(a.storage_key);
     if (!opened) throw errors.objectGone();
-    try {
-      await this.db.transaction().execute((trx) =>
-        this.audit.record(trx, {
-          actor: actorOf(p),
-          orgId: a.org_id,
-          action: 'data.blob_download',
-          objectType: 'attachment',
-          objectId: ref,
-          objectName: a.content_type,
-          params: { size: opened.size, preview: false },
-        }),
-      );
-    } catch (err) {
-      opened.body.destroy();
-      throw err;
-    }
+    await recordDownload(this.db, this.audit, opened, {
+      actor: actorOf(p),
+      orgId: a.org_id,
+      ref,
+      contentType: a.content_type,
+      params: { preview: false },
+    });
     return { size: opened.size, contentType: a.content_type, body: opened.body };
   }
 

@@ -5,6 +5,7 @@ import type { Principal } from '../http/principal.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { actorOf } from '../auth/auth.service.js';
 import { cameraScope } from '../rights/camera-rights.js';
+import { recordDownload } from './download-audit.js';
 import { evidenceStore } from './evidence.store.js';
 import type { EvidenceStorage } from './evidence.storage.js';
 import { previewKey, type PreviewBuilder } from './preview.builder.js';
@@ -46,22 +47,13 @@ export class PreviewService {
       this.builder.request({ ref, storageKey: a.storage_key, contentType: a.content_type });
       throw errors.noPreview();
     }
-    try {
-      await this.db.transaction().execute((trx) =>
-        this.audit.record(trx, {
-          actor: actorOf(p),
-          orgId: a.org_id,
-          action: 'data.blob_download',
-          objectType: 'attachment',
-          objectId: ref,
-          objectName: a.content_type,
-          params: { size: opened.size, preview: true },
-        }),
-      );
-    } catch (err) {
-      opened.body.destroy();
-      throw err;
-    }
+    await recordDownload(this.db, this.audit, opened, {
+      actor: actorOf(p),
+      orgId: a.org_id,
+      ref,
+      contentType: a.content_type,
+      params: { preview: true },
+    });
     return opened;
   }
 }

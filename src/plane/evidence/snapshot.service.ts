@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { errors } from '../errors.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { MeteredStorage } from './storage-operations.js';
+import { recordDownload } from './download-audit.js';
 import { evidenceStore } from './evidence.store.js';
 import { inlineType } from './disposition.js';
 import type { SnapshotLinks } from './snapshot-links.js';
@@ -106,22 +107,13 @@ export class SnapshotService {
     if (!contentType) throw errors.notFound();
     const opened = await this.storage.open(a.storage_key);
     if (!opened) throw errors.objectGone();
-    try {
-      await this.db.transaction().execute((trx) =>
-        this.audit.record(trx, {
-          actor: { id: null, name: 'snapshot link', role: 'link', orgId: a.org_id, ...who },
-          orgId: a.org_id,
-          action: 'data.blob_download',
-          objectType: 'attachment',
-          objectId: ref,
-          objectName: a.content_type,
-          params: { size: opened.size, preview: false, link: true },
-        }),
-      );
-    } catch (err) {
-      opened.body.destroy();
-      throw err;
-    }
+    await recordDownload(this.db, this.audit, opened, {
+      actor: { id: null, name: 'snapshot link', role: 'link', orgId: a.org_id, ...who },
+      orgId: a.org_id,
+      ref,
+      contentType: a.content_type,
+      params: { preview: false, link: true },
+    });
     return { size: opened.size, contentType, body: opened.body };
   }
 }
