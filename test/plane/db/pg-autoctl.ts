@@ -1,13 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync, readFileSync } from 'node:fs';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { freePort } from '../../node/helpers/node-process.js';
-import { clusterUnavailable } from '../reliability/pg-cluster.js';
+import { clusterDir, clusterUnavailable } from '../reliability/pg-cluster.js';
 
 const run = promisify(execFile);
 const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -80,12 +79,7 @@ export class AutoFailover {
   }
 
   private async start(): Promise<void> {
-    this.dir = await mkdtemp(join(tmpdir(), 'argus-autofailover-'));
-    if (asRoot) {
-      const { stdout: uid } = await run('id', ['-u', 'postgres']);
-      const { stdout: gid } = await run('id', ['-g', 'postgres']);
-      await chown(this.dir, Number(uid.trim()), Number(gid.trim()));
-    }
+    this.dir = await clusterDir('argus-autofailover-');
     this.monitorPort = await freePort();
     // pg_autoctl would size shared_buffers and the rest for the whole machine (a quarter of its
     // memory each): the monitor and the first node are made here small first, and pg_autoctl takes

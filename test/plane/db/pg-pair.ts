@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFile, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 // The benches' own (bench/plane/read-replica.ts starts this pair too): the node helpers read fixtures.
 import { freePort } from '../../../bench/net.js';
+import { clusterDir } from '../reliability/pg-cluster.js';
 
 const run = promisify(execFile);
 const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -26,14 +27,9 @@ export class PgPair {
 
   static async create(): Promise<PgPair> {
     const p = new PgPair();
-    p.dir = await mkdtemp(join(tmpdir(), 'argus-pgpair-'));
+    p.dir = await clusterDir('argus-pgpair-');
     p.primaryPort = await freePort();
     p.standbyPort = await freePort();
-    if (asRoot) {
-      const { stdout: uid } = await run('id', ['-u', 'postgres']);
-      const { stdout: gid } = await run('id', ['-g', 'postgres']);
-      await chown(p.dir, Number(uid.trim()), Number(gid.trim()));
-    }
     await p.pg('initdb', ['-D', p.primary, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     // fsync off: only an OS crash would lose what a killed server wrote, and the machine does not
     // crash here. synchronous_commit stays on: a commit waits for the standby's flush of it.

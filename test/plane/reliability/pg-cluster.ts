@@ -27,6 +27,17 @@ export async function clusterUnavailable(): Promise<string | null> {
   return null;
 }
 
+/** A temp dir for servers of the test's own, owned by `postgres` when the test runs as root. */
+export async function clusterDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) {
+    const { stdout: uid } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    await chown(dir, Number(uid.trim()), Number(gid.trim()));
+  }
+  return dir;
+}
+
 /** A PostgreSQL cluster of the test's own in a temp dir, on a free loopback port. */
 export class PgCluster {
   port = 0;
@@ -35,13 +46,8 @@ export class PgCluster {
 
   static async create(): Promise<PgCluster> {
     const c = new PgCluster();
-    c.dir = await mkdtemp(join(tmpdir(), 'argus-pg-'));
+    c.dir = await clusterDir('argus-pg-');
     c.port = await freePort();
-    if (process.getuid?.() === 0) {
-      const { stdout } = await run('id', ['-u', 'postgres']);
-      const { stdout: gid } = await run('id', ['-g', 'postgres']);
-      await chown(c.dir, Number(stdout.trim()), Number(gid.trim()));
-    }
     await c.pg('initdb', ['-D', c.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     // Small and quick: fsync off (only an OS crash would lose what the killed server wrote, and
     // the machine does not crash here), no socket dir in /var/run. synchronous_commit stays on: off,
