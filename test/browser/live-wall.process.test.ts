@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   axeFindings,
@@ -41,6 +41,14 @@ beforeAll(async () => {
       sub_source: SUB,
     })
   ).id;
+  // A camera is unavailable until a sweep finds its stream on the node (every 5 s), and the wall
+  // gives an unavailable camera no player until it reads the cameras again (every 15 s): opened
+  // before then, the tile's first play came ~15 s late, at the poll's own bound. Opened once the
+  // plane lists the camera live, the tile plays at once. 60 s: a hang bound for late sweeps.
+  await vi.waitFor(
+    async () => expect((await call<{ status: string }>('GET', `/api/v1/cameras/${east}`)).status).toBe('live'),
+    { timeout: 60_000, interval: 500 },
+  );
   both = (await call<{ rows: Array<{ id: string }> }>('GET', '/api/v1/cameras')).rows.map((c) => c.id);
   // The superadmin reads times in Tokyo on a 12-hour clock: saving a view must keep both.
   await call('PUT', '/api/v1/me/preferences', { timezone: 'Asia/Tokyo', clock: '12h', views: [] });
@@ -93,8 +101,9 @@ describe('the live wall', () => {
     await fleet.open(page, '/live');
     await expect.poll(() => tiles(page), { timeout: 15_000 }).toEqual(both);
     expect(await side(page)).toBe(2);
-    // On the wall the east camera plays its sub stream, the demo camera (none) its main one.
-    await expect.poll(() => sent.find((p) => p.camera === east)?.profile, { timeout: 15_000 }).toBe('SUB');
+    // On the wall the east camera plays its sub stream, the demo camera (none) its main one: the
+    // first play each tile asks. 30 s: a hang bound (the camera is live, the play follows the render).
+    await expect.poll(() => sent.find((p) => p.camera === east)?.profile, { timeout: 30_000 }).toBe('SUB');
     expect(sent.find((p) => p.camera === demo)?.profile).toBe('MAIN');
     await playing(page, demo);
     await expect.poll(() => page.locator('.wall-clock').first().textContent()).toMatch(/\d:\d\d:\d\d\s[AP]M GMT\+9$/);
