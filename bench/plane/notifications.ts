@@ -237,6 +237,7 @@ try {
     }
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     await sql`delete from notification_deliveries where attempts = 0`;
+    await sql`delete from notification_outbox`;
     await sql.end();
   });
   console.error(`write-cost phase done: ${Math.round(writeWith)} / ${Math.round(writeWithout)} events/s`);

@@ -54,6 +54,14 @@ export const channelsStore = {
     return r.rows;
   },
 
+  /** Which of these channels still exist, held (KEY SHARE) to the caller's commit, as rulesStore.holdExisting. */
+  async holdExisting(db: Db, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const r = await sql<{ id: string }>`select id::text from notification_channels where id = any(${ids}::uuid[])
+      for key share`.execute(db);
+    return r.rows.map((x) => x.id);
+  },
+
   /** How many of `ids` are channels of the organisation (a rule names only its own). */
   async countInOrg(db: Db, orgId: string, ids: string[]): Promise<number> {
     const r = await sql<{ n: number }>`select count(*)::int as n from notification_channels

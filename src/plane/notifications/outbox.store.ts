@@ -2,12 +2,23 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { CooldownState } from './match.js';
 
+/** One event write's planned deliveries: the n-th is (event_ids[n], rule_ids[n], channel_ids[n]). */
+export interface OutboxPlan {
+  org_id: string;
+  created_at: Date;
+  event_ids: string[];
+  rule_ids: string[];
+  channel_ids: string[];
+  rule_names: Record<string, string>;
+  frames: Record<string, unknown>;
+}
+
 export interface CooldownKey {
   rule_id: string;
   camera_key: string;
 }
 
-/** The SQL of the outbox's cooldown state (notification_cooldowns), inside the event's transaction. */
+/** The SQL of the outbox (notification_outbox) and its cooldown state (notification_cooldowns). */
 export const outboxStore = {
   /**
    * Makes and locks the cooldown rows of these keys until commit, and reads their state. One
@@ -52,5 +63,32 @@ export const outboxStore = {
       from unnest(${keys.map((k) => k.split('/')[0]!)}::uuid[], ${keys.map((k) => k.split('/')[1]!)}::uuid[],
         ${at}::timestamptz[], ${keys.map((k) => states.get(k)!.suppressed)}::int8[]) as x(rule_id, camera_key, last_sent_at, suppressed)
       where c.rule_id = x.rule_id and c.camera_key = x.camera_key`.execute(trx);
+  },
+
+  /** Inside the event write's transaction: its planned deliveries, one row whatever their number. */
+  async insertPlan(trx: Db, p: Omit<OutboxPlan, 'rule_names' | 'frames'> & { rule_names: string; frames: string }) {
+    await sql`insert into notification_outbox (org_id, created_at, event_ids, rule_ids, channel_ids, rule_names, frames)
+      values (${p.org_id}::uuid, ${p.created_at}, ${p.event_ids}::uuid[], ${p.rule_ids}::uuid[], ${p.channel_ids}::uuid[],
+        ${p.rule_names}::jsonb, ${p.frames}::jsonb)`.execute(trx);
+  },
+
+  /**
+   * Takes the oldest plans (of one organisation, or of all) for this transaction, skipping those
+   * another process is taking, and deletes them: they commit as delivery rows or come back.
+   */
+  async takePlans(trx: Db, orgId: string | null, limit: number): Promise<OutboxPlan[]> {
+    const r = await sql<OutboxPlan>`delete from notification_outbox o where o.id in (
+        select id from notification_outbox where (${orgId}::uuid is null or org_id = ${orgId}::uuid)
+        order by id limit ${limit} for update skip locked)
+      returning o.org_id::text, o.created_at, o.event_ids::text[], o.rule_ids::text[], o.channel_ids::text[],
+        o.rule_names, o.frames`.execute(trx);
+    return r.rows;
+  },
+
+  /** Whether plans wait (of one organisation, or of all). */
+  async waiting(db: Db, orgId: string | null): Promise<boolean> {
+    const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from notification_outbox
+      where (${orgId}::uuid is null or org_id = ${orgId}::uuid) limit 1) x`.execute(db);
+    return (r.rows[0]?.n ?? 0) > 0;
   },
 };

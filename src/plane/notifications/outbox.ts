@@ -1,10 +1,8 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { EventOutbox } from '../events/log/outbox.port.js';
 import type { EventFrame } from '../events/log/events.frames.js';
-import { cooldownKey, dedupeKey, plan, ruleMatches, NO_CAMERA, type EventFacts } from './match.js';
-import { deliveriesStore, type NewDelivery } from './deliveries.store.js';
+import { cooldownKey, plan, ruleMatches, NO_CAMERA, type EventFacts } from './match.js';
 import { outboxStore } from './outbox.store.js';
 import type { RulesCache } from './rules.cache.js';
 
@@ -26,8 +24,9 @@ const factsOf = (f: EventFrame): Omit<EventFacts, 'tags'> => ({
 
 /**
  * The outbox (document 4 §13): inside the transaction that writes new events, the deliveries of
- * the organisation's enabled rules, one per (event, rule, channel), with the cooldown state of
- * the (rule, camera) keys locked to commit. The rules come from the cache: an organisation
+ * the organisation's enabled rules, one per (event, rule, channel), recorded as one plan row for
+ * the write (outbox.expand.ts turns it into delivery rows), with the cooldown state of the
+ * (rule, camera) keys locked to commit. The rules come from the cache: an organisation
  * without rules costs a map lookup per write.
  */
 export class Outbox implements EventOutbox {
@@ -65,20 +64,20 @@ export class Outbox implements EventOutbox {
     const { deliveries, cooldowns } = plan(rules, facts, before);
     await outboxStore.writeCooldowns(trx, cooldowns);
     if (!deliveries.length) return 0;
-    const frameOf = new Map(frames.map((f) => [f.id, f]));
-    const ruleName = new Map(rules.map((r) => [r.id, r.name]));
-    const at = this.clock.now();
-    const rows: NewDelivery[] = deliveries.map((d) => ({
-      id: uuidv7({ msecs: at }),
-      dedupe_key: dedupeKey(d.event_id, d.rule_id, d.channel_id),
-      event_id: d.event_id,
-      rule_id: d.rule_id,
-      channel_id: d.channel_id,
+    // One row for the write, whatever its number of deliveries: the triples, and each planned
+    // event's frame and each rule's name once. The workers turn it into delivery rows.
+    const planned = new Set(deliveries.map((d) => d.event_id));
+    const names = Object.fromEntries(rules.map((r) => [r.id, r.name]));
+    await outboxStore.insertPlan(trx, {
       org_id: orgId,
-      rule_name: ruleName.get(d.rule_id) ?? null,
-      event: JSON.stringify(frameOf.get(d.event_id)),
-    }));
-    return deliveriesStore.insert(trx, rows, new Date(at), new Date(at + DELIVERY_WINDOW_MS));
+      created_at: new Date(this.clock.now()),
+      event_ids: deliveries.map((d) => d.event_id),
+      rule_ids: deliveries.map((d) => d.rule_id),
+      channel_ids: deliveries.map((d) => d.channel_id),
+      rule_names: JSON.stringify(names),
+      frames: JSON.stringify(Object.fromEntries(frames.filter((f) => planned.has(f.id)).map((f) => [f.id, f]))),
+    });
+    return deliveries.length;
   }
 
   committed(): void {

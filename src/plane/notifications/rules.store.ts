@@ -91,4 +91,15 @@ export const rulesStore = {
       from notification_rules r where r.org_id = ${orgId}::uuid and r.enabled order by r.id`.execute(db);
     return r.rows.filter((x) => x.channel_ids.length > 0);
   },
+
+  /**
+   * Which of these rules still exist, held (KEY SHARE) to the caller's commit: a delete waits for
+   * it, and its drop of unsent deliveries then sees what the caller wrote.
+   */
+  async holdExisting(db: Db, ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const r = await sql<{ id: string }>`select id::text from notification_rules where id = any(${ids}::uuid[])
+      for key share`.execute(db);
+    return r.rows.map((x) => x.id);
+  },
 };

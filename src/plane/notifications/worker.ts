@@ -5,6 +5,7 @@ import { notify, type LiveBus } from '../live/bus.js';
 import { channelsStore, type ChannelRow } from './channels.store.js';
 import { deliveriesStore, type ClaimedDelivery } from './deliveries.store.js';
 import type { Dispatcher } from './dispatcher.js';
+import { expandOutbox, PLANS_PER_ROUND } from './outbox.expand.js';
 
 /** Writes that recorded deliveries say so here (after their commit): every process's worker wakes. */
 export const DELIVERIES_CHANNEL = 'argus_notification_deliveries';
@@ -34,7 +35,8 @@ interface Lane {
 }
 
 /**
- * The delivery loop of one plane process (document 4 §13). It claims due deliveries with FOR
+ * The delivery loop of one plane process (document 4 §13). It turns the outbox's plans into
+ * delivery rows (outbox.expand.ts), then claims due deliveries with FOR
  * UPDATE SKIP LOCKED (deliveries.store.ts, a lease per claim), a few per channel at a time, and
  * hands each channel's to its own lane: lanes send independently, so a slow receiver holds back
  * only its channel, and each keeps to the channel rate (the rest wait in the table, nothing is
@@ -86,8 +88,9 @@ export class DeliveryWorker {
     return this.pumping;
   }
 
-  /** One claim; true when it filled its batch (more may be due). */
+  /** The outbox's plans into delivery rows, then one claim; true when either filled its batch (more may be due). */
   private async claimRound(): Promise<boolean> {
+    const expanded = await expandOutbox(this.db, this.clock.now());
     const skip = [...this.lanes].filter(([, l]) => l.queue.length > 0).map(([id]) => id);
     const now = this.clock.now();
     const claimed = await deliveriesStore.claim(this.db, {
@@ -97,7 +100,7 @@ export class DeliveryWorker {
       limit: this.opts.batch,
       skipChannels: skip,
     });
-    if (!claimed.length) return false;
+    if (!claimed.length) return expanded >= PLANS_PER_ROUND;
     const channels = new Map(
       (await channelsStore.byIds(this.db, [...new Set(claimed.map((d) => d.channel_id))])).map((c) => [c.id, c]),
     );
@@ -113,7 +116,7 @@ export class DeliveryWorker {
       lane.queue.push(d);
     }
     for (const lane of this.lanes.values()) this.drain(lane);
-    return claimed.length >= this.opts.batch;
+    return claimed.length >= this.opts.batch || expanded >= PLANS_PER_ROUND;
   }
 
   private drain(lane: Lane): void {

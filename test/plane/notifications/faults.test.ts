@@ -129,9 +129,13 @@ describe.skipIf(!onServer)('notification faults (PostgreSQL server)', () => {
       await c.plane.services.notifications.worker.poll();
       const pending = async () =>
         Number(
+          // Unsent: delivery rows never tried and deliveries still planned in the outbox.
           (
-            await sql<{ n: number }>`select count(*)::int as n from notification_deliveries
-              where rule_id = ${rule}::uuid and attempts = 0`.execute(quiet.db)
+            await sql<{ n: number }>`select ((select count(*) from notification_deliveries
+                where rule_id = ${rule}::uuid and attempts = 0)
+              + (select count(*) from notification_outbox o, unnest(o.rule_ids) r where r = ${rule}::uuid))::int as n`.execute(
+              quiet.db,
+            )
           ).rows[0]!.n,
         );
       expect(await pending()).toBe(ids.length);

@@ -5,6 +5,7 @@ import { cameraWorld, tenants, unique, type Tenants } from '../inventory.helpers
 import { sendEvents } from '../fixtures.js';
 import type { Client } from '../client.js';
 import { dedupeKey } from '../../../src/plane/notifications/match.js';
+import { expandAll } from '../../../src/plane/notifications/outbox.expand.js';
 
 // The outbox (document 4 §13): the deliveries of new events are written in the events'
 // transaction, on both intake paths and by system events; a rolled-back write leaves none;
@@ -16,8 +17,10 @@ describe('notification outbox', () => {
   let world: Awaited<ReturnType<typeof cameraWorld>>;
   let mod: Client;
   const at = () => new Date().toISOString();
-  const deliveries = async (eventIds: string[]) =>
-    (
+  // The plans the writes recorded, as delivery rows (what a worker's next round would do).
+  const deliveries = async (eventIds: string[]) => {
+    await expandAll(t.db.database.db, Date.now());
+    return (
       await sql<{
         event_id: string;
         rule_id: string;
@@ -26,6 +29,7 @@ describe('notification outbox', () => {
       }>`select event_id::text, rule_id::text, channel_id::text, dedupe_key from notification_deliveries
         where event_id = any(${eventIds}::uuid[]) order by event_id, rule_id, channel_id`.execute(t.db.database.db)
     ).rows;
+  };
   const channel = async (admin: Client) =>
     (
       await admin.post('/api/v1/notification-channels', {
@@ -162,5 +166,51 @@ describe('notification outbox', () => {
       .transaction()
       .execute((trx) => system.write(trx, [{ ...open, occurredAt: Date.now() }], [], Date.now()));
     expect(await deliveries(kept!.frames.map((f) => f.id))).toHaveLength(1);
+  });
+
+  it('a write records one plan row for all its deliveries; the delivery log shows them at once', async () => {
+    const cam = await world.camera(x.a.admin);
+    const [c1, c2] = [await channel(x.a.admin), await channel(x.a.admin)];
+    await rule(x.a.admin, { match: { detectors: ['plan.*'] }, channel_ids: [c1, c2] });
+    const plans = async () =>
+      (
+        await sql<{ n: number; planned: number }>`select count(*)::int as n,
+            coalesce(sum(cardinality(event_ids)), 0)::int as planned from notification_outbox
+          where org_id = ${x.a.orgId}::uuid`.execute(t.db.database.db)
+      ).rows[0]!;
+    expect((await plans()).n).toBe(0);
+    const ids = await sendEvents(
+      mod,
+      Array.from({ length: 5 }, (_, i) => ({ detector: `plan.${i}`, occurred_at: at(), camera_id: cam })),
+    );
+    // No worker runs here (stopped above): the write's plan waits, one row for its 10 deliveries.
+    expect(await plans()).toEqual({ n: 1, planned: 10 });
+    const listed = await x.a.admin.get(`/api/v1/notification-deliveries?event_id=${ids[0]}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.rows.map((d: { channel_id: string }) => d.channel_id).sort()).toEqual([c1, c2].sort());
+    expect(listed.body.rows.every((d: { state: string }) => d.state === 'pending')).toBe(true);
+    expect((await plans()).n).toBe(0);
+    expect(await deliveries(ids)).toHaveLength(10);
+  });
+
+  it('a rule or channel deleted before its plan is expanded sends nothing of it', async () => {
+    const [c1, c2] = [await channel(x.a.admin), await channel(x.a.admin)];
+    const keep = await rule(x.a.admin, { match: { detectors: ['gone'] }, channel_ids: [c1] });
+    const drop = await rule(x.a.admin, { match: { detectors: ['gone'] }, channel_ids: [c2] });
+    const ids = await sendEvents(mod, [{ detector: 'gone', occurred_at: at() }]);
+    expect((await x.a.admin.del(`/api/v1/notification-rules/${drop.id}`)).status).toBe(200);
+    const rows = await deliveries(ids);
+    expect(rows.map((d) => d.rule_id)).toEqual([keep.id]);
+    // The kept rule now sends to a channel deleted before the next write's plan is expanded.
+    const ch = (await x.a.admin.get(`/api/v1/notification-channels/${c1}`)).body;
+    const other = await channel(x.a.admin);
+    const k = (await x.a.admin.get(`/api/v1/notification-rules/${keep.id}`)).body;
+    await x.a.admin.patch(`/api/v1/notification-rules/${keep.id}`, { revision: k.revision, channel_ids: [c1, other] });
+    const next = await sendEvents(mod, [{ detector: 'gone', occurred_at: at() }]);
+    const k2 = (await x.a.admin.get(`/api/v1/notification-rules/${keep.id}`)).body;
+    await x.a.admin.patch(`/api/v1/notification-rules/${keep.id}`, { revision: k2.revision, channel_ids: [other] });
+    expect((await x.a.admin.del(`/api/v1/notification-channels/${c1}`)).status).toBe(200);
+    expect(ch.id).toBe(c1);
+    expect((await deliveries(next)).map((d) => d.channel_id)).toEqual([other]);
   });
 });

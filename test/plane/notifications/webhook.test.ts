@@ -5,6 +5,7 @@ import { cameraWorld, tenants, unique, type Tenants } from '../inventory.helpers
 import { sendEvents } from '../fixtures.js';
 import { login, type Client } from '../client.js';
 import { Receiver, until, verifySignature } from './receiver.js';
+import { expandAll } from '../../../src/plane/notifications/outbox.expand.js';
 
 // Webhooks against a real HTTP receiver (document 4 §13): the payload and its signature, 410
 // disabling the channel, backoff and the 24 h bound on a ManualClock, the retry route, and a slow
@@ -30,8 +31,10 @@ async function setup(t: TestPlane, x: Tenants, url: string, ruleBody: Record<str
   return { channel: ch.body.id as string, rule: rule.body as { id: string; name: string } };
 }
 
-const deliveryOf = async (t: TestPlane, eventId: string) =>
-  (
+// The event's deliveries, its recorded plans turned into rows first (as a worker's next round would).
+const deliveryOf = async (t: TestPlane, eventId: string) => {
+  await expandAll(t.db.database.db, Date.now());
+  return (
     await sql<{
       id: string;
       state: string;
@@ -42,6 +45,7 @@ const deliveryOf = async (t: TestPlane, eventId: string) =>
       t.db.database.db,
     )
   ).rows;
+};
 
 describe('webhook deliveries', () => {
   let t: TestPlane;

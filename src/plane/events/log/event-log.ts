@@ -6,7 +6,7 @@ import { batchNotice, boundFrame, frameOfRow, positioned, type EventFrame } from
 import { eventsStore, type EventCamera } from './events.store.js';
 import type { NewEvent } from './events.types.js';
 import { framesStore } from './frames.store.js';
-import { IntakeWriter, type AloneToken, type AloneWritten } from './intake.writer.js';
+import { IntakeWriter, type AloneToken, type AloneWritten, type Within } from './intake.writer.js';
 import type { EventNotifier } from './notifier.js';
 import type { EventOutbox } from './outbox.port.js';
 import { removalStore, type DeletedEvent } from './removal.store.js';
@@ -258,8 +258,11 @@ export class EventLog {
   }> {
     const outbox = this.outbox && (await this.outbox.active(orgId)) ? this.outbox : null;
     // With rules to apply, the statement runs in a transaction that records the deliveries too.
-    const within = outbox
-      ? (trx: Db, inserted: AloneInserted[]) => outbox.record(trx, orgId, aloneFrames(events, inserted))
+    const within: Within<EventFrame> | undefined = outbox
+      ? {
+          collect: (inserted: AloneInserted[]) => aloneFrames(events, inserted),
+          write: (trx: Db, frames: EventFrame[]) => outbox.record(trx, orgId, frames),
+        }
       : undefined;
     const {
       purge_day,

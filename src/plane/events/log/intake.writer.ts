@@ -12,8 +12,15 @@ export interface AloneWritten {
   inserted: Array<{ id: string; seq: number; camera: EventCamera | null }>;
 }
 
-/** Work in the statement's transaction on a batch's inserted rows (the notification outbox). */
-export type Within = (trx: Db, inserted: AloneWritten['inserted']) => Promise<unknown>;
+/**
+ * Work in the statement's transaction on its batches' inserted rows (the notification outbox):
+ * each batch collects its items, then one write takes those of all merged batches (they are one
+ * token's, so one organisation's).
+ */
+export interface Within<T = unknown> {
+  collect(inserted: AloneWritten['inserted']): T[];
+  write(trx: Db, items: T[]): Promise<unknown>;
+}
 
 interface Part {
   rows: EventInsert[];
@@ -140,11 +147,15 @@ export class IntakeWriter {
     return this.db.transaction().execute(async (trx) => {
       const written = await eventsStore.insertAlone(trx, orgId, token, rows, cameraIds);
       const byId = new Map(written.inserted.map((i) => [i.id, i]));
+      const items: unknown[] = [];
+      let within: Within | undefined;
       for (const p of parts) {
         if (!p.within) continue;
+        within ??= p.within;
         const mine = p.rows.flatMap((r) => byId.get(r.id) ?? []);
-        if (mine.length) await p.within(trx, mine);
+        if (mine.length) items.push(...p.within.collect(mine));
       }
+      if (within && items.length) await within.write(trx, items);
       return written;
     });
   }
