@@ -15,7 +15,7 @@ import { closeWithin } from './http/limits.js';
 import { registerRoutes } from './routes.js';
 import { JobRunner, type Job } from './jobs/jobs.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { createEvents, eventDetectors } from './events/index.js';
+import { createEvents, eventDetectors, eventFrames } from './events/index.js';
 import type { AnalyticsLimits } from './events/analytics/analytics.gate.js';
 import { createModuleTokens } from './module-tokens/module-tokens.module.js';
 import { createTemplates } from './templates/templates.module.js';
@@ -152,7 +152,18 @@ export async function buildApp(deps: {
   });
   const { evidence, previews, snapshots } = evidenceDomain;
   // Before the event domains: the event log writes the deliveries of new events through its outbox.
-  const notifications = createNotifications({ ...deps, secretKey, db, audit, cameras, tags, log, bus, snapshots });
+  const notifications = createNotifications({
+    ...deps,
+    secretKey,
+    db,
+    audit,
+    cameras,
+    tags,
+    log,
+    bus,
+    snapshots,
+    eventFrames,
+  });
   const events = createEvents({
     db,
     clock,

@@ -21,6 +21,9 @@ import { eventsStore } from './log/events.store.js';
 import { EventNotifier } from './log/notifier.js';
 import type { EventOutbox } from './log/outbox.port.js';
 import { streamStore } from './log/stream.store.js';
+import { framesStore, storedFrame } from './log/frames.store.js';
+import { timeOfEventId } from './log/events.ids.js';
+import type { EventFrame } from './log/events.frames.js';
 import { IntakeService } from './intake/intake.service.js';
 import { IntakeRateLimiter } from './intake/rate-limit.js';
 import { intakeRoutes } from './intake/intake.routes.js';
@@ -81,6 +84,20 @@ export interface EventsDeps {
  */
 export function eventDetectors(db: Db) {
   return (orgId: string | null, mask: string, since: Date) => recentDetectors(db, orgId, mask, since);
+}
+
+/**
+ * The frames of stored events by id (an id carries its partition), for notifications' outbox,
+ * which is built before the events: a function of the transaction it reads in. An id not found
+ * (removed since) is absent from the map.
+ */
+export async function eventFrames(db: Db, ids: string[]): Promise<Map<string, EventFrame>> {
+  const keys = ids.flatMap((id) => {
+    const occurred_at = timeOfEventId(id);
+    return occurred_at ? [{ id, occurred_at }] : [];
+  });
+  const rows = await framesStore.ofKeys(db, keys);
+  return new Map(rows.map((r) => [r.id, storedFrame(r)]));
 }
 
 /**

@@ -7,7 +7,7 @@ import { readScope, recordScope } from '../rights/org-scope.js';
 import { requireAdmin } from './rules.service.js';
 import { deliveriesStore, type DeliveryRow } from './deliveries.store.js';
 import { DELIVERY_WINDOW_MS } from './outbox.js';
-import { expandAll } from './outbox.expand.js';
+import { expandAll, type EventFramesOf } from './outbox.expand.js';
 
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -43,6 +43,7 @@ export class DeliveriesService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly wake: () => void,
+    private readonly framesOf: EventFramesOf,
   ) {}
 
   async list(p: Principal, q: DeliveryListArgs) {
@@ -50,7 +51,7 @@ export class DeliveriesService {
     const orgId = readScope(p, q.org);
     const limit = q.limit ?? DEFAULT_LIMIT;
     // What the event writes recorded shows at once, not only after a worker's next round.
-    await expandAll(this.db, this.clock.now(), orgId);
+    await expandAll(this.db, this.clock.now(), this.framesOf, orgId);
     const low = (v: string | undefined) => v?.toLowerCase();
     const rows = await deliveriesStore.list(this.db, {
       orgId,

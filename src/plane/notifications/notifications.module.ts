@@ -16,6 +16,7 @@ import { RulesCache } from './rules.cache.js';
 import { Outbox } from './outbox.js';
 import { Dispatcher, type SenderMap } from './dispatcher.js';
 import { DeliveryWorker } from './worker.js';
+import type { EventFramesOf } from './outbox.expand.js';
 import { RulesService } from './rules.service.js';
 import { ChannelsService } from './channels.service.js';
 import { DeliveriesService } from './deliveries.service.js';
@@ -38,6 +39,8 @@ export interface NotificationsDeps {
   bus: LiveBus;
   /** an event's snapshot: its signed link in every message, its bytes inline in e-mail; absent: none */
   snapshots?: Pick<SnapshotService, 'of' | 'bytes'>;
+  /** the frames of stored events by id (the event log's reader): deliveries carry them */
+  eventFrames: EventFramesOf;
   /** the sender of each channel kind; absent: notificationSenders() */
   senders?: SenderMap;
   /** tests: a shorter lease (a killed process's deliveries are claimed again sooner), attempt bound, rate */
@@ -105,6 +108,7 @@ export function createNotifications(deps: NotificationsDeps): DomainParts & {
       deliver: config.notifications.deliver !== false,
     },
     log,
+    deps.eventFrames,
   );
   const { cameras, tags } = deps;
   const outbox = new Outbox(
@@ -121,7 +125,7 @@ export function createNotifications(deps: NotificationsDeps): DomainParts & {
   const channels = new ChannelsService(db, clock, deps.audit, box, cache, dispatcher, config.allowPrivateTargets);
   cache.subscribe(deps.bus);
   worker.subscribe(deps.bus);
-  const deliveries = new DeliveriesService(db, clock, () => worker.nudge());
+  const deliveries = new DeliveriesService(db, clock, () => worker.nudge(), deps.eventFrames);
   return {
     outbox,
     worker,

@@ -1,16 +1,12 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { CooldownState } from './match.js';
+import type { EncodedPlan } from './outbox.plan.js';
 
-/** One event write's planned deliveries: the n-th is (event_ids[n], rule_ids[n], channel_ids[n]). */
-export interface OutboxPlan {
+/** A stored plan as the workers take it. */
+export interface OutboxPlan extends EncodedPlan {
   org_id: string;
   created_at: Date;
-  event_ids: string[];
-  rule_ids: string[];
-  channel_ids: string[];
-  rule_names: Record<string, string>;
-  frames: Record<string, unknown>;
 }
 
 export interface CooldownKey {
@@ -66,10 +62,23 @@ export const outboxStore = {
   },
 
   /** Inside the event write's transaction: its planned deliveries, one row whatever their number. */
-  async insertPlan(trx: Db, p: Omit<OutboxPlan, 'rule_names' | 'frames'> & { rule_names: string; frames: string }) {
-    await sql`insert into notification_outbox (org_id, created_at, event_ids, rule_ids, channel_ids, rule_names, frames)
-      values (${p.org_id}::uuid, ${p.created_at}, ${p.event_ids}::uuid[], ${p.rule_ids}::uuid[], ${p.channel_ids}::uuid[],
-        ${p.rule_names}::jsonb, ${p.frames}::jsonb)`.execute(trx);
+  async insertPlan(trx: Db, orgId: string, at: Date, p: EncodedPlan): Promise<void> {
+    await sql`insert into notification_outbox (org_id, created_at, pairs, sets, event_ids, event_sets)
+      values (${orgId}::uuid, ${at}, ${JSON.stringify(p.pairs)}::jsonb, ${JSON.stringify(p.sets)}::jsonb,
+        ${p.event_ids}::uuid[], ${p.event_sets}::int2[])`.execute(trx);
+  },
+
+  /**
+   * The same as a part of intake's one statement, planned before it ran: only the events the
+   * statement inserted (its `ins`) are kept, and no row is written when it inserted none of them.
+   */
+  planAlongside(orgId: string, at: Date, p: EncodedPlan): RawBuilder<unknown> {
+    return sql`insert into notification_outbox (org_id, created_at, pairs, sets, event_ids, event_sets)
+      select ${orgId}::uuid, ${at}, ${JSON.stringify(p.pairs)}::jsonb, ${JSON.stringify(p.sets)}::jsonb,
+        array_agg(x.e order by x.n), array_agg(x.s order by x.n)
+      from unnest(${p.event_ids}::uuid[], ${p.event_sets}::int2[]) with ordinality as x(e, s, n)
+      where x.e in (select id from ins)
+      having count(*) > 0`;
   },
 
   /**
@@ -80,15 +89,7 @@ export const outboxStore = {
     const r = await sql<OutboxPlan>`delete from notification_outbox o where o.id in (
         select id from notification_outbox where (${orgId}::uuid is null or org_id = ${orgId}::uuid)
         order by id limit ${limit} for update skip locked)
-      returning o.org_id::text, o.created_at, o.event_ids::text[], o.rule_ids::text[], o.channel_ids::text[],
-        o.rule_names, o.frames`.execute(trx);
+      returning o.org_id::text, o.created_at, o.pairs, o.sets, o.event_ids::text[], o.event_sets`.execute(trx);
     return r.rows;
-  },
-
-  /** Whether plans wait (of one organisation, or of all). */
-  async waiting(db: Db, orgId: string | null): Promise<boolean> {
-    const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from notification_outbox
-      where (${orgId}::uuid is null or org_id = ${orgId}::uuid) limit 1) x`.execute(db);
-    return (r.rows[0]?.n ?? 0) > 0;
   },
 };

@@ -1,8 +1,10 @@
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import type { EventOutbox } from '../events/log/outbox.port.js';
-import type { EventFrame } from '../events/log/events.frames.js';
-import { cooldownKey, plan, ruleMatches, NO_CAMERA, type EventFacts } from './match.js';
+import type { EventFrame, NewFrame } from '../events/log/events.frames.js';
+import type { Alongside } from '../events/log/intake.writer.js';
+import { cooldownKey, plan, ruleMatches, NO_CAMERA, type EventFacts, type RuleSpec } from './match.js';
+import { encodePlan, type PlanItem } from './outbox.plan.js';
 import { outboxStore } from './outbox.store.js';
 import type { RulesCache } from './rules.cache.js';
 
@@ -12,7 +14,7 @@ export const DELIVERY_WINDOW_MS = 24 * 3600_000;
 /** The tags of cameras, as the cameras domain keeps them (read in the event's transaction). */
 export type CameraTags = (db: Db, cameraIds: string[]) => Promise<Map<string, string[]>>;
 
-const factsOf = (f: EventFrame): Omit<EventFacts, 'tags'> => ({
+const factsOf = (f: NewFrame): Omit<EventFacts, 'tags'> => ({
   id: f.id,
   occurred_at: Date.parse(f.occurred_at),
   camera_id: f.camera_id,
@@ -45,13 +47,7 @@ export class Outbox implements EventOutbox {
     if (!frames.length) return 0;
     const rules = await this.cache.forOrg(orgId, trx);
     if (!rules.length) return 0;
-    const byTags = rules.some((r) => r.match.tag_ids.length > 0);
-    const cameraIds = byTags ? [...new Set(frames.flatMap((f) => (f.camera_id ? [f.camera_id] : [])))] : [];
-    const tags = cameraIds.length ? await this.cameraTags(trx, cameraIds) : new Map<string, string[]>();
-    const facts: EventFacts[] = frames.map((f) => ({
-      ...factsOf(f),
-      tags: f.camera_id ? (tags.get(f.camera_id) ?? []) : [],
-    }));
+    const facts = await this.factsOf(trx, rules, frames);
     // The cooldown keys these events may touch: locked (and read) before the plan is made.
     const keys = new Map<string, { rule_id: string; camera_key: string }>();
     for (const r of rules) {
@@ -64,23 +60,46 @@ export class Outbox implements EventOutbox {
     const { deliveries, cooldowns } = plan(rules, facts, before);
     await outboxStore.writeCooldowns(trx, cooldowns);
     if (!deliveries.length) return 0;
-    // One row for the write, whatever its number of deliveries: the triples, and each planned
-    // event's frame and each rule's name once. The workers turn it into delivery rows.
-    const planned = new Set(deliveries.map((d) => d.event_id));
-    const names = Object.fromEntries(rules.map((r) => [r.id, r.name]));
-    await outboxStore.insertPlan(trx, {
-      org_id: orgId,
-      created_at: new Date(this.clock.now()),
-      event_ids: deliveries.map((d) => d.event_id),
-      rule_ids: deliveries.map((d) => d.rule_id),
-      channel_ids: deliveries.map((d) => d.channel_id),
-      rule_names: JSON.stringify(names),
-      frames: JSON.stringify(Object.fromEntries(frames.filter((f) => planned.has(f.id)).map((f) => [f.id, f]))),
-    });
+    const names = new Map(rules.map((r) => [r.id, r.name]));
+    await outboxStore.insertPlan(
+      trx,
+      orgId,
+      new Date(this.clock.now()),
+      encodePlan(deliveries.map((d) => ({ ...d, rule_name: names.get(d.rule_id) ?? '' }))),
+    );
     return deliveries.length;
+  }
+
+  /**
+   * Ahead of intake's one statement: when no rule of the organisation keeps a cooldown (whose
+   * state is locked in the write's transaction), the deliveries are planned from the events as
+   * sent and written by the statement itself for the events it inserts (no transaction of their
+   * own, no round trip). 'transaction': plan them in the write's transaction (`record`).
+   */
+  async ahead(orgId: string, db: Db, frames: NewFrame[]): Promise<Alongside<PlanItem> | 'transaction' | null> {
+    const rules = await this.cache.forOrg(orgId, db);
+    if (!rules.length) return null;
+    if (rules.some((r) => r.cooldown_secs > 0)) return 'transaction';
+    const facts = await this.factsOf(db, rules, frames);
+    const { deliveries } = plan(rules, facts, new Map());
+    if (!deliveries.length) return null;
+    const names = new Map(rules.map((r) => [r.id, r.name]));
+    const at = new Date(this.clock.now());
+    return {
+      items: deliveries.map((d) => ({ ...d, rule_name: names.get(d.rule_id) ?? '' })),
+      statement: (items) => outboxStore.planAlongside(orgId, at, encodePlan(items)),
+    };
   }
 
   committed(): void {
     this.wake();
+  }
+
+  /** What the rules match on; a camera's tags only when a rule filters by tag. */
+  private async factsOf(db: Db, rules: RuleSpec[], frames: NewFrame[]): Promise<EventFacts[]> {
+    const byTags = rules.some((r) => r.match.tag_ids.length > 0);
+    const cameraIds = byTags ? [...new Set(frames.flatMap((f) => (f.camera_id ? [f.camera_id] : [])))] : [];
+    const tags = cameraIds.length ? await this.cameraTags(db, cameraIds) : new Map<string, string[]>();
+    return frames.map((f) => ({ ...factsOf(f), tags: f.camera_id ? (tags.get(f.camera_id) ?? []) : [] }));
   }
 }

@@ -5,7 +5,7 @@ import { notify, type LiveBus } from '../live/bus.js';
 import { channelsStore, type ChannelRow } from './channels.store.js';
 import { deliveriesStore, type ClaimedDelivery } from './deliveries.store.js';
 import type { Dispatcher } from './dispatcher.js';
-import { expandOutbox, PLANS_PER_ROUND } from './outbox.expand.js';
+import { expandOutbox, PLANS_PER_ROUND, type EventFramesOf } from './outbox.expand.js';
 
 /** Writes that recorded deliveries say so here (after their commit): every process's worker wakes. */
 export const DELIVERIES_CHANNEL = 'argus_notification_deliveries';
@@ -60,6 +60,7 @@ export class DeliveryWorker {
     private readonly dispatcher: Dispatcher,
     private readonly opts: WorkerOptions,
     private readonly log: Pick<Logger, 'warn'>,
+    private readonly framesOf: EventFramesOf,
   ) {}
 
   private get laneCap(): number {
@@ -90,7 +91,7 @@ export class DeliveryWorker {
 
   /** The outbox's plans into delivery rows, then one claim; true when either filled its batch (more may be due). */
   private async claimRound(): Promise<boolean> {
-    const expanded = await expandOutbox(this.db, this.clock.now());
+    const expanded = await expandOutbox(this.db, this.clock.now(), this.framesOf);
     const skip = [...this.lanes].filter(([, l]) => l.queue.length > 0).map(([id]) => id);
     const now = this.clock.now();
     const claimed = await deliveriesStore.claim(this.db, {

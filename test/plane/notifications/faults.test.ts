@@ -133,9 +133,8 @@ describe.skipIf(!onServer)('notification faults (PostgreSQL server)', () => {
           (
             await sql<{ n: number }>`select ((select count(*) from notification_deliveries
                 where rule_id = ${rule}::uuid and attempts = 0)
-              + (select count(*) from notification_outbox o, unnest(o.rule_ids) r where r = ${rule}::uuid))::int as n`.execute(
-              quiet.db,
-            )
+              + (select coalesce(sum(cardinality(o.event_ids)), 0) from notification_outbox o
+                where o.pairs @> jsonb_build_array(jsonb_build_array(${rule}::text))))::int as n`.execute(quiet.db)
           ).rows[0]!.n,
         );
       expect(await pending()).toBe(ids.length);

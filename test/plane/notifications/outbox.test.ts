@@ -6,6 +6,7 @@ import { sendEvents } from '../fixtures.js';
 import type { Client } from '../client.js';
 import { dedupeKey } from '../../../src/plane/notifications/match.js';
 import { expandAll } from '../../../src/plane/notifications/outbox.expand.js';
+import { eventFrames } from '../../../src/plane/events/index.js';
 
 // The outbox (document 4 §13): the deliveries of new events are written in the events'
 // transaction, on both intake paths and by system events; a rolled-back write leaves none;
@@ -19,7 +20,7 @@ describe('notification outbox', () => {
   const at = () => new Date().toISOString();
   // The plans the writes recorded, as delivery rows (what a worker's next round would do).
   const deliveries = async (eventIds: string[]) => {
-    await expandAll(t.db.database.db, Date.now());
+    await expandAll(t.db.database.db, Date.now(), eventFrames);
     return (
       await sql<{
         event_id: string;
@@ -174,8 +175,9 @@ describe('notification outbox', () => {
     await rule(x.a.admin, { match: { detectors: ['plan.*'] }, channel_ids: [c1, c2] });
     const plans = async () =>
       (
-        await sql<{ n: number; planned: number }>`select count(*)::int as n,
-            coalesce(sum(cardinality(event_ids)), 0)::int as planned from notification_outbox
+        await sql<{ n: number; events: number; pairs: number }>`select count(*)::int as n,
+            coalesce(sum(cardinality(event_ids)), 0)::int as events, coalesce(sum(jsonb_array_length(pairs)), 0)::int as pairs
+          from notification_outbox
           where org_id = ${x.a.orgId}::uuid`.execute(t.db.database.db)
       ).rows[0]!;
     expect((await plans()).n).toBe(0);
@@ -183,8 +185,9 @@ describe('notification outbox', () => {
       mod,
       Array.from({ length: 5 }, (_, i) => ({ detector: `plan.${i}`, occurred_at: at(), camera_id: cam })),
     );
-    // No worker runs here (stopped above): the write's plan waits, one row for its 10 deliveries.
-    expect(await plans()).toEqual({ n: 1, planned: 10 });
+    // No worker runs here (stopped above): the write's plan waits, one row for its 10 deliveries
+    // (5 events, each to the same 2 pairs of rule and channel).
+    expect(await plans()).toEqual({ n: 1, events: 5, pairs: 2 });
     const listed = await x.a.admin.get(`/api/v1/notification-deliveries?event_id=${ids[0]}`);
     expect(listed.status).toBe(200);
     expect(listed.body.rows.map((d: { channel_id: string }) => d.channel_id).sort()).toEqual([c1, c2].sort());
@@ -212,5 +215,31 @@ describe('notification outbox', () => {
     expect((await x.a.admin.del(`/api/v1/notification-channels/${c1}`)).status).toBe(200);
     expect(ch.id).toBe(c1);
     expect((await deliveries(next)).map((d) => d.channel_id)).toEqual([other]);
+  });
+
+  it('the one-statement write plans only the events it inserted; a removed event sends nothing', async () => {
+    const own = await world.camera(x.a.admin);
+    const foreign = await world.camera(x.b.admin);
+    const ch = await channel(x.a.admin);
+    await rule(x.a.admin, { match: { detectors: ['mixed'] }, channel_ids: [ch] });
+    const r = await mod.post('/api/v1/events', {
+      events: [
+        { detector: 'mixed', occurred_at: at(), camera_id: own },
+        { detector: 'mixed', occurred_at: at(), camera_id: foreign },
+        { detector: 'mixed', occurred_at: at(), camera_id: own },
+      ],
+    });
+    expect(r.status, r.text).toBe(200);
+    const written: string[] = r.body.results.flatMap((i: { id?: string }) => (i.id ? [i.id] : []));
+    expect(written).toHaveLength(2);
+    const db = t.db.database.db;
+    const plan = (
+      await sql<{ event_ids: string[] }>`select event_ids::text[] from notification_outbox
+        where org_id = ${x.a.orgId}::uuid order by id desc limit 1`.execute(db)
+    ).rows[0]!;
+    expect(plan.event_ids).toEqual(written);
+    // The first event is removed before a worker takes the plan: only the second is sent.
+    await sql`delete from events where id = ${written[0]}::uuid`.execute(db);
+    expect((await deliveries(written)).map((d) => d.event_id)).toEqual([written[1]]);
   });
 });

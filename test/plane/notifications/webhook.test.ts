@@ -6,6 +6,7 @@ import { sendEvents } from '../fixtures.js';
 import { login, type Client } from '../client.js';
 import { Receiver, until, verifySignature } from './receiver.js';
 import { expandAll } from '../../../src/plane/notifications/outbox.expand.js';
+import { eventFrames } from '../../../src/plane/events/index.js';
 
 // Webhooks against a real HTTP receiver (document 4 §13): the payload and its signature, 410
 // disabling the channel, backoff and the 24 h bound on a ManualClock, the retry route, and a slow
@@ -33,7 +34,7 @@ async function setup(t: TestPlane, x: Tenants, url: string, ruleBody: Record<str
 
 // The event's deliveries, its recorded plans turned into rows first (as a worker's next round would).
 const deliveryOf = async (t: TestPlane, eventId: string) => {
-  await expandAll(t.db.database.db, Date.now());
+  await expandAll(t.db.database.db, Date.now(), eventFrames);
   return (
     await sql<{
       id: string;

@@ -257,13 +257,24 @@ export class EventLog {
     inserted: Map<string, { seq: number; camera: EventCamera | null }>;
   }> {
     const outbox = this.outbox && (await this.outbox.active(orgId)) ? this.outbox : null;
-    // With rules to apply, the statement runs in a transaction that records the deliveries too.
-    const within: Within<EventFrame> | undefined = outbox
-      ? {
-          collect: (inserted: AloneInserted[]) => aloneFrames(events, inserted),
-          write: (trx: Db, frames: EventFrame[]) => outbox.record(trx, orgId, frames),
-        }
-      : undefined;
+    const ahead = outbox
+      ? await outbox.ahead(
+          orgId,
+          this.db,
+          events.map((e) => e.frame),
+        )
+      : null;
+    // Planned ahead, the deliveries are a part of the statement; with cooldowns to lock, the
+    // statement runs in a transaction that plans and records them.
+    const work =
+      ahead === 'transaction'
+        ? {
+            within: {
+              collect: (inserted: AloneInserted[]) => aloneFrames(events, inserted),
+              write: (trx: Db, frames: EventFrame[]) => outbox!.record(trx, orgId, frames),
+            } satisfies Within<EventFrame>,
+          }
+        : { alongside: ahead ?? undefined };
     const {
       purge_day,
       token: found,
@@ -273,10 +284,10 @@ export class EventLog {
       token,
       events.map((e) => e.row),
       cameraIds,
-      within,
+      work,
     );
     this.publish({ frames: aloneFrames(events, inserted) });
-    if (outbox && inserted.length) outbox.committed();
+    if (ahead && inserted.length) outbox!.committed();
     return { purge_day, token: found, inserted: new Map(inserted.map((i) => [i.id, i])) };
   }
 

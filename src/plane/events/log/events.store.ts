@@ -218,6 +218,8 @@ export const eventsStore = {
     token: AloneToken,
     rows: EventInsert[],
     cameraIds: string[],
+    /** more work of the statement, reading `ins` (the notification outbox's plan) */
+    extra?: RawBuilder<unknown>,
   ): Promise<{
     purge_day: string | null;
     /** the token as the statement found it; null when it was refused (nothing written) */
@@ -251,7 +253,7 @@ export const eventsStore = {
         from (select x.*, cam.node_id as cam_node_id from ${unnestRows(rows)} left join cam on cam.id = x.camera_id
               where (x.camera_id is null or cam.id is not null) and exists (select from tok) order by x.n) x
         returning id, seq, camera_id
-      )
+      )${extra ? sql`, extra as (${extra})` : sql``}
       select w.purge_day, t.rate_limit, t.last_used_at, coalesce(t.ok, false) as token_ok,
              i.id, i.seq, i.camera_id, cam.node_id, cam.name as camera_name, cam.node_name
       from w left join tok t on true left join (ins i left join cam on cam.id = i.camera_id) on true`.execute(db);

@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { pgCode } from '../../db/pg-errors.js';
 import { eventsStore, type AloneToken, type EventCamera, type EventInsert } from './events.store.js';
@@ -22,10 +23,21 @@ export interface Within<T = unknown> {
   write(trx: Db, items: T[]): Promise<unknown>;
 }
 
+/**
+ * Work the statement itself does for its batches (the notification outbox, planned ahead): the
+ * items of all merged batches go into one part of the statement, which may read `ins` (the id of
+ * each row it inserted).
+ */
+export interface Alongside<T = unknown> {
+  items: T[];
+  statement(items: T[]): RawBuilder<unknown>;
+}
+
 interface Part {
   rows: EventInsert[];
   cameraIds: string[];
-  within?: Within;
+  within?: Within | undefined;
+  alongside?: Alongside | undefined;
   done(w: AloneWritten): void;
   fail(err: unknown): void;
 }
@@ -66,7 +78,7 @@ export class IntakeWriter {
     token: AloneToken,
     rows: EventInsert[],
     cameraIds: string[],
-    within?: Within,
+    work: { within?: Within | undefined; alongside?: Alongside | undefined } = {},
   ): Promise<AloneWritten> {
     // Batches share a statement only under one secret: the statement checks one (a rotated
     // token's old and new secrets are two queues, the old one refused alone).
@@ -77,7 +89,7 @@ export class IntakeWriter {
         q = { key, orgId, token, parts: [], running: 0 };
         this.queues.set(key, q);
       }
-      q.parts.push(within ? { rows, cameraIds, within, done, fail } : { rows, cameraIds, done, fail });
+      q.parts.push({ rows, cameraIds, ...work, done, fail });
       this.next();
     });
   }
@@ -141,11 +153,13 @@ export class IntakeWriter {
   private statement(orgId: string, token: AloneToken, parts: Part[]): Promise<AloneWritten> {
     const rows = parts.length === 1 ? parts[0]!.rows : parts.flatMap((p) => p.rows);
     const cameraIds = parts.length === 1 ? parts[0]!.cameraIds : [...new Set(parts.flatMap((p) => p.cameraIds))];
-    if (!parts.some((p) => p.within)) return eventsStore.insertAlone(this.db, orgId, token, rows, cameraIds);
+    const along = parts.flatMap((p) => (p.alongside ? [p.alongside] : []));
+    const extra = along.length ? along[0]!.statement(along.flatMap((a) => a.items)) : undefined;
+    if (!parts.some((p) => p.within)) return eventsStore.insertAlone(this.db, orgId, token, rows, cameraIds, extra);
     // A batch with work of its own (notification deliveries) commits with it: the statement and
     // that work share a transaction, still one for all merged batches.
     return this.db.transaction().execute(async (trx) => {
-      const written = await eventsStore.insertAlone(trx, orgId, token, rows, cameraIds);
+      const written = await eventsStore.insertAlone(trx, orgId, token, rows, cameraIds, extra);
       const byId = new Map(written.inserted.map((i) => [i.id, i]));
       const items: unknown[] = [];
       let within: Within | undefined;

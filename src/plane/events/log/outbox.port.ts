@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import type { EventFrame } from './events.frames.js';
+import type { EventFrame, NewFrame } from './events.frames.js';
+import type { Alongside } from './intake.writer.js';
 
 /**
  * What the event log asks of the notification outbox (document 4 §13): the deliveries of new
@@ -12,6 +13,12 @@ export interface EventOutbox {
   active(orgId: string, db?: Db): Promise<boolean>;
   /** Inside the write's transaction: the deliveries of these new events (their frames at their positions). Returns how many. */
   record(trx: Db, orgId: string, frames: EventFrame[]): Promise<number>;
+  /**
+   * Ahead of intake's one statement, from the events as sent: the deliveries the statement writes
+   * itself for the events it inserts; 'transaction' when they must be planned in the write's
+   * transaction (`record`); null when none of them gives one.
+   */
+  ahead(orgId: string, db: Db, frames: NewFrame[]): Promise<Alongside | 'transaction' | null>;
   /** After the commit of a write that recorded deliveries: wake the senders (once per committed write). */
   committed(): void;
 }
