@@ -1,4 +1,4 @@
-import type { PlannedDelivery } from './match.js';
+import { ruleMatches, type EventFacts, type PlannedDelivery, type RuleSpec } from './match.js';
 
 /** A planned delivery with the rule's name as the message will say it. */
 export interface PlanItem extends PlannedDelivery {
@@ -63,5 +63,78 @@ export function decodePlan(p: EncodedPlan): PlanItem[] {
       if (pair) out.push({ event_id: e, rule_id: pair[0], channel_id: pair[1], rule_name: pair[2] });
     }
   });
+  return out;
+}
+
+/**
+ * The plan of rules without cooldowns, made straight in its compact form (intake's one-statement
+ * path, per write): the pairs are every (rule, channel) of the rules, and an event's set is the
+ * pairs of the rules it matches. Decodes to what `plan` gives for the same rules and events.
+ * Null when no event matches.
+ */
+export function planCompact(
+  rules: readonly (RuleSpec & { name: string })[],
+  events: readonly EventFacts[],
+): EncodedPlan | null {
+  const pairs: EncodedPlan['pairs'] = [];
+  const pairsOf = rules.map((r) =>
+    r.channel_ids.map((c) => {
+      pairs.push([r.id, c, r.name]);
+      return pairs.length - 1;
+    }),
+  );
+  const setIndex = new Map<string, number>();
+  const sets: number[][] = [];
+  const event_ids: string[] = [];
+  const event_sets: number[] = [];
+  for (const e of events) {
+    let key = '';
+    for (let i = 0; i < rules.length; i++) if (ruleMatches(rules[i]!, e)) key += `${i},`;
+    if (!key) continue;
+    let s = setIndex.get(key);
+    if (s === undefined) {
+      setIndex.set(key, (s = sets.length));
+      sets.push(
+        key
+          .slice(0, -1)
+          .split(',')
+          .flatMap((i) => pairsOf[Number(i)]!),
+      );
+    }
+    event_ids.push(e.id);
+    event_sets.push(s);
+  }
+  return event_ids.length ? { pairs, sets, event_ids, event_sets } : null;
+}
+
+/** The plans of merged batches as one (pairs and sets shared, events in batch order). */
+export function mergePlans(plans: readonly EncodedPlan[]): EncodedPlan {
+  if (plans.length === 1) return plans[0]!;
+  const pairIndex = new Map<string, number>();
+  const setIndex = new Map<string, number>();
+  const out: EncodedPlan = { pairs: [], sets: [], event_ids: [], event_sets: [] };
+  for (const p of plans) {
+    const pairMap = p.pairs.map(([r, c, name]) => {
+      let i = pairIndex.get(`${r}/${c}`);
+      if (i === undefined) {
+        pairIndex.set(`${r}/${c}`, (i = out.pairs.length));
+        out.pairs.push([r, c, name]);
+      }
+      return i;
+    });
+    const setMap = p.sets.map((s) => {
+      const ks = s.map((k) => pairMap[k]!);
+      let i = setIndex.get(ks.join());
+      if (i === undefined) {
+        setIndex.set(ks.join(), (i = out.sets.length));
+        out.sets.push(ks);
+      }
+      return i;
+    });
+    p.event_ids.forEach((e, n) => {
+      out.event_ids.push(e);
+      out.event_sets.push(setMap[p.event_sets[n]!]!);
+    });
+  }
   return out;
 }

@@ -4,7 +4,7 @@ import type { EventOutbox } from '../events/log/outbox.port.js';
 import type { EventFrame, NewFrame } from '../events/log/events.frames.js';
 import type { Alongside } from '../events/log/intake.writer.js';
 import { cooldownKey, plan, ruleMatches, NO_CAMERA, type EventFacts, type RuleSpec } from './match.js';
-import { encodePlan, type PlanItem } from './outbox.plan.js';
+import { encodePlan, mergePlans, planCompact, type EncodedPlan } from './outbox.plan.js';
 import { outboxStore } from './outbox.store.js';
 import type { RulesCache } from './rules.cache.js';
 
@@ -76,18 +76,16 @@ export class Outbox implements EventOutbox {
    * sent and written by the statement itself for the events it inserts (no transaction of their
    * own, no round trip). 'transaction': plan them in the write's transaction (`record`).
    */
-  async ahead(orgId: string, db: Db, frames: NewFrame[]): Promise<Alongside<PlanItem> | 'transaction' | null> {
+  async ahead(orgId: string, db: Db, frames: NewFrame[]): Promise<Alongside<EncodedPlan> | 'transaction' | null> {
     const rules = await this.cache.forOrg(orgId, db);
     if (!rules.length) return null;
     if (rules.some((r) => r.cooldown_secs > 0)) return 'transaction';
-    const facts = await this.factsOf(db, rules, frames);
-    const { deliveries } = plan(rules, facts, new Map());
-    if (!deliveries.length) return null;
-    const names = new Map(rules.map((r) => [r.id, r.name]));
+    const encoded = planCompact(rules, await this.factsOf(db, rules, frames));
+    if (!encoded) return null;
     const at = new Date(this.clock.now());
     return {
-      items: deliveries.map((d) => ({ ...d, rule_name: names.get(d.rule_id) ?? '' })),
-      statement: (items) => outboxStore.planAlongside(orgId, at, encodePlan(items)),
+      items: [encoded],
+      statement: (plans) => outboxStore.planAlongside(orgId, at, mergePlans(plans)),
     };
   }
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodePlan, encodePlan, type PlanItem } from '../../../src/plane/notifications/outbox.plan.js';
+import {
+  decodePlan,
+  encodePlan,
+  mergePlans,
+  planCompact,
+  type PlanItem,
+} from '../../../src/plane/notifications/outbox.plan.js';
+import { plan } from '../../../src/plane/notifications/match.js';
 
 // The compact plan of an event write (notification_outbox): what is encoded decodes to the same
 // deliveries, event by event in first-seen order, each (event, rule, channel) once.
@@ -45,6 +52,55 @@ describe('outbox plan encoding', () => {
         expect(plan.event_ids).toEqual(order);
         expect(new Set(plan.sets.map((s) => s.join())).size).toBe(plan.sets.length);
       }),
+    );
+  });
+
+  it('planCompact decodes to what plan gives for rules without cooldowns; merged plans to their concatenation', () => {
+    const rule = fc.record({
+      id: fc.constantFrom(...ids('r', 4)),
+      name: fc.constantFrom('door', 'Tür', '門'),
+      detectors: fc.subarray(['door.*', 'door.open', 'glass', 'lpr.*']),
+      severity_min: fc.integer({ min: 0, max: 4 }),
+      channel_ids: fc.uniqueArray(fc.constantFrom(...ids('c', 4)), { minLength: 1, maxLength: 3 }),
+    });
+    const event = fc.record({
+      id: fc.uuid(),
+      detector: fc.constantFrom('door.open', 'door.forced', 'glass', 'lpr.read', 'bell'),
+      severity: fc.option(fc.integer({ min: 0, max: 4 })),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(rule, { selector: (r) => r.id, maxLength: 4 }),
+        fc.array(fc.array(event, { maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+        (raw, batches) => {
+          const rules = raw.map((r) => ({
+            id: r.id,
+            name: r.name,
+            schedule: null,
+            cooldown_secs: 0,
+            channel_ids: r.channel_ids,
+            match: {
+              detectors: r.detectors,
+              severity_min: r.severity_min,
+              camera_ids: [],
+              tag_ids: [],
+              categories: [],
+              open_only: false,
+            },
+          }));
+          const name = new Map(rules.map((r) => [r.id, r.name]));
+          const facts = batches.map((b) =>
+            b.map((e) => ({ ...e, occurred_at: 0, camera_id: null, tags: [], category: 'camera', open: false })),
+          );
+          const want = facts.map((f) =>
+            plan(rules, f, new Map()).deliveries.map((d) => ({ ...d, rule_name: name.get(d.rule_id)! })),
+          );
+          const plans = facts.map((f) => planCompact(rules, f));
+          plans.forEach((p, n) => expect(p ? decodePlan(p) : []).toEqual(want[n]));
+          const kept = plans.flatMap((p) => (p ? [p] : []));
+          if (kept.length) expect(decodePlan(mergePlans(kept))).toEqual(want.flat());
+        },
+      ),
     );
   });
 });

@@ -9,7 +9,10 @@
 -- event log then (an event id carries its partition), not copied here.
 create table notification_outbox (
   id bigint generated always as identity primary key,
-  org_id uuid not null references orgs (id) on delete cascade,
+  -- No foreign key, as on events: each write's key check would lock the organisation's row, and
+  -- concurrent writers of one organisation would queue on it. A plan of a deleted organisation
+  -- expands to nothing (its rules went with it) and is deleted as it is taken.
+  org_id uuid not null,
   -- the event write's instant: the deliveries' created_at, first due time and 24 h window start
   created_at timestamptz not null,
   -- [[rule id, channel id, rule name], ...]
@@ -20,3 +23,8 @@ create table notification_outbox (
   -- event_sets[n]: the index in sets of the pairs event_ids[n] goes to
   event_sets smallint[] not null
 );
+-- A plan is written once and read once: the ids are not compressible (uuids), so no compression is
+-- tried, and a plan stays in its row up to a page (a write of up to ~500 planned events).
+alter table notification_outbox alter column event_ids set storage external;
+alter table notification_outbox alter column event_sets set storage external;
+alter table notification_outbox set (toast_tuple_target = 8160);
