@@ -18,8 +18,20 @@ export const channels = {
   rights: 'argus_rights',
 } as const;
 
+/**
+ * Counts the rights notices this process has queued. A process's own event frames reach its
+ * streams at once, while its rights notice comes back through LISTEN only after them when the
+ * machine is busy: a view read before this count last moved is re-read before its next frame
+ * (stream.rights.ts), so an event written after a rights change committed here is never filtered
+ * by the rights from before it. The count moves when the notice is queued (before the commit): a
+ * re-read that races the commit is followed by the notice's own.
+ */
+let rightsNotices = 0;
+export const rightsNoticesQueued = (): number => rightsNotices;
+
 /** Queues a notification; PostgreSQL delivers it when the surrounding transaction commits. */
 export async function notify(db: Db, channel: string, payload: string): Promise<void> {
+  if (channel === channels.rights) rightsNotices++;
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
 

@@ -37,6 +37,9 @@ defaults
   timeout tunnel 1h
   retries 3
   option redispatch 1
+  # A request never rides an idle connection to a plane that has died since (a 502 that is not
+  # retried): each opens its own, so a dead plane is a refused connection, retried on the other.
+  http-reuse never
 
 frontend argus
   bind 127.0.0.1:${front}
@@ -120,13 +123,17 @@ export function call(
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text ? JSON.parse(text) : null,
-            backend: res.headers['x-argus-backend'] as string | undefined,
-          }),
-        );
+        res.on('end', () => {
+          // The proxy's own error pages are HTML: kept as text, so a test fails on the status
+          // instead of hanging on an exception thrown here.
+          let body: unknown = null;
+          try {
+            body = text ? JSON.parse(text) : null;
+          } catch {
+            body = text;
+          }
+          resolve({ status: res.statusCode ?? 0, body, backend: res.headers['x-argus-backend'] as string | undefined });
+        });
       },
     );
     req.on('error', reject);

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { channels, type LiveBus } from '../../live/bus.js';
+import { channels, rightsNoticesQueued, type LiveBus } from '../../live/bus.js';
 import { visibleCameraIds, type CameraScope } from '../../rights/camera-rights.js';
 
 // A view older than this is re-read before its next frame: the backstop for a rights notice that
@@ -16,6 +16,8 @@ export class RightsView {
   set: Set<string> | null = null;
   refs = 0;
   private loadedAt = 0;
+  /** this process's rights notices queued when the set was read (bus.ts rightsNoticesQueued) */
+  private notices = 0;
   private loading: Promise<void> | null = null;
   private readonly waiters = new Set<() => void>();
 
@@ -26,7 +28,8 @@ export class RightsView {
 
   /** The visible set when it is current; null while it is being re-read. */
   current(): Set<string> | null {
-    if (this.set && performance.now() - this.loadedAt > MAX_AGE_MS) this.invalidate();
+    if (this.set && (performance.now() - this.loadedAt > MAX_AGE_MS || this.notices !== rightsNoticesQueued()))
+      this.invalidate();
     return this.set;
   }
 
@@ -47,12 +50,14 @@ export class RightsView {
       this.loading = (async () => {
         for (;;) {
           const startedAt = performance.now();
+          const notices = rightsNoticesQueued();
           try {
             const ids = await visibleCameraIds(this.db, this.scope);
             // An invalidation during the read means the read may predate the change: read again.
             if (startedAt <= this.invalidatedAt) continue;
             this.set = ids === 'all' ? new Set() : ids;
             this.loadedAt = startedAt;
+            this.notices = notices;
             break;
           } catch {
             await new Promise((r) => setTimeout(r, 500));
