@@ -126,7 +126,7 @@ export function call(
         res.on('end', () => {
           // The proxy's own error pages are HTML: kept as text, so a test fails on the status
           // instead of hanging on an exception thrown here.
-          let body: unknown = null;
+          let body: unknown;
           try {
             body = text ? JSON.parse(text) : null;
           } catch {
