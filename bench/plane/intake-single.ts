@@ -10,6 +10,7 @@
  * usage triggers disabled, and the token lookup and a notice measured alone on one connection.
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/intake-single.js
  *   (SINGLE_MS default 5000 per phase, SINGLE_CONCURRENCY default 32, ROUNDS default 2, PARTS=1,
+ *    FIRST_WARMUP_MS default 5000 before each server's first phase (1500 before the others),
  *    PLANE_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the plane)
  */
 import { spawn } from 'node:child_process';
@@ -24,6 +25,7 @@ const SINGLE_MS = Number(process.env.SINGLE_MS ?? 5000);
 const CONNS = Number(process.env.SINGLE_CONCURRENCY ?? 32);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const PARTS = process.env.PARTS === '1';
+const FIRST_WARMUP_MS = Number(process.env.FIRST_WARMUP_MS ?? 5000);
 
 const db = await benchDatabase();
 const plane = await startPlaneProcess(db.url);
@@ -108,8 +110,8 @@ try {
     return ms;
   };
 
-  /** Batches of 1 on CONNS connections for SINGLE_MS after a 1.5 s warm-up; CPU of `pid` and of the backends. */
-  async function phase(base: string, pid: number, token?: string) {
+  /** Batches of 1 on CONNS connections for SINGLE_MS after a warm-up of `warmMs`; CPU of `pid` and of the backends. */
+  async function phase(base: string, pid: number, token?: string, warmMs = 1500) {
     let events = 0;
     let failed = 0;
     async function worker(until: number, measure: boolean) {
@@ -121,7 +123,7 @@ try {
         else failed++;
       }
     }
-    await Promise.all(Array.from({ length: CONNS }, () => worker(performance.now() + 1500, false)));
+    await Promise.all(Array.from({ length: CONNS }, () => worker(performance.now() + warmMs, false)));
     const [cpu0, pg0] = [await processCpuMs(pid), await backends()];
     const t0 = performance.now();
     await Promise.all(Array.from({ length: CONNS }, () => worker(t0 + SINGLE_MS, true)));
@@ -139,9 +141,13 @@ try {
   type Phase = Awaited<ReturnType<typeof phase>>;
   const planes: Phase[] = [];
   const minimals: Phase[] = [];
+  // Each server's first phase warms up for FIRST_WARMUP_MS: the plane's code paths are many more
+  // than the handler's, and compiled later (its first round, warmed up as the others, ran 5-15
+  // points below its next).
   for (let i = 0; i < ROUNDS; i++) {
-    planes.push(await phase(plane.base, plane.child.pid!, secret));
-    minimals.push(await phase(minimalBase, minimal.pid!));
+    const warm = i === 0 ? FIRST_WARMUP_MS : undefined;
+    planes.push(await phase(plane.base, plane.child.pid!, secret, warm));
+    minimals.push(await phase(minimalBase, minimal.pid!, undefined, warm));
   }
 
   const line = (name: string, p: Phase, ratio: string) =>

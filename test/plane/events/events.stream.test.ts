@@ -5,7 +5,7 @@ import { migrate } from '../../../src/plane/db/migrate.js';
 import { eventsStore, type EventInsert } from '../../../src/plane/events/log/events.store.js';
 import { eventId, timeOfEventId } from '../../../src/plane/events/log/events.ids.js';
 import { batchNotice, boundFrame, type EventFrame } from '../../../src/plane/events/log/events.frames.js';
-import { EventNotifier } from '../../../src/plane/events/log/notifier.js';
+import { EventNotifier, ownPayloadPrefix } from '../../../src/plane/events/log/notifier.js';
 
 let t: TestDb;
 const ORG = '11111111-1111-4111-8111-111111111111';
@@ -173,6 +173,65 @@ describe('EventNotifier', () => {
       expect(all.map((x: any) => x.from)).toEqual(notices.map((_, i) => i));
       expect(got.length).toBeLessThan(40);
       for (const p of got) expect(Buffer.byteLength(p)).toBeLessThan(8000);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('under a steady flow starts a send at most every 5 ms, so many writes share one NOTIFY', async () => {
+    const got: string[] = [];
+    const stop = await t.database.listen('argus_events', (p) => got.push(p));
+    try {
+      const n = new EventNotifier(t.database.db, { warn: () => {} });
+      const sent: Array<Promise<void>> = [];
+      const t0 = performance.now();
+      let i = 0;
+      // A notice about every millisecond for 80 ms (each sent alone when sends went back to back).
+      while (performance.now() - t0 < 80) {
+        sent.push(n.publish(JSON.stringify({ from: i, to: i })));
+        i++;
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      await Promise.all(sent);
+      const elapsed = performance.now() - t0;
+      for (let k = 0; k < 100 && got.flatMap((p) => JSON.parse(p)).length < i; k++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(got.flatMap((p) => JSON.parse(p)).map((x: any) => x.from)).toEqual([...Array(i).keys()]);
+      expect(i).toBeGreaterThan(20);
+      // Small notices: one payload per send.
+      expect(got.length).toBeLessThanOrEqual(Math.ceil(elapsed / 5) + 1);
+    } finally {
+      await stop();
+    }
+  });
+
+  it("never mixes this process's own notices with others in one payload; its own start with its prefix", async () => {
+    const got: string[] = [];
+    const stop = await t.database.listen('argus_events', (p) => got.push(p));
+    try {
+      const taken: EventFrame[] = [];
+      const ring = { origin: 'ring-1', take: (f: EventFrame[]) => taken.push(...f) };
+      const n = new EventNotifier(t.database.db, { warn: () => {} }, ring);
+      const frame = (seq: number) => ({ seq }) as unknown as EventFrame;
+      const sent: Array<Promise<void>> = [];
+      for (let i = 0; i < 12; i++) {
+        const notice = JSON.stringify({ from: i, to: i });
+        // Removals' notices go without frames: they round through the database to this ring too.
+        sent.push(i % 3 === 2 ? n.publish(notice) : n.publish(notice, [frame(i)]));
+      }
+      await Promise.all(sent);
+      for (let k = 0; k < 100 && got.flatMap((p) => JSON.parse(p)).length < 12; k++)
+        await new Promise((r) => setTimeout(r, 20));
+      const all = got.flatMap((p) => JSON.parse(p));
+      expect(all.map((x: any) => x.from)).toEqual([...Array(12).keys()]);
+      expect(taken.map((f) => f.seq)).toEqual([0, 1, 3, 4, 6, 7, 9, 10]);
+      for (const p of got) {
+        const origins = new Set((JSON.parse(p) as Array<{ origin?: string }>).map((x) => x.origin ?? null));
+        expect(origins.size).toBe(1);
+        expect(p.startsWith(ownPayloadPrefix('ring-1'))).toBe(origins.has('ring-1'));
+      }
+      expect(got.some((p) => p.startsWith(ownPayloadPrefix('ring-1')))).toBe(true);
+      expect(got.some((p) => !p.startsWith(ownPayloadPrefix('ring-1')))).toBe(true);
     } finally {
       await stop();
     }

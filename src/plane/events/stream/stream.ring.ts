@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { channels, type LiveBus } from '../../live/bus.js';
 import { ReplayRing } from '../../live/replay-ring.js';
 import type { BatchNotice, EventFrame } from '../log/events.frames.js';
+import { ownPayloadPrefix } from '../log/notifier.js';
 
 /**
  * What the ring reads of the event log (the log domain's SQL; events/index.ts wires it): the safe
@@ -59,6 +60,7 @@ export class EventRing {
   private stopped = false;
   /** Names this process in the notices whose frames it took directly (EventNotifier). */
   readonly origin = randomUUID();
+  private readonly ownPrefix = ownPayloadPrefix(this.origin);
 
   constructor(
     private readonly reader: RingReader,
@@ -155,6 +157,8 @@ export class EventRing {
   }
 
   private onPayload(payload: string): void {
+    // Only this process's notices: their frames came through take(), and they carry no purge day.
+    if (payload.startsWith(this.ownPrefix)) return;
     const notices = JSON.parse(payload) as BatchNotice[];
     for (const n of Array.isArray(notices) ? notices : [notices]) {
       if (n.purge_day !== undefined) this.setDay(n.purge_day);
