@@ -13,7 +13,8 @@
  *    tried and failed, then up: the time to empty and the rate.
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/notifications.js
  *   (DURATION_S default 60, RATE default 200, THROUGHPUT_MS default 5000, CONCURRENCY default 8,
- *    BACKLOG default 5000, CHANNEL_RATE default 2000)
+ *    BACKLOG default 5000, CHANNEL_RATE default 2000, WRITE_ROUNDS default 1, PHASES default latency,throughput,write,backlog:
+ *    the phases to run, e.g. PHASES=write with PLANE_NODE_ARGS="--cpu-prof ..." to profile the write)
  */
 import http from 'node:http';
 import postgres from 'postgres';
@@ -26,6 +27,8 @@ const THROUGHPUT_MS = Number(process.env.THROUGHPUT_MS ?? 5000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const BACKLOG = Number(process.env.BACKLOG ?? 5000);
 const CHANNEL_RATE = Number(process.env.CHANNEL_RATE ?? 2000);
+const WRITE_ROUNDS = Number(process.env.WRITE_ROUNDS ?? 1);
+const PHASES = new Set((process.env.PHASES ?? 'latency,throughput,write,backlog').split(','));
 
 /** The receiver: when each event id arrived (first time), and how many deliveries in all. */
 const arrived = new Map<string, number>();
@@ -159,9 +162,10 @@ try {
   // 1. RATE events/s for DURATION_S, batches of 10; latency from each batch's reply (its commit).
   const committed = new Map<string, number>();
   const batchesPerS = Math.max(1, Math.round(RATE / 10));
+  const seconds = PHASES.has('latency') ? DURATION_S : 0;
   const start = performance.now();
   const inFlight: Array<Promise<void>> = [];
-  for (let k = 0; k < DURATION_S * batchesPerS; k++) {
+  for (let k = 0; k < seconds * batchesPerS; k++) {
     const due = start + (k * 1000) / batchesPerS;
     const now = performance.now();
     if (due > now) await wait(due - now);
@@ -210,46 +214,62 @@ try {
       r.revision = p.json.revision;
     }
   }
-  await drained();
-  const withRules = await throughput();
-  await drained();
-  await setRules(false);
-  const withoutRules = await throughput();
-  await setRules(true);
+  let withRules = NaN;
+  let withoutRules = NaN;
+  if (PHASES.has('throughput')) {
+    await drained();
+    withRules = await throughput();
+    await drained();
+    await setRules(false);
+    withoutRules = await throughput();
+    await setRules(true);
+  }
 
   console.error(`throughput phase done: ${Math.round(withRules)} / ${Math.round(withoutRules)} events/s`);
   // 2b. What the rules cost the event write itself: the same two runs on a process with
   // `[notifications] deliver = false` while the delivering one is stopped, so no sending shares
   // the two cores; the deliveries they record are removed before the delivering process is back.
-  let writeWith = 0;
-  let writeWithout = 0;
-  await plane.restart(async () => {
-    const quiet = await startPlaneProcess(db.url, `[notifications]\ndeliver = false\n`);
-    target = quiet.base;
-    try {
-      // In the order with, without, without, with (each figure the mean of its two runs): the
-      // fresh process warms up (JIT, plan caches) during the first run, which would otherwise
-      // count against the rules alone.
-      writeWith = await throughput();
-      await setRules(false);
-      writeWithout = await throughput();
-      writeWithout = (writeWithout + (await throughput())) / 2;
-      await setRules(true);
-      writeWith = (writeWith + (await throughput())) / 2;
-    } finally {
-      await quiet.stop();
-      target = plane.base;
-    }
-    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
-    await sql`delete from notification_deliveries where attempts = 0`;
-    await sql`delete from notification_outbox`;
-    await sql.end();
-  });
+  let writeWith = NaN;
+  let writeWithout = NaN;
+  if (PHASES.has('write'))
+    await plane.restart(async () => {
+      const quiet = await startPlaneProcess(db.url, `[notifications]\ndeliver = false\n`);
+      target = quiet.base;
+      try {
+        // In the order with, without, without, with, WRITE_ROUNDS times (each figure the mean of
+        // its runs), so that neither side has all of a drift of the machine.
+        const w: number[] = [];
+        const wo: number[] = [];
+        // A warm-up run, not counted: the first run of a fresh process came 15-25% below its later ones.
+        await throughput();
+        for (let r = 0; r < WRITE_ROUNDS; r++) {
+          w.push(await throughput());
+          await setRules(false);
+          wo.push(await throughput(), await throughput());
+          await setRules(true);
+          w.push(await throughput());
+        }
+        const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+        writeWith = mean(w);
+        writeWithout = mean(wo);
+        console.error(
+          `write-cost runs: with ${w.map(Math.round).join(', ')}; without ${wo.map(Math.round).join(', ')}`,
+        );
+      } finally {
+        await quiet.stop();
+        target = plane.base;
+      }
+      const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+      await sql`delete from notification_deliveries where attempts = 0`;
+      await sql`delete from notification_outbox`;
+      await sql.end();
+    });
   console.error(`write-cost phase done: ${Math.round(writeWith)} / ${Math.round(writeWithout)} events/s`);
   // 3. Backlog: the receiver down while BACKLOG events arrive; every delivery tried once; then up.
+  const backlog = PHASES.has('backlog') ? BACKLOG : 0;
   await receiverDown();
   const before = deliveries;
-  for (let i = 0; i < BACKLOG; i += 500) await post(Math.min(500, BACKLOG - i));
+  for (let i = 0; i < backlog; i += 500) await post(Math.min(500, backlog - i));
   const failedAll = async () => {
     const r = await call('GET', '/api/v1/notification-deliveries?state=pending&limit=1', undefined, root);
     return !r.json.rows.length;
@@ -260,7 +280,7 @@ try {
   await receiverUp();
   const upAt = performance.now();
   let firstAt = 0;
-  while (deliveries - before < BACKLOG * 3 && performance.now() - upAt < 600_000) {
+  while (deliveries - before < backlog * 3 && performance.now() - upAt < 600_000) {
     if (!firstAt && deliveries > before) firstAt = performance.now();
     await wait(20);
   }
@@ -278,9 +298,9 @@ try {
     ['intake, three rules, on a process that does not deliver', `${round(writeWith, 0)} events/s`, '-'],
     ['intake, rules disabled, on that process', `${round(writeWithout, 0)} events/s`, '-'],
     ["intake with rules / without: the write's own cost", `${round((100 * writeWith) / writeWithout)} %`, '>= 90 %'],
-    ['backlog: deliveries after the outage', String(BACKLOG * 3), '-'],
+    ['backlog: deliveries after the outage', String(backlog * 3), '-'],
     ['backlog: time to empty after the receiver is up', `${round((emptyAt - upAt) / 1000)} s`, '-'],
-    ['backlog: drain rate (first to last arrival)', `${round((BACKLOG * 3) / drainS, 0)} deliveries/s`, '-'],
+    ['backlog: drain rate (first to last arrival)', `${round((backlog * 3) / drainS, 0)} deliveries/s`, '-'],
   ];
   console.log(`\nnotifications: ${RATE} events/s for ${DURATION_S} s, 3 rules; channel_rate ${CHANNEL_RATE}\n`);
   console.log('| figure | value | target |\n|---|---|---|');
@@ -295,7 +315,7 @@ try {
       write_with_rules: writeWith,
       write_without_rules: writeWithout,
       write_ratio: writeWith / writeWithout,
-      backlog: { deliveries: BACKLOG * 3, empty_s: (emptyAt - upAt) / 1000, drain_per_s: (BACKLOG * 3) / drainS },
+      backlog: { deliveries: backlog * 3, empty_s: (emptyAt - upAt) / 1000, drain_per_s: (backlog * 3) / drainS },
       refusing,
     }),
   );

@@ -14,10 +14,14 @@ export const DELIVERY_WINDOW_MS = 24 * 3600_000;
 /** The tags of cameras, as the cameras domain keeps them (read in the event's transaction). */
 export type CameraTags = (db: Db, cameraIds: string[]) => Promise<Map<string, string[]>>;
 
-const factsOf = (f: NewFrame): Omit<EventFacts, 'tags'> => ({
+const NO_TAGS: readonly string[] = [];
+
+// One object per event (run for every event of every write of an organisation with rules).
+const factsOf = (f: NewFrame, tags: readonly string[]): EventFacts => ({
   id: f.id,
   occurred_at: Date.parse(f.occurred_at),
   camera_id: f.camera_id,
+  tags,
   detector: f.detector,
   severity: f.severity,
   category: f.category,
@@ -98,6 +102,6 @@ export class Outbox implements EventOutbox {
     const byTags = rules.some((r) => r.match.tag_ids.length > 0);
     const cameraIds = byTags ? [...new Set(frames.flatMap((f) => (f.camera_id ? [f.camera_id] : [])))] : [];
     const tags = cameraIds.length ? await this.cameraTags(db, cameraIds) : new Map<string, string[]>();
-    return frames.map((f) => ({ ...factsOf(f), tags: f.camera_id ? (tags.get(f.camera_id) ?? []) : [] }));
+    return frames.map((f) => factsOf(f, f.camera_id ? (tags.get(f.camera_id) ?? NO_TAGS) : NO_TAGS));
   }
 }
