@@ -57,6 +57,13 @@ export class DeliveryWorker {
   private notifying = false;
   private notifyAgain = false;
   private lastWake = -Infinity;
+  /**
+   * Whether the outbox may hold plans: set by a commit that recorded some (this process's or,
+   * through the wake, another's) and by the poll, cleared before a round takes them. A round
+   * started for any other reason (a lane that emptied) claims without taking plans, so an empty
+   * outbox costs no transaction of its own.
+   */
+  private plansMaybe = true;
   /** Names this process's wakes, which its own subscription skips (nudge pumped already). */
   private readonly origin = randomUUID();
   private polled = false;
@@ -100,7 +107,18 @@ export class DeliveryWorker {
 
   /** The outbox's plans into delivery rows, then one claim; true when either filled its batch (more may be due). */
   private async claimRound(): Promise<boolean> {
-    const expanded = await expandOutbox(this.db, this.clock.now(), this.framesOf);
+    let expanded = 0;
+    if (this.plansMaybe) {
+      // Cleared first: a commit meanwhile sets it again (and its pump asks for another round).
+      this.plansMaybe = false;
+      try {
+        expanded = await expandOutbox(this.db, this.clock.now(), this.framesOf);
+      } catch (err) {
+        this.plansMaybe = true;
+        throw err;
+      }
+      if (expanded >= PLANS_PER_ROUND) this.plansMaybe = true;
+    }
     const skip = [...this.lanes].filter(([, l]) => l.queue.length > 0).map(([id]) => id);
     const now = this.clock.now();
     const claimed = await deliveriesStore.claim(this.db, {
@@ -170,6 +188,7 @@ export class DeliveryWorker {
    * at a time, at most one every WAKE_EVERY_MS.
    */
   nudge(): void {
+    this.plansMaybe = true;
     void this.pump();
     if (this.notifying) {
       this.notifyAgain = true;
@@ -200,11 +219,13 @@ export class DeliveryWorker {
    */
   poll(): Promise<void> {
     this.polled = true;
+    this.plansMaybe = true;
     return this.pump();
   }
 
   subscribe(bus: LiveBus): void {
     const wake = () => {
+      this.plansMaybe = true;
       if (this.polled) void this.pump();
     };
     bus.subscribe(DELIVERIES_CHANNEL, (payload) => payload !== this.origin && wake(), wake);

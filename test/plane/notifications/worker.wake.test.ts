@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { freshDatabase, type TestDb } from '../harness.js';
 import { DeliveryWorker, DELIVERIES_CHANNEL } from '../../../src/plane/notifications/worker.js';
 import type { Dispatcher } from '../../../src/plane/notifications/dispatcher.js';
 import type { LiveBus } from '../../../src/plane/live/bus.js';
 import { systemClock } from '../../../src/common/clock.js';
+import { migrate } from '../../../src/plane/db/migrate.js';
 
 // The wake of the other processes' workers after commits that recorded deliveries: one NOTIFY
 // at a time and at most one every 10 ms however many commits, and a process skips its own.
@@ -11,6 +13,7 @@ import { systemClock } from '../../../src/common/clock.js';
 let t: TestDb;
 beforeAll(async () => {
   t = await freshDatabase();
+  await migrate(t.database);
 });
 afterAll(async () => {
   await t?.drop();
@@ -72,6 +75,40 @@ describe('delivery worker wakes', () => {
     expect(pumps).toEqual([]);
     handler!('another-process');
     expect(pumps).toEqual(['pump']);
+    w.stop();
+  });
+});
+
+describe('delivery worker rounds', () => {
+  it('take plans after a commit, a wake or the poll, not on a round started for anything else', async () => {
+    const db = t.database.db;
+    const plans = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from notification_outbox`.execute(db)).rows[0]!.n);
+    // A plan of rules since deleted: taken and expanded to nothing.
+    const addPlan = () =>
+      sql`insert into notification_outbox (org_id, created_at, pairs, sets, event_ids, event_sets)
+        values (gen_random_uuid(), now(), '[]', '[]', '{}', '{}')`.execute(db);
+    const w = new DeliveryWorker(
+      db,
+      systemClock,
+      { leaseMs: 60_000 } as Dispatcher,
+      { channelRate: 10, concurrency: 1, batch: 10, deliver: true },
+      { warn: () => {} },
+      async () => new Map(),
+    );
+    await w.poll();
+    // A plan whose wake never came (another process's, its NOTIFY lost): a round asked for by a
+    // lane leaves it to the next poll.
+    await addPlan();
+    await w.pump();
+    expect(await plans()).toBe(1);
+    await w.poll();
+    expect(await plans()).toBe(0);
+    // This process's own commit takes its plan in the round its nudge starts.
+    await addPlan();
+    w.nudge();
+    await w.pump();
+    expect(await plans()).toBe(0);
     w.stop();
   });
 });
