@@ -17,41 +17,59 @@ export interface EncodedPlan {
 }
 
 /**
+ * A plan being built: each (rule, channel) pair and each set of pairs once, by value, and the
+ * events in the order given. The one place that indexes them (encodePlan, planCompact, mergePlans).
+ */
+class PlanIndex {
+  readonly plan: EncodedPlan = { pairs: [], sets: [], event_ids: [], event_sets: [] };
+  private readonly pairs = new Map<string, number>();
+  private readonly sets = new Map<string, number>();
+
+  /** The index of a pair (the rule's name as first given). */
+  pair(ruleId: string, channelId: string, ruleName: string): number {
+    const key = `${ruleId}/${channelId}`;
+    let k = this.pairs.get(key);
+    if (k === undefined) {
+      this.pairs.set(key, (k = this.plan.pairs.length));
+      this.plan.pairs.push([ruleId, channelId, ruleName]);
+    }
+    return k;
+  }
+
+  /** The index of a set of pair indexes. */
+  set(ks: number[]): number {
+    const key = ks.join(',');
+    let s = this.sets.get(key);
+    if (s === undefined) {
+      this.sets.set(key, (s = this.plan.sets.length));
+      this.plan.sets.push(ks);
+    }
+    return s;
+  }
+
+  event(id: string, set: number): void {
+    this.plan.event_ids.push(id);
+    this.plan.event_sets.push(set);
+  }
+}
+
+/**
  * Planned deliveries in their compact form: each (rule, channel) pair once, each event once with
  * the index of its set of pairs. A write of a hundred events matching three rules is three pairs,
  * one set and a hundred ids, not three hundred rows.
  */
 export function encodePlan(items: readonly PlanItem[]): EncodedPlan {
-  const pairIndex = new Map<string, number>();
-  const pairs: EncodedPlan['pairs'] = [];
+  const idx = new PlanIndex();
   const perEvent = new Map<string, number[]>();
   for (const d of items) {
-    const key = `${d.rule_id}/${d.channel_id}`;
-    let k = pairIndex.get(key);
-    if (k === undefined) {
-      pairIndex.set(key, (k = pairs.length));
-      pairs.push([d.rule_id, d.channel_id, d.rule_name]);
-    }
+    const k = idx.pair(d.rule_id, d.channel_id, d.rule_name);
     const own = perEvent.get(d.event_id);
     if (own) {
       if (!own.includes(k)) own.push(k);
     } else perEvent.set(d.event_id, [k]);
   }
-  const setIndex = new Map<string, number>();
-  const sets: number[][] = [];
-  const event_ids: string[] = [];
-  const event_sets: number[] = [];
-  for (const [e, ks] of perEvent) {
-    const key = ks.join(',');
-    let s = setIndex.get(key);
-    if (s === undefined) {
-      setIndex.set(key, (s = sets.length));
-      sets.push(ks);
-    }
-    event_ids.push(e);
-    event_sets.push(s);
-  }
-  return { pairs, sets, event_ids, event_sets };
+  for (const [e, ks] of perEvent) idx.event(e, idx.set(ks));
+  return idx.plan;
 }
 
 /** The planned deliveries of a stored plan, event by event in its order. */
@@ -76,65 +94,35 @@ export function planCompact(
   rules: readonly (RuleSpec & { name: string })[],
   events: readonly EventFacts[],
 ): EncodedPlan | null {
-  const pairs: EncodedPlan['pairs'] = [];
-  const pairsOf = rules.map((r) =>
-    r.channel_ids.map((c) => {
-      pairs.push([r.id, c, r.name]);
-      return pairs.length - 1;
-    }),
-  );
-  const setIndex = new Map<string, number>();
-  const sets: number[][] = [];
-  const event_ids: string[] = [];
-  const event_sets: number[] = [];
+  const idx = new PlanIndex();
+  const pairsOf = rules.map((r) => r.channel_ids.map((c) => idx.pair(r.id, c, r.name)));
+  // The set of each combination of matched rules, made once (most writes have one or two).
+  const setOf = new Map<string, number>();
   for (const e of events) {
     let key = '';
     for (let i = 0; i < rules.length; i++) if (ruleMatches(rules[i]!, e)) key += `${i},`;
     if (!key) continue;
-    let s = setIndex.get(key);
+    let s = setOf.get(key);
     if (s === undefined) {
-      setIndex.set(key, (s = sets.length));
-      sets.push(
-        key
-          .slice(0, -1)
-          .split(',')
-          .flatMap((i) => pairsOf[Number(i)]!),
-      );
+      const ks = key
+        .slice(0, -1)
+        .split(',')
+        .flatMap((i) => pairsOf[Number(i)]!);
+      setOf.set(key, (s = idx.set(ks)));
     }
-    event_ids.push(e.id);
-    event_sets.push(s);
+    idx.event(e.id, s);
   }
-  return event_ids.length ? { pairs, sets, event_ids, event_sets } : null;
+  return idx.plan.event_ids.length ? idx.plan : null;
 }
 
 /** The plans of merged batches as one (pairs and sets shared, events in batch order). */
 export function mergePlans(plans: readonly EncodedPlan[]): EncodedPlan {
   if (plans.length === 1) return plans[0]!;
-  const pairIndex = new Map<string, number>();
-  const setIndex = new Map<string, number>();
-  const out: EncodedPlan = { pairs: [], sets: [], event_ids: [], event_sets: [] };
+  const idx = new PlanIndex();
   for (const p of plans) {
-    const pairMap = p.pairs.map(([r, c, name]) => {
-      let i = pairIndex.get(`${r}/${c}`);
-      if (i === undefined) {
-        pairIndex.set(`${r}/${c}`, (i = out.pairs.length));
-        out.pairs.push([r, c, name]);
-      }
-      return i;
-    });
-    const setMap = p.sets.map((s) => {
-      const ks = s.map((k) => pairMap[k]!);
-      let i = setIndex.get(ks.join());
-      if (i === undefined) {
-        setIndex.set(ks.join(), (i = out.sets.length));
-        out.sets.push(ks);
-      }
-      return i;
-    });
-    p.event_ids.forEach((e, n) => {
-      out.event_ids.push(e);
-      out.event_sets.push(setMap[p.event_sets[n]!]!);
-    });
+    const pairMap = p.pairs.map(([r, c, name]) => idx.pair(r, c, name));
+    const setMap = p.sets.map((s) => idx.set(s.map((k) => pairMap[k]!)));
+    p.event_ids.forEach((e, n) => idx.event(e, setMap[p.event_sets[n]!]!));
   }
-  return out;
+  return idx.plan;
 }
