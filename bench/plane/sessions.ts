@@ -4,12 +4,13 @@
  * request (at once), re-checks each row's camera in the database and pages with the cursor.
  * Prints the first page's rate and latency over CONNECTIONS connections beside the rate of one
  * fake node answering its own list directly (the in-run baseline: what the plane cannot beat),
- * and the time to walk the whole fleet list page by page.
+ * and the time to walk the whole fleet list page by page; the plane's CPU per request of the first
+ * page's run.
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/sessions.js
  * Knobs: NODES (8), CAMERAS (25 per node), VIEWERS (2 per camera), LIMIT (100), CONNECTIONS (8), DURATION_S (5).
  */
 import autocannon from 'autocannon';
-import { benchDatabase, startPlaneProcess, loginToken, BOOT } from './harness.js';
+import { benchDatabase, startPlaneProcess, loginToken, processCpuMs, BOOT } from './harness.js';
 import { OpsNode } from '../../test/plane/node-ops/ops-node.js';
 
 const NODES = Number(process.env.NODES ?? 8);
@@ -70,12 +71,14 @@ async function walk(): Promise<{ pages: number; rows: number; ms: number }> {
 
 await walk(); // warm-up
 const walks = [await walk(), await walk(), await walk()].sort((a, b) => a.ms - b.ms);
+const cpu0 = await processCpuMs(plane.child.pid!);
 const page = await autocannon({
   url: `${plane.base}/api/v1/sessions?limit=${LIMIT}`,
   headers: auth,
   connections: CONNECTIONS,
   duration: DURATION_S,
 });
+const planeCpuUs = ((await processCpuMs(plane.child.pid!)) - cpu0) * 1000;
 const direct = await autocannon({
   url: `${fakes[0]!.url}/api/v1/sessions`,
   headers: { authorization: `Bearer ${fakes[0]!.token}` },
@@ -96,6 +99,7 @@ console.log(
         p50_ms: page.latency.p50,
         p99_ms: page.latency.p99,
         errors: page.errors + page.non2xx,
+        plane_cpu_us_per_request: Math.round(planeCpuUs / Math.max(1, page.requests.total)),
       },
       node_direct: { req_per_s: Math.round(direct.requests.average), p99_ms: direct.latency.p99 },
       full_walk: { pages: walks[1]!.pages, rows: walks[1]!.rows, median_ms: Math.round(walks[1]!.ms) },

@@ -27,6 +27,22 @@ function cameraOf(r: NodeRow): string | null {
   return r.camera_id !== null && isUuid(r.camera_id) ? r.camera_id.toLowerCase() : null;
 }
 
+/**
+ * A node's row with what every request reads of it, worked out once per reply (a reply is
+ * shared by the requests that overlap its call, see ask): its camera and its subject's id.
+ */
+interface ReadRow {
+  r: NodeRow;
+  cam: string | null;
+  subjectId: string | null;
+}
+
+const readRow = (r: NodeRow): ReadRow => ({
+  r,
+  cam: cameraOf(r),
+  subjectId: isUuid(r.sub) ? r.sub.toLowerCase() : null,
+});
+
 const byStart = (a: NodeRow, b: NodeRow) =>
   a.started_at_ms - b.started_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const isAfter = (r: NodeRow, k: { started_ms: number; id: string }) =>
@@ -50,7 +66,7 @@ function matches(s: ViewerSession, needle: string): boolean {
  */
 export class ViewerSessionsService {
   /** The node calls out now, by node id, URL and token (see ask). */
-  private readonly inFlight = new Map<string, Promise<readonly NodeRow[] | null>>();
+  private readonly inFlight = new Map<string, Promise<readonly ReadRow[] | null>>();
 
   constructor(
     private readonly clock: Clock,
@@ -109,11 +125,12 @@ export class ViewerSessionsService {
         return null;
       }
       const after = cursor && cursor.node === t.node.id ? cursor.after : null;
-      const candidates = rows.flatMap((r) => {
-        if (after && !isAfter(r, after)) return [];
-        const cam = cameraOf(r);
-        return cam && (camera === null || cam === camera) ? [{ r, cam }] : [];
-      });
+      const candidates: Array<{ r: NodeRow; cam: string; subjectId: string | null }> = [];
+      for (const x of rows) {
+        if (after && !isAfter(x.r, after)) continue;
+        if (x.cam !== null && (camera === null || x.cam === camera))
+          candidates.push({ r: x.r, cam: x.cam, subjectId: x.subjectId });
+      }
       return { node: t.node, after, candidates };
     });
     // A row whose camera is on none of these nodes (moved, deleted): those cameras re-checked in one more query.
@@ -127,10 +144,10 @@ export class ViewerSessionsService {
     outer: for (const n of perNode) {
       if (!n) continue;
       let last: NodeRow | null = null;
-      for (const { r, cam } of n.candidates) {
+      for (const { r, cam, subjectId } of n.candidates) {
         const c = cameras.get(cam);
         if (!c?.visible) continue;
-        const item = this.item(r, n.node, cam, c.name);
+        const item = this.item(r, n.node, cam, c.name, subjectId);
         if (needle !== null && !matches(item, needle)) continue;
         if (items.length === limit) {
           next = { node: n.node.id, after: last ? { started_ms: last.started_at_ms, id: last.id } : n.after };
@@ -150,7 +167,13 @@ export class ViewerSessionsService {
     };
   }
 
-  private item(r: NodeRow, node: NodeCall, cameraId: string, cameraName: string): ViewerSession {
+  private item(
+    r: NodeRow,
+    node: NodeCall,
+    cameraId: string,
+    cameraName: string,
+    subjectId: string | null,
+  ): ViewerSession {
     return {
       stream: r.stream,
       protocol: r.protocol,
@@ -163,25 +186,25 @@ export class ViewerSessionsService {
       camera_id: cameraId,
       camera_name: cameraName,
       subject_kind: r.subject_kind ?? 'unknown',
-      subject_id: isUuid(r.sub) ? r.sub.toLowerCase() : null,
+      subject_id: subjectId,
       subject_name: r.subject_name ?? '',
     };
   }
 
   /**
-   * The node's rows in page order (shared: never changed), or null when it did not answer in
+   * The node's rows in page order, each read once (shared: never changed), or null when it did not answer in
    * time, refused the token or answered nonsense. A request that comes while a call to the same
    * node (id, URL and token) is out joins that call rather than making another: under load (many
    * administrators, the console's refresh) a node is asked once per round trip, not once per
    * request, and its reply read once. The rows are then at most one round trip (under the 2 s
    * bound) older than the request; each request still re-checks them against its own rights.
    */
-  private ask(node: NodeCall, calls: NodeEndpoint): Promise<readonly NodeRow[] | null> {
+  private ask(node: NodeCall, calls: NodeEndpoint): Promise<readonly ReadRow[] | null> {
     const key = `${node.id}\n${node.url}\n${node.apiToken}`;
     const out = this.inFlight.get(key);
     if (out) return out;
     const call = calls.sessionRows({ timeoutMs: this.opts.timeoutMs }).then(
-      (rows) => rows.sort(byStart),
+      (rows) => rows.sort(byStart).map(readRow),
       () => null,
     );
     this.inFlight.set(key, call);

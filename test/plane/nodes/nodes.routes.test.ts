@@ -96,6 +96,17 @@ describe('nodes', () => {
         auth_backend_secret: BACKEND,
       })
     ).body;
+    // The token opened from a row read before the change (openApiToken keeps it opened).
+    const sealed = async () =>
+      (
+        await t.db.database.db
+          .selectFrom('nodes')
+          .select('api_token_enc')
+          .where('id', '=', n.id)
+          .executeTakeFirstOrThrow()
+      ).api_token_enc;
+    const before = await sealed();
+    expect(t.plane.services.nodes.openApiToken(n.id, before)).toBe(TOKEN);
     const r = await x.root.patch(`/api/v1/nodes/${n.id}`, {
       enabled: false,
       api_token: `${TOKEN}-2`,
@@ -110,6 +121,8 @@ describe('nodes', () => {
       auth_backend_secret_configured: false,
     });
     expect((await t.plane.services.nodes.credentials(n.id))?.apiToken).toBe(`${TOKEN}-2`);
+    expect(t.plane.services.nodes.openApiToken(n.id, await sealed())).toBe(`${TOKEN}-2`);
+    expect(t.plane.services.nodes.openApiToken(n.id, before)).toBe(TOKEN);
     const a = await lastAudit(x.root, 'node.update', n.id);
     const one = await x.root.get(`/api/v1/audit/${a.id}?occurred_at=${encodeURIComponent(a.occurred_at)}`);
     expect(one.body.params.changed.sort()).toEqual(['api_token', 'auth_backend_secret', 'enabled', 'url'].sort());
