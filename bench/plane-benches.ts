@@ -1,5 +1,6 @@
 import { CONNECTIONS, copyBase, lastJson, num, replyP99, replyRate, row, type Bench } from './bench-spec.js';
 import { READ_REPLICA_BENCH } from './plane-benches.replicas.js';
+import { INTAKE_SINGLE_BENCH, WRITE_PATH_BENCHES } from './plane-benches.write.js';
 
 /** The control plane's benches (bench/plane/), in the order npm run bench runs them. */
 export const PLANE_BENCHES: Bench[] = [
@@ -37,6 +38,7 @@ export const PLANE_BENCHES: Bench[] = [
       ];
     },
   },
+  INTAKE_SINGLE_BENCH,
   {
     name: 'audit-pages',
     file: 'plane/audit-pages.js',
@@ -365,35 +367,6 @@ export const PLANE_BENCHES: Bench[] = [
       ];
     },
   },
-  {
-    name: 'notifications',
-    file: 'plane/notifications.js',
-    env: { DURATION_S: '10', THROUGHPUT_MS: '3000', BACKLOG: '1000', CONCURRENCY: String(CONNECTIONS) },
-    figures(out) {
-      const j = lastJson(out);
-      return [
-        {
-          bench: 'notifications',
-          figure: 'delivery p95 from commit, 200 events/s; target < 1000 ms',
-          value: j.latency_ms.p95,
-          unit: 'ms',
-        },
-        {
-          bench: 'notifications',
-          figure: 'intake with three rules; target >= 90% of without',
-          value: j.intake_with_rules,
-          unit: 'events/s',
-          baseline: { name: 'intake with the rules disabled', value: j.intake_without_rules, unit: 'events/s' },
-          ratio: 'share',
-        },
-        {
-          bench: 'notifications',
-          figure: 'backlog drain after an outage',
-          value: j.backlog.drain_per_s,
-          unit: 'deliveries/s',
-        },
-      ];
-    },
-  },
+  ...WRITE_PATH_BENCHES,
   READ_REPLICA_BENCH,
 ];

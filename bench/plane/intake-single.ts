@@ -174,6 +174,21 @@ try {
     `| plane / minimal, all rounds | - | - | ${((100 * sum(planes)) / sum(minimals)).toFixed(0)}% | - | - | - |`,
   );
 
+  const mean = (ps: Phase[], k: 'rate' | 'serverUs' | 'pgUs') => ps.reduce((a, p) => a + p[k], 0) / ps.length;
+  console.log(
+    JSON.stringify({
+      rounds: ROUNDS,
+      connections: CONNS,
+      plane: { events_per_s: mean(planes, 'rate'), cpu_us: mean(planes, 'serverUs'), pg_cpu_us: mean(planes, 'pgUs') },
+      minimal: {
+        events_per_s: mean(minimals, 'rate'),
+        cpu_us: mean(minimals, 'serverUs'),
+        pg_cpu_us: mean(minimals, 'pgUs'),
+      },
+      share: sum(planes) / sum(minimals),
+    }),
+  );
+
   if (PARTS) {
     // The triggers: the same plane phase with them off (this database only).
     await sql`alter table events disable trigger events_rollup_insert`;
