@@ -35,6 +35,7 @@ export interface DeliveryListArgs {
   channel_id?: string;
   event_id?: string;
   state?: string;
+  order?: 'oldest' | 'newest';
 }
 
 /** The delivery log (document 4 §13): administrators of the organisation, a superadmin any; requeue of a dead one. */
@@ -61,6 +62,7 @@ export class DeliveriesService {
       channel_id: low(q.channel_id),
       event_id: low(q.event_id),
       state: q.state,
+      newest: q.order === 'newest',
     });
     return pageOf(rows, limit, deliveryJson);
   }

@@ -69,15 +69,18 @@ export const deliveriesStore = {
       channel_id?: string;
       event_id?: string;
       state?: string;
+      /** newest first: ids (UUIDv7, time-ordered) descending, `after` the last id of the page before */
+      newest?: boolean;
     },
   ): Promise<DeliveryRow[]> {
+    const after = q.after === null ? sql`true` : q.newest ? sql`d.id < ${q.after}::uuid` : sql`d.id > ${q.after}::uuid`;
     const r = await sql<DeliveryRow>`select ${SELECT} from notification_deliveries d
-      where (${q.orgId}::uuid is null or d.org_id = ${q.orgId}::uuid) and (${q.after ?? null}::uuid is null or d.id > ${q.after ?? null}::uuid)
+      where (${q.orgId}::uuid is null or d.org_id = ${q.orgId}::uuid) and ${after}
         and (${q.rule_id ?? null}::uuid is null or d.rule_id = ${q.rule_id ?? null}::uuid)
         and (${q.channel_id ?? null}::uuid is null or d.channel_id = ${q.channel_id ?? null}::uuid)
         and (${q.event_id ?? null}::uuid is null or d.event_id = ${q.event_id ?? null}::uuid)
         and (${q.state ?? null}::text is null or d.state = ${q.state ?? null}::text)
-      order by d.id limit ${q.limit + 1}`.execute(db);
+      order by d.id ${sql.raw(q.newest ? 'desc' : 'asc')} limit ${q.limit + 1}`.execute(db);
     return r.rows;
   },
 

@@ -106,6 +106,8 @@ export const DeliveryListQuery = Type.Object(
     channel_id: Type.Optional(Uuid),
     event_id: Type.Optional(Uuid),
     state: Type.Optional(Type.Union(['pending', 'sent', 'failed', 'dead'].map((s) => Type.Literal(s)))),
+    // Not in document 4 §13, decided in docs/notifications.md: the console's log reads newest first.
+    order: Type.Optional(Type.Union([Type.Literal('oldest'), Type.Literal('newest')], { default: 'oldest' })),
   },
   { additionalProperties: false },
 );

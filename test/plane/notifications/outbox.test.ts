@@ -196,6 +196,31 @@ describe('notification outbox', () => {
     expect(await deliveries(ids)).toHaveLength(10);
   });
 
+  it("the log pages oldest first, or newest first with order=newest (the console's)", async () => {
+    const ch = await channel(x.a.admin);
+    await rule(x.a.admin, { match: { detectors: ['order.*'] }, channel_ids: [ch] });
+    for (let i = 0; i < 5; i++) await sendEvents(mod, [{ detector: `order.${i}`, occurred_at: at() }]);
+    const walk = async (order: string) => {
+      const ids: string[] = [];
+      let after: string | null = null;
+      do {
+        const r = await x.a.admin.get(
+          `/api/v1/notification-deliveries?channel_id=${ch}&limit=2${order}${after ? `&after=${after}` : ''}`,
+        );
+        expect(r.status, r.text).toBe(200);
+        ids.push(...r.body.rows.map((d: { id: string }) => d.id));
+        after = r.body.next;
+      } while (after);
+      return ids;
+    };
+    const oldest = await walk('');
+    expect(oldest).toHaveLength(5);
+    expect([...oldest].sort()).toEqual(oldest);
+    expect(await walk('&order=oldest')).toEqual(oldest);
+    expect(await walk('&order=newest')).toEqual([...oldest].reverse());
+    expect((await x.a.admin.get('/api/v1/notification-deliveries?order=up')).status).toBe(400);
+  });
+
   it('a rule or channel deleted before its plan is expanded sends nothing of it', async () => {
     const [c1, c2] = [await channel(x.a.admin), await channel(x.a.admin)];
     const keep = await rule(x.a.admin, { match: { detectors: ['gone'] }, channel_ids: [c1] });

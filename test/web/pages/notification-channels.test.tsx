@@ -158,6 +158,9 @@ describe('the delivery log (/admin/notifications/deliveries)', () => {
     expect(await screen.findByText('night-shift')).toBeTruthy();
     type(screen.getByLabelText('State'), 'dead');
     type(screen.getByLabelText('Rule'), RULE);
-    await waitFor(() => expect(asked.at(-1)).toBe(`state=dead&rule_id=${RULE}`));
+    // Newest first on every page (the API's order=newest; its default is oldest first).
+    await waitFor(() => expect(asked.at(-1)).toBe(`state=dead&rule_id=${RULE}&order=newest`));
+    expect(asked[0]).toBe('order=newest');
+    expect(asked).toContain(`order=newest&after=${uuid(0xe1)}`);
   });
 });

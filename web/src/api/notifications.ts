@@ -63,7 +63,11 @@ export const testChannel = (id: string) =>
 
 /** A page of the delivery log, newest first, from `after` (the previous page's `next`). */
 export const listDeliveries = (f: DeliveryFilter, after?: string) =>
-  ok(client.GET('/api/v1/notification-deliveries', { params: { query: { ...f, ...(after ? { after } : {}) } } }));
+  ok(
+    client.GET('/api/v1/notification-deliveries', {
+      params: { query: { ...f, order: 'newest', ...(after ? { after } : {}) } },
+    }),
+  );
 /** A dead delivery queued again (409 delivery_not_dead otherwise). */
 export const retryDelivery = (id: string) =>
   ok(client.POST('/api/v1/notification-deliveries/{id}/retry', { params: { path: { id } } }));

@@ -12112,6 +12112,7 @@ export interface paths {
                     channel_id?: string;
                     event_id?: string;
                     limit?: number;
+                    order?: "oldest" | "newest";
                     org?: string;
                     rule_id?: string;
                     state?: "pending" | "sent" | "failed" | "dead";
