@@ -220,7 +220,7 @@ describe('notifications in the console, as an organisation administrator', () =>
     await page.waitForSelector(delivery);
     // Two test messages and the event's delivery.
     expect(await page.locator('tr[data-delivery]').count()).toBe(3);
-    expect((await cells(page, delivery)).slice(1, 5)).toEqual(['Doors', 'Ops webhook north', 'sent', '1']);
+    expect((await cells(page, delivery)).slice(1, 6)).toEqual(['Open', 'Doors', 'Ops webhook north', 'sent', '1']);
     expect(await page.locator(`${delivery} button`).count()).toBe(0);
     await shot(page, 'notifications-deliveries');
 
@@ -261,7 +261,7 @@ describe('notifications in the console, as an organisation administrator', () =>
     await page.waitForSelector(failedRow);
     // Still failing while the receiver answers 503: the row stays failed, with its error and its next attempt.
     const fr = await cells(page, failedRow);
-    expect([...fr.slice(1, 4), fr[5]]).toEqual(['Doors', 'Ops webhook north', 'failed, will retry', failed.last_error]);
+    expect([...fr.slice(2, 5), fr[6]]).toEqual(['Doors', 'Ops webhook north', 'failed, will retry', failed.last_error]);
     expect(await page.locator(`${failedRow} button:text("Retry")`).count()).toBe(0);
     // The plane refuses it too (document 4 §13: retry requeues a dead delivery only).
     await expect(api('POST', `/api/v1/notification-deliveries/${failed.id}/retry`)).rejects.toThrow(
@@ -272,7 +272,7 @@ describe('notifications in the console, as an organisation administrator', () =>
     await page.selectOption('select[name=state]', { label: 'gave up' });
     const deadRow = `tr[data-delivery="${dead[0]!.id}"]`;
     await page.waitForSelector(deadRow);
-    expect((await cells(page, deadRow)).slice(1, 4)).toEqual(['test message', 'Ops webhook north', 'gave up']);
+    expect((await cells(page, deadRow)).slice(1, 5)).toEqual(['none', 'test message', 'Ops webhook north', 'gave up']);
     await shot(page, 'notifications-deliveries-dead');
 
     // The receiver is back: Retry sends the dead test message again; the failed one goes out at its next attempt.
@@ -288,7 +288,7 @@ describe('notifications in the console, as an organisation administrator', () =>
     await page.selectOption('select[name=state]', { label: 'sent' });
     await page.selectOption('select[name=rule]', { label: 'Doors' });
     await page.waitForSelector(failedRow);
-    expect(Number((await cells(page, failedRow))[4])).toBeGreaterThanOrEqual(2);
+    expect(Number((await cells(page, failedRow))[5])).toBeGreaterThanOrEqual(2);
     await shot(page, 'notifications-deliveries-recovered');
     expect(errors).toEqual([]);
     await page.close();
@@ -311,7 +311,7 @@ describe('notifications in the console, as an organisation administrator', () =>
     await page.selectOption('select[name=state]', { label: 'gave up' });
     const row = `tr[data-delivery="${dead.id}"]`;
     await page.waitForSelector(row);
-    expect((await cells(page, row)).slice(1, 4)).toEqual(['Doors', 'Ops webhook north', 'gave up']);
+    expect((await cells(page, row)).slice(2, 5)).toEqual(['Doors', 'Ops webhook north', 'gave up']);
     await shot(page, 'notifications-deliveries-gone');
 
     // The channel enabled again, Retry sends the dead delivery.

@@ -145,12 +145,14 @@ describe('the delivery log (/admin/notifications/deliveries)', () => {
       }),
     );
     const row = (await screen.findByText('connect ECONNREFUSED')).closest('tr')!;
-    expect([...row.querySelectorAll('td')].slice(1, 5).map((c) => c.textContent)).toEqual([
+    expect([...row.querySelectorAll('td')].slice(2, 6).map((c) => c.textContent)).toEqual([
       'Night doors',
       'ops-hook',
       'gave up',
       '19',
     ]);
+    // Each row links to its event.
+    expect(within(row).getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(`/events/${dead.event_id}`);
     expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
     within(row).getByRole('button', { name: 'Retry' }).click();
     await waitFor(() => expect(retried).toBe(1));

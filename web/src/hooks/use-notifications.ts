@@ -115,13 +115,15 @@ export function useCriticalToasts() {
 export const useRules = () => useQuery({ queryKey: notificationKeys.rules, queryFn: listRules });
 export const useChannels = () => useQuery({ queryKey: notificationKeys.channels, queryFn: listChannels });
 
-/** The delivery log of `filter`, a page at a time (Load more follows `next`). */
+/** The delivery log of `filter`, a page at a time (Load more follows `next`), read again every 15 s. */
 export const useDeliveries = (filter: DeliveryFilter) =>
   useInfiniteQuery({
     queryKey: notificationKeys.deliveries(filter),
     queryFn: ({ pageParam }) => listDeliveries(filter, pageParam ?? undefined),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next ?? null,
+    // Attempts, errors and states move while the page is open (a receiver down, then back).
+    refetchInterval: 15_000,
   });
 
 /** Create, change and delete rules; the list is read again after each. */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from '../../router.js';
 import { errorSentence } from '../../api/error-words.js';
 import type { DeliveryFilter } from '../../api/notifications.js';
 import { Field } from '../../components/field.js';
@@ -13,7 +14,8 @@ const STATES: State[] = ['pending', 'sent', 'failed', 'dead'];
 
 /**
  * The delivery log (issue 24, administrators): one row per event, rule and channel, newest first,
- * filtered by rule, channel and state; a delivery the plane gave up on (dead, after 24 hours of
+ * filtered by rule, channel and state, each with a link to its event, read again every 15 s (a
+ * failing delivery's attempts move); a delivery the plane gave up on (dead, after 24 hours of
  * retries) can be queued again with Retry.
  */
 export function NotificationDeliveriesPage() {
@@ -94,6 +96,7 @@ export function NotificationDeliveriesPage() {
                 <thead>
                   <tr>
                     <th>Created</th>
+                    <th>Event</th>
                     <th>Rule</th>
                     <th>Channel</th>
                     <th>State</th>
@@ -108,6 +111,9 @@ export function NotificationDeliveriesPage() {
                     <tr key={d.id} data-delivery={d.id}>
                       <td>
                         <Time at={d.created_at} />
+                      </td>
+                      <td>
+                        {d.event_id ? <Link to={`/events/${encodeURIComponent(d.event_id)}`}>Open</Link> : 'none'}
                       </td>
                       <td>{ruleName(d.rule_id)}</td>
                       <td>{channelName(d.channel_id)}</td>
