@@ -94,6 +94,12 @@ describe.skipIf(unavailable !== null)('read replicas: lag-tolerant reads on a ho
     }
     await untilUsed(true);
     await standby`select pg_wal_replay_pause()`;
+    // The call only asks: replay stops at its next record (CI once wrote the next event before it
+    // had, and the lagging replica showed it).
+    for (let i = 0; (await standby`select pg_get_wal_replay_pause_state() as s`)[0]!.s !== 'paused'; i++) {
+      if (i > 200) throw new Error('replay never paused');
+      await sleep(25);
+    }
     const after = await post('replica.after');
     expect((await admin.post(`/api/v1/events/${before}/star`)).status).toBe(200);
     // The card after a star is a read of the caller's own write: the primary's, starred at once.
