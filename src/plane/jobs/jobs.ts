@@ -38,7 +38,11 @@ export class JobRunner {
     const tick = async () => {
       const started = this.clock.now();
       await this.runOnce(job);
-      const wait = job.fixedRate ? Math.max(0, job.everyMs - (this.clock.now() - started)) : job.everyMs;
+      // At most everyMs: a wall clock stepped back during the run (seen on this machine's VM)
+      // made the wait minutes long, and the replicas' read marks stopped (replicas.test.ts).
+      const wait = job.fixedRate
+        ? Math.min(job.everyMs, Math.max(0, job.everyMs - (this.clock.now() - started)))
+        : job.everyMs;
       if (!this.stopped) this.timers.set(job.name, setTimeout(tick, wait).unref());
     };
     this.timers.set(job.name, setTimeout(tick, 0).unref());

@@ -64,6 +64,28 @@ it('a fixed-rate job starts its runs everyMs apart whatever a run takes; another
   expect(starts.fixed!.length).toBeGreaterThan(starts.after!.length);
 });
 
+it('a fixed-rate job keeps its cadence when the wall clock steps back during a run', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const clock = new ManualClock(10_000_000);
+  const runner = new JobRunner(pino({ level: 'silent' }), clock);
+  let runs = 0;
+  runner.start({
+    name: 'marks',
+    everyMs: 1000,
+    budgetMs: 3000,
+    fixedRate: true,
+    run: async () => {
+      runs++;
+      // The machine's clock corrected by ten minutes backwards while this run was going.
+      if (runs === 1) clock.advance(-600_000);
+    },
+  });
+  await vi.advanceTimersByTimeAsync(3500);
+  runner.stop();
+  // Runs at 0, 1, 2 and 3 s (before: the second waited the ten minutes).
+  expect(runs).toBe(4);
+});
+
 it('reads the injected clock for deadlines and run times; a runner stopped before the start-up finished starts nothing', async () => {
   const clock = new ManualClock(5_000);
   const runner = new JobRunner(pino({ level: 'silent' }), clock);
