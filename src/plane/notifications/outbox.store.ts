@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+import { arrayLiteral } from '../db/array-literal.js';
 import type { CooldownState } from './match.js';
 import type { EncodedPlan } from './outbox.plan.js';
 
@@ -13,12 +14,6 @@ export interface CooldownKey {
   rule_id: string;
   camera_key: string;
 }
-
-/**
- * Event ids (the plane's own UUIDs, never client text) as one array literal: given as a list,
- * node-postgres escaped each through a regular expression pair, per event of every write.
- */
-const uuidArray = (ids: readonly string[]): string => `{${ids.join(',')}}`;
 
 /** The SQL of the outbox (notification_outbox) and its cooldown state (notification_cooldowns). */
 export const outboxStore = {
@@ -82,7 +77,7 @@ export const outboxStore = {
     return sql`insert into notification_outbox (org_id, created_at, pairs, sets, event_ids, event_sets)
       select ${orgId}::uuid, ${at}, ${JSON.stringify(p.pairs)}::jsonb, ${JSON.stringify(p.sets)}::jsonb,
         array_agg(x.e order by x.n), array_agg(x.s order by x.n)
-      from unnest(${uuidArray(p.event_ids)}::uuid[], ${p.event_sets}::int2[]) with ordinality as x(e, s, n)
+      from unnest(${arrayLiteral(p.event_ids, false)}::uuid[], ${arrayLiteral(p.event_sets, false)}::int2[]) with ordinality as x(e, s, n)
       where x.e in (select id from ins)
       having count(*) > 0`;
   },

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.js';
 import type { Db } from '../db/database.js';
 import { notify, type LiveBus } from '../live/bus.js';
+import { Pace } from '../live/pace.js';
 import { channelsStore, type ChannelRow } from './channels.store.js';
 import { deliveriesStore, type ClaimedDelivery } from './deliveries.store.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -56,7 +57,7 @@ export class DeliveryWorker {
   private stopped = false;
   private notifying = false;
   private notifyAgain = false;
-  private lastWake = -Infinity;
+  private readonly wakes = new Pace(WAKE_EVERY_MS);
   /**
    * Whether the outbox may hold plans: set by a commit that recorded some (this process's or,
    * through the wake, another's) and by the poll, cleared before a round takes them. A round
@@ -198,9 +199,7 @@ export class DeliveryWorker {
     void (async () => {
       try {
         do {
-          const wait = this.lastWake + WAKE_EVERY_MS - performance.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, Math.ceil(wait)));
-          this.lastWake = performance.now();
+          await this.wakes.turn();
           this.notifyAgain = false;
           await notify(this.db, DELIVERIES_CHANNEL, this.origin);
         } while (this.notifyAgain && !this.stopped);

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { arrayLiteral, type Scalar } from '../../db/array-literal.js';
 import { isUuid } from '../../http/list.js';
 import { iso } from '../../../common/time.js';
 import { cameraVisible, type CameraScope } from '../../rights/camera-rights.js';
@@ -54,28 +55,6 @@ function insertValues(orgId: string, tokenId: string | null, nodeId: RawBuilder<
     x.list_values, x.fields, x.payload, x.attachments,
     to_tsvector('simple', x.search_text) || coalesce(array_to_tsvector(string_to_array(nullif(x.tokens, ''), chr(31))), ''::tsvector),
     x.coalesce_key, x.last_seen_at, x.close_by`;
-}
-
-type Scalar = string | number | boolean | null | undefined;
-
-/**
- * A column as a PostgreSQL array literal, made in one pass (node-postgres escapes each element
- * through a regular expression pair; about 3% of intake CPU in bench/plane/intake.ts). `quoted`
- * for free text and JSON; ids, times, numbers and booleans never need quotes.
- */
-function arrayLiteral(values: Scalar[], quoted: boolean): string {
-  let out = '{';
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (i) out += ',';
-    if (v === null || v === undefined) out += 'NULL';
-    else if (!quoted) out += typeof v === 'boolean' ? (v ? 't' : 'f') : String(v);
-    else {
-      const t = String(v);
-      out += t.includes('\\') || t.includes('"') ? `"${t.replace(/[\\"]/g, '\\$&')}"` : `"${t}"`;
-    }
-  }
-  return out + '}';
 }
 
 /** The rows as column arrays unnested server-side (one parameter per column), `x` with ordinality `n`. */

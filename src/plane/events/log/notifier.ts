@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { channels, notifyMany } from '../../live/bus.js';
+import { Pace } from '../../live/pace.js';
 import { NOTIFY_BOUND_BYTES, type EventFrame } from './events.frames.js';
 
 /** This process's own ring: it takes the frames of this process's commits directly. */
@@ -34,7 +35,7 @@ export const ownPayloadPrefix = (origin: string): string => `[{"origin":${JSON.s
 export class EventNotifier {
   private queue: string[] = [];
   private sending: Promise<void> | null = null;
-  private lastSend = -Infinity;
+  private readonly pace = new Pace(SEND_EVERY_MS);
   private readonly own: string | null;
 
   /** `local`: this process's ring, which takes the frames of this process's commits directly. */
@@ -63,9 +64,7 @@ export class EventNotifier {
   private async drain(): Promise<void> {
     await Promise.resolve();
     while (this.queue.length) {
-      const wait = this.lastSend + SEND_EVERY_MS - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, Math.ceil(wait)));
-      this.lastSend = performance.now();
+      await this.pace.turn();
       const batch = this.queue;
       this.queue = [];
       const payloads: string[] = [];
