@@ -49,8 +49,11 @@ export interface Fleet {
   creds: { login: string; password: string };
   moduleSecret: string;
   running: Launcher;
-  /** `path` opened signed in: the login form filled in when it shows (the session lives in localStorage, shared by a context's pages). */
-  open(page: Page, path: string): Promise<void>;
+  /**
+   * `path` opened signed in (as the superadmin unless `as` says): the login form filled in when it
+   * shows (the session lives in localStorage, shared by a context's pages).
+   */
+  open(page: Page, path: string, as?: { login: string; password: string }): Promise<void>;
   /** A bearer session of the superadmin for API calls of the test itself. */
   session(): Promise<string>;
   /** One event sent with the demo module's token (severity warning unless `extra` says), its id; a refusal throws. */
@@ -96,12 +99,12 @@ export async function startFleet(): Promise<Fleet> {
     creds,
     moduleSecret,
     running,
-    async open(page, path) {
+    async open(page, path, as = creds) {
       await page.goto(`${base}${path}`);
       await page.waitForSelector('header.top, input[name=login]');
       if (await page.locator('input[name=login]').count()) {
-        await page.fill('input[name=login]', creds.login);
-        await page.fill('input[name=password]', creds.password);
+        await page.fill('input[name=login]', as.login);
+        await page.fill('input[name=password]', as.password);
         await page.click('button[type=submit]');
         await page.waitForSelector('header.top');
       }

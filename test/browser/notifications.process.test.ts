@@ -38,16 +38,7 @@ async function sendEvent(detector: string, severity: number, camera = true): Pro
 }
 
 /** `path` opened signed in as the organisation's administrator (the session lives in the context's localStorage). */
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto(`${fleet.base}${path}`);
-  await page.waitForSelector('header.top, input[name=login]');
-  if (await page.locator('input[name=login]').count()) {
-    await page.fill('input[name=login]', ADMIN.login);
-    await page.fill('input[name=password]', ADMIN.password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('header.top');
-  }
-}
+const open = (page: Page, path: string) => fleet.open(page, path, ADMIN);
 
 const cells = (page: Page, row: string) => page.locator(row).locator('td').allTextContents();
 /** The values of a form's fields by name, as the page holds them. */

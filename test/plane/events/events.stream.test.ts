@@ -159,6 +159,13 @@ describe('frames', () => {
   });
 });
 
+/** The notices of the payloads in `got` once `n` have arrived (or 2 s have passed). */
+async function received(got: string[], n: number): Promise<any[]> {
+  const all = () => got.flatMap((p) => JSON.parse(p));
+  for (let i = 0; i < 100 && all().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  return all();
+}
+
 describe('EventNotifier', () => {
   it('sends every notice; those queued while a send is in flight go together, each NOTIFY within the bound', async () => {
     const got: string[] = [];
@@ -167,9 +174,7 @@ describe('EventNotifier', () => {
       const n = new EventNotifier(t.database.db, { warn: () => {} });
       const notices = Array.from({ length: 40 }, (_, i) => JSON.stringify({ from: i, to: i, pad: 'x'.repeat(900) }));
       await Promise.all(notices.map((x) => n.publish(x)));
-      for (let i = 0; i < 100 && got.flatMap((p) => JSON.parse(p)).length < 40; i++)
-        await new Promise((r) => setTimeout(r, 20));
-      const all = got.flatMap((p) => JSON.parse(p));
+      const all = await received(got, 40);
       expect(all.map((x: any) => x.from)).toEqual(notices.map((_, i) => i));
       expect(got.length).toBeLessThan(40);
       for (const p of got) expect(Buffer.byteLength(p)).toBeLessThan(8000);
@@ -194,9 +199,7 @@ describe('EventNotifier', () => {
       }
       await Promise.all(sent);
       const elapsed = performance.now() - t0;
-      for (let k = 0; k < 100 && got.flatMap((p) => JSON.parse(p)).length < i; k++)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(got.flatMap((p) => JSON.parse(p)).map((x: any) => x.from)).toEqual([...Array(i).keys()]);
+      expect((await received(got, i)).map((x: any) => x.from)).toEqual([...Array(i).keys()]);
       expect(i).toBeGreaterThan(20);
       // Small notices: one payload per send.
       expect(got.length).toBeLessThanOrEqual(Math.ceil(elapsed / 5) + 1);
@@ -220,9 +223,7 @@ describe('EventNotifier', () => {
         sent.push(i % 3 === 2 ? n.publish(notice) : n.publish(notice, [frame(i)]));
       }
       await Promise.all(sent);
-      for (let k = 0; k < 100 && got.flatMap((p) => JSON.parse(p)).length < 12; k++)
-        await new Promise((r) => setTimeout(r, 20));
-      const all = got.flatMap((p) => JSON.parse(p));
+      const all = await received(got, 12);
       expect(all.map((x: any) => x.from)).toEqual([...Array(12).keys()]);
       expect(taken.map((f) => f.seq)).toEqual([0, 1, 3, 4, 6, 7, 9, 10]);
       for (const p of got) {
