@@ -97,7 +97,7 @@ describe.skipIf(unavailable !== null)('read replicas: lag-tolerant reads on a ho
     // once the replica has replayed past a read mark of the primary (one a second, read-marks.ts);
     // before that it reads the primary, which shows it: replay goes on and the test asks again (a
     // quiet machine read the feed within the plane's first second, when no mark qualified yet).
-    let after = '';
+    let after: string;
     for (let i = 0; ; i++) {
       await standby`select pg_wal_replay_pause()`;
       // The call only asks: replay stops at its next record.
