@@ -1,32 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { freePort } from '../../../bench/net.js';
 
 export const REPO = resolve(import.meta.dirname, '../../..');
 export const MAIN = join(REPO, 'dist/src/node/main.js');
 
-/**
- * A port that was free a moment ago, for a process a test starts (and may start again on it).
- * Chosen below Linux's ephemeral range (32768-60999): a port the kernel handed out for `listen(0)`
- * can be taken in between as the local port of any outgoing connection of the suite, which made
- * a node restarted on its port fail with EADDRINUSE on a loaded CI machine.
- */
-export async function freePort(): Promise<number> {
-  for (let i = 0; ; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((res) => {
-      const s = createServer();
-      s.once('error', () => res(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
-    });
-    if (free) return port;
-    if (i > 100) throw new Error('no free port below the ephemeral range');
-  }
-}
+// One pick for tests and benches: below the ephemeral range (bench/net.ts says why).
+export { freePort };
 
 export async function tempDir(prefix = 'argus-node-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));

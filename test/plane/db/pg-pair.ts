@@ -1,16 +1,12 @@
 import { execFile } from 'node:child_process';
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-// The benches' own (bench/plane/read-replica.ts starts this pair too): the node helpers read fixtures.
-import { freePort } from '../../../bench/net.js';
-import { clusterDir } from '../reliability/pg-cluster.js';
+import { clusterDir, pgTool, startOnFreePort } from '../reliability/pg-cluster.js';
 
 const run = promisify(execFile);
-const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const asRoot = process.getuid?.() === 0;
 
 /**
@@ -28,20 +24,18 @@ export class PgPair {
   static async create(): Promise<PgPair> {
     const p = new PgPair();
     p.dir = await clusterDir('argus-pgpair-');
-    p.primaryPort = await freePort();
-    p.standbyPort = await freePort();
-    await p.pg('initdb', ['-D', p.primary, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    await pgTool('initdb', ['-D', p.primary, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     // fsync off: only an OS crash would lose what a killed server wrote, and the machine does not
     // crash here. synchronous_commit stays on: a commit waits for the standby's flush of it.
     await writeFile(
       join(p.primary, 'postgresql.auto.conf'),
-      `port = ${p.primaryPort}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\nfsync = off\n` +
+      `listen_addresses = '127.0.0.1'\nunix_socket_directories = ''\nfsync = off\n` +
         `full_page_writes = off\nshared_buffers = 32MB\nmax_connections = 60\nwal_level = replica\n` +
         `max_wal_senders = 4\nsynchronous_standby_names = '*'\nwal_sender_timeout = 5s\n`,
     );
     if (asRoot) await run('chown', ['-R', 'postgres:postgres', p.dir]);
-    await p.pg('pg_ctl', ['-D', p.primary, '-l', join(p.dir, 'primary.log'), '-w', '-t', '30', 'start']);
-    await p.pg('pg_basebackup', [
+    p.primaryPort = await startOnFreePort(p.primary, join(p.dir, 'primary.log'));
+    await pgTool('pg_basebackup', [
       '-h',
       '127.0.0.1',
       '-p',
@@ -57,13 +51,10 @@ export class PgPair {
       'fast',
       '--no-sync',
     ]);
-    // Later lines win: its own port, and no synchronous standby of its own once promoted (it has
-    // none, and every commit would wait for one for ever).
-    await appendFile(
-      join(p.standby, 'postgresql.auto.conf'),
-      `port = ${p.standbyPort}\nsynchronous_standby_names = ''\nhot_standby = on\n`,
-    );
-    await p.pg('pg_ctl', ['-D', p.standby, '-l', join(p.dir, 'standby.log'), '-w', '-t', '30', 'start']);
+    // Later lines win: no synchronous standby of its own once promoted (it has none, and every
+    // commit would wait for one for ever), and its own port (appended by startOnFreePort).
+    await appendFile(join(p.standby, 'postgresql.auto.conf'), `synchronous_standby_names = ''\nhot_standby = on\n`);
+    p.standbyPort = await startOnFreePort(p.standby, join(p.dir, 'standby.log'));
     await p.waitForSyncStandby();
     return p;
   }
@@ -76,14 +67,6 @@ export class PgPair {
   }
   url(port: number, db = 'postgres'): string {
     return `postgres://postgres@127.0.0.1:${port}/${db}`;
-  }
-
-  private async pg(tool: string, args: string[]): Promise<string> {
-    const [cmd, argv] = asRoot
-      ? ['runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]]
-      : [join(BIN, tool), args];
-    const { stdout } = await run(cmd as string, argv as string[], { cwd: tmpdir(), timeout: 60_000 });
-    return stdout;
   }
 
   private async waitForSyncStandby(): Promise<void> {
@@ -108,16 +91,16 @@ export class PgPair {
 
   /** A clean stop of the standby (pg_ctl -m fast): its sessions are ended, new ones refused. */
   async stopStandby(): Promise<void> {
-    await this.pg('pg_ctl', ['-D', this.standby, '-m', 'fast', '-w', '-t', '30', 'stop']);
+    await pgTool('pg_ctl', ['-D', this.standby, '-m', 'fast', '-w', '-t', '30', 'stop']);
   }
 
   async promoteStandby(): Promise<void> {
-    await this.pg('pg_ctl', ['-D', this.standby, '-w', '-t', '30', 'promote']);
+    await pgTool('pg_ctl', ['-D', this.standby, '-w', '-t', '30', 'promote']);
   }
 
   async destroy(): Promise<void> {
     for (const data of [this.standby, this.primary])
-      await this.pg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '30', 'stop']).catch(() => {});
+      await pgTool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '30', 'stop']).catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
   }
 }

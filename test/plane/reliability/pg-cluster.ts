@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../node/helpers/node-process.js';
+import { freePort } from '../../../bench/net.js';
 
 const run = promisify(execFile);
 const BIN = process.env.ARGUS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -27,6 +27,40 @@ export async function clusterUnavailable(): Promise<string | null> {
   return null;
 }
 
+/** A PostgreSQL binary, as `postgres` when the test runs as root (PostgreSQL refuses root). */
+export async function pgTool(tool: string, args: string[]): Promise<string> {
+  const [cmd, argv] =
+    process.getuid?.() === 0
+      ? ['runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]]
+      : [join(BIN, tool), args];
+  const { stdout } = await run(cmd as string, argv as string[], { cwd: tmpdir(), timeout: 60_000 });
+  return stdout;
+}
+
+/**
+ * Starts the server of `data` on a free loopback port and returns the port. A port free when
+ * picked can be taken before the server binds it (another test's server or connection): then the
+ * server starts again on a new one, up to five picks. Any other failure is thrown at once.
+ */
+export async function startOnFreePort(data: string, log: string, pickPort = freePort): Promise<number> {
+  for (let pick = 1; ; pick++) {
+    const port = await pickPort();
+    // A later line wins in postgresql.auto.conf.
+    await appendFile(join(data, 'postgresql.auto.conf'), `port = ${port}\n`);
+    const logged = await stat(log).then(
+      (s) => s.size,
+      () => 0,
+    );
+    try {
+      await pgTool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '30', 'start']);
+      return port;
+    } catch (err) {
+      const said = (await readFile(log).catch(() => Buffer.alloc(0))).subarray(logged).toString();
+      if (pick >= 5 || !/could not bind|Address already in use/.test(said)) throw err;
+    }
+  }
+}
+
 /** A temp dir for servers of the test's own, owned by `postgres` when the test runs as root. */
 export async function clusterDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
@@ -44,21 +78,21 @@ export class PgCluster {
   private dir = '';
   private constructor() {}
 
-  static async create(): Promise<PgCluster> {
+  /** `pickPort` picks the ports to try (a test of the retry gives a taken one first). */
+  static async create(pickPort = freePort): Promise<PgCluster> {
     const c = new PgCluster();
     c.dir = await clusterDir('argus-pg-');
-    c.port = await freePort();
-    await c.pg('initdb', ['-D', c.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    await pgTool('initdb', ['-D', c.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     // Small and quick: fsync off (only an OS crash would lose what the killed server wrote, and
     // the machine does not crash here), no socket dir in /var/run. synchronous_commit stays on: off,
     // a commit is acknowledged before its WAL is written, and an immediate stop loses it.
     await writeFile(
       join(c.data, 'postgresql.auto.conf'),
-      `port = ${c.port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = ''\nfsync = off\n` +
+      `listen_addresses = '127.0.0.1'\nunix_socket_directories = ''\nfsync = off\n` +
         `full_page_writes = off\nshared_buffers = 32MB\nmax_connections = 60\n`,
     );
     if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', c.dir]);
-    await c.start();
+    c.port = await startOnFreePort(c.data, c.log, pickPort);
     return c;
   }
 
@@ -69,22 +103,18 @@ export class PgCluster {
     return `postgres://postgres@127.0.0.1:${this.port}/${db}`;
   }
 
-  private async pg(tool: string, args: string[]): Promise<string> {
-    const [cmd, argv] =
-      process.getuid?.() === 0
-        ? ['runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]]
-        : [join(BIN, tool), args];
-    const { stdout } = await run(cmd as string, argv as string[], { cwd: tmpdir(), timeout: 60_000 });
-    return stdout;
+  private get log(): string {
+    return join(this.dir, 'log');
   }
 
+  /** Starts it again on its own port (the tests reconnect to the URL they were given). */
   async start(): Promise<void> {
-    await this.pg('pg_ctl', ['-D', this.data, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start']);
+    await pgTool('pg_ctl', ['-D', this.data, '-l', this.log, '-w', '-t', '30', 'start']);
   }
 
   /** A real stop: `fast` ends every session (clients see 57P01 or a closed socket). */
   async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
-    await this.pg('pg_ctl', ['-D', this.data, '-m', mode, '-w', '-t', '30', 'stop']);
+    await pgTool('pg_ctl', ['-D', this.data, '-m', mode, '-w', '-t', '30', 'stop']);
   }
 
   async destroy(): Promise<void> {
