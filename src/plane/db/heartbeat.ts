@@ -54,7 +54,10 @@ export class Heartbeat {
   async check(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const silent = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new SilentDatabaseError(this.timeoutMs)), this.timeoutMs);
+      // The verdict waits one turn of the event loop past the timer: when this process itself was
+      // stalled (CPU starved, a long synchronous task), the timer and the server's answer are both
+      // due at once, and timers run before sockets are read. A reply already received is not silence.
+      timer = setTimeout(() => setImmediate(() => reject(new SilentDatabaseError(this.timeoutMs))), this.timeoutMs);
     });
     try {
       await Promise.race([this.ask(), silent]);
