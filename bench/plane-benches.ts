@@ -288,6 +288,32 @@ export const PLANE_BENCHES: Bench[] = [
     },
   },
   {
+    // Issue 26's figure: against argus-node itself (one camera, 50 real viewer sessions per node).
+    name: 'sessions-real-nodes',
+    file: 'plane/sessions.js',
+    env: {
+      NODE_KIND: 'real',
+      NODES: '4',
+      CAMERAS: '25',
+      VIEWERS: '2',
+      DURATION_S: '3',
+      CONNECTIONS: String(CONNECTIONS),
+    },
+    figures(out) {
+      const j = lastJson(out);
+      return [
+        {
+          bench: 'sessions-real-nodes',
+          figure: `GET /api/v1/sessions first page (${j.limit} rows of 4 argus-nodes, ${j.viewers} viewers)`,
+          value: j.first_page.req_per_s,
+          unit: 'req/s',
+          baseline: { name: 'one argus-node answering its own list', value: j.node_direct.req_per_s, unit: 'req/s' },
+          ratio: 'share',
+        },
+      ];
+    },
+  },
+  {
     name: 'log-ring',
     file: 'plane/log-ring.js',
     env: { LINES: '100000', PAGES: '500' },

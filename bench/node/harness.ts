@@ -6,13 +6,14 @@ import { freePort } from '../net.js';
 
 const MAIN = resolve(import.meta.dirname, '../../src/node/main.js');
 
-/** Starts the built node (`npm run build` first) with `body` as its configuration. */
+/** Starts the built node (`npm run build` first) with `body` as its configuration, on `port` (else a free one). */
 export async function startBenchNode(
   body: string,
   env: Record<string, string> = {},
+  port?: number,
 ): Promise<{ url: string; proc: ChildProcess; dir: string; stop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'argus-bench-'));
-  const port = await freePort();
+  port ??= await freePort();
   const config = join(dir, 'argus-node.conf');
   await writeFile(config, `http 127.0.0.1:${port};\ndata_dir ${dir}/data;\nlog_level info;\n${body}`);
   const proc = spawn(process.execPath, [MAIN, 'run', config], {

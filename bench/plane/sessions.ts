@@ -1,17 +1,24 @@
 /**
- * GET /api/v1/sessions against NODES fake nodes (HTTP servers in this process) with CAMERAS
- * cameras each and VIEWERS viewers per camera: the real plane process asks up to 4 nodes per
- * request (at once), re-checks each row's camera in the database and pages with the cursor.
- * Prints the first page's rate and latency over CONNECTIONS connections beside the rate of one
- * fake node answering its own list directly (the in-run baseline: what the plane cannot beat),
- * and the time to walk the whole fleet list page by page; the plane's CPU per request of the first
- * page's run.
+ * GET /api/v1/sessions against NODES nodes with CAMERAS cameras each and VIEWERS viewers per
+ * camera: the real plane process asks up to 4 nodes per request (at once), re-checks each row's
+ * camera in the database and pages with the cursor. Prints the first page's rate and latency over
+ * CONNECTIONS connections beside the rate of one of those nodes answering its own list directly
+ * (the in-run baseline), and the time to walk the whole fleet list page by page; the plane's CPU
+ * per request of the first page's run.
+ * NODE_KIND=fake (the default): test doubles, HTTP servers in this process answering a canned list
+ * (the cheapest a node's list can be). NODE_KIND=real: argus-node processes, one camera each (a
+ * synthetic source) with CAMERAS x VIEWERS real viewer sessions (sessions-real-nodes.ts).
  * Run: npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/plane/sessions.js
- * Knobs: NODES (8), CAMERAS (25 per node), VIEWERS (2 per camera), LIMIT (100), CONNECTIONS (8), DURATION_S (5).
+ * Knobs: NODE_KIND (fake), NODES (8), CAMERAS (25 per node), VIEWERS (2 per camera), LIMIT (100),
+ * CONNECTIONS (8), DURATION_S (5).
  */
 import autocannon from 'autocannon';
 import { benchDatabase, startPlaneProcess, loginToken, processCpuMs, BOOT } from './harness.js';
 import { OpsNode } from '../../test/plane/node-ops/ops-node.js';
+import { startRealNodes } from './sessions-real-nodes.js';
+
+const NODE_KIND = process.env.NODE_KIND ?? 'fake';
+if (NODE_KIND !== 'fake' && NODE_KIND !== 'real') throw new Error('NODE_KIND is fake or real');
 
 const NODES = Number(process.env.NODES ?? 8);
 const CAMERAS = Number(process.env.CAMERAS ?? 25);
@@ -31,11 +38,13 @@ const api = async (method: string, path: string, body: unknown) => {
     body: JSON.stringify(body),
   });
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json() as Promise<{ id: string }>;
+  return r.json() as Promise<Record<string, any>>;
 };
 
-const fakes: OpsNode[] = [];
-for (let i = 0; i < NODES; i++) {
+// The nodes' own list: URL, token and a way to stop them.
+const nodes: Array<{ url: string; token: string; stop(): Promise<void> }> = [];
+if (NODE_KIND === 'real') nodes.push(...(await startRealNodes(api, NODES, CAMERAS * VIEWERS)));
+for (let i = 0; NODE_KIND === 'fake' && i < NODES; i++) {
   const fake = await OpsNode.start();
   const { id } = await api('POST', '/api/v1/nodes', { name: `bench-node-${i}`, url: fake.url, api_token: fake.token });
   for (let c = 0; c < CAMERAS; c++) {
@@ -46,9 +55,11 @@ for (let i = 0; i < NODES; i++) {
     });
     for (let v = 0; v < VIEWERS; v++) fake.viewer(`${cam.id}_main`, { subject_name: `viewer ${i}.${c}.${v}` });
   }
-  fakes.push(fake);
+  nodes.push({ url: fake.url, token: fake.token, stop: () => fake.close() });
 }
-console.log(`${NODES} nodes, ${NODES * CAMERAS} cameras, ${NODES * CAMERAS * VIEWERS} viewers`);
+// A real node has one camera with all the node's viewers (one synthetic source per node).
+const cameraCount = NODE_KIND === 'real' ? NODES : NODES * CAMERAS;
+console.log(`${NODES} ${NODE_KIND} nodes, ${cameraCount} cameras, ${NODES * CAMERAS * VIEWERS} viewers`);
 
 async function walk(): Promise<{ pages: number; rows: number; ms: number }> {
   const t0 = performance.now();
@@ -80,8 +91,8 @@ const page = await autocannon({
 });
 const planeCpuUs = ((await processCpuMs(plane.child.pid!)) - cpu0) * 1000;
 const direct = await autocannon({
-  url: `${fakes[0]!.url}/api/v1/sessions`,
-  headers: { authorization: `Bearer ${fakes[0]!.token}` },
+  url: `${nodes[0]!.url}/api/v1/sessions`,
+  headers: { authorization: `Bearer ${nodes[0]!.token}` },
   connections: CONNECTIONS,
   duration: DURATION_S,
 });
@@ -89,8 +100,9 @@ const direct = await autocannon({
 console.log(
   JSON.stringify(
     {
+      node_kind: NODE_KIND,
       nodes: NODES,
-      cameras: NODES * CAMERAS,
+      cameras: cameraCount,
       viewers: NODES * CAMERAS * VIEWERS,
       limit: LIMIT,
       connections: CONNECTIONS,
@@ -111,6 +123,6 @@ console.log(
 );
 
 await plane.stop();
-await Promise.all(fakes.map((f) => f.close()));
+await Promise.all(nodes.map((n) => n.stop()));
 await db.drop();
 process.exit(0);

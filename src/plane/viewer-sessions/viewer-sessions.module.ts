@@ -5,6 +5,7 @@ import type { CamerasService } from '../cameras/cameras.service.js';
 import { noJobs, type DomainParts } from '../http/module.js';
 import {
   SESSIONS_NODE_TIMEOUT_MS,
+  SESSIONS_REPLY_FRESH_MS,
   SESSIONS_NODES_PER_REQUEST,
   ViewerSessionsService,
 } from './viewer-sessions.service.js';
@@ -22,6 +23,7 @@ export function createViewerSessions(deps: {
   const viewerSessions = new ViewerSessionsService(deps.clock, deps.nodes, deps.cameras, deps.nodeClient, {
     nodesPerRequest: SESSIONS_NODES_PER_REQUEST,
     timeoutMs: deps.timeoutMs ?? SESSIONS_NODE_TIMEOUT_MS,
+    freshMs: SESSIONS_REPLY_FRESH_MS,
   });
   return {
     viewerSessions,

@@ -1,4 +1,4 @@
-import { epochSeconds, type Clock } from '../../common/clock.js';
+import type { Clock } from '../../common/clock.js';
 import { errors } from '../errors.js';
 import { isUuid } from '../http/list.js';
 import type { Principal } from '../http/principal.js';
@@ -14,6 +14,11 @@ export const SESSIONS_NODES_PER_REQUEST = 4;
 /** ... and waits this long for each. */
 export const SESSIONS_NODE_TIMEOUT_MS = 2000;
 export const SESSIONS_DEFAULT_LIMIT = 50;
+/**
+ * How long a node's answer serves the requests after it (decided in docs/node-ops.md): under
+ * load (many administrators, the console's refresh) a node is asked at most once a second.
+ */
+export const SESSIONS_REPLY_FRESH_MS = 1000;
 
 /** A row as a node reports it (its GET /api/v1/sessions), as the node client reads it (nodes/node-replies.ts). */
 type NodeRow = NodeSessionRow;
@@ -35,6 +40,12 @@ interface ReadRow {
   r: NodeRow;
   cam: string | null;
   subjectId: string | null;
+}
+
+/** A node's answer: its rows in page order, read once, and when it was received (clock ms). */
+interface Sample {
+  rows: readonly ReadRow[];
+  atMs: number;
 }
 
 const readRow = (r: NodeRow): ReadRow => ({
@@ -65,17 +76,18 @@ function matches(s: ViewerSession, needle: string): boolean {
  * requests that overlap them (issue 26; docs/node-ops.md).
  */
 export class ViewerSessionsService {
-  /** The node calls out now, by node id, URL and token (see ask). */
-  private readonly inFlight = new Map<string, Promise<readonly ReadRow[] | null>>();
+  /** The node calls out now or answered less than freshMs ago, by node id, URL and token (see ask). */
+  private readonly replies = new Map<string, { call: Promise<Sample | null>; atMs: number | null }>();
 
   constructor(
     private readonly clock: Clock,
     private readonly nodes: NodesService,
     private readonly inventory: SessionsInventory,
     private readonly client: NodeClient,
-    private readonly opts: { nodesPerRequest: number; timeoutMs: number } = {
+    private readonly opts: { nodesPerRequest: number; timeoutMs: number; freshMs: number } = {
       nodesPerRequest: SESSIONS_NODES_PER_REQUEST,
       timeoutMs: SESSIONS_NODE_TIMEOUT_MS,
+      freshMs: SESSIONS_REPLY_FRESH_MS,
     },
   ) {}
 
@@ -100,7 +112,6 @@ export class ViewerSessionsService {
     const rest = page[count]?.id;
     const cameras = new Map<string, { name: string; visible: boolean }>();
     for (const n of batch) for (const [id, name, visible] of n.cameras ?? []) cameras.set(id, { name, visible });
-    const sampledAt = epochSeconds(this.clock);
 
     // Every URL is built before any node is asked: a stored URL that makes none fails the request
     // (500 url_build_failed). Then the nodes are asked at once.
@@ -115,23 +126,28 @@ export class ViewerSessionsService {
       return { node, calls: this.client.at(node) };
     });
     const answers = await Promise.all(targets.map((t) => this.ask(t.node, t.calls)));
+    const nowMs = this.clock.now();
+    // The page is as old as its oldest answer (an answer serves for up to freshMs).
+    const oldest = Math.min(nowMs, ...answers.map((a) => a?.atMs ?? nowMs));
+    const sampledAt = Math.floor(oldest / 1000);
 
     // The rows of every node that answered, in page order, each with its camera.
     const partial: string[] = [];
     const perNode = targets.map((t, k) => {
-      const rows = answers[k];
-      if (rows === null) {
+      const sample = answers[k];
+      if (!sample) {
         partial.push(t.node.id);
         return null;
       }
       const after = cursor && cursor.node === t.node.id ? cursor.after : null;
       const candidates: Array<{ r: NodeRow; cam: string; subjectId: string | null }> = [];
-      for (const x of rows) {
+      for (const x of sample.rows) {
         if (after && !isAfter(x.r, after)) continue;
         if (x.cam !== null && (camera === null || x.cam === camera))
           candidates.push({ r: x.r, cam: x.cam, subjectId: x.subjectId });
       }
-      return { node: t.node, after, candidates };
+      // A viewer's time so far is the node's figure plus the answer's age.
+      return { node: t.node, after, candidates, age: Math.max(0, nowMs - sample.atMs) };
     });
     // A row whose camera is on none of these nodes (moved, deleted): those cameras re-checked in one more query.
     const elsewhere = perNode.flatMap((n) => n?.candidates.filter((c) => !cameras.has(c.cam)).map((c) => c.cam) ?? []);
@@ -147,7 +163,7 @@ export class ViewerSessionsService {
       for (const { r, cam, subjectId } of n.candidates) {
         const c = cameras.get(cam);
         if (!c?.visible) continue;
-        const item = this.item(r, n.node, cam, c.name, subjectId);
+        const item = this.item(r, n.node, cam, c.name, subjectId, n.age);
         if (needle !== null && !matches(item, needle)) continue;
         if (items.length === limit) {
           next = { node: n.node.id, after: last ? { started_ms: last.started_at_ms, id: last.id } : n.after };
@@ -173,6 +189,7 @@ export class ViewerSessionsService {
     cameraId: string,
     cameraName: string,
     subjectId: string | null,
+    ageMs: number,
   ): ViewerSession {
     return {
       stream: r.stream,
@@ -180,7 +197,7 @@ export class ViewerSessionsService {
       client_ip: r.client_ip,
       user_agent: r.user_agent,
       sub: r.sub,
-      connected_ms: Math.max(0, r.connected_ms),
+      connected_ms: Math.max(0, r.connected_ms) + ageMs,
       node_id: node.id,
       node_name: node.name,
       camera_id: cameraId,
@@ -192,25 +209,38 @@ export class ViewerSessionsService {
   }
 
   /**
-   * The node's rows in page order, each read once (shared: never changed), or null when it did not answer in
-   * time, refused the token or answered nonsense. A request that comes while a call to the same
-   * node (id, URL and token) is out joins that call rather than making another: under load (many
-   * administrators, the console's refresh) a node is asked once per round trip, not once per
-   * request, and its reply read once. The rows are then at most one round trip (under the 2 s
-   * bound) older than the request; each request still re-checks them against its own rights.
+   * The node's answer (its rows in page order, each read once: shared, never changed), or null
+   * when it did not answer in time, refused the token or answered nonsense. A request that comes
+   * while a call to the same node (id, URL and token) is out joins that call, and one that comes
+   * less than freshMs after its answer uses that answer: under load a node is asked at most once
+   * per freshMs, not once per request, and its reply read once. Each request still re-checks the
+   * rows against its own rights, and says how old they are (sampled_at, connected_ms). A failure
+   * is not kept: the next request asks again. A clock stepped back makes an answer stale.
    */
-  private ask(node: NodeCall, calls: NodeEndpoint): Promise<readonly ReadRow[] | null> {
+  private ask(node: NodeCall, calls: NodeEndpoint): Promise<Sample | null> {
     const key = `${node.id}\n${node.url}\n${node.apiToken}`;
-    const out = this.inFlight.get(key);
-    if (out) return out;
-    const call = calls.sessionRows({ timeoutMs: this.opts.timeoutMs }).then(
-      (rows) => rows.sort(byStart).map(readRow),
-      () => null,
+    const now = this.clock.now();
+    const had = this.replies.get(key);
+    if (had && (had.atMs === null || (now >= had.atMs && now - had.atMs < this.opts.freshMs))) return had.call;
+    if (this.replies.size >= 256) this.forgetStale(now);
+    const entry: { call: Promise<Sample | null>; atMs: number | null } = { call: Promise.resolve(null), atMs: null };
+    entry.call = calls.sessionRows({ timeoutMs: this.opts.timeoutMs }).then(
+      (rows) => {
+        entry.atMs = this.clock.now();
+        return { rows: rows.sort(byStart).map(readRow), atMs: entry.atMs };
+      },
+      () => {
+        if (this.replies.get(key) === entry) this.replies.delete(key);
+        return null;
+      },
     );
-    this.inFlight.set(key, call);
-    void call.then(() => {
-      if (this.inFlight.get(key) === call) this.inFlight.delete(key);
-    });
-    return call;
+    this.replies.set(key, entry);
+    return entry.call;
+  }
+
+  /** Drops the answers too old to serve (nodes no longer asked, a changed URL or token). */
+  private forgetStale(now: number): void {
+    for (const [key, e] of this.replies)
+      if (e.atMs !== null && !(now >= e.atMs && now - e.atMs < this.opts.freshMs)) this.replies.delete(key);
   }
 }

@@ -157,8 +157,16 @@ it('stopped, the node is 502 node_unreachable on its routes and listed in partia
   await stopAndReap(node);
   node = undefined;
   expect((await root.get(`/api/v1/nodes/${nodeId}/sessions`)).body).toEqual({ error: 'node_unreachable' });
-  const r = await root.get('/api/v1/sessions');
-  expect(r.status).toBe(200);
+  // The node's last answer may serve the list for up to a second (SESSIONS_REPLY_FRESH_MS).
+  const r = await waitFor(
+    'the stopped node in partial_nodes',
+    async () => {
+      const page = await root.get('/api/v1/sessions');
+      expect(page.status).toBe(200);
+      return page.body.partial_nodes.length ? page : undefined;
+    },
+    5_000,
+  );
   expect(r.body.partial_nodes).toEqual([nodeId]);
   expect(r.body.items).toEqual([]);
   expect(t.logs.text).not.toContain(WRITE);

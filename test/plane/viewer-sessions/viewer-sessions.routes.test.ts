@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CANARY, ManualClock, startPlane, type TestPlane } from '../harness.js';
 import type { Client } from '../client.js';
 import { NOT_FOUND, randomId, tenants, unique, type Tenants } from '../inventory.helpers.js';
 import { OpsNode } from '../node-ops/ops-node.js';
+import { SESSIONS_REPLY_FRESH_MS } from '../../../src/plane/viewer-sessions/viewer-sessions.service.js';
 
 /**
  * GET /api/v1/sessions against fake nodes: the nodes asked (those hosting the caller's cameras,
@@ -54,6 +55,9 @@ beforeAll(async () => {
   cameraB = (await addCamera(x.b.admin, onlyB.id)).id;
   onlyB.fake.viewer(`${cameraB}_main`);
 });
+// A node's answer serves the requests of the next second (SESSIONS_REPLY_FRESH_MS): each test
+// starts a second later, so its first request asks the nodes afresh.
+beforeEach(() => clock.advance(SESSIONS_REPLY_FRESH_MS));
 afterAll(async () => {
   for (const f of fleet) await f.fake.close();
   await onlyB?.fake.close();
@@ -234,6 +238,7 @@ describe('the cursor', () => {
     expect(moved.status, moved.text).toBe(200);
     try {
       resetRequests();
+      clock.advance(SESSIONS_REPLY_FRESH_MS); // the nodes' answers to the first page no longer serve
       const next = await x.a.admin.get(`/api/v1/sessions?limit=1&cursor=${first.body.next_cursor}`);
       expect(next.status, next.text).toBe(200);
       expect(next.body.items.map((i: any) => i.node_id)).toEqual([fleet[1]!.id]);
@@ -292,7 +297,7 @@ describe('nodes that fail', () => {
     }
   }, 15_000);
 
-  it('a request that comes while a call to a node is out joins it: the node is asked once; the next request asks again', async () => {
+  it('a request that comes while a call to a node is out joins it: the node is asked once; a failure is not kept, the next request asks again', async () => {
     fleet[1]!.fake.mode = 'hang';
     try {
       resetRequests();
@@ -311,6 +316,32 @@ describe('nodes that fail', () => {
     expect(again.body.partial_nodes).toEqual([]);
     expect(fleet[1]!.fake.asked('/api/v1/sessions')).toHaveLength(2);
   }, 30_000);
+
+  it('an answer serves the requests of the next second, its age in sampled_at and connected_ms; then, or with the clock stepped back, the node is asked again', async () => {
+    resetRequests();
+    const f = fleet[2]!;
+    const asked = () => f.fake.asked('/api/v1/sessions').length;
+    const page = `/api/v1/sessions?camera_id=${f.camera}`;
+    const first = (await x.a.admin.get(page)).body;
+    const sampled = Math.floor(clock.now() / 1000);
+    expect(first.items[0].connected_ms).toBe(5000);
+    clock.advance(SESSIONS_REPLY_FRESH_MS - 1);
+    const kept = (await x.a.admin.get(page)).body;
+    expect(asked()).toBe(1);
+    expect(kept.items[0].connected_ms).toBe(5000 + SESSIONS_REPLY_FRESH_MS - 1);
+    expect(kept.sampled_at).toBe(sampled);
+    // Every request re-checks the rows against its own rights, a kept answer too.
+    expect((await x.b.admin.get('/api/v1/sessions')).body.items.map((i: any) => i.camera_id)).toEqual([cameraB]);
+    clock.advance(1);
+    const fresh = (await x.a.admin.get(page)).body;
+    expect(asked()).toBe(2);
+    expect(fresh.items[0].connected_ms).toBe(5000);
+    expect(fresh.sampled_at).toBe(Math.floor(clock.now() / 1000));
+    clock.advance(-60_000);
+    await x.a.admin.get(page);
+    expect(asked()).toBe(3);
+    clock.advance(60_000);
+  });
 
   it('a node that refuses the token or answers nonsense is listed in partial_nodes', async () => {
     fleet[0]!.fake.mode = 'forbid';
