@@ -80,9 +80,11 @@ export function openReplicas(readUrl: string, maxLagSecs: number, parts: Replica
   const now = () => parts.clock.now();
   // Primary positions of recent checks: a replica that replayed past one was at most that old.
   const history: Array<{ at: number; lsn: bigint }> = [];
+  // A check from the future (the wall clock stepped back since) is as unknown as a stale one: the
+  // replica waits for the next check, at most CHECK_EVERY_MS, and its reads take the primary meanwhile.
   const inUse = () => {
     const t = now();
-    return replicas.filter((r) => r.used && t - r.checkedAt <= STALE_CHECKS * CHECK_EVERY_MS);
+    return replicas.filter((r) => r.used && t >= r.checkedAt && t - r.checkedAt <= STALE_CHECKS * CHECK_EVERY_MS);
   };
   const next = (): Replica | null => {
     const list = inUse();
@@ -116,7 +118,8 @@ export function openReplicas(readUrl: string, maxLagSecs: number, parts: Replica
       // The time since its last replayed commit overstates it when only other WAL (a checkpoint)
       // is unreplayed: it is at most as far behind as the newest check whose position it passed.
       const passed = history.findLast((h) => h.lsn <= replayed);
-      if (!caughtUp && passed) lag = Math.min(lag ?? Infinity, (now() - passed.at) / 1000);
+      const t = now();
+      if (!caughtUp && passed && t >= passed.at) lag = Math.min(lag ?? Infinity, (t - passed.at) / 1000);
       r.lagSecs = lag === null ? null : Math.round(lag * 1000) / 1000;
       r.replayed = replayed;
       r.checkedAt = now();
@@ -153,6 +156,8 @@ export function openReplicas(readUrl: string, maxLagSecs: number, parts: Replica
           fixedRate: true,
           run: async () => {
             const at = now();
+            // Positions timed before a step back of the clock would make lags negative: forgotten.
+            if (history.length && at < history[history.length - 1]!.at) history.length = 0;
             const primary = await lsnOf(parts.primaryDb).catch(() => null);
             if (primary !== null) {
               history.push({ at, lsn: primary });

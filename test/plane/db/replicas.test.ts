@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { openDatabase } from '../../../src/plane/db/database.js';
+import { ManualClock } from '../../../src/common/clock.js';
 import { startPlane, type TestPlane } from '../harness.js';
 import { Client } from '../client.js';
 import { tenants, cameraWorld } from '../inventory.helpers.js';
@@ -157,6 +158,31 @@ describe.skipIf(unavailable !== null)('read replicas: lag-tolerant reads on a ho
     const reads =
       await standby`select count(*)::int as n from pg_stat_activity where application_name = 'argus-plane-read'`;
     expect(reads[0]!.n).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a wall clock stepped back: the replica waits for its next check, reads take the primary meanwhile', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 12));
+    const url = pair.url(pair.primaryPort, 'argus');
+    const database = await openDatabase({
+      kind: 'postgres',
+      url,
+      read: { url: pair.url(pair.standbyPort, 'argus'), maxLagSecs: MAX_LAG_SECS },
+      clock,
+    });
+    try {
+      const reads = database.reads!;
+      const check = () => reads.jobs()[0]!.run(clock.now() + 5000);
+      await check();
+      expect(reads.status()[0]!.used).toBe(true);
+      clock.advance(-10 * 60_000);
+      // Before, the check of ten minutes "later" counted as fresh until the clock caught up.
+      expect(reads.status()[0]!.used).toBe(false);
+      expect(reads.pin()).toBeNull();
+      await check();
+      expect(reads.status()[0]).toMatchObject({ used: true, lag_secs: 0 });
+    } finally {
+      await database.close();
+    }
   }, 60_000);
 
   it('a stopped replica is skipped: reads answer from the primary, /health shows it unused', async () => {
