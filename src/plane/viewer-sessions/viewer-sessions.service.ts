@@ -8,6 +8,7 @@ import type { NodeSessionRow } from '../../common/node-api.js';
 import type { SessionsInventory } from './inventory.js';
 import { decodeCursor, encodeCursor, type SessionsCursor } from './cursor.js';
 import type { SessionsArgs, ViewerSession } from './viewer-sessions.schemas.js';
+import { jsonParts, withJsonParts, type JsonParts } from './page-json.js';
 
 /** Document 1, GET /api/v1/sessions: one request contacts at most this many nodes ... */
 export const SESSIONS_NODES_PER_REQUEST = 4;
@@ -40,6 +41,8 @@ interface ReadRow {
   r: NodeRow;
   cam: string | null;
   subjectId: string | null;
+  /** The row's text as last served, with the node and camera names it was made with (page-json.ts). */
+  json?: { names: string; parts: JsonParts };
 }
 
 /** A node's answer: its rows in page order, read once, and when it was received (clock ms). */
@@ -140,11 +143,10 @@ export class ViewerSessionsService {
         return null;
       }
       const after = cursor && cursor.node === t.node.id ? cursor.after : null;
-      const candidates: Array<{ r: NodeRow; cam: string; subjectId: string | null }> = [];
+      const candidates: Array<ReadRow & { cam: string }> = [];
       for (const x of sample.rows) {
         if (after && !isAfter(x.r, after)) continue;
-        if (x.cam !== null && (camera === null || x.cam === camera))
-          candidates.push({ r: x.r, cam: x.cam, subjectId: x.subjectId });
+        if (x.cam !== null && (camera === null || x.cam === camera)) candidates.push(x as ReadRow & { cam: string });
       }
       // A viewer's time so far is the node's figure plus the answer's age.
       return { node: t.node, after, candidates, age: Math.max(0, nowMs - sample.atMs) };
@@ -160,17 +162,17 @@ export class ViewerSessionsService {
     outer: for (const n of perNode) {
       if (!n) continue;
       let last: NodeRow | null = null;
-      for (const { r, cam, subjectId } of n.candidates) {
-        const c = cameras.get(cam);
+      for (const x of n.candidates) {
+        const c = cameras.get(x.cam);
         if (!c?.visible) continue;
-        const item = this.item(r, n.node, cam, c.name, subjectId, n.age);
+        const item = this.item(x, n.node, c.name, n.age);
         if (needle !== null && !matches(item, needle)) continue;
         if (items.length === limit) {
           next = { node: n.node.id, after: last ? { started_ms: last.started_at_ms, id: last.id } : n.after };
           break outer;
         }
         items.push(item);
-        last = r;
+        last = x.r;
       }
     }
     if (!next && rest !== undefined) next = { node: rest, after: null };
@@ -183,15 +185,10 @@ export class ViewerSessionsService {
     };
   }
 
-  private item(
-    r: NodeRow,
-    node: NodeCall,
-    cameraId: string,
-    cameraName: string,
-    subjectId: string | null,
-    ageMs: number,
-  ): ViewerSession {
-    return {
+  /** The row as served, its text made once per node answer and names (page-json.ts). */
+  private item(x: ReadRow & { cam: string }, node: NodeCall, cameraName: string, ageMs: number): ViewerSession {
+    const { r } = x;
+    const item: ViewerSession = {
       stream: r.stream,
       protocol: r.protocol,
       client_ip: r.client_ip,
@@ -200,16 +197,19 @@ export class ViewerSessionsService {
       connected_ms: Math.max(0, r.connected_ms) + ageMs,
       node_id: node.id,
       node_name: node.name,
-      camera_id: cameraId,
+      camera_id: x.cam,
       camera_name: cameraName,
       subject_kind: r.subject_kind ?? 'unknown',
-      subject_id: subjectId,
+      subject_id: x.subjectId,
       subject_name: r.subject_name ?? '',
     };
+    const names = `${node.id}\n${node.name}\n${cameraName}`;
+    if (x.json?.names !== names) x.json = { names, parts: jsonParts(item) };
+    return withJsonParts(item, x.json.parts);
   }
 
   /**
-   * The node's answer (its rows in page order, each read once: shared, never changed), or null
+   * The node's answer (its rows in page order, each read once: shared, their fields never changed), or null
    * when it did not answer in time, refused the token or answered nonsense. A request that comes
    * while a call to the same node (id, URL and token) is out joins that call, and one that comes
    * less than freshMs after its answer uses that answer: under load a node is asked at most once

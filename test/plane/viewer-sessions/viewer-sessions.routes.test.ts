@@ -330,8 +330,16 @@ describe('nodes that fail', () => {
     expect(asked()).toBe(1);
     expect(kept.items[0].connected_ms).toBe(5000 + SESSIONS_REPLY_FRESH_MS - 1);
     expect(kept.sampled_at).toBe(sampled);
-    // Every request re-checks the rows against its own rights, a kept answer too.
+    // Every request re-checks the rows against its own rights, a kept answer too, and names them now.
     expect((await x.b.admin.get('/api/v1/sessions')).body.items.map((i: any) => i.camera_id)).toEqual([cameraB]);
+    const renamed = `${f.cameraName} "renamed"`;
+    expect((await x.a.admin.patch(`/api/v1/cameras/${f.camera}`, { name: renamed })).status).toBe(200);
+    try {
+      expect((await x.a.admin.get(page)).body.items[0].camera_name).toBe(renamed);
+      expect(asked()).toBe(1);
+    } finally {
+      expect((await x.a.admin.patch(`/api/v1/cameras/${f.camera}`, { name: f.cameraName })).status).toBe(200);
+    }
     clock.advance(1);
     const fresh = (await x.a.admin.get(page)).body;
     expect(asked()).toBe(2);
