@@ -365,6 +365,12 @@ describe('notifications in the console, as an organisation administrator', () =>
       await open(page, `/admin/notifications${path}`);
       await page.waitForSelector(row);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
+      // Every cell of a row on the screen, its buttons too: no sideways scroll inside the list either.
+      const right = await page
+        .locator(row)
+        .first()
+        .evaluate((tr) => Math.max(...[...tr.querySelectorAll('td')].map((td) => td.getBoundingClientRect().right)));
+      expect(right).toBeLessThanOrEqual(390);
       await shot(page, `notifications-${name}-390`);
       if (!form) continue;
       await page.click(`button:text("New ${form}")`);

@@ -86,7 +86,7 @@ export function NotificationChannelsPage() {
       >
         {(list) => (
           <div className="table-scroll">
-            <table className="list">
+            <table className="list cards">
               <thead>
                 <tr>
                   <th>Name</th>
@@ -99,10 +99,10 @@ export function NotificationChannelsPage() {
               <tbody>
                 {list.rows.map((c) => (
                   <tr key={c.id} data-channel={c.name}>
-                    <td>{c.name}</td>
-                    <td>{KIND_NAMES[c.kind] ?? c.kind}</td>
-                    <td>{channelTarget(c)}</td>
-                    <td>{c.enabled ? 'enabled' : 'disabled'}</td>
+                    <td className="name">{c.name}</td>
+                    <td data-label="Kind">{KIND_NAMES[c.kind] ?? c.kind}</td>
+                    <td data-label="Sends to">{channelTarget(c)}</td>
+                    <td data-label="State">{c.enabled ? 'enabled' : 'disabled'}</td>
                     <td className="actions">
                       <button onClick={() => test(c)} disabled={tested[c.id] === 'Sending a test message…'}>
                         Test

@@ -92,7 +92,7 @@ export function NotificationDeliveriesPage() {
         {(list) => (
           <>
             <div className="table-scroll">
-              <table className="list">
+              <table className="list cards">
                 <thead>
                   <tr>
                     <th>Created</th>
@@ -109,18 +109,18 @@ export function NotificationDeliveriesPage() {
                 <tbody>
                   {list.map((d) => (
                     <tr key={d.id} data-delivery={d.id}>
-                      <td>
+                      <td className="name">
                         <Time at={d.created_at} />
                       </td>
                       <td>
                         {d.event_id ? <Link to={`/events/${encodeURIComponent(d.event_id)}`}>Open</Link> : 'none'}
                       </td>
-                      <td>{ruleName(d.rule_id)}</td>
-                      <td>{channelName(d.channel_id)}</td>
-                      <td>{STATE_NAMES[d.state] ?? d.state}</td>
-                      <td>{d.attempts}</td>
-                      <td>{d.last_error ?? ''}</td>
-                      <td>
+                      <td data-label="Rule">{ruleName(d.rule_id)}</td>
+                      <td data-label="Channel">{channelName(d.channel_id)}</td>
+                      <td data-label="State">{STATE_NAMES[d.state] ?? d.state}</td>
+                      <td data-label="Attempts">{d.attempts}</td>
+                      <td data-label="Last error">{d.last_error ?? ''}</td>
+                      <td data-label={d.sent_at ? 'Sent' : 'Next attempt'}>
                         {d.sent_at ? <Time at={d.sent_at} /> : d.next_attempt_at ? <Time at={d.next_attempt_at} /> : ''}
                       </td>
                       <td className="actions">

@@ -88,7 +88,7 @@ export function NotificationsPage() {
       >
         {(list) => (
           <div className="table-scroll">
-            <table className="list">
+            <table className="list cards">
               <thead>
                 <tr>
                   <th>Name</th>
@@ -104,13 +104,15 @@ export function NotificationsPage() {
               <tbody>
                 {list.rows.map((r) => (
                   <tr key={r.id} data-rule={r.name}>
-                    <td>{r.name}</td>
-                    <td>{matchSummary(r.match, cameraName)}</td>
-                    <td>{scheduleSummary(r.schedule)}</td>
-                    <td>{cooldownText(r.cooldown_secs)}</td>
-                    <td>{r.channel_ids.map(channelName).join(', ')}</td>
-                    <td title="Matching events not sent inside the cooldown">{r.suppressed_count}</td>
-                    <td>{r.enabled ? 'enabled' : 'disabled'}</td>
+                    <td className="name">{r.name}</td>
+                    <td data-label="Matches">{matchSummary(r.match, cameraName)}</td>
+                    <td data-label="When">{scheduleSummary(r.schedule)}</td>
+                    <td data-label="Cooldown">{cooldownText(r.cooldown_secs)}</td>
+                    <td data-label="Channels">{r.channel_ids.map(channelName).join(', ')}</td>
+                    <td data-label="Held back" title="Matching events not sent inside the cooldown">
+                      {r.suppressed_count}
+                    </td>
+                    <td data-label="State">{r.enabled ? 'enabled' : 'disabled'}</td>
                     <td className="actions">
                       <button onClick={() => setEditing(r)}>Edit</button>
                       <button onClick={() => toggle(r)}>{r.enabled ? 'Disable' : 'Enable'}</button>
