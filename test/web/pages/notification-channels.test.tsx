@@ -165,4 +165,47 @@ describe('the delivery log (/admin/notifications/deliveries)', () => {
     expect(asked[0]).toBe('order=newest');
     expect(asked).toContain(`order=newest&after=${uuid(0xe1)}`);
   });
+
+  it('the rows wait for the names: no live channel is called deleted while its list loads', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const rows = () => document.querySelectorAll('tr[data-delivery]');
+    let answered = false;
+    openConsole(
+      '/admin/notifications/deliveries',
+      'admin',
+      http.get('/api/v1/notification-channels', async () => {
+        await held;
+        return ok({ rows: [channel()], next: null });
+      }),
+      ...around(),
+      http.get('/api/v1/notification-deliveries', () => {
+        answered = true;
+        return ok({ rows: [delivery()], next: null });
+      }),
+    );
+    await waitFor(() => expect(answered).toBe(true));
+    await new Promise((r) => setTimeout(r, 50)); // the log's answer rendered, the channels' still out
+    expect(rows()).toHaveLength(0);
+    expect(screen.getByText(/Loading delivery log/)).toBeTruthy();
+    release();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(rows()[0]!.querySelectorAll('td')[3]!.textContent).toBe('ops-hook');
+  });
+
+  it('a channel list the plane refused: the rows say the name is not known, not deleted', async () => {
+    openConsole(
+      '/admin/notifications/deliveries',
+      'admin',
+      http.get('/api/v1/notification-channels', () => refused(503, 'db_unavailable')),
+      ...around(),
+      http.get('/api/v1/notification-deliveries', () => ok({ rows: [delivery()], next: null })),
+    );
+    await waitFor(() => expect(document.querySelectorAll('tr[data-delivery]')).toHaveLength(1));
+    const cells = document.querySelectorAll('tr[data-delivery] td');
+    expect([cells[2]!.textContent, cells[3]!.textContent]).toEqual([
+      'Night doors',
+      'not known (its list did not load)',
+    ]);
+  });
 });

@@ -25,9 +25,12 @@ export function NotificationDeliveriesPage() {
   const channels = useChannels();
   const retry = useRetryDelivery();
   const [error, setError] = useState<string | null>(null);
-  const ruleName = (id: string | null) =>
-    id === null ? 'test message' : (rules.data?.rows.find((r) => r.id === id)?.name ?? 'a deleted rule');
-  const channelName = (id: string) => channels.data?.rows.find((c) => c.id === id)?.name ?? 'a deleted channel';
+  // A name missing from its loaded list is a deleted one; one whose list did not load is unknown
+  // (the rows wait for both lists: shown before them, a live channel read as "a deleted channel").
+  const nameIn = (list: typeof rules | typeof channels, id: string, gone: string) =>
+    list.data ? (list.data.rows.find((x) => x.id === id)?.name ?? gone) : 'not known (its list did not load)';
+  const ruleName = (id: string | null) => (id === null ? 'test message' : nameIn(rules, id, 'a deleted rule'));
+  const channelName = (id: string) => nameIn(channels, id, 'a deleted channel');
   const set = (k: keyof DeliveryFilter, v: string) => setFilter((f) => ({ ...f, [k]: v || undefined }));
 
   const rows = deliveries.data?.pages.flatMap((p) => p.rows);
@@ -85,7 +88,7 @@ export function NotificationDeliveriesPage() {
       )}
       <ListState
         what="The delivery log"
-        query={{ ...deliveries, data: rows }}
+        query={{ ...deliveries, data: rows, isPending: deliveries.isPending || rules.isPending || channels.isPending }}
         isEmpty={(d) => d.length === 0}
         empty="No delivery with these filters."
       >
