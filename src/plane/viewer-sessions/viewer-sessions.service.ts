@@ -221,7 +221,7 @@ export class ViewerSessionsService {
     const key = `${node.id}\n${node.url}\n${node.apiToken}`;
     const now = this.clock.now();
     const had = this.replies.get(key);
-    if (had && (had.atMs === null || (now >= had.atMs && now - had.atMs < this.opts.freshMs))) return had.call;
+    if (had && this.serves(had, now)) return had.call;
     if (this.replies.size >= 256) this.forgetStale(now);
     const entry: { call: Promise<Sample | null>; atMs: number | null } = { call: Promise.resolve(null), atMs: null };
     entry.call = calls.sessionRows({ timeoutMs: this.opts.timeoutMs }).then(
@@ -238,9 +238,13 @@ export class ViewerSessionsService {
     return entry.call;
   }
 
+  /** Whether a call serves a request at `now`: still out, or answered less than freshMs before (not after). */
+  private serves(e: { atMs: number | null }, now: number): boolean {
+    return e.atMs === null || (now >= e.atMs && now - e.atMs < this.opts.freshMs);
+  }
+
   /** Drops the answers too old to serve (nodes no longer asked, a changed URL or token). */
   private forgetStale(now: number): void {
-    for (const [key, e] of this.replies)
-      if (e.atMs !== null && !(now >= e.atMs && now - e.atMs < this.opts.freshMs)) this.replies.delete(key);
+    for (const [key, e] of this.replies) if (!this.serves(e, now)) this.replies.delete(key);
   }
 }
