@@ -3,6 +3,34 @@ import { READ_REPLICA_BENCH } from './plane-benches.replicas.js';
 import { INTAKE_SINGLE_BENCH, WRITE_PATH_BENCHES } from './plane-benches.write.js';
 
 /** The control plane's benches (bench/plane/), in the order npm run bench runs them. */
+/** bench/plane/sessions.ts over `kind` nodes, beside one of them answering its own list. */
+function sessionsBench(
+  name: string,
+  kind: 'fake' | 'real',
+  size: Record<string, string>,
+  nodes: string,
+  one: string,
+): Bench {
+  return {
+    name,
+    file: 'plane/sessions.js',
+    env: { NODE_KIND: kind, ...size, VIEWERS: '2', DURATION_S: '3', CONNECTIONS: String(CONNECTIONS) },
+    figures(out) {
+      const j = lastJson(out);
+      return [
+        {
+          bench: name,
+          figure: `GET /api/v1/sessions first page (${j.limit} rows of 4 ${nodes}, ${j.viewers} viewers)`,
+          value: j.first_page.req_per_s,
+          unit: 'req/s',
+          baseline: { name: `${one} answering its own list`, value: j.node_direct.req_per_s, unit: 'req/s' },
+          ratio: 'share',
+        },
+      ];
+    },
+  };
+}
+
 export const PLANE_BENCHES: Bench[] = [
   {
     name: 'intake',
@@ -269,50 +297,10 @@ export const PLANE_BENCHES: Bench[] = [
       ];
     },
   },
-  {
-    name: 'sessions',
-    file: 'plane/sessions.js',
-    env: { NODES: '6', CAMERAS: '10', VIEWERS: '2', DURATION_S: '3', CONNECTIONS: String(CONNECTIONS) },
-    figures(out) {
-      const j = lastJson(out);
-      return [
-        {
-          bench: 'sessions',
-          figure: `GET /api/v1/sessions first page (${j.limit} rows of 4 nodes)`,
-          value: j.first_page.req_per_s,
-          unit: 'req/s',
-          baseline: { name: 'one fake node answering its own list', value: j.node_direct.req_per_s, unit: 'req/s' },
-          ratio: 'share',
-        },
-      ];
-    },
-  },
-  {
-    // Issue 26's figure: against argus-node itself (one camera, 50 real viewer sessions per node).
-    name: 'sessions-real-nodes',
-    file: 'plane/sessions.js',
-    env: {
-      NODE_KIND: 'real',
-      NODES: '4',
-      CAMERAS: '25',
-      VIEWERS: '2',
-      DURATION_S: '3',
-      CONNECTIONS: String(CONNECTIONS),
-    },
-    figures(out) {
-      const j = lastJson(out);
-      return [
-        {
-          bench: 'sessions-real-nodes',
-          figure: `GET /api/v1/sessions first page (${j.limit} rows of 4 argus-nodes, ${j.viewers} viewers)`,
-          value: j.first_page.req_per_s,
-          unit: 'req/s',
-          baseline: { name: 'one argus-node answering its own list', value: j.node_direct.req_per_s, unit: 'req/s' },
-          ratio: 'share',
-        },
-      ];
-    },
-  },
+  // Against the fake node (a canned list), and issue 26's figure against argus-node itself (one
+  // camera and 50 real viewer sessions per node).
+  sessionsBench('sessions', 'fake', { NODES: '6', CAMERAS: '10' }, 'nodes', 'one fake node'),
+  sessionsBench('sessions-real-nodes', 'real', { NODES: '4', CAMERAS: '25' }, 'argus-nodes', 'one argus-node'),
   {
     name: 'log-ring',
     file: 'plane/log-ring.js',
